@@ -1,0 +1,86 @@
+// Maps (method, path) to an operation. Literal paths are a Map lookup; templated paths are
+// regexes tried in an order where more literal segments win, as OpenAPI requires
+// (/plants/mine before /plants/{id}).
+import type { Operation } from './operations.ts';
+
+export type RouteResult =
+  | { kind: 'operation'; operation: Operation; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'not-found' };
+
+interface Route {
+  template: string;
+  pattern: RegExp;
+  names: string[];
+  literalSegments: number;
+  byMethod: Map<string, Operation>;
+}
+
+export type Router = (method: string, pathname: string) => RouteResult;
+
+/** Builds the router once; each call is a Map lookup or a few regex tests. */
+export function createRouter(operations: Operation[]): Router {
+  const literal = new Map<string, Map<string, Operation>>();
+  const templated = new Map<string, Route>();
+  for (const operation of operations) {
+    if (!operation.path.includes('{')) {
+      const methods = literal.get(operation.path) ?? new Map<string, Operation>();
+      methods.set(operation.method, operation);
+      literal.set(operation.path, methods);
+      continue;
+    }
+    let route = templated.get(operation.path);
+    if (!route) {
+      const names: string[] = [];
+      const source = operation.path
+        .split(/(\{[^}]+\})/)
+        .map((part) => {
+          const param = /^\{([^}]+)\}$/.exec(part);
+          if (!param) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          names.push(param[1]);
+          return '([^/]+)';
+        })
+        .join('');
+      route = {
+        template: operation.path,
+        pattern: new RegExp(`^${source}$`),
+        names,
+        literalSegments: operation.path.split('/').filter((s) => s && !s.includes('{')).length,
+        byMethod: new Map(),
+      };
+      templated.set(operation.path, route);
+    }
+    route.byMethod.set(operation.method, operation);
+  }
+  const routes = [...templated.values()].sort((a, b) => b.literalSegments - a.literalSegments);
+  const allowOf = (methods: Map<string, Operation>) => [...methods.keys()];
+
+  return (method, pathname) => {
+    const exact = literal.get(pathname);
+    if (exact) {
+      const operation = exact.get(method);
+      if (operation) return { kind: 'operation', operation, params: {} };
+      return { kind: 'method-not-allowed', allow: allowOf(exact) };
+    }
+    for (const route of routes) {
+      const match = route.pattern.exec(pathname);
+      if (!match) continue;
+      const operation = route.byMethod.get(method);
+      if (!operation) return { kind: 'method-not-allowed', allow: allowOf(route.byMethod) };
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        params[name] = safeDecode(match[i + 1]);
+      });
+      return { kind: 'operation', operation, params };
+    }
+    return { kind: 'not-found' };
+  };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
