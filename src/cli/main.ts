@@ -1,0 +1,35 @@
+// The `plantstore` command line: one yargs command module per command, each calling one library
+// function. Only this layer sets process.exitCode and writes to the console.
+import yargs from 'yargs';
+import { mockCommand } from './commands/mock.ts';
+import { reportFatal } from './report-fatal.ts';
+
+/** Runs the CLI with the given arguments (without node and the script). */
+export async function main(argv: string[]): Promise<void> {
+  const cli = yargs(argv)
+    .scriptName('plantstore')
+    .usage('$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).')
+    .command(mockCommand)
+    .completion('completion', 'Print a shell-completion script (bash/zsh): plantstore completion >> ~/.bashrc')
+    .demandCommand(1, 'Name a command; see plantstore --help.')
+    .recommendCommands()
+    .strict()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .epilogue('Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or configuration error.')
+    .fail((message, error) => {
+      if (error) {
+        reportFatal(error);
+        return;
+      }
+      process.stderr.write(`plantstore: ${message}\nRun with --help for usage.\n`);
+      process.exitCode = 2;
+    });
+  try {
+    await cli.parseAsync();
+  } catch (error) {
+    reportFatal(error);
+  }
+}

@@ -1,0 +1,132 @@
+// The only node:http code: turns sockets into MockRequests and MockResponses back into bytes.
+// Limits that protect the process live here: body size (413), header and request timeouts (408).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { MockRequest, MockResponse } from '../mock/http-types.ts';
+
+export interface ListenerOptions {
+  maxBodyBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Error-shaped body for the answers the listener gives itself (413, 408, 400). */
+  errorBody(status: number, message: string): string;
+  onError(message: string): void;
+}
+
+export type Handler = (request: MockRequest) => Promise<MockResponse>;
+
+const EMPTY = Buffer.alloc(0);
+
+/** An http.Server that feeds every request to the handler. */
+export function createListener(handle: Handler, options: ListenerOptions): Server {
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      // Node's default of 2000 headers is kept; more are dropped by Node (the handler still answers).
+      keepAliveTimeout: 5_000,
+    },
+    (req, res) => {
+      readBody(req, options.maxBodyBytes).then(
+        (body) => {
+          if (body === 'too-large') {
+            sendError(res, 413, `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`, options, true);
+            return;
+          }
+          const request = toMockRequest(req, body);
+          handle(request).then(
+            (response) => send(res, response),
+            (error) => {
+              options.onError(`plantstore bug: ${(error as Error).stack ?? String(error)}`);
+              sendError(res, 500, 'internal mock error; see the mock log', options, false);
+            },
+          );
+        },
+        () => {
+          // The client went away or sent a broken body (e.g. a Content-Length longer than the body).
+          if (!res.headersSent && !res.destroyed) sendError(res, 400, 'the request body could not be read', options, true);
+        },
+      );
+    },
+  );
+  // Answers for requests that never reach the handler: malformed HTTP, timeouts.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = options.errorBody(status, status === 408 ? 'the request took too long to arrive' : status === 431 ? 'request headers too large' : 'malformed HTTP request');
+    socket.end(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+  return server;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) {
+    req.resume(); // drain without keeping it
+    return Promise.resolve('too-large');
+  }
+  if (req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) {
+    req.resume();
+    return Promise.resolve(EMPTY);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!over) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    });
+    req.on('error', reject);
+    req.on('aborted', () => reject(new Error('aborted')));
+  });
+}
+
+function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {
+  const target = req.url ?? '/';
+  // An absolute-form target (GET http://host/plants) routes on its path only.
+  const pathStart = target.startsWith('/') ? 0 : target.indexOf('/', target.indexOf('//') + 2);
+  const relative = pathStart <= 0 ? (target.startsWith('/') ? target : '/') : target.slice(pathStart);
+  const q = relative.indexOf('?');
+  let authorizationCount = 0;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') authorizationCount++;
+  return {
+    method: req.method ?? 'GET',
+    path: q === -1 ? relative : relative.slice(0, q),
+    query: q === -1 ? '' : relative.slice(q + 1),
+    headers: req.headers as Record<string, string | undefined>,
+    authorizationCount,
+    body,
+  };
+}
+
+function send(res: ServerResponse, response: MockResponse): void {
+  if (res.destroyed) return;
+  if (response.body === undefined) {
+    res.writeHead(response.status, response.headers);
+    res.end();
+    return;
+  }
+  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
+  res.end(response.body);
+}
+
+function sendError(res: ServerResponse, status: number, message: string, options: ListenerOptions, close: boolean): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = options.errorBody(status, message);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(close ? { connection: 'close' } : {}) });
+  res.end(body);
+}

@@ -1,0 +1,84 @@
+// The mock's log: one line per request, in text or JSON. Lines are buffered and written once per
+// event-loop turn, because a synchronous write per request would cost more than the request.
+import type { LogFormat } from '../mock/options.ts';
+
+export interface RequestLine {
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  operationId?: string;
+  problems?: string[];
+}
+
+export interface Logger {
+  request(line: RequestLine): void;
+  info(message: string): void;
+  warn(message: string): void;
+  /** For bugs and fatal conditions: always written, whatever the verbosity. */
+  error(message: string): void;
+  /** Writes what is buffered now. */
+  flush(): void;
+}
+
+export interface LoggerOptions {
+  format: LogFormat;
+  /** Leave out request lines and info. */
+  quiet: boolean;
+  stream: { write(chunk: string): unknown };
+}
+
+/** A logger that writes to a stream (stderr for the CLI). */
+export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const chunk = pending;
+    pending = '';
+    stream.write(chunk);
+  };
+  const write = (line: string) => {
+    pending += `${line}\n`;
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  const message = (level: 'info' | 'warn' | 'error', text: string) => {
+    if (format === 'json') write(JSON.stringify({ time: new Date().toISOString(), level, msg: text }));
+    else write(level === 'info' ? text : `${level === 'warn' ? 'warning' : 'ERROR'}: ${text}`);
+  };
+  return {
+    request(line) {
+      if (quiet) return;
+      if (format === 'json') {
+        write(JSON.stringify({ time: new Date().toISOString(), level: 'info', method: line.method, path: line.path, status: line.status, ms: round(line.durationMs), operationId: line.operationId, problems: line.problems }));
+      } else {
+        const problems = line.problems?.length ? `  ${line.problems.join('; ')}` : '';
+        write(`${clock()} ${line.method} ${line.path} ${line.status} ${round(line.durationMs)}ms${problems}`);
+      }
+    },
+    info: (text) => {
+      if (!quiet) message('info', text);
+    },
+    warn: (text) => message('warn', text),
+    error: (text) => {
+      message('error', text);
+      flush();
+    },
+    flush,
+  };
+}
+
+/** A logger that drops everything (tests, library use without logs). */
+export const silentLogger: Logger = { request() {}, info() {}, warn() {}, error() {}, flush() {} };
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+function clock(): string {
+  return new Date().toISOString().slice(11, 23);
+}

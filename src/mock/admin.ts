@@ -1,0 +1,97 @@
+// The admin API under /__mock/, a prefix no document path uses: health, state (inspect, seed,
+// reset) and the request journal. Its answers are plain JSON outside the contract.
+import { parseJson, type JsonValue } from '../json/exact-json.ts';
+import { jsonContent, type Operation } from '../spec/operations.ts';
+import type { StateStore, StoredRecord } from '../state/store.ts';
+import { formatIssues, type Validators } from '../validation/validator.ts';
+import type { MockRequest } from './http-types.ts';
+import type { Journal } from './journal.ts';
+import { keyString, type ResourceBinding } from './resources.ts';
+import type { Outcome, Responder } from './responder.ts';
+
+export const ADMIN_PREFIX = '/__mock/';
+
+export interface AdminContext {
+  title: string;
+  version: string;
+  operations: Operation[];
+  bindings: Map<Operation, ResourceBinding>;
+  store: StateStore;
+  journal: Journal;
+  validators: Validators;
+  responder: Responder;
+  startedAt: number;
+  nextKey: () => string;
+}
+
+const ENDPOINTS = {
+  'GET /__mock/health': 'liveness and what is loaded',
+  'GET /__mock/state': 'every stored resource, by collection',
+  'POST /__mock/state': 'seed resources: {"/plants": [{...}, ...]}',
+  'DELETE /__mock/state': 'remove every stored resource',
+  'GET /__mock/requests?limit=N': 'the newest requests, credentials redacted',
+  'DELETE /__mock/requests': 'clear the request journal',
+};
+
+/** Answers one admin request. */
+export async function handleAdmin(request: MockRequest, admin: AdminContext): Promise<Outcome> {
+  const { responder, store, journal } = admin;
+  const route = `${request.method} ${request.path}`;
+  switch (route) {
+    case 'GET /__mock/':
+      return responder.raw(request, 200, { endpoints: ENDPOINTS });
+    case 'GET /__mock/health':
+      return responder.raw(request, 200, { status: 'ok', api: admin.title, version: admin.version, operations: admin.operations.length, uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000) });
+    case 'GET /__mock/state':
+      return responder.raw(request, 200, { collections: store.snapshot() });
+    case 'DELETE /__mock/state':
+      store.clear();
+      await store.flush();
+      return responder.raw(request, 204, undefined);
+    case 'POST /__mock/state':
+      return seed(request, admin);
+    case 'GET /__mock/requests': {
+      const limit = Number(new URLSearchParams(request.query).get('limit') ?? Number.POSITIVE_INFINITY);
+      return responder.raw(request, 200, { requests: journal.entries(Number.isFinite(limit) && limit >= 0 ? limit : undefined) });
+    }
+    case 'DELETE /__mock/requests':
+      journal.clear();
+      return responder.raw(request, 204, undefined);
+    default:
+      return responder.raw(request, 404, { error: 404, message: `no admin endpoint ${route}`, endpoints: ENDPOINTS });
+  }
+}
+
+/** Seeds all or nothing: every item must be a valid create body with a new key. */
+async function seed(request: MockRequest, admin: AdminContext): Promise<Outcome> {
+  const { responder, store } = admin;
+  const bad = (message: string) => responder.raw(request, 400, { error: 400, message });
+  const parsed = parseJson(typeof request.body === 'string' ? request.body : request.body.toString('utf8'));
+  if (!parsed.ok) return bad(`malformed JSON: ${parsed.message}`);
+  const value = parsed.value as Record<string, JsonValue>;
+  const collections = (value !== null && typeof value === 'object' && 'collections' in value ? value.collections : value) as Record<string, JsonValue>;
+  if (collections === null || typeof collections !== 'object' || Array.isArray(collections)) return bad('send {"<collection path>": [items...]}, e.g. {"/plants": [{"id": 1, "name": "Fern"}]}');
+  const creates = new Map<string, [Operation, ResourceBinding]>();
+  for (const [operation, binding] of admin.bindings) if (binding.role === 'create') creates.set(binding.collection, [operation, binding]);
+  const planned: Array<{ collection: string; key: string; record: StoredRecord }> = [];
+  for (const [collection, items] of Object.entries(collections)) {
+    const create = creates.get(collection);
+    if (!create) return bad(`no collection ${collection}; collections: ${[...creates.keys()].join(', ') || '(none)'}`);
+    if (!Array.isArray(items)) return bad(`${collection}: expected an array of items`);
+    const [operation, binding] = create;
+    const content = operation.requestBody && jsonContent(operation.requestBody.contents);
+    for (const [index, item] of items.entries()) {
+      const check = content ? admin.validators.at(content.schemaPointer)(item) : { ok: true as const };
+      if (!check.ok) return bad(`${collection}[${index}]: ${formatIssues(check.issues)}`);
+      const record = item as StoredRecord;
+      const key = (binding.keyField ? keyString(record[binding.keyField]) : undefined) ?? admin.nextKey();
+      if (store.get(collection, key) || planned.some((p) => p.collection === collection && p.key === key)) return bad(`${collection}[${index}]: ${binding.keyField ?? 'key'} ${key} already exists`);
+      planned.push({ collection, key, record });
+    }
+  }
+  for (const { collection, key, record } of planned) store.insert(collection, key, record);
+  await store.flush();
+  const counts: Record<string, number> = {};
+  for (const { collection } of planned) counts[collection] = (counts[collection] ?? 0) + 1;
+  return responder.raw(request, 201, { seeded: counts });
+}

@@ -1,0 +1,63 @@
+// Authentication from the operation's security requirements (OpenAPI: any one requirement of the
+// list suffices; every scheme inside one must hold). Bearer follows RFC 6750: the scheme name is
+// case-insensitive, the token is a b64token.
+import type { SecurityScheme } from '../spec/operations.ts';
+import type { MockRequest } from './http-types.ts';
+
+export type AuthResult =
+  | { ok: true }
+  | { ok: false; message: string; challenge: string };
+
+export interface AuthPolicy {
+  /** Accepted bearer tokens; empty means any well-formed token. */
+  tokens: ReadonlySet<string>;
+}
+
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Checks a request against the operation's security requirements. */
+export function authenticate(security: SecurityScheme[][], request: MockRequest, policy: AuthPolicy): AuthResult {
+  if (security.length === 0 || security.some((requirement) => requirement.length === 0)) return { ok: true };
+  let firstFailure: AuthResult | undefined;
+  for (const requirement of security) {
+    const failure = requirement.map((scheme) => checkScheme(scheme, request, policy)).find((r) => !r.ok);
+    if (!failure) return { ok: true };
+    firstFailure ??= failure;
+  }
+  return firstFailure!;
+}
+
+function checkScheme(scheme: SecurityScheme, request: MockRequest, policy: AuthPolicy): AuthResult {
+  if (scheme.type === 'http' && scheme.scheme === 'basic') return checkCredentials(request, 'Basic', () => undefined);
+  if (scheme.type === 'apiKey') return checkApiKey(scheme, request);
+  if (scheme.type === 'mutualTLS') return { ok: true }; // the transport's business, not the mock's
+  // http bearer, oauth2 and openIdConnect all present a bearer token.
+  return checkCredentials(request, 'Bearer', (token) =>
+    policy.tokens.size > 0 && !policy.tokens.has(token) ? { ok: false, message: 'the bearer token is not one the mock accepts (see --token)', challenge: 'Bearer error="invalid_token"' } : undefined,
+  );
+}
+
+function checkCredentials(request: MockRequest, scheme: 'Bearer' | 'Basic', checkToken: (token: string) => AuthResult | undefined): AuthResult {
+  const challenge = scheme === 'Bearer' ? 'Bearer' : 'Basic realm="plantstore"';
+  const fail = (message: string): AuthResult => ({ ok: false, message, challenge });
+  const header = request.headers.authorization;
+  // Node keeps only the first of two Authorization headers; which one counts would be a guess.
+  if ((request.authorizationCount ?? 0) > 1) return fail('more than one Authorization header; send exactly one');
+  if (header === undefined || header.trim() === '') return fail(`missing credentials: send "Authorization: ${scheme} <${scheme === 'Bearer' ? 'token' : 'credentials'}>"`);
+  const space = header.indexOf(' ');
+  const given = space === -1 ? header : header.slice(0, space);
+  const token = space === -1 ? '' : header.slice(space + 1).trim();
+  if (given.toLowerCase() !== scheme.toLowerCase()) return fail(`the Authorization header uses the ${given} scheme; this operation expects ${scheme}`);
+  if (token === '') return fail(`"${scheme}" without credentials; send "Authorization: ${scheme} <token>"`);
+  if (!B64TOKEN.test(token)) return fail(`malformed ${scheme} credentials (spaces or characters a token cannot hold)`);
+  return checkToken(token) ?? { ok: true };
+}
+
+function checkApiKey(scheme: SecurityScheme, request: MockRequest): AuthResult {
+  const name = scheme.parameterName ?? '';
+  const fail = { ok: false, message: `missing API key: send it in the ${scheme.in} "${name}"`, challenge: `ApiKey name="${name}"` } as const;
+  if (scheme.in === 'header') return request.headers[name.toLowerCase()] ? { ok: true } : fail;
+  if (scheme.in === 'query') return new URLSearchParams(request.query).get(name) ? { ok: true } : fail;
+  const cookies = request.headers.cookie ?? '';
+  return cookies.split(';').some((c) => c.trim().startsWith(`${name}=`)) ? { ok: true } : fail;
+}

@@ -1,0 +1,167 @@
+// The mock engine: plain data in, plain data out, no socket. `respond` narrates one request from
+// top to bottom; everything it consults (router, compiled validators, bindings, error templates)
+// is built once, here, before the first request.
+import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import { silentLogger, type Logger } from '../log/logger.ts';
+import type { LoadedSpec } from '../spec/load-spec.ts';
+import { declaredStatuses, jsonContent, listOperations, type Operation } from '../spec/operations.ts';
+import { createRouter } from '../spec/router.ts';
+import { createMemoryStore, type StateStore } from '../state/store.ts';
+import { createValidators, formatIssues } from '../validation/validator.ts';
+import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
+import { authenticate } from './auth.ts';
+import { isPreflight, preflightResponse } from './cors.ts';
+import { generateBody } from './dynamic-body.ts';
+import { createErrorBodies } from './error-bodies.ts';
+import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
+import type { MockRequest, MockResponse } from './http-types.ts';
+import { createJournal, redactHeaders, redactQuery, type Journal } from './journal.ts';
+import { resolveMockOptions, type MockOptions } from './options.ts';
+import { readParameters } from './parameters.ts';
+import { readBody } from './request-body.ts';
+import { bindResource, type ResourceBinding } from './resources.ts';
+import { createResponder, type Outcome } from './responder.ts';
+import { applyState } from './state-actions.ts';
+
+export interface MockEngine {
+  /** Answers one request; never throws for any input. */
+  handle(request: MockRequest): Promise<MockResponse>;
+  /** The document's Error-shaped body for answers given outside the engine (413, 408). */
+  errorBody(status: number, message: string): string;
+  readonly operations: Operation[];
+  readonly store: StateStore;
+  readonly journal: Journal;
+}
+
+export interface EngineSetup {
+  spec: LoadedSpec;
+  options?: Partial<MockOptions>;
+  logger?: Logger;
+  store?: StateStore;
+}
+
+/**
+ * Builds a mock engine for a loaded document.
+ * @example const engine = createMockEngine({ spec: await loadSpec() }); await engine.handle(request);
+ */
+export function createMockEngine(setup: EngineSetup): MockEngine {
+  const { spec } = setup;
+  const options = resolveMockOptions(setup.options);
+  const logger = setup.logger ?? silentLogger;
+  const store = setup.store ?? createMemoryStore();
+  const document = spec.document;
+  const operations = listOperations(spec);
+  const route = createRouter(operations);
+  const validators = createValidators(spec);
+  compileAll(operations, validators.at);
+  const errorBodies = createErrorBodies(document, operations, validators);
+  const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
+  const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
+  const bindings = new Map<Operation, ResourceBinding>();
+  for (const operation of operations) {
+    const binding = bindResource(operation, document);
+    if (binding) bindings.set(operation, binding);
+  }
+  const policy = { tokens: new Set(options.tokens) };
+  // Header and query names of apiKey schemes are secrets too.
+  const secretNames = new Set(operations.flatMap((op) => op.security.flat()).filter((s) => s.type === 'apiKey' && s.parameterName).map((s) => s.parameterName!.toLowerCase()));
+  const journal = createJournal(options.journalSize);
+  const forcedResponder = createForcedResponder(spec);
+  let keyCounter = 0;
+  let generated = 0;
+  const nextKey = () => String(++keyCounter);
+  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, journal, validators, responder, startedAt: Date.now(), nextKey };
+
+  async function respond(request: MockRequest): Promise<Outcome> {
+    // The admin API first: its prefix is reserved, so it never shadows the document.
+    if (request.path.startsWith(ADMIN_PREFIX)) return handleAdmin(request, admin);
+    // Preflights are the browser's, not the API's: answered for every path before routing.
+    if (options.cors && isPreflight(request)) return { response: preflightResponse(request) };
+    // HEAD without its own operation is GET without a body (RFC 9110).
+    let routed = route(request.method, request.path);
+    if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path);
+    if (routed.kind === 'not-found') return responder.fail(request, undefined, 404, `no operation at ${request.path}; the document declares ${operations.map((op) => `${op.method} ${op.path}`).join(', ')}`);
+    if (routed.kind === 'method-not-allowed') return responder.fail(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, { allow: routed.allow.join(', ') });
+    const { operation, params } = routed;
+    // Security before anything else about the request, as a real server would.
+    const auth = authenticate(operation.security, request, policy);
+    if (!auth.ok) return responder.fail(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge });
+    const parameters = readParameters(operation, params, request, validators, document);
+    if (!parameters.ok) return responder.fail(request, operation, 400, parameters.message);
+    const body = readBody(operation, request, options.maxDepth);
+    if (!body.ok) return responder.fail(request, operation, body.status, body.message);
+    if (body.value !== undefined && body.content?.schema !== undefined) {
+      const result = validators.at(body.content.schemaPointer)(body.value);
+      if (!result.ok) return responder.fail(request, operation, 400, `invalid request body: ${formatIssues(result.issues)}`);
+    }
+    // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
+    const preferences = readPreferences(request);
+    if (preferences) return forced(request, operation, preferences);
+    const binding = bindings.get(operation);
+    if (binding) return applyState(store, responder, { request, operation, binding, body: body.value, params, query: parameters.values }, nextKey);
+    // No state convention fits: answer as Prism would, with the first example or a generated body.
+    return forced(request, operation, { dynamic: false });
+  }
+
+  async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
+    const choice = await forcedResponder(operation, preferences);
+    if (!choice.ok) return responder.fail(request, operation, 400, `cannot force that response: ${choice.message}`);
+    let value: JsonValue | undefined;
+    if (choice.example && !preferences.dynamic) value = choice.example.value as JsonValue;
+    else if (choice.schemaPointer) value = await generateBody(spec, choice.schemaPointer, options.seed, generated++);
+    return responder.json(request, operation, choice.status, value);
+  }
+
+  function record(request: MockRequest, outcome: Outcome, started: number): void {
+    const durationMs = performance.now() - started;
+    const { status } = outcome.response;
+    const operationId = outcome.operation?.id;
+    logger.request({ method: request.method, path: request.path, status, durationMs, operationId, problems: outcome.problems });
+    // The journal is for the API's traffic; admin calls would crowd it out.
+    if (options.journalSize === 0 || request.path.startsWith(ADMIN_PREFIX)) return;
+    journal.add({
+      time: new Date().toISOString(),
+      method: request.method,
+      path: request.path,
+      query: redactQuery(request.query, secretNames),
+      status,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      operationId,
+      headers: redactHeaders(request.headers, secretNames),
+      problems: outcome.problems,
+    });
+  }
+
+  return {
+    async handle(request) {
+      const started = performance.now();
+      let outcome: Outcome;
+      try {
+        outcome = await respond(request);
+      } catch (error) {
+        // Only a bug gets here; the client still gets a well-formed answer.
+        logger.error(`plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
+        outcome = responder.fail(request, undefined, 500, 'internal mock error; see the mock log');
+      }
+      record(request, outcome, started);
+      if (request.method === 'HEAD') return { ...outcome.response, body: undefined };
+      return outcome.response;
+    },
+    errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body),
+    operations,
+    store,
+    journal,
+  };
+}
+
+/** Compiles every request and response schema now, so a broken schema fails start-up. */
+function compileAll(operations: Operation[], at: (pointer: string) => unknown): void {
+  for (const operation of operations) {
+    for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) at(content.schemaPointer);
+    for (const response of operation.responses) {
+      const content = jsonContent(response.contents);
+      if (content?.schema !== undefined) at(content.schemaPointer);
+    }
+    for (const param of operation.parameters) if (param.schema !== undefined) at(param.schemaPointer);
+  }
+}

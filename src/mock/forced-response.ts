@@ -1,0 +1,85 @@
+// Prism-compatible response selection: `Prefer: code=400, example=NAME, dynamic=true` or the
+// query forms `__code`, `__example`, `__dynamic`. Prism's own negotiator picks the response, so the
+// semantics match Prism's; it is loaded on the first forced request only (importing prism-http
+// costs ~650 ms, more than the mock's whole start-up budget).
+import { createRequire } from 'node:module';
+import type { LoadedSpec } from '../spec/load-spec.ts';
+import { jsonContent, type Operation } from '../spec/operations.ts';
+import type { MockRequest } from './http-types.ts';
+
+export interface Preferences {
+  code?: number;
+  exampleKey?: string;
+  dynamic: boolean;
+}
+
+const PREFERENCE_QUERY = /(?:^|&)__(?:code|example|dynamic)=/;
+
+/** The preferences a request states, or undefined when it states none (the common case). */
+export function readPreferences(request: MockRequest): Preferences | undefined {
+  const header = request.headers.prefer;
+  const inQuery = request.query !== '' && PREFERENCE_QUERY.test(request.query);
+  if (header === undefined && !inQuery) return undefined;
+  const found: Record<string, string> = {};
+  for (const part of (header ?? '').split(/[,;]/)) {
+    const [name, value] = part.split('=').map((s) => s.trim());
+    if (name && value !== undefined) found[name.toLowerCase()] = value.replace(/^"|"$/g, '');
+  }
+  if (inQuery) {
+    for (const [name, value] of new URLSearchParams(request.query)) {
+      if (name.startsWith('__')) found[name.slice(2)] ??= value;
+    }
+  }
+  const code = found.code !== undefined && /^\d{3}$/.test(found.code) ? Number(found.code) : undefined;
+  const preferences: Preferences = { code, exampleKey: found.example, dynamic: found.dynamic === 'true' };
+  return preferences.code !== undefined || preferences.exampleKey !== undefined || preferences.dynamic ? preferences : undefined;
+}
+
+export type ForcedChoice =
+  | { ok: true; status: number; schemaPointer?: string; example?: { value: unknown }; dynamic: boolean }
+  | { ok: false; message: string };
+
+type Either = { _tag: 'Left'; left: Error } | { _tag: 'Right'; right: { code: string; mediaType?: string; bodyExample?: { value: unknown } } };
+type Negotiator = {
+  negotiateOptionsForValidRequest(op: unknown, options: object): (logger: object) => Either;
+};
+type PrismOperation = { method: string; path: string };
+
+const silentLogger: Record<string, unknown> = {};
+for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'success', 'log']) silentLogger[level] = () => undefined;
+silentLogger.child = () => silentLogger;
+
+/** Prism's negotiator over the document's operations, loaded and built once, on first use. */
+export function createForcedResponder(spec: LoadedSpec) {
+  let prism: Promise<{ negotiator: Negotiator; operations: PrismOperation[] }> | undefined;
+  const load = () =>
+    (prism ??= (async () => {
+      const require = createRequire(import.meta.url);
+      const { getHttpOperationsFromSpec } = require('@stoplight/prism-http') as { getHttpOperationsFromSpec(doc: object): Promise<PrismOperation[]> };
+      const negotiator = (require('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default;
+      return { negotiator, operations: await getHttpOperationsFromSpec(structuredClone(spec.document)) };
+    })());
+
+  return async (operation: Operation, preferences: Preferences): Promise<ForcedChoice> => {
+    const { negotiator, operations } = await load();
+    const prismOperation = operations.find((op) => op.method.toUpperCase() === operation.method && op.path === operation.path);
+    if (!prismOperation) return { ok: false, message: `Prism found no operation for ${operation.method} ${operation.path}` };
+    const result = negotiator.negotiateOptionsForValidRequest(prismOperation, {
+      code: preferences.code === undefined ? undefined : String(preferences.code),
+      exampleKey: preferences.exampleKey,
+      dynamic: preferences.dynamic,
+      mediaTypes: ['application/json'],
+    })(silentLogger);
+    if (result._tag === 'Left') {
+      const declared = operation.responses.map((r) => r.status).join(', ');
+      return { ok: false, message: `${result.left.message.replace(/\.$/, '')} (declared responses: ${declared})` };
+    }
+    const { code, bodyExample } = result.right;
+    const status = Number(code);
+    const response = operation.responses.find((r) => r.status === code) ?? operation.responses.find((r) => r.status === 'default');
+    const content = response && jsonContent(response.contents);
+    // Prism falls back to `default` for an undeclared code; the status is then the asked one.
+    const answerStatus = Number.isInteger(status) ? status : (preferences.code ?? 200);
+    return { ok: true, status: answerStatus, schemaPointer: content?.schema ? content.schemaPointer : undefined, example: bodyExample && 'value' in bodyExample ? { value: bodyExample.value } : undefined, dynamic: preferences.dynamic || !bodyExample };
+  };
+}

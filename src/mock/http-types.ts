@@ -1,0 +1,23 @@
+// The plain-data request and response every part of the toolkit shares: the mock engine takes and
+// gives these, the journal stores them, fixtures and runner diffs are written in them.
+
+export interface MockRequest {
+  method: string;
+  /** The path as sent, without the query ("/plants"). */
+  path: string;
+  /** The raw query string without "?" ('' when none). */
+  query: string;
+  /** Header names in lower case; a repeated header keeps every value, joined by ", " except Authorization. */
+  headers: Record<string, string | undefined>;
+  /** How many Authorization headers the request carried (Node keeps only the first in `headers`). */
+  authorizationCount?: number;
+  /** The body bytes as received ('' or empty when none). */
+  body: Buffer | string;
+}
+
+export interface MockResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Serialized body, or undefined for none (204, HEAD). */
+  body?: string;
+}

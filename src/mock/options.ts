@@ -1,0 +1,58 @@
+// Every mock option, resolved once at the boundary (CLI flags or library call) into one typed
+// object; the engine never checks for undefined.
+import { DEFAULT_SPEC_PATH } from '../spec/load-spec.ts';
+
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export interface MockOptions {
+  /** Path of the OpenAPI document. */
+  spec: string;
+  port: number;
+  host: string;
+  /** Accepted bearer tokens; empty means any well-formed token is accepted. */
+  tokens: string[];
+  cors: boolean;
+  /** Answer every error with a status the operation declares. */
+  declaredOnly: boolean;
+  /** Seed for generated (dynamic) response bodies. */
+  seed: number;
+  logFormat: LogFormat;
+  /** No request lines (warnings and errors still go out). */
+  quiet: boolean;
+  /** How many requests the journal keeps. */
+  journalSize: number;
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes: number;
+  /** Deepest JSON nesting accepted in a request body. */
+  maxDepth: number;
+  /** Milliseconds a client has to send its headers, and its whole request. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_MOCK_OPTIONS: MockOptions = {
+  spec: DEFAULT_SPEC_PATH,
+  port: 4010,
+  host: '127.0.0.1',
+  tokens: [],
+  cors: true,
+  declaredOnly: false,
+  seed: 1,
+  logFormat: 'text',
+  quiet: false,
+  journalSize: 200,
+  maxBodyBytes: 1024 * 1024,
+  maxDepth: 64,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 10_000,
+};
+
+/** Fills every option the caller left out with its default. */
+export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOptions {
+  const options = { ...DEFAULT_MOCK_OPTIONS };
+  for (const [key, value] of Object.entries(partial)) {
+    if (value !== undefined) (options as Record<string, unknown>)[key] = value;
+  }
+  return options;
+}

@@ -1,0 +1,58 @@
+// Reads a request body as the operation declares it: media type first (415), then bytes to text
+// with a fatal UTF-8 decoder (invalid bytes are an error, never silently replaced), then the guard
+// (depth, duplicate keys), then exact JSON.
+import { parseJson, type JsonValue } from '../json/exact-json.ts';
+import { guardJson } from '../json/json-guard.ts';
+import { isJsonMediaType, type MediaContent, type Operation } from '../spec/operations.ts';
+import type { MockRequest } from './http-types.ts';
+
+export type BodyResult =
+  | { ok: true; value: JsonValue | undefined; content?: MediaContent }
+  | { ok: false; status: 400 | 415; message: string };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads and parses the body of a request for an operation. */
+export function readBody(operation: Operation, request: MockRequest, maxDepth: number): BodyResult {
+  const declared = operation.requestBody;
+  const bytes = request.body;
+  const empty = bytes.length === 0;
+  if (!declared || declared.contents.length === 0) return { ok: true, value: undefined };
+  const contentType = request.headers['content-type'];
+  if (empty && !contentType) {
+    return declared.required ? { ok: false, status: 400, message: `a request body is required (${declaredTypes(declared.contents)})` } : { ok: true, value: undefined };
+  }
+  const [essence, ...params] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const content = declared.contents.find((c) => c.mediaType === essence) ?? declared.contents.find((c) => matchesWildcard(c.mediaType, essence));
+  if (!contentType || !content) {
+    return { ok: false, status: 415, message: `Content-Type ${contentType ? `"${contentType}"` : 'missing'}: this operation accepts ${declaredTypes(declared.contents)}` };
+  }
+  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    return { ok: false, status: 415, message: `charset ${charset} is not supported; send UTF-8 JSON` };
+  }
+  if (!isJsonMediaType(essence)) return { ok: true, value: undefined, content }; // declared non-JSON: nothing to parse
+  let text: string;
+  try {
+    text = typeof bytes === 'string' ? bytes : utf8.decode(bytes); // a leading BOM is dropped
+  } catch {
+    return { ok: false, status: 400, message: 'the body is not valid UTF-8' };
+  }
+  if (text.trim() === '') {
+    return declared.required ? { ok: false, status: 400, message: 'the body is empty; a JSON value is required' } : { ok: true, value: undefined, content };
+  }
+  const guard = guardJson(text, maxDepth);
+  if (!guard.ok) return { ok: false, status: 400, message: guard.message };
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, status: 400, message: `malformed JSON: ${parsed.message}` };
+  return { ok: true, value: parsed.value, content };
+}
+
+function matchesWildcard(declared: string, essence: string): boolean {
+  if (declared === '*/*') return true;
+  return declared.endsWith('/*') && essence.startsWith(declared.slice(0, -1));
+}
+
+function declaredTypes(contents: MediaContent[]): string {
+  return contents.map((c) => c.mediaType).join(', ');
+}

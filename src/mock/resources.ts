@@ -1,0 +1,74 @@
+// What each operation does to state, inferred from REST conventions in the paths, so a grown
+// document needs no configuration: POST /plants creates in the collection /plants, GET /plants
+// lists it, and GET|PUT|PATCH|DELETE /plants/{id} read, replace, merge or remove one item.
+// The key is the body field `id` (or the schema's `x-plantstore-id`), matched to the item's
+// path parameter.
+import { jsonContent, type Operation } from '../spec/operations.ts';
+import { objectShape, resolveSchema } from './schema-shape.ts';
+
+export type ResourceRole = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'remove';
+
+export interface ResourceBinding {
+  role: ResourceRole;
+  collection: string;
+  /** The body field that carries the key (undefined: the mock numbers records itself). */
+  keyField?: string;
+  /** The key's type in the schema, so "42" from a path matches the integer 42 from a body. */
+  keyType: 'integer' | 'string';
+  /** For item operations: the path parameter that names the item. */
+  keyParam?: string;
+  /** Singular noun for messages ("plant" for /plants). */
+  noun: string;
+}
+
+const ITEM_PATH = /^(.*)\/\{([^}]+)\}$/;
+
+/** The binding of an operation to a collection, or undefined when it fits no convention. */
+export function bindResource(operation: Operation, document: unknown): ResourceBinding | undefined {
+  const item = ITEM_PATH.exec(operation.path);
+  const collection = item ? item[1] : operation.path;
+  if (collection === '' || collection.includes('{')) return undefined;
+  const noun = singular(collection.split('/').pop() ?? 'resource');
+  const bodySchema = operation.requestBody && jsonContent(operation.requestBody.contents)?.schema;
+  const okResponse = operation.responses.find((r) => r.status.startsWith('2'));
+  const responseSchema = okResponse && jsonContent(okResponse.contents)?.schema;
+  const shape = objectShape(bodySchema ?? itemSchema(responseSchema, document), document);
+  const keyField = shape.idField ?? (shape.properties.has('id') ? 'id' : undefined);
+  const keySchema = keyField ? resolveSchema(shape.properties.get(keyField), document) : undefined;
+  const keyType = keySchema?.type === 'string' ? 'string' : 'integer';
+  const base = { collection, keyField, keyType, noun } as const;
+  if (!item) {
+    if (operation.method === 'POST' && bodySchema) return { role: 'create', ...base };
+    if (operation.method === 'GET' && resolveSchema(responseSchema, document)?.type === 'array') return { role: 'list', ...base };
+    return undefined;
+  }
+  const roles: Record<string, ResourceRole> = { GET: 'read', PUT: 'replace', PATCH: 'merge', DELETE: 'remove' };
+  const role = roles[operation.method];
+  return role ? { role, ...base, keyParam: item[2] } : undefined;
+}
+
+function itemSchema(schema: unknown, document: unknown): unknown {
+  const s = resolveSchema(schema, document);
+  return s?.type === 'array' ? s.items : schema;
+}
+
+function singular(word: string): string {
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/** The exact key string of a key value: integers in canonical decimal (bigint-exact), strings as is. */
+export function keyString(value: unknown): string | undefined {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value === 0 ? 0 : value) : undefined;
+  if (typeof value === 'string') return value;
+  return undefined;
+}
+
+/** The key a path parameter names, in the same form keyString gives for a body field. */
+export function keyFromParam(text: string, keyType: 'integer' | 'string'): string | undefined {
+  if (keyType === 'string') return text;
+  if (!/^-?\d{1,30}$/.test(text)) return undefined;
+  return BigInt(text).toString();
+}

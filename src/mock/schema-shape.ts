@@ -1,0 +1,62 @@
+// What a schema declares, read structurally: the properties an object may carry (through
+// allOf/anyOf/oneOf and circular $refs), so answers can be cut down to what the contract promises.
+import { getAtPointer } from '../spec/load-spec.ts';
+import type { JsonSchema } from '../spec/operations.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Follows $ref strings (only circular ones are left after dereferencing) within the document. */
+export function resolveSchema(schema: unknown, document: unknown): Obj | undefined {
+  let node = schema;
+  for (let hops = 0; isObj(node) && typeof node.$ref === 'string' && hops < 32; hops++) {
+    node = getAtPointer(document, node.$ref);
+  }
+  return isObj(node) ? node : undefined;
+}
+
+export interface ObjectShape {
+  properties: Map<string, JsonSchema>;
+  required: Set<string>;
+  /** `x-plantstore-id` when the schema names its key field. */
+  idField?: string;
+}
+
+/** The declared properties and required names of an object schema, merged over allOf/anyOf/oneOf. */
+export function objectShape(schema: unknown, document: unknown): ObjectShape {
+  const shape: ObjectShape = { properties: new Map(), required: new Set() };
+  const visit = (node: unknown, depth: number) => {
+    const s = resolveSchema(node, document);
+    if (!s || depth > 16) return;
+    if (typeof s['x-plantstore-id'] === 'string' && !shape.idField) shape.idField = s['x-plantstore-id'];
+    if (isObj(s.properties)) {
+      for (const [name, propertySchema] of Object.entries(s.properties)) {
+        if (!shape.properties.has(name)) shape.properties.set(name, propertySchema as JsonSchema);
+      }
+    }
+    if (Array.isArray(s.required)) for (const name of s.required) shape.required.add(String(name));
+    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+      if (Array.isArray(s[key])) for (const branch of s[key]) visit(branch, depth + 1);
+    }
+  };
+  visit(schema, 0);
+  return shape;
+}
+
+/** Keeps only what the schema declares, recursively; undeclared properties are dropped. */
+export function pickDeclared(value: unknown, schema: unknown, document: unknown, depth = 0): unknown {
+  if (depth > 64 || value === null || typeof value !== 'object') return value;
+  const s = resolveSchema(schema, document);
+  if (!s) return value;
+  if (Array.isArray(value)) {
+    const items = s.items ?? (Array.isArray(s.allOf) ? undefined : undefined);
+    return items === undefined ? value : value.map((item) => pickDeclared(item, items, document, depth + 1));
+  }
+  const shape = objectShape(s, document);
+  if (shape.properties.size === 0) return value; // a free-form object declares no list to cut to
+  const out: Obj = {};
+  for (const [name, propertySchema] of shape.properties) {
+    if (Object.hasOwn(value, name)) out[name] = pickDeclared((value as Obj)[name], propertySchema, document, depth + 1);
+  }
+  return out;
+}

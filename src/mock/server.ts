@@ -1,0 +1,63 @@
+// Starts the mock on a socket: the library entry point behind `plantstore mock`.
+import type { AddressInfo } from 'node:net';
+import { PlantstoreError } from '../errors.ts';
+import { silentLogger, type Logger } from '../log/logger.ts';
+import { createListener } from '../http/listener.ts';
+import { loadSpec } from '../spec/load-spec.ts';
+import type { StateStore } from '../state/store.ts';
+import { createMockEngine, type MockEngine } from './engine.ts';
+import { resolveMockOptions, type MockOptions } from './options.ts';
+
+export interface MockServer {
+  /** Base URL, e.g. http://127.0.0.1:4010 (the real port when started on port 0). */
+  url: string;
+  port: number;
+  engine: MockEngine;
+  /** Stops accepting, lets requests in flight finish, then resolves. */
+  close(): Promise<void>;
+}
+
+export interface StartMockServerOptions extends Partial<MockOptions> {
+  logger?: Logger;
+  store?: StateStore;
+}
+
+/**
+ * Loads the document and starts the mock server.
+ * @example const mock = await startMockServer({ port: 0 }); await fetch(`${mock.url}/plants`); await mock.close();
+ */
+export async function startMockServer(input: StartMockServerOptions = {}): Promise<MockServer> {
+  const { logger = silentLogger, store, ...partial } = input;
+  const options = resolveMockOptions(partial);
+  const spec = await loadSpec(options.spec);
+  const engine = createMockEngine({ spec, options, logger, store });
+  const server = createListener(engine.handle, {
+    maxBodyBytes: options.maxBodyBytes,
+    headersTimeoutMs: options.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
+    errorBody: engine.errorBody,
+    onError: logger.error,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new PlantstoreError('LISTEN_FAILED', `cannot listen on ${options.host}:${options.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (pick another with --port, or 0 for any free port)' : error.message}`)),
+    );
+    server.listen(options.port, options.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    engine,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => {
+          logger.flush();
+          resolve();
+        });
+        server.closeIdleConnections();
+      })),
+  };
+}

@@ -1,0 +1,94 @@
+// What a bound operation does to state (see resources.ts for the conventions). Each action
+// checks and writes in one synchronous step; only the durability wait comes after.
+import type { JsonValue } from '../json/exact-json.ts';
+import type { StateStore, StoredRecord } from '../state/store.ts';
+import { declaredStatuses, type Operation } from '../spec/operations.ts';
+import type { MockRequest } from './http-types.ts';
+import { keyFromParam, keyString, type ResourceBinding } from './resources.ts';
+import type { Outcome, Responder } from './responder.ts';
+
+export interface StateContext {
+  request: MockRequest;
+  operation: Operation;
+  binding: ResourceBinding;
+  body: JsonValue | undefined;
+  params: Record<string, string>;
+  query: Record<string, JsonValue>;
+}
+
+/** Applies the operation's role to the store and answers. */
+export async function applyState(store: StateStore, responder: Responder, context: StateContext, nextKey: () => string): Promise<Outcome> {
+  const { request, operation, binding, body } = context;
+  const { collection, keyField, noun } = binding;
+  const success = lowestSuccess(operation);
+  const notFound = (key: string) => responder.fail(request, operation, 404, `no ${noun} with ${keyField ?? 'key'} ${key}`);
+
+  switch (binding.role) {
+    case 'create': {
+      const record = body as StoredRecord;
+      const key = (keyField !== undefined ? keyString(record[keyField]) : undefined) ?? nextKey();
+      if (!store.insert(collection, key, record)) {
+        const status = declaredStatuses(operation).includes(409) ? 409 : 400;
+        return responder.fail(request, operation, status, `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
+      }
+      await store.flush(); // acknowledged only once durable
+      return responder.json(request, operation, success, record);
+    }
+    case 'list': {
+      const records = store.list(collection);
+      const offset = toCount(context.query.offset) ?? 0;
+      const limit = toCount(context.query.limit);
+      return responder.json(request, operation, success, records.slice(offset, limit === undefined ? undefined : offset + limit));
+    }
+    default:
+      break;
+  }
+
+  const key = keyFromParam(context.params[binding.keyParam ?? ''] ?? '', binding.keyType);
+  if (key === undefined) return notFound(context.params[binding.keyParam ?? ''] ?? '');
+  const existing = store.get(collection, key);
+  if (!existing) return notFound(key);
+  switch (binding.role) {
+    case 'read':
+      return responder.json(request, operation, success, existing);
+    case 'remove':
+      store.remove(collection, key);
+      await store.flush();
+      return responder.json(request, operation, success, success === 204 ? undefined : existing);
+    case 'replace':
+    case 'merge': {
+      const incoming = (body ?? {}) as StoredRecord;
+      if (keyField !== undefined && incoming[keyField] !== undefined && keyString(incoming[keyField]) !== key) {
+        return responder.fail(request, operation, 400, `${keyField} ${keyString(incoming[keyField])} in the body does not match ${key} in the path`);
+      }
+      const record = binding.role === 'replace' ? { ...incoming } : mergePatch(existing, incoming);
+      if (keyField !== undefined) record[keyField] = existing[keyField];
+      store.replace(collection, key, record);
+      await store.flush();
+      return responder.json(request, operation, success, success === 204 ? undefined : record);
+    }
+    default:
+      return responder.fail(request, operation, 400, `unsupported role ${binding.role}`);
+  }
+}
+
+function lowestSuccess(operation: Operation): number {
+  const statuses = declaredStatuses(operation).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b);
+  return statuses[0] ?? 200;
+}
+
+function toCount(value: JsonValue | undefined): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** JSON merge patch (RFC 7396): null removes, objects merge, anything else replaces. */
+function mergePatch(target: StoredRecord, patch: StoredRecord): StoredRecord {
+  const out: StoredRecord = { ...target };
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete out[name];
+    else if (typeof value === 'object' && !Array.isArray(value) && typeof out[name] === 'object' && out[name] !== null && !Array.isArray(out[name])) {
+      out[name] = mergePatch(out[name] as StoredRecord, value as StoredRecord);
+    } else Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true }); // "__proto__" stays a plain key
+  }
+  return out;
+}
