@@ -1,0 +1,149 @@
+// The example generator: json-schema-faker walks the schema, wide-integers.ts makes int64/int32
+// values exact and full-range, and the shared validator judges every example before it leaves
+// (json-schema-faker is not exact for every keyword: a rejected draw is redrawn with a new seed).
+// This is the only module that imports json-schema-faker.
+import { generateSync, type GenerateOptions, type JsonSchema as FakerSchema } from 'json-schema-faker';
+import { PlantstoreError } from '../errors.ts';
+import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import { getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
+import { createValidators, formatIssues, type SchemaCheck, type ValidationIssue, type Validators } from '../validation/validator.ts';
+import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
+import { premergeAllOf } from './premerge-all-of.ts';
+import type { ExampleTarget } from './resolve-target.ts';
+import { createSeededRandom, mixSeed } from './seeded-random.ts';
+import { widenInteger } from './wide-integers.ts';
+
+/** Draws per example before giving up: on a duplicate (the schema may allow no more) or an invalid draw. */
+const MAX_ATTEMPTS = 20;
+
+export interface ExampleOptions {
+  seed: number;
+  count: number;
+}
+
+export interface InvalidExampleOptions {
+  seed: number;
+  /** How many payloads; by default one per rule the schema has. */
+  count?: number;
+  /** Include a malformed-JSON payload (rawBody); false where the output must stay one JSON document. */
+  malformed?: boolean;
+}
+
+export interface ExampleGenerator {
+  /** `count` valid examples, distinct where the schema allows; the same seed gives the same list. */
+  examples(target: ExampleTarget, options: ExampleOptions): JsonValue[];
+  /** Payloads that each break exactly one rule of the target's schema, with a description. */
+  invalidExamples(target: ExampleTarget, options: InvalidExampleOptions): InvalidExample[];
+  /** One valid example of the schema at a document pointer (a response body for the mock). */
+  generateOne(pointer: string, seed: number): JsonValue;
+  /** Compact exact JSON of a value; for an example from `examples` it is the text already made to check distinctness. */
+  compactJson(value: JsonValue): string;
+}
+
+interface Prepared {
+  pointer: string;
+  schema: FakerSchema;
+  check: SchemaCheck;
+  faker: GenerateOptions;
+}
+
+/**
+ * Builds the example generator of one loaded document; pass the validators the caller already
+ * has so that examples are judged by the very same compiled schemas.
+ * @example
+ * const generator = createExampleGenerator(spec);
+ * const plants = generator.examples(resolveTarget(spec, 'NewPlant'), { seed: 1, count: 10 });
+ */
+export function createExampleGenerator(spec: LoadedSpec, validators: Validators = createValidators(spec)): ExampleGenerator {
+  const random = createSeededRandom(1);
+  const base: GenerateOptions = {
+    // Circular $refs stay as "#/components/..." in the dereferenced document; resolve them there.
+    refResolver: (ref) => {
+      const schema = ref.startsWith('#/') ? getAtPointer(spec.document, ref) : undefined;
+      if (schema === undefined) throw new Error(`cannot resolve $ref ${ref}`);
+      return schema as FakerSchema;
+    },
+    outputTransform: (value, schema) => widenInteger(value, schema, random),
+  };
+  const prepared = new Map<string, Prepared>();
+  const merged = new WeakMap<object, unknown>();
+  // Distinctness needs each example's text; keeping it saves writing ndjson a second serialization.
+  const texts = new WeakMap<object, string>();
+
+  // Everything per schema happens once: the lookup, the validator, the faker options.
+  function prepare(pointer: string, allOptionals: boolean): Prepared {
+    const key = `${allOptionals ? 'full' : 'some'}\0${pointer}`;
+    let entry = prepared.get(key);
+    if (!entry) {
+      const schema = getAtPointer(spec.document, pointer);
+      if (schema === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
+      entry = { pointer, schema: premergeAllOf(schema, merged) as FakerSchema, check: validators.at(pointer), faker: allOptionals ? { ...base, alwaysFakeOptionals: true } : base };
+      prepared.set(key, entry);
+    }
+    return entry;
+  }
+
+  function draw(entry: Prepared, seed: number, index: number, seen?: Set<string>): JsonValue {
+    let duplicate: JsonValue | undefined;
+    let issues: ValidationIssue[] = [];
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const drawSeed = mixSeed(seed, index, attempt);
+      random.reseed(drawSeed ^ 0x5bd1e995);
+      const value = fake(entry, drawSeed);
+      const verdict = entry.check(value);
+      if (!verdict.ok) {
+        issues = verdict.issues;
+        continue;
+      }
+      if (!seen) return value;
+      const key = stringifyJson(value);
+      if (!seen.has(key)) {
+        seen.add(key);
+        if (value !== null && typeof value === 'object') texts.set(value, key);
+        return value;
+      }
+      duplicate = value;
+    }
+    // Only duplicates came back: the schema allows no more distinct values (an enum, a boolean).
+    if (duplicate !== undefined) return duplicate;
+    throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; the schema may be unsatisfiable`, [
+      `Last attempt: ${formatIssues(issues, '(root)')}`,
+    ]);
+  }
+
+  function fake(entry: Prepared, seed: number): JsonValue {
+    try {
+      return generateSync(entry.schema, { ...entry.faker, seed }) as JsonValue;
+    } catch (error) {
+      throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker cannot generate it: ${(error as Error).message}`);
+    }
+  }
+
+  return {
+    examples(target, { seed, count }) {
+      const entry = prepare(target.pointer, false);
+      const seen = new Set<string>();
+      const out: JsonValue[] = new Array(count);
+      for (let index = 0; index < count; index++) out[index] = draw(entry, seed, index, seen);
+      return out;
+    },
+    invalidExamples(target, { seed, count, malformed = true }) {
+      // Bases with every optional property present, so each property's type can be broken too.
+      const entry = prepare(target.pointer, true);
+      return buildInvalidExamples({
+        schema: entry.schema,
+        check: entry.check,
+        resolveRef: (ref) => getAtPointer(spec.document, ref),
+        base: (index) => draw(entry, mixSeed(seed, 0x1badb002), index),
+        count,
+        malformed,
+      });
+    },
+    generateOne(pointer, seed) {
+      return draw(prepare(pointer, false), seed, 0);
+    },
+    compactJson(value) {
+      return (value !== null && typeof value === 'object' ? texts.get(value) : undefined) ?? stringifyJson(value);
+    },
+  };
+}
