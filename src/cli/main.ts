@@ -4,6 +4,8 @@ import yargs from 'yargs';
 import { mockCommand } from './commands/mock.ts';
 import { reportFatal } from './report-fatal.ts';
 
+class UsageError extends Error {}
+
 /** Runs the CLI with the given arguments (without node and the script). */
 export async function main(argv: string[]): Promise<void> {
   const cli = yargs(argv)
@@ -20,16 +22,16 @@ export async function main(argv: string[]): Promise<void> {
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue('Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or configuration error.')
     .fail((message, error) => {
-      if (error) {
-        reportFatal(error);
-        return;
-      }
-      process.stderr.write(`plantstore: ${message}\nRun with --help for usage.\n`);
-      process.exitCode = 2;
+      // Throwing stops yargs from running the command after a failed check.
+      if (message) throw new UsageError(message);
+      throw error;
     });
   try {
     await cli.parseAsync();
   } catch (error) {
-    reportFatal(error);
+    if (error instanceof UsageError) {
+      process.stderr.write(`plantstore: ${error.message}\nRun with --help for usage.\n`);
+      process.exitCode = 2;
+    } else reportFatal(error);
   }
 }

@@ -4,7 +4,7 @@
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { declaredStatuses, jsonContent, listOperations, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, jsonContent, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues } from '../validation/validator.ts';
@@ -22,6 +22,9 @@ import { readBody } from './request-body.ts';
 import { bindResource, type ResourceBinding } from './resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
 import { applyState } from './state-actions.ts';
+
+// A request the document would refuse: 400 where declared, else 422 where declared.
+const INVALID = [400, 422];
 
 export interface MockEngine {
   /** Answers one request; never throws for any input. */
@@ -87,12 +90,12 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const auth = authenticate(operation.security, request, policy);
     if (!auth.ok) return responder.fail(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge });
     const parameters = readParameters(operation, params, request, validators, document);
-    if (!parameters.ok) return responder.fail(request, operation, 400, parameters.message);
+    if (!parameters.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), parameters.message);
     const body = readBody(operation, request, options.maxDepth);
-    if (!body.ok) return responder.fail(request, operation, body.status, body.message);
+    if (!body.ok) return responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message);
     if (body.value !== undefined && body.content?.schema !== undefined) {
       const result = validators.at(body.content.schemaPointer)(body.value);
-      if (!result.ok) return responder.fail(request, operation, 400, `invalid request body: ${formatIssues(result.issues)}`);
+      if (!result.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`);
     }
     // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
     const preferences = readPreferences(request);
@@ -105,7 +108,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
     const choice = await forcedResponder(operation, preferences);
-    if (!choice.ok) return responder.fail(request, operation, 400, `cannot force that response: ${choice.message}`);
+    if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
     let value: JsonValue | undefined;
     if (choice.example && !preferences.dynamic) value = choice.example.value as JsonValue;
     else if (choice.schemaPointer) value = await generateBody(spec, choice.schemaPointer, options.seed, generated++);

@@ -1,5 +1,6 @@
 // Builds the Error-shaped body of every error answer from the document's own error schema, so
 // a 401 or 404 looks exactly like the declared 400 ({"error": 401, "message": "..."} here).
+import { STATUS_CODES } from 'node:http';
 import type { JsonValue } from '../json/exact-json.ts';
 import { findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { Validators, SchemaCheck } from '../validation/validator.ts';
@@ -13,6 +14,8 @@ interface ErrorTemplate {
   /** When the status property is a string in the schema, the status is written as text. */
   statusAsText: boolean;
   messageProperty?: string;
+  /** A `title` besides the message property gets the HTTP reason phrase. */
+  titleProperty?: string;
   /** Fixed fillers for other required properties. */
   extras: Record<string, JsonValue>;
   check?: SchemaCheck;
@@ -23,6 +26,8 @@ export interface ErrorAnswer {
   body: JsonValue;
   /** False when the body could not be made valid against a declared schema (a document issue). */
   valid: boolean;
+  /** The declared media type of the error schema (application/json when none is declared). */
+  mediaType: string;
 }
 
 export type ErrorBodies = (operation: Operation | undefined, status: number, message: string) => ErrorAnswer;
@@ -45,13 +50,15 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
     const content = (operation && errorContent(operation, status)) ?? fallback;
     const template = content ? templateFor(content) : undefined;
     if (!template || (!template.statusProperty && !template.messageProperty)) {
-      return { status, body: { error: status, message }, valid: !content };
+      return { status, body: { error: status, message }, valid: !content, mediaType: 'application/json' };
     }
     const body: Record<string, JsonValue> = { ...template.extras };
     if (template.statusProperty) body[template.statusProperty] = template.statusAsText ? String(status) : status;
     if (template.messageProperty) body[template.messageProperty] = message;
+    // RFC 9457 problem details: the title is the short summary, the detail the message.
+    if (template.titleProperty) body[template.titleProperty] = STATUS_CODES[status] ?? 'Error';
     const valid = template.check ? template.check(body).ok : true;
-    return { status, body, valid };
+    return { status, body, valid, mediaType: content!.mediaType.includes('*') ? 'application/json' : content!.mediaType };
   };
 }
 
@@ -74,11 +81,12 @@ function buildTemplate(content: MediaContent, document: unknown, validators: Val
   const statusProperty = STATUS_NAMES.find((n) => shape.properties.has(n) && typeOf(n).some((t) => t === 'integer' || t === 'number' || t === 'string'));
   const messageProperty = MESSAGE_NAMES.find((n) => n !== statusProperty && shape.properties.has(n) && typeOf(n).includes('string'));
   const statusAsText = statusProperty !== undefined && !typeOf(statusProperty).some((t) => t === 'integer' || t === 'number');
+  const titleProperty = messageProperty !== 'title' && shape.properties.has('title') && typeOf('title').includes('string') ? 'title' : undefined;
   const extras: Record<string, JsonValue> = {};
   for (const name of shape.required) {
-    if (name === statusProperty || name === messageProperty) continue;
+    if (name === statusProperty || name === messageProperty || name === titleProperty) continue;
     const type = typeOf(name)[0];
     extras[name] = type === 'integer' || type === 'number' ? 0 : type === 'boolean' ? false : type === 'array' ? [] : type === 'object' ? {} : 'error';
   }
-  return { statusProperty, statusAsText, messageProperty, extras, check: validators.at(content.schemaPointer) };
+  return { statusProperty, statusAsText, messageProperty, titleProperty, extras, check: validators.at(content.schemaPointer) };
 }

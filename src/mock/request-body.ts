@@ -29,7 +29,7 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   }
   const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-    return { ok: false, status: 415, message: `charset ${charset} is not supported; send UTF-8 JSON` };
+    return { ok: false, status: 415, message: `charset ${charset} is not supported; send application/json in UTF-8` };
   }
   if (!isJsonMediaType(essence)) return { ok: true, value: undefined, content }; // declared non-JSON: nothing to parse
   let text: string;

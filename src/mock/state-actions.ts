@@ -2,7 +2,7 @@
 // checks and writes in one synchronous step; only the durability wait comes after.
 import type { JsonValue } from '../json/exact-json.ts';
 import type { StateStore, StoredRecord } from '../state/store.ts';
-import { declaredStatuses, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, preferDeclared, type Operation } from '../spec/operations.ts';
 import type { MockRequest } from './http-types.ts';
 import { keyFromParam, keyString, type ResourceBinding } from './resources.ts';
 import type { Outcome, Responder } from './responder.ts';
@@ -28,8 +28,7 @@ export async function applyState(store: StateStore, responder: Responder, contex
       const record = body as StoredRecord;
       const key = (keyField !== undefined ? keyString(record[keyField]) : undefined) ?? nextKey();
       if (!store.insert(collection, key, record)) {
-        const status = declaredStatuses(operation).includes(409) ? 409 : 400;
-        return responder.fail(request, operation, status, `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
+        return responder.fail(request, operation, preferDeclared(operation, [409, 400, 422]), `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
       }
       await store.flush(); // acknowledged only once durable
       return responder.json(request, operation, success, record);
@@ -59,7 +58,7 @@ export async function applyState(store: StateStore, responder: Responder, contex
     case 'merge': {
       const incoming = (body ?? {}) as StoredRecord;
       if (keyField !== undefined && incoming[keyField] !== undefined && keyString(incoming[keyField]) !== key) {
-        return responder.fail(request, operation, 400, `${keyField} ${keyString(incoming[keyField])} in the body does not match ${key} in the path`);
+        return responder.fail(request, operation, preferDeclared(operation, [400, 422]), `${keyField} ${keyString(incoming[keyField])} in the body does not match ${key} in the path`);
       }
       const record = binding.role === 'replace' ? { ...incoming } : mergePatch(existing, incoming);
       if (keyField !== undefined) record[keyField] = existing[keyField];

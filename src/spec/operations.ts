@@ -176,3 +176,13 @@ export function isJsonMediaType(mediaType: string): boolean {
   const essence = mediaType.split(';')[0].trim().toLowerCase();
   return essence === 'application/json' || /^[a-z]+\/[^;]*\+json$/.test(essence) || essence === '*/*' || essence === 'application/*';
 }
+
+/**
+ * The status to answer a failure with: the first candidate the operation declares, else its
+ * first declared 4xx, else the first candidate (an honest HTTP status, if undeclared).
+ */
+export function preferDeclared(operation: Operation, candidates: number[]): number {
+  const declared = declaredStatuses(operation);
+  const covered = (status: number) => declared.includes(status) || operation.responses.some((r) => r.status === `${String(status)[0]}XX`);
+  return candidates.find(covered) ?? declared.find((s) => s >= 400 && s < 500) ?? candidates[0];
+}

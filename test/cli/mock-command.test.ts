@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { exitOf, runCli, startCliMock } from '../helpers/cli.ts';
+import { CANARY } from '../helpers/engine.ts';
+
+const FLAGS = ['--spec', '--port', '--host', '--token', '--cors', '--declared-only', '--seed', '--log-format', '--quiet', '--journal-size', '--max-body', '--max-depth'];
+
+describe('plantstore mock (command line)', () => {
+  it('--help describes every flag', async () => {
+    const { code, stdout } = await runCli(['mock', '--help']);
+    expect(code).toBe(0);
+    for (const flag of FLAGS) expect(stdout).toContain(flag);
+  });
+
+  it('plantstore --help lists the commands', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('plantstore mock');
+  });
+
+  it.each([
+    ['an invalid document', ['--spec', 'test/documents/invalid-missing-version.yaml'], /invalid-missing-version\.yaml: not a valid OpenAPI document\n\s+#\/info: must have required property 'version'/],
+    ['a missing file', ['--spec', 'nope.yaml'], /nope\.yaml: no such file/],
+    ['a bad port', ['--port', '70000'], /--port must be a whole number from 0 to 65535/],
+    ['an unknown log format', ['--log-format', 'xml'], /Choices: "text", "json"/],
+  ])('fails at start-up on %s with a clear message, no stack trace and exit 2', async (_, args, message) => {
+    const { code, stderr } = await runCli(['mock', ...args]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
+  it('serves the built-in document, logs requests without the token and stops on SIGTERM', async () => {
+    const { child, url, stderr } = await startCliMock(['--token', CANARY]);
+    const answer = await request(`${url}/plants`, { method: 'POST', body: '{"id":1,"name":"Fern"}', headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' } });
+    expect(answer.statusCode).toBe(200);
+    await answer.body.dump();
+    const exited = exitOf(child);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr()).toMatch(/POST \/plants 200/);
+    expect(stderr()).not.toContain(CANARY);
+  });
+
+  it('serves another document given with --spec, with its own error shape and key field', async () => {
+    const { child, url } = await startCliMock(['--spec', 'test/documents/split/main.yaml']);
+    try {
+      const post = (body: string) => request(`${url}/trees`, { method: 'POST', body, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
+      const created = await post('{"code":"oak-1","species":"oak","height":3}');
+      expect(created.statusCode).toBe(201);
+      expect(await created.body.json()).toEqual({ species: 'oak', height: 3 });
+      const duplicate = await post('{"code":"oak-1","species":"oak"}');
+      expect(duplicate.statusCode).toBe(422);
+      expect(duplicate.headers['content-type']).toBe('application/problem+json');
+      expect(await duplicate.body.json()).toEqual({ status: 422, title: 'Unprocessable Entity', detail: 'a tree with code oak-1 already exists' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it.runIf(existsSync('/usr/bin/node'))('starts from the machine Node (20) by re-running itself on the bundled Node 24', async () => {
+    const { code, stdout } = await runCli(['--version'], { node: '/usr/bin/node' });
+    expect(code).toBe(0);
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});

@@ -1,0 +1,44 @@
+import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
+import { createMockEngine, type MockEngine } from '../../src/mock/engine.ts';
+import type { MockOptions } from '../../src/mock/options.ts';
+import type { MockRequest } from '../../src/mock/http-types.ts';
+import { parseJson, type JsonValue } from '../../src/json/exact-json.ts';
+
+/** A token no log, journal or report may ever show. */
+export const CANARY = 'canary-7f3a9c1e5b2d';
+
+let plantSpec: Promise<LoadedSpec> | undefined;
+export const builtInSpec = () => (plantSpec ??= loadSpec());
+
+export async function plantEngine(options: Partial<MockOptions> = {}, spec?: LoadedSpec): Promise<MockEngine> {
+  return createMockEngine({ spec: spec ?? (await builtInSpec()), options });
+}
+
+export function request(partial: Partial<MockRequest> & { json?: unknown }): MockRequest {
+  const { json, ...rest } = partial;
+  return {
+    method: 'POST',
+    path: '/plants',
+    query: '',
+    headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json', ...(partial.headers ?? {}) },
+    body: json === undefined ? (rest.body ?? '') : typeof json === 'string' ? json : JSON.stringify(json),
+    ...Object.fromEntries(Object.entries(rest).filter(([k]) => k !== 'headers' && k !== 'body')),
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  text?: string;
+  json?: JsonValue;
+}
+
+/** Sends a request through the engine and parses the answer exactly. */
+export async function send(engine: MockEngine, partial: Partial<MockRequest> & { json?: unknown }): Promise<Answer> {
+  const response = await engine.handle(request(partial));
+  const parsed = response.body === undefined ? undefined : parseJson(response.body);
+  return { status: response.status, headers: response.headers, text: response.body, json: parsed?.ok ? parsed.value : undefined };
+}
+
+/** POST /plants with a raw JSON text body (exact digits, as a client would send them). */
+export const createPlant = (engine: MockEngine, body: string, headers: Record<string, string | undefined> = {}) => send(engine, { body, headers });

@@ -1,0 +1,44 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isPlantstoreError, type PlantstoreError } from '../../src/errors.ts';
+import { plantEngine } from '../helpers/engine.ts';
+import { loadSpec } from '../../src/spec/load-spec.ts';
+
+const doc = (name: string) => resolve('test/documents', name);
+
+async function loadError(path: string): Promise<PlantstoreError> {
+  try {
+    const spec = await loadSpec(path);
+    await plantEngine({}, spec); // schemas are compiled when an engine is built
+  } catch (error) {
+    if (isPlantstoreError(error)) return error;
+    throw error;
+  }
+  throw new Error(`${path} loaded without error`);
+}
+
+describe('loading a document', () => {
+  it('follows $refs across files', async () => {
+    const spec = await loadSpec(doc('split/main.yaml'));
+    const schema = (spec.document.paths as any)['/trees'].post.requestBody.content['application/json'].schema;
+    expect(schema.allOf[0].required).toEqual(['species']);
+  });
+
+  it('reads an OpenAPI 3.0 document written in JSON', async () => {
+    const spec = await loadSpec(doc('plant-store-3.0.json'));
+    expect(spec.dialect).toBe('3.0');
+  });
+
+  it.each([
+    ['invalid-missing-version.yaml', /invalid-missing-version\.yaml: not a valid OpenAPI document/, /#\/info: must have required property 'version'/],
+    ['invalid-bad-ref.yaml', /invalid-bad-ref\.yaml/, /Missing/],
+    ['invalid-yaml.yaml', /invalid-yaml\.yaml/, /indentation|YAML|parsing/i],
+    ['invalid-schema-type.yaml', /invalid-schema-type\.yaml: #\/paths\/~1plants\/post\/requestBody\/content\/application~1json\/schema: invalid schema/, /type/],
+    ['no-such-file.yaml', /no-such-file\.yaml: no such file/, /./],
+  ])('rejects %s naming the file, the place and the reason', async (name, head, reason) => {
+    const error = await loadError(doc(name));
+    expect(error.code).toMatch(/^SPEC_/);
+    expect(error.message).toMatch(head);
+    expect([error.message, ...error.details].join('\n')).toMatch(reason);
+  });
+});
