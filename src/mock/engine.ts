@@ -111,7 +111,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
     let value: JsonValue | undefined;
     if (choice.example && !preferences.dynamic) value = choice.example.value as JsonValue;
-    else if (choice.schemaPointer) value = await generateBody(spec, choice.schemaPointer, options.seed, generated++);
+    else if (choice.schemaPointer) value = await generateBody(spec, validators, choice.schemaPointer, options.seed, generated++);
     return responder.json(request, operation, choice.status, value);
   }
 

@@ -39,7 +39,7 @@ export type ForcedChoice =
   | { ok: true; status: number; schemaPointer?: string; example?: { value: unknown }; dynamic: boolean }
   | { ok: false; message: string };
 
-type Either = { _tag: 'Left'; left: Error } | { _tag: 'Right'; right: { code: string; mediaType?: string; bodyExample?: { value: unknown } } };
+type Either = { _tag: 'Left'; left: Error & { detail?: string } } | { _tag: 'Right'; right: { code: string; mediaType?: string; bodyExample?: { value: unknown } } };
 type Negotiator = {
   negotiateOptionsForValidRequest(op: unknown, options: object): (logger: object) => Either;
 };
@@ -72,7 +72,7 @@ export function createForcedResponder(spec: LoadedSpec) {
     })(silentLogger);
     if (result._tag === 'Left') {
       const declared = operation.responses.map((r) => r.status).join(', ');
-      return { ok: false, message: `${result.left.message.replace(/\.$/, '')} (declared responses: ${declared})` };
+      return { ok: false, message: `${(result.left.detail || result.left.message).replace(/\.$/, '')} (declared responses: ${declared})` };
     }
     const { code, bodyExample } = result.right;
     const status = Number(code);
