@@ -1,0 +1,12 @@
+// The public API of plantstore: everything here is described in the README.
+export { startMockServer, type MockServer, type StartMockServerOptions } from './mock/server.ts';
+export { createMockEngine, type MockEngine, type EngineSetup } from './mock/engine.ts';
+export type { MockRequest, MockResponse } from './mock/http-types.ts';
+export { DEFAULT_MOCK_OPTIONS, type MockOptions, type LogFormat } from './mock/options.ts';
+export { createLogger, silentLogger, type Logger } from './log/logger.ts';
+export { createMemoryStore, type StateStore } from './state/store.ts';
+export { loadSpec, DEFAULT_SPEC_PATH, type LoadedSpec } from './spec/load-spec.ts';
+export { listOperations, type Operation } from './spec/operations.ts';
+export { createValidators, type Validators, type ValidationResult, type ValidationIssue } from './validation/validator.ts';
+export { parseJson, stringifyJson, type JsonValue } from './json/exact-json.ts';
+export { PlantstoreError, type PlantstoreErrorCode } from './errors.ts';
