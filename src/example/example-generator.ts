@@ -9,7 +9,7 @@ import { getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
 import { createValidators, formatIssues, type SchemaCheck, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
 import { premergeAllOf } from './premerge-all-of.ts';
-import type { ExampleTarget } from './resolve-target.ts';
+import type { ExampleTarget } from '../spec/resolve-target.ts';
 import { createSeededRandom, mixSeed } from './seeded-random.ts';
 import { widenInteger } from './wide-integers.ts';
 

@@ -3,7 +3,7 @@
 import { PlantstoreError } from '../errors.ts';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Operation } from '../spec/operations.ts';
-import type { ExampleTarget } from './resolve-target.ts';
+import type { ExampleTarget } from '../spec/resolve-target.ts';
 
 /** A payload as the generator gives it: JSON, or text that is deliberately not JSON. */
 export type Payload = { body: JsonValue } | { rawBody: string };

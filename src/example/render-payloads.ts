@@ -4,7 +4,7 @@
 import YAML from 'yaml';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { toCurl, toFixture, type Payload } from './payload-shapes.ts';
-import type { ExampleTarget } from './resolve-target.ts';
+import type { ExampleTarget } from '../spec/resolve-target.ts';
 
 export const PAYLOAD_FORMATS = ['json', 'ndjson', 'yaml'] as const;
 export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];

@@ -1,8 +1,8 @@
 // Names a tester types (`NewPlant`, `createPlant`) turned into the schema they mean. Shared by
 // `example` and `validate`, so both accept exactly the same names.
 import { PlantstoreError } from '../errors.ts';
-import { escapePointerToken, getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
-import { jsonContent, listOperations, type JsonSchema, type Operation } from '../spec/operations.ts';
+import { escapePointerToken, getAtPointer, type LoadedSpec } from './load-spec.ts';
+import { jsonContent, listOperations, type JsonSchema, type Operation } from './operations.ts';
 
 export interface ExampleTarget {
   /** The name as given. */

@@ -1,0 +1,32 @@
+import type { Argv } from 'yargs';
+import { checkSpec, formatSpecSummary } from '../../spec/check-spec.ts';
+import { loadSpec } from '../../spec/load-spec.ts';
+import { renderSpec, SPEC_FORMATS, type SpecFormat } from '../../spec/render-spec.ts';
+import { runCommand, withSpecOption } from '../command-support.ts';
+
+const builder = (y: Argv) =>
+  withSpecOption(y)
+    .option('dereference', { type: 'boolean', describe: 'Inline every $ref (the default; circular ones stay $refs)' })
+    .option('bundle', { type: 'boolean', describe: 'One file: external $refs pulled in, internal $refs kept' })
+    .conflicts('dereference', 'bundle')
+    .option('format', { alias: 'f', choices: SPEC_FORMATS, default: 'json' as SpecFormat, describe: 'Output format' })
+    .option('check', { type: 'boolean', default: false, describe: 'Validate and print a summary (operations, schemas, security schemes, warnings) instead' })
+    .example('$0 spec --format yaml', 'The built-in document, dereferenced, as YAML')
+    .example('$0 spec --spec api.yaml --bundle > bundled.json', 'Bundle a multi-file document into one')
+    .example('$0 spec --spec api.yaml --check', 'Is it valid, and what does it leave out?');
+
+type SpecArgs = Awaited<ReturnType<typeof builder>['argv']>;
+
+/** `plantstore spec`: the loaded document, or with --check its summary and warnings. */
+export const specCommand = {
+  command: 'spec',
+  describe: 'Print the loaded OpenAPI document (dereferenced or bundled), or check it',
+  builder,
+  handler: (argv: SpecArgs) =>
+    runCommand(async () => {
+      const spec = await loadSpec(argv.spec);
+      if (argv.check) process.stdout.write(formatSpecSummary(checkSpec(spec)));
+      else process.stdout.write(await renderSpec(spec, { mode: argv.bundle ? 'bundle' : 'dereference', format: argv.format }));
+      return 0;
+    }),
+};

@@ -1,0 +1,65 @@
+// `plantstore spec --check`: what a loaded document offers, and what it leaves out that clients
+// and the mock will trip over (an auth-protected operation without a 401, no 4xx at all, a body
+// without a schema). Warnings never fail the check: the document itself is valid.
+import type { LoadedSpec } from './load-spec.ts';
+import { listOperations, type Operation } from './operations.ts';
+import { schemaNames } from './resolve-target.ts';
+
+export interface SpecSummary {
+  file: string;
+  title: string;
+  openapi: string;
+  operations: Array<{ method: string; path: string; id: string }>;
+  schemas: string[];
+  securitySchemes: Array<{ name: string; description: string }>;
+  warnings: string[];
+}
+
+/** Summarizes a loaded (hence valid) document and lists its warnings. */
+export function checkSpec(spec: LoadedSpec): SpecSummary {
+  const { document } = spec;
+  const operations = listOperations(spec);
+  const schemes = (document.components?.securitySchemes ?? {}) as Record<string, { type?: string; scheme?: string; in?: string; name?: string }>;
+  return {
+    file: spec.file,
+    title: `${document.info.title} ${document.info.version}`,
+    openapi: document.openapi,
+    operations: operations.map(({ method, path, id }) => ({ method, path, id })),
+    schemas: schemaNames(spec),
+    securitySchemes: Object.entries(schemes).map(([name, s]) => ({ name, description: [s.type, s.scheme ?? (s.in ? `in ${s.in} as ${s.name}` : undefined)].filter(Boolean).join(' ') })),
+    warnings: operations.flatMap((operation) => warningsOf(operation, Object.keys(schemes))),
+  };
+}
+
+function warningsOf(operation: Operation, schemeNames: string[]): string[] {
+  const name = operation.id;
+  const statuses = operation.responses.map((r) => r.status);
+  const declares = (status: string) => statuses.includes(status) || statuses.includes(`${status[0]}XX`) || statuses.includes('default');
+  const warnings: string[] = [];
+  if (/^[A-Z]+ \//.test(name)) warnings.push(`${name}: no operationId; example and validate name operations by operationId`);
+  const requiresAuth = operation.security.length > 0 && operation.security.every((alternative) => alternative.length > 0);
+  if (requiresAuth && !declares('401')) warnings.push(`${name}: no 401 declared although the operation requires auth`);
+  if (!statuses.some((status) => status.startsWith('4') || status === 'default')) warnings.push(`${name}: no 4xx response declared, so clients cannot know the shape of an error`);
+  if (!statuses.some((status) => status.startsWith('2'))) warnings.push(`${name}: no 2xx response declared`);
+  for (const alternative of operation.security) {
+    for (const scheme of alternative) if (!schemeNames.includes(scheme.name)) warnings.push(`${name}: security scheme '${scheme.name}' is not defined in components.securitySchemes`);
+  }
+  for (const content of operation.requestBody?.contents ?? []) {
+    if (content.schema === undefined) warnings.push(`${name}: request body ${content.mediaType} has no schema`);
+  }
+  for (const response of operation.responses) {
+    for (const content of response.contents) if (content.schema === undefined) warnings.push(`${name}: response ${response.status} ${content.mediaType} has no schema`);
+  }
+  return warnings;
+}
+
+/** The summary as the lines `spec --check` prints. */
+export function formatSpecSummary(summary: SpecSummary): string {
+  const lines = [`${summary.file}: valid OpenAPI ${summary.openapi} document (${summary.title})`, `operations (${summary.operations.length}):`];
+  for (const op of summary.operations) lines.push(`  ${op.method.padEnd(7)} ${op.path}  ${op.id}`);
+  lines.push(`schemas (${summary.schemas.length}): ${summary.schemas.join(', ') || '(none)'}`);
+  lines.push(`security schemes (${summary.securitySchemes.length}): ${summary.securitySchemes.map((s) => `${s.name} (${s.description})`).join(', ') || '(none)'}`);
+  lines.push(summary.warnings.length === 0 ? 'warnings: none' : `warnings (${summary.warnings.length}):`);
+  for (const warning of summary.warnings) lines.push(`  ${warning}`);
+  return `${lines.join('\n')}\n`;
+}
