@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major >= 24) {
+  // Node caches compiled code, and the type-stripped TypeScript, across runs: start-up ~60 ms faster.
+  const { enableCompileCache } = await import('node:module');
+  enableCompileCache?.(join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'plantstore-compile'));
   const { main } = await import('../src/cli/main.ts');
   await main(process.argv.slice(2));
 } else {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { PlantstoreError } from '../errors.ts';
+import { readCachedSpec, writeCachedSpec } from './spec-cache.ts';
 
 /** The built-in Plant Store document: the default wherever a command takes --spec. */
 export const DEFAULT_SPEC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi', 'plant-store.yaml');
@@ -40,9 +40,14 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<Loaded
   if (!existsSync(file)) {
     throw new PlantstoreError('SPEC_NOT_FOUND', `${file}: no such file`, ['Pass an OpenAPI 3.0 or 3.1 document (YAML or JSON) with --spec FILE.']);
   }
+  const cached = readCachedSpec(file);
+  if (cached) return { file, dialect: cached.dialect, document: cached.document as OpenApiDocument };
+  // Imported here, not at the top: a cache hit never pays for loading it.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+  const parser = new SwaggerParser();
   let document: OpenApiDocument;
   try {
-    document = (await SwaggerParser.validate(file, { dereference: { circular: 'ignore' } })) as OpenApiDocument;
+    document = (await parser.validate(file, { dereference: { circular: 'ignore' } })) as OpenApiDocument;
   } catch (error) {
     throw describeLoadError(file, error);
   }
@@ -50,7 +55,23 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<Loaded
   if (!/^3\.[01]\./.test(version)) {
     throw new PlantstoreError('SPEC_UNSUPPORTED', `${file}: OpenAPI ${version || (document as { swagger?: string }).swagger || '(unknown)'} is not supported; use an OpenAPI 3.0 or 3.1 document`);
   }
-  return { file, dialect: version.startsWith('3.1') ? '3.1' : '3.0', document };
+  const dialect = version.startsWith('3.1') ? '3.1' : '3.0';
+  const spec: LoadedSpec = { file, dialect, document };
+  await checkAllSchemas(spec);
+  writeCachedSpec(file, parser.$refs.paths(), dialect, document);
+  return spec;
+}
+
+/** Every schema of the document must be a valid schema of its dialect (swagger-parser checks 3.1 schemas only loosely). */
+async function checkAllSchemas(spec: LoadedSpec): Promise<void> {
+  const [{ checkSchemas }, { listOperations }] = await Promise.all([import('../validation/validator.ts'), import('./operations.ts')]);
+  const pointers = Object.keys(spec.document.components?.schemas ?? {}).map((name) => `#/components/schemas/${escapePointerToken(name)}`);
+  for (const operation of listOperations(spec)) {
+    for (const content of operation.requestBody?.contents ?? []) pointers.push(content.schemaPointer);
+    for (const response of operation.responses) for (const content of response.contents) pointers.push(content.schemaPointer);
+    for (const parameter of operation.parameters) pointers.push(parameter.schemaPointer);
+  }
+  checkSchemas(spec, pointers);
 }
 
 type AjvLikeIssue = { instancePath?: string; message?: string; params?: Record<string, unknown> };

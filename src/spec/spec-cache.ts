@@ -1,0 +1,55 @@
+// A cache of validated, dereferenced documents. Validating a document against the OpenAPI
+// meta-schema costs ~165 ms and importing swagger-parser ~60 ms, more than half of the mock's
+// start-up budget (350 ms to the first answer), for a result that only changes when a file of the
+// document changes. An entry records the sha256 of every file the document was read from; any
+// change in any of them misses, and the document is validated again.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Bump when the cached shape or the loading rules change.
+const CACHE_FORMAT = 1;
+
+interface CacheEntry {
+  format: number;
+  files: Record<string, string>;
+  dialect: '3.0' | '3.1';
+  document: unknown;
+}
+
+const cacheDir = (() => {
+  const projectCache = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '.cache', 'plantstore');
+  return process.env.PLANTSTORE_CACHE_DIR ?? projectCache;
+})();
+
+const fileHash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const entryPath = (root: string) => join(cacheDir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+
+/** The cached document for a root file, if every file it was read from is unchanged. */
+export function readCachedSpec(root: string): Pick<CacheEntry, 'dialect' | 'document'> | undefined {
+  if (process.env.PLANTSTORE_NO_CACHE) return undefined;
+  try {
+    const entry = JSON.parse(readFileSync(entryPath(root), 'utf8')) as CacheEntry;
+    if (entry.format !== CACHE_FORMAT) return undefined;
+    for (const [path, hash] of Object.entries(entry.files)) if (fileHash(path) !== hash) return undefined;
+    return entry;
+  } catch {
+    return undefined; // no entry, an unreadable one, or a file that is gone: validate afresh
+  }
+}
+
+/** Stores a freshly validated document; failures to write only cost the next start-up time. */
+export function writeCachedSpec(root: string, files: string[], dialect: '3.0' | '3.1', document: unknown): void {
+  if (process.env.PLANTSTORE_NO_CACHE) return;
+  try {
+    const entry: CacheEntry = { format: CACHE_FORMAT, files: Object.fromEntries(files.map((f) => [f, fileHash(f)])), dialect, document };
+    const target = entryPath(root);
+    mkdirSync(dirname(target), { recursive: true });
+    const temporary = `${target}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(entry));
+    renameSync(temporary, target); // atomic: a concurrent reader sees the old entry or the new
+  } catch {
+    // A read-only checkout: the cache is only an optimisation, so start-up just stays slower.
+  }
+}
