@@ -103,7 +103,8 @@ const WRONG_VALUES: Array<[string, JsonValue]> = [['string', 'x'], ['integer', 4
 function wrongTypeValue(facts: SchemaFacts, value: JsonValue): { value: JsonValue } | undefined {
   if (facts.types.size === 0) return undefined;
   const allows = (type: string) => facts.types.has(type) || (type === 'integer' && facts.types.has('number'));
-  const asString: Array<[string, JsonValue]> = typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? [['string', String(value)]] : [];
+  // An object sent as its JSON text (double encoding) is as realistic as an id sent as a string.
+  const asString: Array<[string, JsonValue]> = [['string', typeof value === 'string' ? 'x' : typeof value === 'object' && value !== null ? stringifyJson(value) : String(value)]];
   const pick = [...asString, ...WRONG_VALUES].find(([type]) => !allows(type));
   return pick ? { value: pick[1] } : undefined;
 }

@@ -27,9 +27,9 @@ const CANDIDATE_EDGES = [INT64_MIN, INT64_MIN + 1n, -SAFE - 1n, -SAFE, -(2n ** 3
 const NOT_WIDENED = null;
 const ranges = new WeakMap<Schema, IntegerRange | null>();
 
-/** The exact JSON value of an integer: a number when a double holds it exactly, else a bigint. */
+/** The exact JSON value of an integer as parseJson gives it: a safe integer is a number, any other a bigint. */
 export function toJsonInteger(value: bigint): number | bigint {
-  return value >= -SAFE && value <= SAFE ? Number(value) : value;
+  return value > -SAFE && value < SAFE ? Number(value) : value;
 }
 
 /**

@@ -28,8 +28,13 @@ export function resolveTarget(spec: LoadedSpec, name: string): ExampleTarget {
   if (schemas.includes(name)) {
     const pointer = `#/components/schemas/${escapePointerToken(name)}`;
     const schema = getAtPointer(spec.document, pointer) as JsonSchema;
-    // The dereferenced document shares one object per $ref target, so identity finds the users.
-    const user = operations.find((op) => jsonContent(op.requestBody?.contents ?? [])?.schema === schema);
+    // Freshly dereferenced, the body schema IS the component object; from the spec cache it is an
+    // equal copy (JSON keeps no identity), so equal text counts too.
+    const text = JSON.stringify(schema);
+    const user = operations.find((op) => {
+      const body = jsonContent(op.requestBody?.contents ?? [])?.schema;
+      return body === schema || (body !== undefined && JSON.stringify(body) === text);
+    });
     const media = user ? jsonContent(user.requestBody?.contents ?? []) : undefined;
     return { name, kind: 'schema', pointer, schema, operation: user, mediaType: media?.mediaType };
   }
