@@ -1,0 +1,119 @@
+// The checks every answer gets, whatever its fixture expects: they judge the answer against the
+// document alone. A registry, in the order they run; each returns findings (expected failures
+// are values). The body is judged by the toolkit's one validator.
+import type { JsonValue } from '../json/exact-json.ts';
+import { findResponse, jsonContent, type Operation } from '../spec/operations.ts';
+import type { RouteResult } from '../spec/router.ts';
+import type { ValidationIssue, Validators } from '../validation/validator.ts';
+import type { Finding } from './report.ts';
+
+/**
+ * Statuses the project's own mock answers on purpose although no operation declares them
+ * (missing token, unknown path, wrong method, wrong media type): a documented warning class,
+ * failures only under --strict.
+ */
+export const OFF_CONTRACT_STATUSES: readonly number[] = [401, 404, 405, 415];
+
+export interface ReceivedResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The body parsed as exact JSON; undefined when the body is empty. */
+  json?: { ok: true; value: JsonValue } | { ok: false; message: string };
+}
+
+export interface ContractContext {
+  route: RouteResult;
+  response: ReceivedResponse;
+  validators: Validators;
+  strict: boolean;
+}
+
+export type ContractCheck = (context: ContractContext) => Finding[];
+
+const failure = (code: string, message: string, extra: Partial<Finding> = {}): Finding => ({ code, severity: 'failure', message, ...extra });
+
+const operationOf = (route: RouteResult): Operation | undefined => (route.kind === 'operation' ? route.operation : undefined);
+
+/** Statuses the runner never lets pass, and where its other checks say nothing useful. */
+const judgedElsewhere = (status: number) => status >= 500 || (status >= 300 && status < 400);
+
+export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
+  // A 5xx is a server bug whatever the document declares.
+  'server-error': ({ response }) =>
+    response.status >= 500 ? [failure('server-error', `the server failed with ${response.status}${snippet(response.text)}; a 5xx is always a failure`, { actual: response.status })] : [],
+
+  // The runner never follows redirects (a POST must not be re-sent somewhere else).
+  redirect: ({ response }) =>
+    response.status >= 300 && response.status < 400
+      ? [failure('redirect', `the server redirected with ${response.status}${response.headers.location ? ` to ${response.headers.location}` : ''}; redirects are not followed, point --target at the final address`, { actual: response.status })]
+      : [],
+
+  status: ({ route, response, strict }) => {
+    const { status } = response;
+    if (judgedElsewhere(status)) return [];
+    const operation = operationOf(route);
+    if (operation && findResponse(operation, status)) return [];
+    const declared = operation ? operation.responses.map((r) => r.status).join(', ') : '';
+    const where = operation ? `${operation.id} declares ${declared}` : 'the document has no operation for this method and path';
+    if (OFF_CONTRACT_STATUSES.includes(status)) {
+      return [{ code: 'off-contract-status', severity: strict ? 'failure' : 'warning', message: `${status} is not declared (${where}); it is in the documented off-contract class (401, 404, 405, 415)${strict ? ' and --strict is on' : ''}`, actual: status }];
+    }
+    if (!operation) return [{ code: 'no-operation', severity: 'warning', message: `${where}; only the always-on checks apply`, actual: status }];
+    return [failure('undeclared-status', `${status} is not a status ${operation.id} declares (${declared})`, { expected: declared, actual: status })];
+  },
+
+  'content-type': ({ route, response }) => {
+    const declared = declaredContents(route, response.status);
+    if (!declared) return [];
+    if (response.text === '') return [failure('missing-body', `the body is empty; ${response.status} declares ${declared.types.join(', ')}`)];
+    const contentType = response.headers['content-type'];
+    if (!contentType) return [failure('missing-content-type', `no Content-Type header; ${response.status} declares ${declared.types.join(', ')}`, { expected: declared.types.join(', ') })];
+    const essence = contentType.split(';')[0].trim().toLowerCase();
+    if (declared.types.some((type) => mediaTypeMatches(type, essence))) return [];
+    return [failure('undeclared-content-type', `Content-Type ${contentType} is not declared for ${response.status} (declared: ${declared.types.join(', ')})`, { expected: declared.types.join(', '), actual: contentType })];
+  },
+
+  body: ({ route, response, validators }) => {
+    const declared = declaredContents(route, response.status);
+    const content = declared && jsonContent(declared.contents);
+    if (!content || content.schema === undefined || response.json === undefined) return [];
+    if (!response.json.ok) return [failure('body-not-json', `the body is not JSON (${response.json.message})${snippet(response.text)}; ${response.status} declares ${content.mediaType}`)];
+    const result = validators.at(content.schemaPointer)(response.json.value);
+    if (result.ok) return [];
+    return result.issues.map((issue) => failure(issueCode(issue), `response body ${issue.pointer || '(root)'}: ${issue.message} (schema ${content.schemaPointer})`, { pointer: issue.pointer }));
+  },
+};
+
+/** Runs every registered check on one answer. */
+export function checkContract(context: ContractContext): Finding[] {
+  return Object.values(CONTRACT_CHECKS).flatMap((check) => check(context));
+}
+
+function declaredContents(route: RouteResult, status: number) {
+  const operation = operationOf(route);
+  if (!operation || judgedElsewhere(status)) return undefined;
+  const declared = findResponse(operation, status);
+  if (!declared || declared.contents.length === 0) return undefined;
+  return { contents: declared.contents, types: declared.contents.map((c) => c.mediaType) };
+}
+
+function mediaTypeMatches(declared: string, essence: string): boolean {
+  if (declared === essence || declared === '*/*') return true;
+  if (declared.endsWith('/*')) return essence.startsWith(declared.slice(0, -1));
+  // application/json declared, application/json served with +json suffix is not the same type.
+  return false;
+}
+
+// The two defects a reader looks for first get their own codes.
+function issueCode(issue: ValidationIssue): string {
+  if (issue.code === 'required') return 'missing-required-field';
+  if (issue.code === 'type') return 'wrong-field-type';
+  return 'schema-violation';
+}
+
+function snippet(text: string): string {
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  if (trimmed === '') return '';
+  return ` (body starts: ${JSON.stringify(trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed)})`;
+}

@@ -1,0 +1,63 @@
+// Judges an answer against what its fixture expects: a status (or class), a body (subset or
+// exact) and headers. Each unmet expectation is a finding with expected and actual values, so a
+// reporter can print a diff.
+import type { JsonValue } from '../json/exact-json.ts';
+import { compareJson } from './compare-json.ts';
+import type { ReceivedResponse } from './contract-checks.ts';
+import type { FixtureExpectation, StatusExpectation } from './fixture.ts';
+import type { Finding } from './report.ts';
+
+/** Checks one answer against a fixture's (already substituted) expectations. */
+export function checkExpectations(expect: FixtureExpectation, response: ReceivedResponse): Finding[] {
+  const findings: Finding[] = [];
+  if (expect.status !== undefined) {
+    const wanted = [expect.status].flat();
+    if (!wanted.some((status) => statusMatches(status, response.status))) {
+      const text = wanted.map(String).join(' or ');
+      findings.push({ code: 'unexpected-status', severity: 'failure', message: `expected status ${text}, got ${response.status}`, expected: text, actual: response.status });
+    }
+  }
+  if (expect.body !== undefined) findings.push(...checkBody(expect.body, expect.bodyMatch ?? 'subset', response));
+  for (const [name, wanted] of Object.entries(expect.headers ?? {})) {
+    const actual = response.headers[name.toLowerCase()];
+    const finding = checkHeader(name, typeof wanted === 'boolean' ? wanted : String(wanted), actual);
+    if (finding) findings.push(finding);
+  }
+  return findings;
+}
+
+/** True when a status meets a status expectation (400, or a class such as '4xx'). */
+export function statusMatches(expected: StatusExpectation, status: number): boolean {
+  if (typeof expected === 'number') return expected === status;
+  return Math.floor(status / 100) === Number(expected[0]);
+}
+
+function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: ReceivedResponse): Finding[] {
+  if (response.json === undefined || !response.json.ok) {
+    const why = response.json === undefined ? 'the body is empty' : `the body is not JSON (${response.json.message})`;
+    return [{ code: 'unexpected-body', severity: 'failure', message: `expected a JSON body${mode === 'subset' ? ' containing' : ''} ${describeValue(expected)}, but ${why}`, expected, actual: response.text === '' ? undefined : response.text.slice(0, 200) }];
+  }
+  return compareJson(expected, response.json.value, mode).map((mismatch) => {
+    const where = `body ${mismatch.pointer || '(root)'}`;
+    const message =
+      mismatch.actual === undefined ? `${where}: expected ${describeValue(mismatch.expected!)}, but it is missing`
+      : mismatch.expected === undefined ? `${where}: not expected (bodyMatch: exact), got ${describeValue(mismatch.actual)}`
+      : `${where}: expected ${describeValue(mismatch.expected)}, got ${describeValue(mismatch.actual)}`;
+    return { code: 'unexpected-body', severity: 'failure', message, pointer: mismatch.pointer, expected: mismatch.expected, actual: mismatch.actual };
+  });
+}
+
+function checkHeader(name: string, wanted: string | boolean, actual: string | undefined): Finding | undefined {
+  const fail = (message: string): Finding => ({ code: 'unexpected-header', severity: 'failure', message, expected: String(wanted), actual: actual ?? null });
+  if (wanted === true) return actual === undefined ? fail(`expected a ${name} header, there is none`) : undefined;
+  if (wanted === false) return actual === undefined ? undefined : fail(`expected no ${name} header, got "${actual}"`);
+  if (actual === undefined) return fail(`expected ${name}: ${wanted}, there is no ${name} header`);
+  // "application/json" is met by "application/json; charset=utf-8": parameters count only when written.
+  const compared = wanted.includes(';') ? actual.trim() : actual.split(';')[0].trim();
+  return compared.toLowerCase() === wanted.trim().toLowerCase() ? undefined : fail(`expected ${name}: ${wanted}, got "${actual}"`);
+}
+
+function describeValue(value: JsonValue): string {
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v));
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}

@@ -1,0 +1,35 @@
+// The fixture format as TypeScript sees it once a file has passed fixtures/fixture.schema.json.
+// A single-request fixture is a one-step sequence, so the runner only knows steps.
+import type { JsonValue } from '../json/exact-json.ts';
+
+export type StatusExpectation = number | `${1 | 2 | 3 | 4 | 5}xx`;
+
+export interface FixtureRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string | number | boolean | Array<string | number | boolean>>;
+  headers?: Record<string, string>;
+  body?: JsonValue;
+  rawBody?: string;
+}
+
+export interface FixtureExpectation {
+  status?: StatusExpectation | StatusExpectation[];
+  body?: JsonValue;
+  bodyMatch?: 'subset' | 'exact';
+  headers?: Record<string, string | boolean>;
+}
+
+export interface FixtureStep {
+  name: string;
+  request: FixtureRequest;
+  expect: FixtureExpectation;
+}
+
+/** A runnable case: a fixture from a file, or one the runner generated from the document. */
+export interface Case {
+  id: string;
+  name: string;
+  source: string;
+  steps: FixtureStep[];
+}

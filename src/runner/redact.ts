@@ -1,0 +1,55 @@
+// Keeps secrets out of reports. Everything that enters a report passes through a redactor first:
+// credential headers lose their credentials, and every occurrence of a secret (the token, the
+// values of credential headers given with --header) in any string is replaced, also inside
+// messages, bodies a server echoed back and URL-encoded query strings.
+export const REDACTED = '[redacted]';
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
+
+/** True for header names whose values are credentials. */
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_HEADERS.has(name.toLowerCase());
+}
+
+export type Redactor = <T>(value: T) => T;
+
+/** A redactor for a set of secrets (empty strings are ignored). */
+export function createRedactor(secrets: Array<string | undefined>): Redactor {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (!secret) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+    forms.add(JSON.stringify(secret).slice(1, -1)); // as written inside a JSON string
+  }
+  // Longest first, so a secret that contains another is replaced whole.
+  const ordered = [...forms].sort((a, b) => b.length - a.length);
+  const redactString = (text: string) => ordered.reduce((out, form) => out.replaceAll(form, REDACTED), text);
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return redactString(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        Object.defineProperty(out, redactString(key), { value: walk(item), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return value;
+  };
+  return <T>(value: T) => walk(value) as T;
+}
+
+/** Headers fit for a report: credential values become "<scheme> [redacted]". */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    // A bare scheme ("Bearer" alone) holds no credential, and is what a reader needs to see.
+    if (!isCredentialHeader(name) || /^(bearer|basic)$/i.test(value.trim())) out[name] = value;
+    else {
+      const scheme = /^(\S+)\s+\S/.exec(value)?.[1];
+      out[name] = scheme && /^(bearer|basic|digest|token|apikey)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,103 @@
+// The shape of a verification report: what `verify()` returns, what every reporter renders, and
+// what `--json` writes. Requests and responses use the toolkit's shared plain shape, so a report
+// reads like a mock journal entry. Nothing in here ever holds the token (see redact.ts).
+import type { JsonValue } from '../json/exact-json.ts';
+
+export interface PlainRequest {
+  method: string;
+  /** The path as sent, without the query. */
+  path: string;
+  /** The raw query string without "?" ('' when none). */
+  query: string;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** The JSON body as a value, a raw body as text, or undefined for none. */
+  body?: JsonValue;
+}
+
+export interface PlainResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The parsed JSON body when it is JSON, else its text (cut to a few KiB); undefined when empty. */
+  body?: JsonValue;
+}
+
+export type Severity = 'failure' | 'warning';
+
+/** One judgement about one answer: a broken contract, an unmet expectation, a transport failure. */
+export interface Finding {
+  /** Stable code a user can grep for: 'undeclared-status', 'missing-required-field', 'timeout', ... */
+  code: string;
+  severity: Severity;
+  message: string;
+  /** JSON pointer into the response body, when the finding is about one place in it. */
+  pointer?: string;
+  expected?: JsonValue;
+  actual?: JsonValue;
+}
+
+export interface StepResult {
+  name: string;
+  /** Undefined when the request could not even be built (an unresolved variable). */
+  request?: PlainRequest;
+  /** Undefined when no answer arrived (refused, timed out, reset). */
+  response?: PlainResponse;
+  /** The operation the request routes to in the document, e.g. "createPlant". */
+  operationId?: string;
+  durationMs: number;
+  findings: Finding[];
+  /** A curl command that sends the same request; the token appears as $PLANTSTORE_TOKEN. */
+  curl?: string;
+}
+
+export type CaseStatus = 'passed' | 'failed' | 'skipped';
+
+export interface CaseResult {
+  /** Unique within a run: "<fixture file>#<name>" or "generated/<operation>/<n>". */
+  id: string;
+  name: string;
+  /** The fixture file (relative to the working directory) or 'generated'. */
+  source: string;
+  status: CaseStatus;
+  durationMs: number;
+  steps: StepResult[];
+  failures: number;
+  warnings: number;
+  /** Why a case was skipped (--bail). */
+  skipReason?: string;
+}
+
+export interface VerifySummary {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Cases that passed with warnings (documented off-contract statuses). */
+  warned: number;
+}
+
+export interface VerifyReport {
+  /** Bumped when the report's shape changes incompatibly. */
+  reportVersion: 1;
+  target: string;
+  spec: string;
+  seed: number;
+  strict: boolean;
+  startedAt: string;
+  durationMs: number;
+  outcome: 'passed' | 'failed';
+  summary: VerifySummary;
+  cases: CaseResult[];
+}
+
+/** Counts the cases of a run. */
+export function summarize(cases: CaseResult[]): VerifySummary {
+  const count = (status: CaseStatus) => cases.filter((c) => c.status === status).length;
+  return {
+    total: cases.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    warned: cases.filter((c) => c.status === 'passed' && c.warnings > 0).length,
+  };
+}

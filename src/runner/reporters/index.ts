@@ -1,0 +1,39 @@
+// The reporter registry: every way a report can be rendered, by name. The CLI's --reporter
+// choices are this map's keys; --junit and --json are the file forms of two of them.
+import type { CaseResult, VerifyReport } from '../report.ts';
+import { createConsoleReporter } from './console.ts';
+import { createJsonReporter } from './json.ts';
+import { createJunitReporter } from './junit.ts';
+
+export interface ReporterContext {
+  write(chunk: string): void;
+  /** Colours (a terminal that has not asked for NO_COLOR). */
+  color: boolean;
+  /** A live progress line (a terminal). */
+  progress: boolean;
+}
+
+export interface RunPlan {
+  total: number;
+  target: string;
+  spec: string;
+}
+
+/** Receives a run as it happens; everything it gets is already redacted. */
+export interface Reporter {
+  start?(plan: RunPlan): void;
+  caseFinished?(result: CaseResult, done: number, total: number): void;
+  end(report: VerifyReport): void;
+}
+
+export type ReporterFactory = (context: ReporterContext) => Reporter;
+
+export const REPORTERS = {
+  console: createConsoleReporter,
+  junit: createJunitReporter,
+  json: createJsonReporter,
+} satisfies Record<string, ReporterFactory>;
+
+export type ReporterName = keyof typeof REPORTERS;
+
+export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];

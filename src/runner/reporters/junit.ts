@@ -1,0 +1,70 @@
+// JUnit XML (--junit FILE): one <testsuite> per fixture file (and one for generated cases), one
+// <testcase> per case. Broken contracts and unmet expectations are <failure>s; answers that never
+// arrived (refused, timed out, reset) are <error>s, as JUnit means "could not be evaluated".
+import type { CaseResult, VerifyReport } from '../report.ts';
+import { caseDetails } from './case-details.ts';
+import type { Reporter, ReporterContext } from './index.ts';
+
+const TRANSPORT_CODES = new Set(['timeout', 'connection-refused', 'connection-reset', 'unreachable', 'tls-error', 'invalid-http', 'transport-error']);
+
+export function createJunitReporter(context: ReporterContext): Reporter {
+  return {
+    end(report) {
+      context.write(renderJunit(report));
+    },
+  };
+}
+
+/** The report as a JUnit XML document. */
+export function renderJunit(report: VerifyReport): string {
+  const suites = new Map<string, CaseResult[]>();
+  for (const result of report.cases) suites.set(result.source, [...(suites.get(result.source) ?? []), result]);
+  const counts = (cases: CaseResult[]) => {
+    const errors = cases.filter(isError).length;
+    return `tests="${cases.length}" failures="${cases.filter((c) => c.status === 'failed').length - errors}" errors="${errors}" skipped="${cases.filter((c) => c.status === 'skipped').length}" time="${seconds(cases.reduce((sum, c) => sum + c.durationMs, 0))}"`;
+  };
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="plantstore verify ${attr(report.target)}" ${counts(report.cases)} timestamp="${attr(report.startedAt)}">`];
+  for (const [source, cases] of suites) {
+    out.push(`  <testsuite name="${attr(source)}" ${counts(cases)} timestamp="${attr(report.startedAt)}">`);
+    out.push('    <properties>', `      <property name="target" value="${attr(report.target)}"/>`, `      <property name="spec" value="${attr(report.spec)}"/>`, `      <property name="seed" value="${report.seed}"/>`, `      <property name="strict" value="${report.strict}"/>`, '    </properties>');
+    for (const result of cases) out.push(...testcase(result, source));
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>', '');
+  return out.join('\n');
+}
+
+function testcase(result: CaseResult, source: string): string[] {
+  const open = `    <testcase name="${attr(result.name)}" classname="${attr(source.replace(/\.(ya?ml|json)$/i, '').replaceAll('/', '.'))}" time="${seconds(result.durationMs)}"`;
+  const details = caseDetails(result).map((line) => (line.kind === 'heading' ? line.text : `  ${line.text}`)).join('\n');
+  if (result.status === 'skipped') return [`${open}>`, `      <skipped message="${attr(result.skipReason ?? 'not run')}"/>`, '    </testcase>'];
+  if (result.status === 'passed' && result.warnings === 0) return [`${open}/>`];
+  const lines = [`${open}>`];
+  if (result.status === 'failed') {
+    const first = result.steps.flatMap((s) => s.findings).find((f) => f.severity === 'failure')!;
+    const element = isError(result) ? 'error' : 'failure';
+    lines.push(`      <${element} message="${attr(first.message)}" type="${attr(first.code)}">${text(details)}</${element}>`);
+  } else lines.push(`      <system-out>${text(details)}</system-out>`);
+  lines.push('    </testcase>');
+  return lines;
+}
+
+function isError(result: CaseResult): boolean {
+  const first = result.steps.flatMap((s) => s.findings).find((f) => f.severity === 'failure');
+  return result.status === 'failed' && first !== undefined && TRANSPORT_CODES.has(first.code);
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+// XML 1.0 cannot hold most control characters at all, not even escaped; they become U+FFFD.
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function text(value: string): string {
+  return value.replace(NOT_XML, '\uFFFD').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+function attr(value: string): string {
+  return text(value).replaceAll('"', '&quot;').replaceAll('\n', '&#10;').replaceAll('\r', '&#13;').replaceAll('\t', '&#9;');
+}

@@ -1,0 +1,125 @@
+// The conformance runner's entry point: load the document and the cases, send every request,
+// judge every answer, hand the redacted results to the reporters, return the report.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { PlantstoreError } from '../errors.ts';
+import { loadSpec } from '../spec/load-spec.ts';
+import { listOperations } from '../spec/operations.ts';
+import { createRouter } from '../spec/router.ts';
+import { createValidators } from '../validation/validator.ts';
+import type { Case } from './fixture.ts';
+import { generateCases } from './generated-cases.ts';
+import { createHttpClient } from './http-client.ts';
+import { loadFixtures } from './load-fixtures.ts';
+import { createRedactor, isCredentialHeader } from './redact.ts';
+import { summarize, type CaseResult, type VerifyReport } from './report.ts';
+import { REPORTERS, type Reporter } from './reporters/index.ts';
+import { runCase, type CaseContext } from './run-case.ts';
+import { runCases } from './run-cases.ts';
+import { stringsIn, variablesIn } from './variables.ts';
+import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './verify-options.ts';
+
+/**
+ * Verifies the server at `target` against the document: replays the fixtures, runs the generated
+ * cases, and returns the report (it throws only for usage and configuration errors).
+ * @example const report = await verify({ target: 'http://127.0.0.1:4010', token: 'secret' }); report.outcome === 'passed';
+ */
+export async function verify(input: VerifyInput): Promise<VerifyReport> {
+  const options = resolveVerifyOptions(input);
+  const spec = await loadSpec(options.spec);
+  const operations = listOperations(spec);
+  const validators = createValidators(spec);
+  const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...(await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed }))];
+  const cases = select(all, options.filter);
+  if (options.token === undefined) requireNoToken(cases);
+
+  const redact = createRedactor([options.token, ...Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value)]);
+  const outputs = options.reporters.map((target) => openReporter(target));
+  const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
+  const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact };
+  const startedAt = new Date();
+  const target = redact(options.targetUrl.href);
+  for (const output of outputs) output.reporter.start?.({ total: cases.length, target, spec: spec.file });
+
+  let results: CaseResult[];
+  try {
+    results = await runCases(cases, {
+      concurrency: options.concurrency,
+      bail: options.bail,
+      run: (testCase, index) => runSafely(testCase, context, options.uniqueIdBase + BigInt(index)),
+      onResult: (result, done, total) => {
+        for (const output of outputs) output.reporter.caseFinished?.(result, done, total);
+      },
+    });
+  } finally {
+    await client.close();
+  }
+  const summary = summarize(results);
+  const report: VerifyReport = redact({
+    reportVersion: 1,
+    target,
+    spec: spec.file,
+    seed: options.seed,
+    strict: options.strict,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    outcome: summary.failed > 0 ? 'failed' : 'passed',
+    summary,
+    cases: results,
+  });
+  for (const output of outputs) {
+    output.reporter.end(report);
+    output.close();
+  }
+  return report;
+}
+
+function select(cases: Case[], filter: string[]): Case[] {
+  if (filter.length === 0) return cases;
+  const needles = filter.map((f) => f.toLowerCase());
+  const selected = cases.filter((c) => needles.some((needle) => c.name.toLowerCase().includes(needle) || c.id.toLowerCase().includes(needle)));
+  if (selected.length === 0) {
+    throw new PlantstoreError('USAGE', `no case matches --filter ${filter.map((f) => JSON.stringify(f)).join(', ')}`, [`There are ${cases.length} cases, e.g. ${cases.slice(0, 3).map((c) => JSON.stringify(c.name)).join(', ')}.`]);
+  }
+  return selected;
+}
+
+// Asking for the token up front beats failing every authenticated case with the same message.
+function requireNoToken(cases: Case[]): void {
+  const users = cases.filter((c) => stringsIn(c.steps).some((text) => variablesIn(text).includes('token')));
+  if (users.length === 0) return;
+  throw new PlantstoreError('USAGE', `${users.length} case${users.length === 1 ? ' uses' : 's use'} {{token}}, but no token was given`, [
+    'Pass --token TOKEN (or set PLANTSTORE_TOKEN). The plantstore mock accepts any well-formed token, e.g. --token test-token.',
+  ]);
+}
+
+async function runSafely(testCase: Case, context: CaseContext, uniqueId: bigint): Promise<CaseResult> {
+  try {
+    return await runCase(testCase, context, uniqueId);
+  } catch (error) {
+    // Only a runner bug gets here; the run goes on and the case says what happened.
+    const message = context.redact(`plantstore bug while running this case (please report it): ${(error as Error).stack ?? String(error)}`);
+    return { id: testCase.id, name: testCase.name, source: testCase.source, status: 'failed', durationMs: 0, steps: [{ name: 'request', durationMs: 0, findings: [{ code: 'runner-bug', severity: 'failure', message }] }], failures: 1, warnings: 0 };
+  }
+}
+
+function openReporter(target: ReporterTarget): { reporter: Reporter; close(): void } {
+  const factory = REPORTERS[target.name];
+  if (!factory) throw new PlantstoreError('USAGE', `unknown reporter '${target.name}'; reporters: ${Object.keys(REPORTERS).join(', ')}`);
+  if ('stream' in target) {
+    const tty = target.stream.isTTY === true;
+    return { reporter: factory({ write: (chunk) => target.stream.write(chunk), color: target.color ?? tty, progress: target.progress ?? tty }), close() {} };
+  }
+  // A report file is written whole when the run ends; its folder is made now, so a bad path fails before any request.
+  const file = resolve(target.file);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (error) {
+    throw new PlantstoreError('USAGE', `cannot write the ${target.name} report to ${target.file}: ${(error as Error).message}`);
+  }
+  let buffer = '';
+  return {
+    reporter: factory({ write: (chunk) => (buffer += chunk), color: false, progress: false }),
+    close: () => writeFileSync(file, buffer),
+  };
+}
