@@ -22,6 +22,8 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     {
       headersTimeout: options.headersTimeoutMs,
       requestTimeout: options.requestTimeoutMs,
+      // Node checks those timeouts every 30 s by default, which would let a stalled client linger.
+      connectionsCheckingInterval: 1_000,
       // Node's default of 2000 headers is kept; more are dropped by Node (the handler still answers).
       keepAliveTimeout: 5_000,
     },
@@ -50,12 +52,21 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   );
   // Answers for requests that never reach the handler: malformed HTTP, timeouts.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const message = status === 408 ? `the request took longer than ${options.requestTimeoutMs / 1000} s to arrive` : status === 431 ? 'request headers too large' : 'malformed HTTP request';
+    // A request already handed to the handler (a stalled body) is answered through its response.
+    const pending = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+    if (pending) {
+      if (!pending.headersSent) sendError(pending, status, message, options, true);
+      pending.once('finish', () => socket.destroy());
+      setTimeout(() => socket.destroy(), 1_000).unref();
+      return;
+    }
+    if (!socket.writable) {
       socket.destroy();
       return;
     }
-    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = options.errorBody(status, status === 408 ? 'the request took too long to arrive' : status === 431 ? 'request headers too large' : 'malformed HTTP request');
+    const body = options.errorBody(status, message);
     socket.end(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   return server;

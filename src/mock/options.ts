@@ -26,6 +26,8 @@ export interface MockOptions {
   maxBodyBytes: number;
   /** Deepest JSON nesting accepted in a request body. */
   maxDepth: number;
+  /** Append-only file that keeps state across restarts; null keeps state in memory only. */
+  stateFile: string | null;
   /** Milliseconds a client has to send its headers, and its whole request. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -44,6 +46,7 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   journalSize: 200,
   maxBodyBytes: 1024 * 1024,
   maxDepth: 64,
+  stateFile: null,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 10_000,
 };

@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../log/logger.ts';
 import { createListener } from '../http/listener.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import type { StateStore } from '../state/store.ts';
+import { openFileStore } from '../state/file-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 
@@ -30,7 +31,8 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const { logger = silentLogger, store, ...partial } = input;
   const options = resolveMockOptions(partial);
   const spec = await loadSpec(options.spec);
-  const engine = createMockEngine({ spec, options, logger, store });
+  const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger) : undefined;
+  const engine = createMockEngine({ spec, options, logger, store: store ?? fileStore });
   const server = createListener(engine.handle, {
     maxBodyBytes: options.maxBodyBytes,
     headersTimeoutMs: options.headersTimeoutMs,
@@ -39,9 +41,10 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     onError: logger.error,
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new PlantstoreError('LISTEN_FAILED', `cannot listen on ${options.host}:${options.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (pick another with --port, or 0 for any free port)' : error.message}`)),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      void fileStore?.close();
+      reject(new PlantstoreError('LISTEN_FAILED', `cannot listen on ${options.host}:${options.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (pick another with --port, or 0 for any free port)' : error.message}`));
+    });
     server.listen(options.port, options.host, resolve);
   });
   const { port } = server.address() as AddressInfo;
@@ -54,8 +57,10 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         server.close(() => {
-          logger.flush();
-          resolve();
+          void (fileStore?.close() ?? Promise.resolve()).finally(() => {
+            logger.flush();
+            resolve();
+          });
         });
         server.closeIdleConnections();
       })),

@@ -17,6 +17,10 @@ export interface StateStore {
   clear(): void;
   /** Every collection with its records, in insertion order. */
   snapshot(): Record<string, StoredRecord[]>;
+  /** Every record with its collection and key, in insertion order. */
+  entries(): Array<[collection: string, key: string, record: StoredRecord]>;
+  /** How many records there are, in all collections. */
+  size(): number;
   /** Resolves once every write so far is durable (at once for memory). */
   flush(): Promise<void> | undefined;
 }
@@ -32,11 +36,13 @@ export function createMemoryStore(): StateStore {
     }
     return records;
   };
+  let size = 0;
   return {
     insert(collection, key, record) {
       const records = of(collection);
       if (records.has(key)) return false;
       records.set(key, record);
+      size++;
       return true;
     },
     get: (collection, key) => collections.get(collection)?.get(key),
@@ -47,9 +53,18 @@ export function createMemoryStore(): StateStore {
       records.set(key, record);
       return true;
     },
-    remove: (collection, key) => collections.get(collection)?.delete(key) ?? false,
-    clear: () => collections.clear(),
+    remove(collection, key) {
+      const removed = collections.get(collection)?.delete(key) ?? false;
+      if (removed) size--;
+      return removed;
+    },
+    clear() {
+      collections.clear();
+      size = 0;
+    },
     snapshot: () => Object.fromEntries([...collections].map(([name, records]) => [name, [...records.values()]])),
+    entries: () => [...collections].flatMap(([name, records]) => [...records].map(([key, record]) => [name, key, record] as [string, string, StoredRecord])),
+    size: () => size,
     flush: () => undefined,
   };
 }

@@ -20,6 +20,7 @@ const builder = (y: Argv) =>
     .option('journal-size', { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' })
     .option('max-body', { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' })
     .option('max-depth', { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' })
+    .option('state-file', { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' })
     .check((argv) => {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
       for (const name of ['journal-size', 'max-body', 'max-depth'] as const) {
@@ -29,7 +30,8 @@ const builder = (y: Argv) =>
     })
     .example('$0 mock', 'Mock the Plant Store on http://127.0.0.1:4010')
     .example('$0 mock --spec api.yaml --port 8080 --token secret', 'Mock another document; accept only "Bearer secret"')
-    .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines');
+    .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines')
+    .example('$0 mock --state-file plants.log', 'Keep created plants across restarts');
 
 type MockArgs = Awaited<ReturnType<typeof builder>['argv']>;
 
@@ -52,6 +54,7 @@ export const mockCommand = {
       journalSize: argv['journal-size'],
       maxBodyBytes: argv['max-body'],
       maxDepth: argv['max-depth'],
+      stateFile: argv['state-file'] ?? null,
       logger,
     });
     const ops = server.engine.operations;

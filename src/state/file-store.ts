@@ -1,0 +1,150 @@
+// The durable store behind --state-file: the in-memory store plus an append-only log. A change
+// is applied in memory at once (so check-and-insert stays one synchronous step) and queued; flush()
+// resolves when the queue, batched with every other change made meanwhile (group commit), is
+// written and fsynced. The engine answers only after that, so an acknowledged create survives
+// kill -9. The log is compacted (rewritten as one line per live record) when it grows past twice
+// the live records, and rewritten empty on clear().
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Logger } from '../log/logger.ts';
+import { decodeLog, encodeEntry, HEADER, type LogEntry } from './state-log.ts';
+import { createMemoryStore, type StateStore } from './store.ts';
+
+const MIN_COMPACT_LINES = 1000;
+
+export interface FileStore extends StateStore {
+  /** Closes the file after the last write. */
+  close(): Promise<void>;
+}
+
+/** Opens (or creates) a state file and loads what it holds. */
+export async function openFileStore(file: string, logger: Logger): Promise<FileStore> {
+  const memory = createMemoryStore();
+  let lines = load(file, memory, logger);
+  let handle: FileHandle = await open(file, 'a');
+  let queue: string[] = [];
+  let rewrite = false;
+  let writing: Promise<void> | undefined;
+
+  const enqueue = (entry: LogEntry) => {
+    queue.push(encodeEntry(entry));
+  };
+
+  // One batch at a time; changes made while a batch is written go into the next one.
+  const writeBatch = async (): Promise<void> => {
+    const batch = queue.join('');
+    queue = [];
+    if (rewrite || lines > Math.max(MIN_COMPACT_LINES, 2 * memory.size())) {
+      rewrite = false;
+      await handle.close();
+      lines = compact(file, memory);
+      handle = await open(file, 'a');
+      return; // the snapshot already holds this batch's changes
+    }
+    if (batch === '') return;
+    try {
+      await handle.write(batch);
+      await handle.datasync();
+    } catch (error) {
+      queue.unshift(batch); // not acknowledged; the next flush tries again
+      throw error;
+    }
+    lines += batch.split('\n').length - 1;
+  };
+
+  const flush = (): Promise<void> | undefined => {
+    if (queue.length === 0 && !rewrite) return writing;
+    // A failed batch fails its own waiters only, not every later one.
+    const previous = (writing ?? Promise.resolve()).catch(() => undefined);
+    const next: Promise<void> = previous.then(() => (queue.length > 0 || rewrite ? writeBatch() : undefined)).finally(() => {
+      if (writing === next) writing = undefined;
+    });
+    writing = next;
+    return next;
+  };
+
+  return {
+    insert(collection, key, record) {
+      if (!memory.insert(collection, key, record)) return false;
+      enqueue({ op: 'put', collection, key, record });
+      return true;
+    },
+    get: memory.get,
+    list: memory.list,
+    replace(collection, key, record) {
+      if (!memory.replace(collection, key, record)) return false;
+      enqueue({ op: 'put', collection, key, record });
+      return true;
+    },
+    remove(collection, key) {
+      if (!memory.remove(collection, key)) return false;
+      enqueue({ op: 'delete', collection, key });
+      return true;
+    },
+    clear() {
+      memory.clear();
+      queue = [];
+      rewrite = true;
+    },
+    snapshot: memory.snapshot,
+    entries: memory.entries,
+    size: memory.size,
+    flush,
+    async close() {
+      await flush();
+      await handle.close();
+    },
+  };
+}
+
+function load(file: string, memory: StateStore, logger: Logger): number {
+  if (!existsSync(file)) {
+    writeAtomically(file, encodeEntry(HEADER));
+    return 1;
+  }
+  const decoded = decodeLog(readFileSync(file, 'utf8'), file);
+  if (decoded.entries.length === 0) {
+    writeAtomically(file, encodeEntry(HEADER));
+    return 1;
+  }
+  if (decoded.tornTail) {
+    // What a crash mid-write leaves: that write was never acknowledged, so cutting it loses nothing.
+    logger.warn(`${file}: dropped a torn last line (an unacknowledged write cut short by a crash)`);
+    truncateSync(file, decoded.validBytes);
+  }
+  for (const entry of decoded.entries) {
+    if (entry.op === 'put') {
+      if (!memory.replace(entry.collection, entry.key, entry.record)) memory.insert(entry.collection, entry.key, entry.record);
+    } else if (entry.op === 'delete') memory.remove(entry.collection, entry.key);
+    else if (entry.op === 'clear') memory.clear();
+  }
+  return decoded.entries.length;
+}
+
+/** Rewrites the log as a header plus one line per live record; returns the line count. */
+function compact(file: string, memory: StateStore): number {
+  const parts = [encodeEntry(HEADER)];
+  for (const [collection, key, record] of memory.entries()) parts.push(encodeEntry({ op: 'put', collection, key, record }));
+  writeAtomically(file, parts.join(''));
+  return parts.length;
+}
+
+/** Writes a whole file so that a crash leaves either the old or the new one, never half. */
+function writeAtomically(file: string, content: string): void {
+  const temporary = `${file}.tmp`;
+  const fd = openSync(temporary, 'w');
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, file);
+  const dir = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dir); // the rename itself must survive a crash
+  } finally {
+    closeSync(dir);
+  }
+}
