@@ -58,9 +58,9 @@ export const mockCommand = {
       logger,
     });
     const ops = server.engine.operations;
-    logger.info(`plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${ops.map((op) => `${op.method} ${op.path}`).join(', ')}) on ${server.url}`);
-    logger.info(`admin API: ${server.url}/__mock/  (state, requests, health)  Ctrl-C to stop`);
-    logger.flush();
+    // The banner goes out even with --quiet: with --port 0 it is the only way to learn the port.
+    process.stderr.write(`plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${ops.map((op) => `${op.method} ${op.path}`).join(', ')}) on ${server.url}\n`);
+    process.stderr.write(`admin API: ${server.url}/__mock/  (state, requests, health)  Ctrl-C to stop\n`);
     const stop = (signal: string) => {
       logger.info(`${signal}: shutting down`);
       void server.close().then(() => {

@@ -1,0 +1,105 @@
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.ts';
+import { openFileStore } from '../../src/state/file-store.ts';
+
+const fresh = () => join(mkdtempSync(join(tmpdir(), 'plantstore-state-')), 'state.log');
+const MAX = 9223372036854775807n;
+
+describe('the state file', () => {
+  it('keeps records across a reopen, int64 keys and values exact', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    expect(store.insert('/plants', MAX.toString(), { id: MAX, name: 'Max' })).toBe(true);
+    expect(store.insert('/plants', '9007199254740993', { id: 9007199254740993n, name: 'B' })).toBe(true);
+    await store.flush();
+    await store.close();
+    const reopened = await openFileStore(file, silentLogger);
+    expect(reopened.list('/plants')).toEqual([{ id: MAX, name: 'Max' }, { id: 9007199254740993n, name: 'B' }]);
+    expect(reopened.insert('/plants', MAX.toString(), { id: MAX, name: 'again' })).toBe(false);
+    await reopened.close();
+  });
+
+  it('has written a create to disk once flush resolves', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    store.insert('/plants', '1', { id: 1, name: 'A' });
+    await store.flush();
+    expect(readFileSync(file, 'utf8')).toContain('"name":"A"');
+    await store.close();
+  });
+
+  it('recovers from a torn last line, which is what a crash leaves', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    store.insert('/plants', '1', { id: 1, name: 'A' });
+    await store.close();
+    appendFileSync(file, '1234abcd {"op":"put","collection":"/plants","key":"2","rec');
+    const warnings: string[] = [];
+    const reopened = await openFileStore(file, { ...silentLogger, warn: (m: string) => warnings.push(m) });
+    expect(reopened.list('/plants')).toEqual([{ id: 1, name: 'A' }]);
+    expect(warnings.join()).toContain('torn last line');
+    reopened.insert('/plants', '3', { id: 3, name: 'C' });
+    await reopened.close();
+    expect((await openFileStore(file, silentLogger)).list('/plants').map((p) => p.id)).toEqual([1, 3]);
+  });
+
+  it('refuses to start on a file damaged in the middle, naming the line, and loads nothing', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    for (let i = 1; i <= 3; i++) store.insert('/plants', String(i), { id: i, name: `P${i}` });
+    await store.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[2] = lines[2].replace('"P2"', '"PX"');
+    writeFileSync(file, lines.join('\n'));
+    await expect(openFileStore(file, silentLogger)).rejects.toMatchObject({ code: 'STATE_FILE_CORRUPT', message: expect.stringContaining('line 3') });
+  });
+
+  it('refuses a file that plantstore did not write', async () => {
+    const file = fresh();
+    writeFileSync(file, 'hello\nworld\n');
+    await expect(openFileStore(file, silentLogger)).rejects.toMatchObject({ code: 'STATE_FILE_CORRUPT' });
+  });
+
+  it('is compacted so that it does not grow without bound', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < 100; i++) store.insert('/plants', String(i), { id: i, name: 'x'.repeat(50) });
+      await store.flush();
+      for (let i = 0; i < 100; i++) store.remove('/plants', String(i));
+      await store.flush();
+    }
+    store.insert('/plants', 'last', { id: 1, name: 'kept' });
+    await store.close();
+    const lineCount = readFileSync(file, 'utf8').trimEnd().split('\n').length;
+    expect(lineCount).toBeLessThan(1200); // 6,001 changes were made
+    expect((await openFileStore(file, silentLogger)).list('/plants')).toEqual([{ id: 1, name: 'kept' }]);
+  });
+
+  it('is emptied by clear()', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    store.insert('/plants', '1', { id: 1, name: 'A' });
+    await store.flush();
+    store.clear();
+    await store.flush();
+    expect(readFileSync(file, 'utf8')).not.toContain('"name"');
+    await store.close();
+    expect((await openFileStore(file, silentLogger)).list('/plants')).toEqual([]);
+  });
+
+  it('batches concurrent writes into few fsyncs and acknowledges each', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    const writes = Array.from({ length: 200 }, (_, i) => {
+      store.insert('/plants', String(i), { id: i, name: 'P' });
+      return store.flush();
+    });
+    await Promise.all(writes);
+    await store.close();
+    expect((await openFileStore(file, silentLogger)).list('/plants')).toHaveLength(200);
+  });
+});
