@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,7 @@ describe('kill -9 under load', () => {
       const stored = new Set(((parsed as { value: { collections: Record<string, Array<{ id: bigint }>> } }).value.collections['/plants'] ?? []).map((p) => p.id.toString()));
       const missing = acknowledged.filter((id) => !stored.has(id));
       expect(missing).toEqual([]);
+      expect(readFileSync(file, 'utf8')).not.toContain(CANARY);
     } finally {
       second.child.kill('SIGTERM');
     }
