@@ -12,7 +12,7 @@ import { PlantstoreError } from '../errors.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import { toValidationView } from '../json/int64.ts';
 import type { Case, FixtureExpectation, FixtureRequest, FixtureStep } from './fixture.ts';
-import { checkVariable, stringsIn, variablesIn } from './variables.ts';
+import { checkVariable, variablesIn } from './variables.ts';
 
 const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
@@ -132,16 +132,23 @@ function checkSteps(fixture: RawFixture, at: (pointer: string) => string, proble
   steps.forEach((step, index) => {
     const base = fixture.steps ? `/steps/${index}` : '';
     if (earlier.includes(step.name)) problems.push(`${at(`${base}/name`)}: another step is named '${step.name}'`);
-    for (const [part, value] of [['request', step.request], ['expect', step.expect]] as const) {
-      for (const text of stringsIn(value)) {
-        for (const name of variablesIn(text)) {
-          const why = checkVariable(name, earlier);
-          if (why) problems.push(`${at(`${base}/${part}`)}: ${why}`);
-        }
+    for (const [pointer, text] of stringsAt({ request: step.request, expect: step.expect }, base)) {
+      for (const name of variablesIn(text)) {
+        const why = checkVariable(name, earlier);
+        if (why) problems.push(`${at(pointer)}: ${why}`);
       }
     }
     earlier.push(step.name);
   });
+}
+
+/** Every string of a value with its JSON pointer. */
+function stringsAt(value: unknown, pointer: string, out: Array<[string, string]> = []): Array<[string, string]> {
+  if (typeof value === 'string') out.push([pointer, value]);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) stringsAt(item, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, out);
+  }
+  return out;
 }
 
 /** YAML's BigInts back to numbers where a double holds them exactly (the toolkit's JsonValue). */
@@ -173,6 +180,8 @@ function describe(error: ErrorObject): string {
     }
     case 'required':
       return `'${String(params.missingProperty)}' is required`;
+    case 'dependentRequired':
+      return `'${String(params.missingProperty)}' is required with '${String(params.property)}'`;
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'anyOf':
