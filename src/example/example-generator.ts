@@ -77,7 +77,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     if (!entry) {
       const schema = getAtPointer(spec.document, pointer);
       if (schema === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
-      entry = { pointer, schema: premergeAllOf(schema, merged) as FakerSchema, check: validators.at(pointer), faker: allOptionals ? { ...base, alwaysFakeOptionals: true } : base };
+      entry = { pointer, schema: premergeAllOf(schema, merged) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
       prepared.set(key, entry);
     }
     return entry;
@@ -113,7 +113,9 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
 
   function fake(entry: Prepared, seed: number): JsonValue {
     try {
-      return generateSync(entry.schema, { ...entry.faker, seed }) as JsonValue;
+      // json-schema-faker copies its options on each call, so one options object per schema serves every draw.
+      entry.faker.seed = seed;
+      return generateSync(entry.schema, entry.faker) as JsonValue;
     } catch (error) {
       throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker cannot generate it: ${(error as Error).message}`);
     }

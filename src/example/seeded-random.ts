@@ -23,7 +23,12 @@ export interface SeededRandom {
   next32(): number;
   /** A uniform integer in [0, bound) for bound >= 1 (bound up to 2^64). */
   below(bound: bigint): bigint;
+  /** A uniform int64 (one bigint allocation: the hot path of every int64 field). */
+  int64(): bigint;
 }
+
+const words = new Uint32Array(2);
+const int64View = new BigInt64Array(words.buffer);
 
 /** Mulberry32, the generator json-schema-faker uses too; reseedable so one instance serves all examples. */
 export function createSeededRandom(seed: number): SeededRandom & { reseed(seed: number): void } {
@@ -40,6 +45,11 @@ export function createSeededRandom(seed: number): SeededRandom & { reseed(seed: 
       // 96 random bits modulo a bound of at most 2^64: the modulo bias stays below 2^-32.
       const bits = (BigInt(next32()) << 64n) | (BigInt(next32()) << 32n) | BigInt(next32());
       return bits % bound;
+    },
+    int64() {
+      words[0] = next32();
+      words[1] = next32();
+      return int64View[0];
     },
     reseed(next) {
       state = next | 0;

@@ -14,6 +14,8 @@ interface IntegerRange {
   step: bigint;
   /** Interesting values inside the range: the bounds and the doubles' precision edge. */
   edges: bigint[];
+  /** How to draw uniformly: the whole int64 range, a span that doubles hold exactly, or bigint math. */
+  draw: 'int64' | 'number' | 'bigint';
 }
 
 const FORMAT_RANGES: Record<string, [bigint, bigint]> = {
@@ -52,6 +54,8 @@ export function widenInteger(value: unknown, schema: unknown, random: SeededRand
   if (draw === 0 && range.edges.length > 0) return toJsonInteger(range.edges[random.next32() % range.edges.length]);
   if (draw === 1 && BigInt(value) >= range.min && BigInt(value) <= range.max && BigInt(value) % range.step === 0n) return value;
   const slots = (range.max - range.min) / range.step + 1n;
+  if (range.draw === 'int64') return toJsonInteger(random.int64());
+  if (range.draw === 'number') return Number(range.min) + Math.floor((random.next32() / 0x1_0000_0000) * Number(slots)) * Number(range.step);
   return toJsonInteger(range.min + random.below(slots) * range.step);
 }
 
@@ -76,7 +80,8 @@ function rangeOf(schema: Schema): IntegerRange | null {
   const edges = CANDIDATE_EDGES.filter((edge) => edge >= min && edge <= max && edge % step === 0n);
   if (!edges.includes(min)) edges.push(min);
   if (!edges.includes(max)) edges.push(max);
-  return { min, max, step, edges };
+  const draw = min === INT64_MIN && max === INT64_MAX && step === 1n ? 'int64' : max - min < 2n ** 32n && -SAFE < min && max < SAFE ? 'number' : 'bigint';
+  return { min, max, step, edges, draw };
 }
 
 /** The inclusive integer bound of minimum/exclusiveMinimum (2020-12 numbers or 3.0 booleans). */
