@@ -19,7 +19,7 @@ import { createJournal, redactHeaders, redactQuery, type Journal } from './journ
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody } from './request-body.ts';
-import { bindResource, type ResourceBinding } from './resources.ts';
+import { bindResources } from './resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
 import { applyState } from './state-actions.ts';
 
@@ -60,11 +60,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const errorBodies = createErrorBodies(document, operations, validators);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
   const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
-  const bindings = new Map<Operation, ResourceBinding>();
-  for (const operation of operations) {
-    const binding = bindResource(operation, document);
-    if (binding) bindings.set(operation, binding);
-  }
+  const bindings = bindResources(operations, document);
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
   const secretNames = new Set(operations.flatMap((op) => op.security.flat()).filter((s) => s.type === 'apiKey' && s.parameterName).map((s) => s.parameterName!.toLowerCase()));

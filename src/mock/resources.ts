@@ -47,6 +47,24 @@ export function bindResource(operation: Operation, document: unknown): ResourceB
   return role ? { role, ...base, keyParam: item[2] } : undefined;
 }
 
+/**
+ * Binds every operation that fits a convention. Item operations take the key field of their
+ * collection's create operation (GET /plants/{id} answers a Plant, which may not declare id).
+ */
+export function bindResources(operations: Operation[], document: unknown): Map<Operation, ResourceBinding> {
+  const bindings = new Map<Operation, ResourceBinding>();
+  for (const operation of operations) {
+    const binding = bindResource(operation, document);
+    if (binding) bindings.set(operation, binding);
+  }
+  const creates = new Map([...bindings.values()].filter((b) => b.role === 'create').map((b) => [b.collection, b]));
+  for (const [operation, binding] of bindings) {
+    const create = creates.get(binding.collection);
+    if (create && binding.role !== 'create') bindings.set(operation, { ...binding, keyField: create.keyField, keyType: create.keyType });
+  }
+  return bindings;
+}
+
 function itemSchema(schema: unknown, document: unknown): unknown {
   const s = resolveSchema(schema, document);
   return s?.type === 'array' ? s.items : schema;

@@ -178,11 +178,12 @@ export function isJsonMediaType(mediaType: string): boolean {
 }
 
 /**
- * The status to answer a failure with: the first candidate the operation declares, else its
- * first declared 4xx, else the first candidate (an honest HTTP status, if undeclared).
+ * The status to answer a failure with: the first candidate the operation declares (exactly or by
+ * its class, 4XX), else the first candidate (an honest HTTP status, if undeclared; --declared-only
+ * maps it later). A declared 404 never answers a validation failure: its meaning is specific.
  */
 export function preferDeclared(operation: Operation, candidates: number[]): number {
   const declared = declaredStatuses(operation);
   const covered = (status: number) => declared.includes(status) || operation.responses.some((r) => r.status === `${String(status)[0]}XX`);
-  return candidates.find(covered) ?? declared.find((s) => s >= 400 && s < 500) ?? candidates[0];
+  return candidates.find(covered) ?? candidates[0];
 }

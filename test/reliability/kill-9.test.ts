@@ -43,7 +43,7 @@ describe('kill -9 under load', () => {
       const state = await request(`${second.url}/__mock/state`);
       const parsed = parseJson(await state.body.text());
       expect(parsed.ok).toBe(true);
-      const stored = new Set(((parsed as { value: { collections: Record<string, Array<{ id: bigint }>> } }).value.collections['/plants'] ?? []).map((p) => p.id.toString()));
+      const stored = new Set(((parsed as unknown as { value: { collections: Record<string, Array<{ id: bigint }>> } }).value.collections['/plants'] ?? []).map((p) => p.id.toString()));
       const missing = acknowledged.filter((id) => !stored.has(id));
       expect(missing).toEqual([]);
       expect(readFileSync(file, 'utf8')).not.toContain(CANARY);
