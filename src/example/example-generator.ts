@@ -83,7 +83,10 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     return entry;
   }
 
+  let exhausted = false;
+
   function draw(entry: Prepared, seed: number, index: number, seen?: Set<string>): JsonValue {
+    exhausted = false;
     let duplicate: JsonValue | undefined;
     let issues: ValidationIssue[] = [];
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -105,7 +108,10 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       duplicate = value;
     }
     // Only duplicates came back: the schema allows no more distinct values (an enum, a boolean).
-    if (duplicate !== undefined) return duplicate;
+    if (duplicate !== undefined) {
+      exhausted = true;
+      return duplicate;
+    }
     throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; the schema may be unsatisfiable`, [
       `Last attempt: ${formatIssues(issues, '(root)')}`,
     ]);
@@ -126,7 +132,13 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       const entry = prepare(target.pointer, false);
       const seen = new Set<string>();
       const out: JsonValue[] = new Array(count);
-      for (let index = 0; index < count; index++) out[index] = draw(entry, seed, index, seen);
+      // Once a few examples in a row found nothing new, the schema has no more to give: stop
+      // spending MAX_ATTEMPTS draws on each of the rest.
+      let exhaustedInARow = 0;
+      for (let index = 0; index < count; index++) {
+        out[index] = draw(entry, seed, index, exhaustedInARow < 3 ? seen : undefined);
+        if (exhaustedInARow < 3) exhaustedInARow = exhausted ? exhaustedInARow + 1 : 0;
+      }
       return out;
     },
     invalidExamples(target, { seed, count, malformed = true }) {
