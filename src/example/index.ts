@@ -10,7 +10,8 @@ import { resolveTarget } from '../spec/resolve-target.ts';
 export { createExampleGenerator, type ExampleGenerator, type ExampleOptions, type InvalidExampleOptions } from './example-generator.ts';
 export { type InvalidExample, type InvalidRule } from './invalid-examples.ts';
 export { toCurl, toFixture, type Fixture, type Payload } from './payload-shapes.ts';
-export { PAYLOAD_FORMATS, PAYLOAD_SHAPES, renderPayloads, type PayloadFormat, type PayloadShape, type RenderOptions } from './render-payloads.ts';
+export { PAYLOAD_FORMATS, PAYLOAD_SHAPES, type PayloadFormat, type PayloadShape } from './payload-formats.ts';
+export { renderPayloads, type RenderOptions } from './render-payloads.ts';
 export { resolveTarget, schemaNames, type ExampleTarget } from '../spec/resolve-target.ts';
 
 const generators = new WeakMap<LoadedSpec, ExampleGenerator>();

@@ -3,13 +3,10 @@
 // whatever the format. int64 values stay exact in every format (bigints are written as literals).
 import YAML from 'yaml';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import type { PayloadFormat, PayloadShape } from './payload-formats.ts';
 import { toCurl, toFixture, type Payload } from './payload-shapes.ts';
 import type { ExampleTarget } from '../spec/resolve-target.ts';
 
-export const PAYLOAD_FORMATS = ['json', 'ndjson', 'yaml'] as const;
-export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
-export const PAYLOAD_SHAPES = ['body', 'curl', 'fixture'] as const;
-export type PayloadShape = (typeof PAYLOAD_SHAPES)[number];
 
 export interface RenderOptions {
   format: PayloadFormat;

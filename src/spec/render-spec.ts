@@ -1,7 +1,6 @@
 // `plantstore spec`: the loaded document as one file, dereferenced (every $ref inlined, as the
-// toolkit sees it) or bundled (external files pulled in, internal $refs kept).
-import SwaggerParser from '@apidevtools/swagger-parser';
-import YAML from 'yaml';
+// toolkit sees it) or bundled (external files pulled in, internal $refs kept). swagger-parser and
+// yaml load on use: the CLI imports this file at start-up for SPEC_FORMATS.
 import { PlantstoreError } from '../errors.ts';
 import type { LoadedSpec } from './load-spec.ts';
 
@@ -16,6 +15,7 @@ export type SpecMode = 'dereference' | 'bundle';
 export async function renderSpec(spec: LoadedSpec, options: { mode: SpecMode; format: SpecFormat }): Promise<string> {
   let document: unknown = spec.document;
   if (options.mode === 'bundle') {
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     try {
       document = await SwaggerParser.bundle(spec.file);
     } catch (error) {
@@ -24,6 +24,6 @@ export async function renderSpec(spec: LoadedSpec, options: { mode: SpecMode; fo
   }
   // A dereferenced document shares one object per $ref target; YAML would turn those into
   // anchors and aliases (&a1 / *a1), which many OpenAPI tools do not read.
-  if (options.format === 'yaml') return YAML.stringify(document, { aliasDuplicateObjects: false });
+  if (options.format === 'yaml') return (await import('yaml')).default.stringify(document, { aliasDuplicateObjects: false });
   return `${JSON.stringify(document, null, 2)}\n`;
 }

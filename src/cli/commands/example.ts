@@ -1,8 +1,8 @@
+// The generator (json-schema-faker, yaml) loads when the command runs, not when the CLI starts:
+// `plantstore mock` shares this process's start-up and never needs it.
 import type { Argv } from 'yargs';
 import { PlantstoreError } from '../../errors.ts';
-import { createExampleGenerator } from '../../example/example-generator.ts';
-import { requireOperation } from '../../example/payload-shapes.ts';
-import { PAYLOAD_FORMATS, PAYLOAD_SHAPES, renderPayloads, type PayloadFormat, type PayloadShape } from '../../example/render-payloads.ts';
+import { PAYLOAD_FORMATS, PAYLOAD_SHAPES, type PayloadFormat, type PayloadShape } from '../../example/payload-formats.ts';
 import { loadSpec } from '../../spec/load-spec.ts';
 import { resolveTarget } from '../../spec/resolve-target.ts';
 import { runCommand, withSpecOption } from '../command-support.ts';
@@ -37,6 +37,11 @@ export const exampleCommand = {
   builder,
   handler: (argv: ExampleArgs) =>
     runCommand(async () => {
+      const [{ createExampleGenerator }, { requireOperation }, { renderPayloads }] = await Promise.all([
+        import('../../example/example-generator.ts'),
+        import('../../example/payload-shapes.ts'),
+        import('../../example/render-payloads.ts'),
+      ]);
       const spec = await loadSpec(argv.spec);
       const target = resolveTarget(spec, argv.name);
       if (argv.as !== 'body') requireOperation(target); // fail before generating anything
