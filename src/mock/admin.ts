@@ -8,6 +8,8 @@ import type { MockRequest } from './http-types.ts';
 import type { Journal } from './journal.ts';
 import { keyString, type ResourceBinding } from './resources.ts';
 import type { Outcome, Responder } from './responder.ts';
+import type { Webhooks } from './webhooks.ts';
+import { listTenants } from '../state/scoped-store.ts';
 
 export const ADMIN_PREFIX = '/__mock/';
 
@@ -17,7 +19,10 @@ export interface AdminContext {
   operations: Operation[];
   bindings: Map<Operation, ResourceBinding>;
   store: StateStore;
+  /** The store of one tenant (--isolate-by token), or the whole store for undefined. */
+  tenantStore: (tenant: string | undefined) => StateStore;
   journal: Journal;
+  webhooks: Webhooks;
   validators: Validators;
   responder: Responder;
   startedAt: number;
@@ -26,17 +31,26 @@ export interface AdminContext {
 
 const ENDPOINTS = {
   'GET /__mock/health': 'liveness and what is loaded',
-  'GET /__mock/state': 'every stored resource, by collection',
-  'POST /__mock/state': 'seed resources: {"/plants": [{...}, ...]}',
-  'DELETE /__mock/state': 'remove every stored resource',
+  'GET /__mock/state[?tenant=HASH]': 'every stored resource, by collection (one token\'s with tenant)',
+  'POST /__mock/state[?tenant=HASH]': 'seed resources: {"/plants": [{...}, ...]}',
+  'DELETE /__mock/state[?tenant=HASH]': 'remove every stored resource (or one token\'s)',
+  'GET /__mock/tenants': 'with --isolate-by token: each token hash and its record count',
+  'GET /__mock/webhooks': 'webhook deliveries with their status',
   'GET /__mock/requests?limit=N': 'the newest requests, credentials redacted',
   'DELETE /__mock/requests': 'clear the request journal',
 };
 
 /** Answers one admin request. */
 export async function handleAdmin(request: MockRequest, admin: AdminContext): Promise<Outcome> {
-  const { responder, store, journal } = admin;
+  const { responder, journal } = admin;
   const route = `${request.method} ${request.path}`;
+  const query = new URLSearchParams(request.query);
+  // ?tenant=HASH narrows state calls to one token's state (--isolate-by token).
+  const tenant = query.get('tenant') ?? undefined;
+  if (tenant !== undefined && !/^[0-9a-f]{16}$|^anonymous$/.test(tenant)) {
+    return responder.raw(request, 400, { error: 400, message: 'tenant must be the first 16 hex digits of the SHA-256 of the token (never the token itself)' });
+  }
+  const store = admin.tenantStore(tenant);
   switch (route) {
     case 'GET /__mock/':
       return responder.raw(request, 200, { endpoints: ENDPOINTS });
@@ -44,14 +58,18 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
       return responder.raw(request, 200, { status: 'ok', api: admin.title, version: admin.version, operations: admin.operations.length, uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000) });
     case 'GET /__mock/state':
       return responder.raw(request, 200, { collections: store.snapshot() });
+    case 'GET /__mock/tenants':
+      return responder.raw(request, 200, { tenants: listTenants(admin.store) });
+    case 'GET /__mock/webhooks':
+      return responder.raw(request, 200, { deliveries: admin.webhooks.deliveries() });
     case 'DELETE /__mock/state':
       store.clear();
       await store.flush();
       return responder.raw(request, 204, undefined);
     case 'POST /__mock/state':
-      return seed(request, admin);
+      return seed(request, admin, store);
     case 'GET /__mock/requests': {
-      const limit = Number(new URLSearchParams(request.query).get('limit') ?? Number.POSITIVE_INFINITY);
+      const limit = Number(query.get('limit') ?? Number.POSITIVE_INFINITY);
       return responder.raw(request, 200, { requests: journal.entries(Number.isFinite(limit) && limit >= 0 ? limit : undefined) });
     }
     case 'DELETE /__mock/requests':
@@ -63,8 +81,8 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
 }
 
 /** Seeds all or nothing: every item must be a valid create body with a new key. */
-async function seed(request: MockRequest, admin: AdminContext): Promise<Outcome> {
-  const { responder, store } = admin;
+async function seed(request: MockRequest, admin: AdminContext, store: StateStore): Promise<Outcome> {
+  const { responder } = admin;
   const bad = (message: string) => responder.raw(request, 400, { error: 400, message });
   const parsed = parseJson(typeof request.body === 'string' ? request.body : request.body.toString('utf8'));
   if (!parsed.ok) return bad(`malformed JSON: ${parsed.message}`);
@@ -74,6 +92,7 @@ async function seed(request: MockRequest, admin: AdminContext): Promise<Outcome>
   const creates = new Map<string, [Operation, ResourceBinding]>();
   for (const [operation, binding] of admin.bindings) if (binding.role === 'create') creates.set(binding.collection, [operation, binding]);
   const planned: Array<{ collection: string; key: string; record: StoredRecord }> = [];
+  const plannedKeys = new Set<string>();
   for (const [collection, items] of Object.entries(collections)) {
     const create = creates.get(collection);
     if (!create) return bad(`no collection ${collection}; collections: ${[...creates.keys()].join(', ') || '(none)'}`);
@@ -85,8 +104,9 @@ async function seed(request: MockRequest, admin: AdminContext): Promise<Outcome>
       if (!check.ok) return bad(`${collection}[${index}]: ${formatIssues(check.issues)}`);
       const record = item as StoredRecord;
       const key = (binding.keyField ? keyString(record[binding.keyField]) : undefined) ?? admin.nextKey();
-      if (store.get(collection, key) || planned.some((p) => p.collection === collection && p.key === key)) return bad(`${collection}[${index}]: ${binding.keyField ?? 'key'} ${key} already exists`);
+      if (store.get(collection, key) || plannedKeys.has(`${collection}\u0000${key}`)) return bad(`${collection}[${index}]: ${binding.keyField ?? 'key'} ${key} already exists`);
       planned.push({ collection, key, record });
+      plannedKeys.add(`${collection}\u0000${key}`);
     }
   }
   for (const { collection, key, record } of planned) store.insert(collection, key, record);

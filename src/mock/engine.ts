@@ -22,6 +22,8 @@ import { readBody } from './request-body.ts';
 import { bindResources } from './resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
 import { applyState } from './state-actions.ts';
+import { createWebhooks, type Webhooks } from './webhooks.ts';
+import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
 // A request the document would refuse: 400 where declared, else 422 where declared.
 const INVALID = [400, 422];
@@ -34,6 +36,7 @@ export interface MockEngine {
   readonly operations: Operation[];
   readonly store: StateStore;
   readonly journal: Journal;
+  readonly webhooks: Webhooks;
 }
 
 export interface EngineSetup {
@@ -66,10 +69,27 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const secretNames = new Set(operations.flatMap((op) => op.security.flat()).filter((s) => s.type === 'apiKey' && s.parameterName).map((s) => s.parameterName!.toLowerCase()));
   const journal = createJournal(options.journalSize);
   const forcedResponder = createForcedResponder(spec);
+  const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
+  // --isolate-by token: one view of the store per token (named by the token's hash).
+  const tenants = new Map<string, StateStore>();
+  const tenantStore = (tenant: string | undefined) => {
+    if (tenant === undefined) return store;
+    let view = tenants.get(tenant);
+    if (!view) {
+      view = scopedStore(store, tenant);
+      tenants.set(tenant, view);
+    }
+    return view;
+  };
+  const storeFor = (request: MockRequest) => {
+    if (options.isolateBy !== 'token') return store;
+    const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    return tenantStore(token === undefined ? 'anonymous' : tenantOf(token));
+  };
   let keyCounter = 0;
   let generated = 0;
   const nextKey = () => String(++keyCounter);
-  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, journal, validators, responder, startedAt: Date.now(), nextKey };
+  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), nextKey };
 
   async function respond(request: MockRequest): Promise<Outcome> {
     // The admin API first: its prefix is reserved, so it never shadows the document.
@@ -97,7 +117,11 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const preferences = readPreferences(request);
     if (preferences) return forced(request, operation, preferences);
     const binding = bindings.get(operation);
-    if (binding) return applyState(store, responder, { request, operation, binding, body: body.value, params, query: parameters.values }, nextKey);
+    if (binding) {
+      const outcome = await applyState(storeFor(request), responder, { request, operation, binding, body: body.value, params, query: parameters.values }, nextKey);
+      if (outcome.changed) webhooks.announce(binding, outcome.changed);
+      return outcome;
+    }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
     return forced(request, operation, { dynamic: false });
   }
@@ -150,6 +174,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     operations,
     store,
     journal,
+    webhooks,
   };
 }
 

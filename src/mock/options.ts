@@ -3,6 +3,8 @@
 import { DEFAULT_SPEC_PATH } from '../spec/load-spec.ts';
 
 export const LOG_FORMATS = ['text', 'json'] as const;
+export const ISOLATION_MODES = ['none', 'token'] as const;
+export type IsolationMode = (typeof ISOLATION_MODES)[number];
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface MockOptions {
@@ -28,6 +30,13 @@ export interface MockOptions {
   maxDepth: number;
   /** Append-only file that keeps state across restarts; null keeps state in memory only. */
   stateFile: string | null;
+  /** 'token': each bearer token gets its own state. */
+  isolateBy: IsolationMode;
+  /** Where to deliver the document's webhooks; null delivers none. */
+  webhookUrl: string | null;
+  /** Retries of a failed delivery (with doubling backoff from webhookBackoffMs). */
+  webhookRetries: number;
+  webhookBackoffMs: number;
   /** Milliseconds a client has to send its headers, and its whole request. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -47,6 +56,10 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   maxBodyBytes: 1024 * 1024,
   maxDepth: 64,
   stateFile: null,
+  isolateBy: 'none',
+  webhookUrl: null,
+  webhookRetries: 3,
+  webhookBackoffMs: 500,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 10_000,
 };

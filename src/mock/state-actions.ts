@@ -16,8 +16,11 @@ export interface StateContext {
   query: Record<string, JsonValue>;
 }
 
+/** An answer, and the record a successful change touched (for webhooks). */
+export type StateOutcome = Outcome & { changed?: StoredRecord };
+
 /** Applies the operation's role to the store and answers. */
-export async function applyState(store: StateStore, responder: Responder, context: StateContext, nextKey: () => string): Promise<Outcome> {
+export async function applyState(store: StateStore, responder: Responder, context: StateContext, nextKey: () => string): Promise<StateOutcome> {
   const { request, operation, binding, body } = context;
   const { collection, keyField, noun } = binding;
   const success = lowestSuccess(operation);
@@ -31,7 +34,7 @@ export async function applyState(store: StateStore, responder: Responder, contex
         return responder.fail(request, operation, preferDeclared(operation, [409, 400, 422]), `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
       }
       await store.flush(); // acknowledged only once durable
-      return responder.json(request, operation, success, record);
+      return { ...responder.json(request, operation, success, record), changed: record };
     }
     case 'list': {
       const records = store.list(collection);
@@ -53,7 +56,7 @@ export async function applyState(store: StateStore, responder: Responder, contex
     case 'remove':
       store.remove(collection, key);
       await store.flush();
-      return responder.json(request, operation, success, success === 204 ? undefined : existing);
+      return { ...responder.json(request, operation, success, success === 204 ? undefined : existing), changed: existing };
     case 'replace':
     case 'merge': {
       const incoming = (body ?? {}) as StoredRecord;
@@ -64,7 +67,7 @@ export async function applyState(store: StateStore, responder: Responder, contex
       if (keyField !== undefined) record[keyField] = existing[keyField];
       store.replace(collection, key, record);
       await store.flush();
-      return responder.json(request, operation, success, success === 204 ? undefined : record);
+      return { ...responder.json(request, operation, success, success === 204 ? undefined : record), changed: record };
     }
     default:
       return responder.fail(request, operation, 400, `unsupported role ${binding.role}`);

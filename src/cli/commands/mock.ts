@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
-import { DEFAULT_MOCK_OPTIONS, LOG_FORMATS, type LogFormat } from '../../mock/options.ts';
+import { DEFAULT_MOCK_OPTIONS, ISOLATION_MODES, LOG_FORMATS, type IsolationMode, type LogFormat } from '../../mock/options.ts';
 import { startMockServer } from '../../mock/server.ts';
 import { DEFAULT_SPEC_PATH } from '../../spec/load-spec.ts';
 
@@ -20,10 +20,14 @@ const builder = (y: Argv) =>
     .option('journal-size', { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' })
     .option('max-body', { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' })
     .option('max-depth', { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' })
+    .option('isolate-by', { choices: ISOLATION_MODES, default: d.isolateBy, describe: 'token: each bearer token gets its own state (parallel e2e suites)' })
+    .option('webhook-url', { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" })
+    .option('webhook-retries', { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' })
     .option('state-file', { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' })
     .check((argv) => {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
-      for (const name of ['journal-size', 'max-body', 'max-depth'] as const) {
+      if (argv['webhook-url'] !== undefined && !/^https?:\/\/\S+$/.test(argv['webhook-url'])) throw new Error(`--webhook-url must be an http(s) URL, got ${argv['webhook-url']}`);
+      for (const name of ['journal-size', 'max-body', 'max-depth', 'webhook-retries'] as const) {
         if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
       }
       return true;
@@ -31,7 +35,8 @@ const builder = (y: Argv) =>
     .example('$0 mock', 'Mock the Plant Store on http://127.0.0.1:4010')
     .example('$0 mock --spec api.yaml --port 8080 --token secret', 'Mock another document; accept only "Bearer secret"')
     .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines')
-    .example('$0 mock --state-file plants.log', 'Keep created plants across restarts');
+    .example('$0 mock --state-file plants.log', 'Keep created plants across restarts')
+    .example('$0 mock --spec grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token', 'Deliver webhooks; one state per token');
 
 type MockArgs = Awaited<ReturnType<typeof builder>['argv']>;
 
@@ -55,6 +60,9 @@ export const mockCommand = {
       maxBodyBytes: argv['max-body'],
       maxDepth: argv['max-depth'],
       stateFile: argv['state-file'] ?? null,
+      isolateBy: argv['isolate-by'] as IsolationMode,
+      webhookUrl: argv['webhook-url'] ?? null,
+      webhookRetries: argv['webhook-retries'],
       logger,
     });
     const ops = server.engine.operations;

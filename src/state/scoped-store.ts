@@ -1,0 +1,43 @@
+// Per-token isolation (--isolate-by token): each tenant sees a view of the one store in which its
+// collections carry a prefix. A tenant is named by a hash of its token, never the token itself.
+import { createHash } from 'node:crypto';
+import type { StateStore } from './store.ts';
+
+const SEPARATOR = '\u0000';
+
+/** The tenant name of a bearer token: the first 16 hex digits of its SHA-256. */
+export function tenantOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 16);
+}
+
+/** A view of the store holding only one tenant's collections. */
+export function scopedStore(base: StateStore, tenant: string): StateStore {
+  const prefix = `${tenant}${SEPARATOR}`;
+  const own = (collection: string) => collection.startsWith(prefix);
+  return {
+    insert: (collection, key, record) => base.insert(prefix + collection, key, record),
+    get: (collection, key) => base.get(prefix + collection, key),
+    list: (collection) => base.list(prefix + collection),
+    replace: (collection, key, record) => base.replace(prefix + collection, key, record),
+    remove: (collection, key) => base.remove(prefix + collection, key),
+    clear() {
+      for (const [collection, key] of base.entries()) if (own(collection)) base.remove(collection, key);
+    },
+    snapshot: () => Object.fromEntries(Object.entries(base.snapshot()).filter(([c]) => own(c)).map(([c, records]) => [c.slice(prefix.length), records])),
+    entries: () => base.entries().filter(([c]) => own(c)).map(([c, key, record]) => [c.slice(prefix.length), key, record]),
+    size: () => base.entries().filter(([c]) => own(c)).length,
+    flush: () => base.flush(),
+  };
+}
+
+/** The tenants that hold anything, with their record counts. */
+export function listTenants(base: StateStore): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [collection] of base.entries()) {
+    const cut = collection.indexOf(SEPARATOR);
+    if (cut === -1) continue;
+    const tenant = collection.slice(0, cut);
+    counts[tenant] = (counts[tenant] ?? 0) + 1;
+  }
+  return counts;
+}
