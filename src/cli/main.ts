@@ -1,7 +1,10 @@
 // The `plantstore` command line: one yargs command module per command, each calling one library
 // function. Only this layer sets process.exitCode and writes to the console.
 import yargs from 'yargs';
+import { exampleCommand } from './commands/example.ts';
 import { mockCommand } from './commands/mock.ts';
+import { specCommand } from './commands/spec.ts';
+import { validateCommand } from './commands/validate.ts';
 import { reportFatal } from './report-fatal.ts';
 
 class UsageError extends Error {}
@@ -12,6 +15,9 @@ export async function main(argv: string[]): Promise<void> {
     .scriptName('plantstore')
     .usage('$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).')
     .command(mockCommand)
+    .command(exampleCommand)
+    .command(validateCommand)
+    .command(specCommand)
     .completion('completion', 'Print a shell-completion script (bash/zsh): plantstore completion >> ~/.bashrc')
     .demandCommand(1, 'Name a command; see plantstore --help.')
     .recommendCommands()
