@@ -84,7 +84,8 @@ function replaceBigInt(_key: string, value: unknown): unknown {
 
 /** JSON.stringify that writes bigints as exact integer literals. */
 export function stringifyJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, replaceBigInt, indent);
+  // A replacer makes JSON.stringify ~6x slower; only values holding a bigint need one.
+  return containsBigInt(value) ? JSON.stringify(value, replaceBigInt, indent) : JSON.stringify(value, null, indent);
 }
 
 /** True when the value holds a bigint anywhere (only then does it need the exact paths). */
