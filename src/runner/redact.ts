@@ -11,6 +11,9 @@ export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase());
 }
 
+/** Secrets at least this long are replaced wherever they occur, even inside other text. */
+const MIN_SUBSTRING_SECRET = 8;
+
 export type Redactor = <T>(value: T) => T;
 
 /** A redactor for a set of secrets (empty strings are ignored). */
@@ -22,16 +25,22 @@ export function createRedactor(secrets: Array<string | undefined>): Redactor {
     forms.add(encodeURIComponent(secret));
     forms.add(JSON.stringify(secret).slice(1, -1)); // as written inside a JSON string
   }
-  // Longest first, so a secret that contains another is replaced whole.
+  // Longest first, so a secret that contains another is replaced whole. A short secret ("t")
+  // would also match inside ordinary words, so it is replaced only where it stands alone.
   const ordered = [...forms].sort((a, b) => b.length - a.length);
-  const redactString = (text: string) => ordered.reduce((out, form) => out.replaceAll(form, REDACTED), text);
+  const patterns = ordered.map((form) => (form.length >= MIN_SUBSTRING_SECRET ? form : new RegExp(`(?<![A-Za-z0-9])${form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g')));
+  const redactString = (text: string) => patterns.reduce<string>((out, pattern) => out.replaceAll(pattern, REDACTED), text);
+  // Keys are the report's own structure ("status", "steps") as well as body field names: only
+  // long secrets, which cannot be mistaken for structure, are looked for in them.
+  const longOnly = ordered.filter((form) => form.length >= MIN_SUBSTRING_SECRET);
+  const redactKey = (key: string) => longOnly.reduce((out, form) => out.replaceAll(form, REDACTED), key);
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return redactString(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
-        Object.defineProperty(out, redactString(key), { value: walk(item), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, redactKey(key), { value: walk(item), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }

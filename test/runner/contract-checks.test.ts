@@ -1,0 +1,59 @@
+// The contract checks judge an answer against the document alone, with no socket.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/json/exact-json.ts';
+import { loadSpec } from '../../src/spec/load-spec.ts';
+import { listOperations } from '../../src/spec/operations.ts';
+import { createRouter, type Router } from '../../src/spec/router.ts';
+import { createValidators, type Validators } from '../../src/validation/validator.ts';
+import { checkContract } from '../../src/runner/contract-checks.ts';
+
+let route: Router;
+let validators: Validators;
+beforeAll(async () => {
+  const spec = await loadSpec();
+  route = createRouter(listOperations(spec));
+  validators = createValidators(spec);
+});
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+function judge(status: number, text: string, headers: Record<string, string> = JSON_TYPE, options: { strict?: boolean; method?: string; path?: string } = {}) {
+  const findings = checkContract({
+    route: route(options.method ?? 'POST', options.path ?? '/plants'),
+    response: { status, headers, text, json: text === '' ? undefined : parseJson(text) },
+    validators,
+    strict: options.strict ?? false,
+  });
+  return findings.map((f) => `${f.severity} ${f.code}${f.pointer !== undefined ? ` ${f.pointer}` : ''}`);
+}
+
+describe('contract checks on every answer', () => {
+  it.each([
+    ['a declared 200 with a Plant', 200, '{"name":"Fern"}', JSON_TYPE, []],
+    ['a declared 400 with an Error', 400, '{"error":400,"message":"bad"}', JSON_TYPE, []],
+    ['a 200 without the required name', 200, '{"tag":"x"}', JSON_TYPE, ['failure missing-required-field /name']],
+    ['a 200 whose name is a number', 200, '{"name":5}', JSON_TYPE, ['failure wrong-field-type /name']],
+    ['a 400 whose error is not an int32', 400, '{"error":9999999999,"message":"x"}', JSON_TYPE, ['failure schema-violation /error']],
+    ['an undeclared 201', 201, '{"name":"Fern"}', JSON_TYPE, ['failure undeclared-status']],
+    ['a 500', 500, '{"error":500,"message":"boom"}', JSON_TYPE, ['failure server-error']],
+    ['a 302', 302, '', { location: '/x' }, ['failure redirect']],
+    ['a 200 served as text/plain', 200, '{"name":"Fern"}', { 'content-type': 'text/plain' }, ['failure undeclared-content-type']],
+    ['a 200 without a Content-Type', 200, '{"name":"Fern"}', {}, ['failure missing-content-type']],
+    ['a 200 with charset parameter', 200, '{"name":"Fern"}', { 'content-type': 'application/json; charset=utf-8' }, []],
+    ['a 200 that is not JSON', 200, 'name=Fern', JSON_TYPE, ['failure body-not-json']],
+    ['a 200 without a body', 200, '', JSON_TYPE, ['failure missing-body']],
+    ['a 401 (documented off-contract)', 401, '{"error":401,"message":"no"}', JSON_TYPE, ['warning off-contract-status']],
+    ['a 415 (documented off-contract)', 415, '{"error":415,"message":"no"}', JSON_TYPE, ['warning off-contract-status']],
+  ])('judges %s', (_what, status, text, headers, expected) => {
+    expect(judge(status, text, headers)).toEqual(expected);
+  });
+
+  it('turns the off-contract warning into a failure under --strict', () => {
+    expect(judge(401, '{"error":401,"message":"no"}', JSON_TYPE, { strict: true })).toEqual(['failure off-contract-status']);
+  });
+
+  it('warns about 404 and 405 for paths and methods the document does not have', () => {
+    expect(judge(404, '', {}, { path: '/nothing' })).toEqual(['warning off-contract-status']);
+    expect(judge(405, '', {}, { method: 'GET' })).toEqual(['warning off-contract-status']);
+  });
+});

@@ -1,0 +1,67 @@
+// `plantstore verify` exit codes: 0 every case passed, 1 a case failed or the server could not be
+// evaluated, 2 usage or configuration errors.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/mock/server.ts';
+import { startPlantServer, type PlantServer } from '../fixtures-servers/plant-server.ts';
+
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['test/runner/verify-cli.ts', 'verify', ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+let mock: MockServer;
+let broken: PlantServer;
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0 });
+  broken = await startPlantServer('duplicate-accepted');
+});
+afterAll(async () => {
+  await mock.close();
+  await broken.close();
+});
+
+describe('plantstore verify', () => {
+  it('exits 0 when every case passes, and writes the report files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plantstore-cli-'));
+    const result = await run(['--target', mock.url, '--generate', '2', '--junit', join(dir, 'v.xml'), '--json', join(dir, 'v.json')], { PLANTSTORE_TOKEN: 'env-token-value' });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/PASSED: \d+ passed, 0 failed/);
+    expect(readFileSync(join(dir, 'v.xml'), 'utf8')).toContain('<testsuites');
+    expect(readFileSync(join(dir, 'v.json'), 'utf8')).not.toContain('env-token-value');
+  });
+
+  it('exits 1 when a case fails', async () => {
+    const result = await run(['--target', broken.url, '--token', 'cli-token']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('FAIL  rejects a second plant with the same id');
+  });
+
+  it('exits 1 when the server cannot be reached', async () => {
+    const result = await run(['--target', 'http://127.0.0.1:9', '--token', 'cli-token', '--filter', 'with a tag']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('connection-refused');
+  });
+
+  it.each([
+    ['a target that is not a URL', ['--target', 'nope', '--token', 't'], '--target "nope" is not a URL'],
+    ['an unreadable fixture path', ['--target', 'http://127.0.0.1:9', '--token', 't', '--fixtures', 'no/such/dir'], 'no/such/dir: no such file or folder'],
+    ['a malformed --header', ['--target', 'http://127.0.0.1:9', '--token', 't', '--header', 'nocolon'], 'is not "Name: value"'],
+    ['an unknown reporter', ['--target', 'http://127.0.0.1:9', '--reporter', 'tap'], 'Invalid values'],
+  ])('exits 2 on %s', async (_what, args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+});
