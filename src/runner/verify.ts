@@ -31,9 +31,10 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const validators = createValidators(spec);
   const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...(await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed }))];
   const cases = select(all, options.filter);
-  if (options.token === undefined) requireNoToken(cases);
+  if (options.token === undefined) requireToken(cases);
 
-  const redact = createRedactor([options.token, ...Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value)]);
+  const credentialHeaders = Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value);
+  const redact = createRedactor([options.token, ...credentialHeaders, decodeURIComponent(options.targetUrl.password)]);
   const outputs = options.reporters.map((target) => openReporter(target));
   const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
   const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact };
@@ -85,7 +86,7 @@ function select(cases: Case[], filter: string[]): Case[] {
 }
 
 // Asking for the token up front beats failing every authenticated case with the same message.
-function requireNoToken(cases: Case[]): void {
+function requireToken(cases: Case[]): void {
   const users = cases.filter((c) => stringsIn(c.steps).some((text) => variablesIn(text).includes('token')));
   if (users.length === 0) return;
   throw new PlantstoreError('USAGE', `${users.length} case${users.length === 1 ? ' uses' : 's use'} {{token}}, but no token was given`, [
