@@ -1,6 +1,7 @@
 // The mock's log: one line per request, in text or JSON. Lines are buffered and written once per
 // event-loop turn, because a synchronous write per request would cost more than the request.
 import type { LogFormat } from '../mock/options.ts';
+import { isoTimestamp } from './clock.ts';
 
 export interface RequestLine {
   method: string;
@@ -47,14 +48,14 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
     }
   };
   const message = (level: 'info' | 'warn' | 'error', text: string) => {
-    if (format === 'json') write(JSON.stringify({ time: new Date().toISOString(), level, msg: text }));
+    if (format === 'json') write(JSON.stringify({ time: isoTimestamp(), level, msg: text }));
     else write(level === 'info' ? text : `${level === 'warn' ? 'warning' : 'ERROR'}: ${text}`);
   };
   return {
     request(line) {
       if (quiet) return;
       if (format === 'json') {
-        write(JSON.stringify({ time: new Date().toISOString(), level: 'info', method: line.method, path: line.path, status: line.status, ms: round(line.durationMs), operationId: line.operationId, problems: line.problems }));
+        write(JSON.stringify({ time: isoTimestamp(), level: 'info', method: line.method, path: line.path, status: line.status, ms: round(line.durationMs), operationId: line.operationId, problems: line.problems }));
       } else {
         const problems = line.problems?.length ? `  ${line.problems.join('; ')}` : '';
         write(`${clock()} ${line.method} ${line.path} ${line.status} ${round(line.durationMs)}ms${problems}`);
@@ -80,5 +81,5 @@ function round(ms: number): number {
 }
 
 function clock(): string {
-  return new Date().toISOString().slice(11, 23);
+  return isoTimestamp().slice(11, 23);
 }

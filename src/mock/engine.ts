@@ -2,6 +2,7 @@
 // top to bottom; everything it consults (router, compiled validators, bindings, error templates)
 // is built once, here, before the first request.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import { isoTimestamp } from '../log/clock.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { declaredStatuses, jsonContent, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
@@ -143,7 +144,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     // The journal is for the API's traffic; admin calls would crowd it out.
     if (options.journalSize === 0 || request.path.startsWith(ADMIN_PREFIX)) return;
     journal.add({
-      time: new Date().toISOString(),
+      time: isoTimestamp(),
       method: request.method,
       path: request.path,
       query: redactQuery(request.query, secretNames),

@@ -52,15 +52,25 @@ const SECRET_QUERY = /^(access_token|token|api_key|apikey|key)$/i;
 
 /** Headers fit for a journal or log: credentials replaced by their scheme and "[redacted]". */
 export function redactHeaders(headers: Record<string, string | undefined>, extraSecret: ReadonlySet<string>): Record<string, string> {
+  // The common request carries only Authorization among the secrets: one copy, one replacement.
+  if (extraSecret.size === 0 && headers.cookie === undefined && headers['proxy-authorization'] === undefined && headers['x-api-key'] === undefined && headers['api-key'] === undefined) {
+    const { authorization } = headers;
+    return (authorization === undefined ? { ...headers } : { ...headers, authorization: redactCredential(authorization) }) as Record<string, string>;
+  }
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     if (SECRET_HEADERS.has(name) || extraSecret.has(name)) {
-      const scheme = name === 'authorization' || name === 'proxy-authorization' ? /^\S+(?=\s)/.exec(value)?.[0] : undefined;
-      out[name] = scheme ? `${scheme} [redacted]` : '[redacted]';
+      out[name] = name === 'authorization' || name === 'proxy-authorization' ? redactCredential(value) : '[redacted]';
     } else out[name] = value;
   }
   return out;
+}
+
+/** "Bearer [redacted]": the scheme stays readable, the credential goes. */
+function redactCredential(value: string): string {
+  const space = value.indexOf(' ');
+  return space > 0 ? `${value.slice(0, space)} [redacted]` : '[redacted]';
 }
 
 /** A query string with credential-like parameters redacted. */

@@ -22,8 +22,20 @@ export interface ObjectShape {
   idField?: string;
 }
 
-/** The declared properties and required names of an object schema, merged over allOf/anyOf/oneOf. */
+const shapeCache = new WeakMap<object, ObjectShape>();
+
+/** The declared properties and required names of an object schema, merged over allOf/anyOf/oneOf; computed once per schema. */
 export function objectShape(schema: unknown, document: unknown): ObjectShape {
+  if (schema === null || typeof schema !== 'object') return computeShape(schema, document);
+  let shape = shapeCache.get(schema);
+  if (!shape) {
+    shape = computeShape(schema, document);
+    shapeCache.set(schema, shape);
+  }
+  return shape;
+}
+
+function computeShape(schema: unknown, document: unknown): ObjectShape {
   const shape: ObjectShape = { properties: new Map(), required: new Set() };
   const visit = (node: unknown, depth: number) => {
     const s = resolveSchema(node, document);

@@ -162,8 +162,19 @@ export function findResponse(operation: Operation, status: number): ResponseSpec
   );
 }
 
-/** The declared statuses as numbers ('4XX' counts as 400, 'default' is left out). */
+const statusCache = new WeakMap<Operation, number[]>();
+
+/** The declared statuses as numbers ('4XX' counts as 400, 'default' is left out); computed once per operation. */
 export function declaredStatuses(operation: Operation): number[] {
+  let statuses = statusCache.get(operation);
+  if (!statuses) {
+    statuses = computeStatuses(operation);
+    statusCache.set(operation, statuses);
+  }
+  return statuses;
+}
+
+function computeStatuses(operation: Operation): number[] {
   return operation.responses.flatMap((r) => (/^\d{3}$/.test(r.status) ? [Number(r.status)] : /^\dXX$/.test(r.status) ? [Number(r.status[0]) * 100] : []));
 }
 
