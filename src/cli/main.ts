@@ -5,6 +5,7 @@ import { exampleCommand } from './commands/example.ts';
 import { mockCommand } from './commands/mock.ts';
 import { specCommand } from './commands/spec.ts';
 import { validateCommand } from './commands/validate.ts';
+import { verifyCommand } from './commands/verify.ts';
 import { reportFatal } from './report-fatal.ts';
 
 class UsageError extends Error {}
@@ -15,6 +16,7 @@ export async function main(argv: string[]): Promise<void> {
     .scriptName('plantstore')
     .usage('$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).')
     .command(mockCommand)
+    .command(verifyCommand)
     .command(exampleCommand)
     .command(validateCommand)
     .command(specCommand)
