@@ -10,9 +10,9 @@ export interface CliResult {
 }
 
 /** Runs `plantstore ARGS` to the end (with this Node unless another is given). */
-export function runCli(args: string[], options: { input?: string; node?: string } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { input?: string; node?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(options.node ?? process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(options.node ?? process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -1,24 +1,15 @@
 // `plantstore verify` exit codes: 0 every case passed, 1 a case failed or the server could not be
 // evaluated, 2 usage or configuration errors.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { startPlantServer, type PlantServer } from '../fixtures-servers/plant-server.ts';
+import { runCli } from '../helpers/cli.ts';
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['test/runner/verify-cli.ts', 'verify', ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+// The real `plantstore` command, as a CI pipeline runs it.
+const run = (args: string[], env: Record<string, string> = {}) => runCli(['verify', ...args], { env });
 
 let mock: MockServer;
 let broken: PlantServer;
