@@ -1,0 +1,66 @@
+// The benchmark's flags, resolved once into one options object.
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { ROOT } from './servers.ts';
+
+export interface BenchOptions {
+  /** Measured seconds per server and scenario. */
+  durationSeconds: number;
+  /** Seconds of the same load before each measurement, not counted. */
+  warmupSeconds: number;
+  connections: number;
+  /** Spawns per server for the start-up figure (median); the last one takes the load. */
+  startupSamples: number;
+  exampleCount: number;
+  verifyGenerate: number;
+  /** Only the plantstore mock under valid creates, with --cpu-prof; figures are perturbed. */
+  profile: boolean;
+  profileDir: string;
+  resultsFile: string;
+}
+
+export const USAGE = `Usage: npm run bench [-- --duration S] [--quick] [--profile]
+  (or: node bench/run.ts ... with Node 24)
+
+  --duration S     measured seconds per server and scenario (default 5)
+  --quick          a 1 s smoke run: 0.5 s warm-up, one start-up sample, smaller example and verify runs
+  --profile        only the plantstore mock under valid creates, run with node --cpu-prof
+                   (profile in bench/results/prof/); prints the top self-time functions and files
+  --connections N  concurrent connections of the load generator (default 50)
+  -h, --help       this text
+
+Figures go to stdout and to bench/results/latest.json (bench/results/profile.json with --profile).
+A benchmark, not a test: it asserts nothing, and exits 0 unless the harness itself fails.`;
+
+/** Parses argv; throws an Error whose message is meant for the user on a bad flag. */
+export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
+      connections: { type: 'string', default: '50' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const quick = values.quick;
+  const durationSeconds = Number(values.duration ?? (quick ? 1 : 5));
+  if (!(durationSeconds > 0 && durationSeconds <= 600)) throw new Error(`--duration must be a number of seconds in (0, 600], got ${values.duration}`);
+  const connections = Number(values.connections);
+  if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be a whole number of 1 or more, got ${values.connections}`);
+  const results = join(ROOT, 'bench', 'results');
+  return {
+    durationSeconds,
+    warmupSeconds: quick ? 0.5 : 2,
+    connections,
+    startupSamples: quick ? 1 : 3,
+    exampleCount: quick ? 10_000 : 100_000,
+    verifyGenerate: quick ? 10 : 100,
+    profile: values.profile,
+    profileDir: join(results, 'prof'),
+    resultsFile: join(results, values.profile ? 'profile.json' : 'latest.json'),
+  };
+}

@@ -1,0 +1,36 @@
+// Everything one benchmark run measured, as written to bench/results/latest.json.
+import type { BarLine } from './bar.ts';
+import type { ExampleResult } from './example-bench.ts';
+import type { ServerResult } from './measure-servers.ts';
+import type { ProfileSummary } from './profile-summary.ts';
+import type { ScenarioName } from './scenarios.ts';
+import type { ServerName } from './servers.ts';
+import type { VerifyResult } from './verify-bench.ts';
+
+export interface BenchReport {
+  startedAt: string;
+  wallSeconds: number;
+  machine: { cores: number; cpu: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
+  settings: { durationSeconds: number; warmupSeconds: number; connections: number; startupSamples: number; pinning: string; profile: boolean };
+  servers: Partial<Record<ServerName, ServerResult>>;
+  /** plantstore req/s divided by the other server's, per scenario. */
+  ratios: Partial<Record<ScenarioName, { vsPrism?: number; vsBaseline?: number }>>;
+  examples?: ExampleResult;
+  verify?: VerifyResult & { rawRequestsPerSecond?: number; ratioToRaw?: number };
+  bar: BarLine[];
+  profile?: ProfileSummary;
+}
+
+export function ratiosOf(servers: BenchReport['servers'], scenarios: readonly ScenarioName[]): BenchReport['ratios'] {
+  const ratios: BenchReport['ratios'] = {};
+  for (const name of scenarios) {
+    const ours = servers.plantstore?.scenarios[name]?.requestsPerSecond;
+    if (ours === undefined) continue;
+    const against = (other: ServerName) => {
+      const theirs = servers[other]?.scenarios[name]?.requestsPerSecond;
+      return theirs ? ours / theirs : undefined;
+    };
+    ratios[name] = { vsPrism: against('prism'), vsBaseline: against('baseline') };
+  }
+  return ratios;
+}

@@ -1,0 +1,91 @@
+// The benchmark's printed report: the figures as tables, the ratios, and the issue's bar.
+import type { BenchReport } from './bench-report.ts';
+import type { Scenario } from './scenarios.ts';
+import { SERVERS } from './servers.ts';
+
+const int = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
+const ms = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(2));
+const mb = (bytes: number | undefined) => (bytes === undefined || Number.isNaN(bytes) ? '-' : (bytes / 1024 / 1024).toFixed(0));
+const times = (n: number | undefined) => (n === undefined ? '-' : `${n >= 10 ? n.toFixed(0) : n.toFixed(2)}x`);
+
+function table(header: string[], rows: string[][], leftColumns = 2): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+// Past this share of its core the load generator, not the server, may set the pace.
+const SATURATED_PERCENT = 85;
+
+export function formatServers(report: BenchReport, scenarios: readonly Scenario[]): string {
+  const rows: string[][] = [];
+  let saturated = false;
+  for (const scenario of scenarios) {
+    for (const server of SERVERS) {
+      const result = report.servers[server.name]?.scenarios[scenario.name];
+      if (!result) continue;
+      const odd = result.unexpected + result.errors + result.timeouts;
+      const bound = result.generatorCpuPercent >= SATURATED_PERCENT;
+      saturated ||= bound;
+      const ratio = server.name === 'plantstore' ? report.ratios[scenario.name] : undefined;
+      rows.push([
+        scenario.title,
+        server.title,
+        `${int(result.requestsPerSecond)}${bound ? '*' : ' '}`,
+        ms(result.p50Ms),
+        ms(result.p99Ms),
+        mb(result.rssBytes),
+        ratio ? times(ratio.vsPrism) : '',
+        ratio ? times(ratio.vsBaseline) : '',
+        odd ? `${int(odd)} ${Object.keys(result.statuses).join('/')}` : '',
+      ]);
+    }
+  }
+  const startup = SERVERS.filter((s) => report.servers[s.name]).map((s) => {
+    const figures = report.servers[s.name]?.startupMs;
+    return [s.title, int(figures?.median), (figures?.samples ?? []).map((x) => int(x)).join(', ')];
+  });
+  const notes = [
+    '  RSS: VmRSS of the server process after that load (state grows: every valid create is kept).',
+    '  x Prism, x baseline: plantstore req/s over theirs. odd: answers with another status than expected (statuses seen), errors, timeouts.',
+  ];
+  if ((report.servers.prism?.scenarios['valid-int64']?.statuses['400'] ?? 0) > 0) {
+    notes.push('  Prism 5.16 refuses ids past 2^53 with 400 (its int64 check stops at 9007199254740991): its int64 row measures refusals.');
+  }
+  if (saturated) notes.push(`  *: the load generator used >= ${SATURATED_PERCENT}% of its core; that server may be faster than measured.`);
+  return [
+    table(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'x Prism', 'x baseline', 'odd'], rows),
+    ...notes,
+    '',
+    table(['start-up (spawn to first create answered)', 'median ms', 'samples ms'], startup, 1),
+  ].join('\n');
+}
+
+export function formatExtras(report: BenchReport): string {
+  const lines: string[] = [];
+  const ex = report.examples;
+  if (ex) {
+    lines.push(`example generator, NewPlant x ${int(ex.count)}, ndjson:`);
+    lines.push(`  json-schema-faker alone (in-process):  ${int(ex.jsonSchemaFakerPerSecond)}/s`);
+    lines.push(`  plantstore generator (in-process):     ${int(ex.inProcessPerSecond)}/s${ex.inProcessPerSecond && ex.jsonSchemaFakerPerSecond ? `  (${times(ex.inProcessPerSecond / ex.jsonSchemaFakerPerSecond)} json-schema-faker)` : ''}`);
+    lines.push(ex.cliPerSecond === undefined
+      ? '  plantstore example CLI (wall time):     skipped'
+      : `  plantstore example CLI (wall time):     ${int(ex.cliPerSecond)}/s  (${int(ex.cliWallMs)} ms for the whole command)${ex.jsonSchemaFakerPerSecond ? `  (${times(ex.cliPerSecond / ex.jsonSchemaFakerPerSecond)} json-schema-faker)` : ''}`);
+    for (const why of ex.skipped) lines.push(`  note: ${why}`);
+  }
+  const v = report.verify;
+  if (v) {
+    lines.push('conformance runner (plantstore verify) against the mock:');
+    if (v.skipped) lines.push(`  ${v.skipped}`);
+    else {
+      lines.push(`  --generate ${v.generate}: ${int(v.cases)} cases, outcome ${v.outcome}; ${int(v.casesPerSecond)} cases/s in the runner (${int(v.runnerMs)} ms), ${int(v.wallCasesPerSecond)}/s with CLI start-up (${int(v.wallMs)} ms)`);
+      lines.push(`  autocannon raw valid creates on the mock: ${int(v.rawRequestsPerSecond)} req/s; runner at ${v.ratioToRaw === undefined ? '-' : `${(v.ratioToRaw * 100).toFixed(1)}%`} of it`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export function formatBar(report: BenchReport): string {
+  const rows = report.bar.map((line) => [line.criterion, line.measured, line.verdict]);
+  return `${table(['the bar (issue 5), informative only', 'measured', ''], rows, 2)}`;
+}

@@ -1,0 +1,125 @@
+// Issue 5's benchmark: the plantstore mock (default settings, request log on), Prism 5.16 mocking
+// the same document, and a bare node:http plant store, side by side in one run; then the example
+// generator's and the conformance runner's rates. Prints tables, ratios and the issue's bar, and
+// writes every figure to bench/results/latest.json. It asserts nothing (benchmarks are not tests).
+// Run: npm run bench [-- --duration S | --quick | --profile]
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, availableParallelism } from 'node:os';
+import { join, relative } from 'node:path';
+import { judgeBar } from './bar.ts';
+import { resolveBenchOptions, USAGE, type BenchOptions } from './bench-options.ts';
+import { ratiosOf, type BenchReport } from './bench-report.ts';
+import { LOAD_CORE, pinningUnavailable, pinSelf, SERVER_CORE } from './cpu-pinning.ts';
+import { measureExamples } from './example-bench.ts';
+import { measureServer } from './measure-servers.ts';
+import { formatProfileSummary, summariseProfile } from './profile-summary.ts';
+import { formatBar, formatExtras, formatServers } from './report-text.ts';
+import { SCENARIOS } from './scenarios.ts';
+import { ROOT, SERVERS } from './servers.ts';
+import { measureVerify } from './verify-bench.ts';
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+function newestProfile(dir: string): string | undefined {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
+  return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+}
+
+async function bench(options: BenchOptions): Promise<{ report: BenchReport; broken: string[] }> {
+  const started = performance.now();
+  const cores = availableParallelism(); // before pinning: it counts the cores this process may use
+  const resultsDir = join(ROOT, 'bench', 'results');
+  const logDir = join(resultsDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  // This process only waits while a load runs; it shares the load generator's core, not the server's.
+  pinSelf(LOAD_CORE);
+  const scenarios = options.profile ? SCENARIOS.filter((s) => s.name === 'valid') : SCENARIOS;
+  const servers = options.profile ? SERVERS.filter((s) => s.name === 'plantstore') : SERVERS;
+  const report: BenchReport = {
+    startedAt: new Date().toISOString(),
+    wallSeconds: 0,
+    machine: { cores, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, loadAverageBefore: loadavg(), loadAverageAfter: [] },
+    settings: {
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      connections: options.connections,
+      startupSamples: options.startupSamples,
+      pinning: pinningUnavailable ? `off (${pinningUnavailable})` : `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}`,
+      profile: options.profile,
+    },
+    servers: {},
+    ratios: {},
+    bar: [],
+  };
+  if (pinningUnavailable) say(`bench: warning: no CPU pinning (${pinningUnavailable}); the server and the load generator share cores`);
+  if (report.machine.loadAverageBefore[0] > 0.5) say(`bench: note: load average ${report.machine.loadAverageBefore[0].toFixed(2)} before the run; other work on this machine skews the figures`);
+  const broken: string[] = [];
+  if (options.profile) {
+    rmSync(options.profileDir, { recursive: true, force: true });
+    mkdirSync(options.profileDir, { recursive: true });
+  }
+  const nodeFlags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  for (const server of servers) {
+    say(`bench: ${server.title} (${scenarios.length} scenarios x ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s)`);
+    try {
+      report.servers[server.name] = await measureServer(server, { ...options, scenarios, logDir, nodeFlags: server.name === 'plantstore' ? nodeFlags : [], say });
+    } catch (error) {
+      broken.push(`${server.title}: ${(error as Error).message}`);
+      say(`bench: ${server.title} failed: ${(error as Error).message}`);
+    }
+  }
+  report.ratios = ratiosOf(report.servers, scenarios.map((s) => s.name));
+  if (options.profile) {
+    const file = newestProfile(options.profileDir);
+    if (file) report.profile = summariseProfile(file);
+    else broken.push(`no .cpuprofile written to ${options.profileDir}`);
+  } else {
+    say(`bench: example generator (${options.exampleCount.toLocaleString('en-US')} NewPlant examples)`);
+    report.examples = await measureExamples(options.exampleCount, say);
+    say(`bench: conformance runner (verify --generate ${options.verifyGenerate})`);
+    const verify = await measureVerify(options.verifyGenerate, resultsDir);
+    const raw = report.servers.plantstore?.scenarios.valid?.requestsPerSecond;
+    report.verify = { ...verify, rawRequestsPerSecond: raw, ratioToRaw: raw && verify.casesPerSecond ? verify.casesPerSecond / raw : undefined };
+  }
+  report.bar = judgeBar(report.servers);
+  report.machine.loadAverageAfter = loadavg();
+  report.wallSeconds = (performance.now() - started) / 1000;
+  return { report, broken };
+}
+
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  say(`bench: needs Node 24 (this is ${process.version}); run it with \`npm run bench\`, which puts the project's Node 24 first on PATH.`);
+  process.exit(2);
+}
+let options: BenchOptions | 'help';
+try {
+  options = resolveBenchOptions(process.argv.slice(2));
+} catch (error) {
+  say(`bench: ${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (options === 'help') {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const { report, broken } = await bench(options);
+const scenarios = options.profile ? SCENARIOS.filter((s) => s.name === 'valid') : SCENARIOS;
+const out = [
+  '',
+  `plantstore benchmark: ${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.node}, ${report.settings.connections} connections, ${report.settings.warmupSeconds} s warm-up + ${report.settings.durationSeconds} s per scenario; ${report.settings.pinning}`,
+  options.profile ? 'PROFILED RUN: the mock runs with --cpu-prof, its figures are lower than normal.' : '',
+  formatServers(report, scenarios),
+  '',
+  formatExtras(report),
+  '',
+  formatBar(report),
+  report.profile ? `\n${formatProfileSummary(report.profile)}` : '',
+  '',
+  `figures: ${relative(process.cwd(), options.resultsFile) || options.resultsFile}  (whole run ${report.wallSeconds.toFixed(0)} s)`,
+];
+process.stdout.write(`${out.filter((line, i) => line !== '' || out[i - 1] !== '').join('\n')}\n`);
+writeFileSync(options.resultsFile, `${JSON.stringify({ ...report, broken }, null, 2)}\n`);
+if (broken.length > 0) {
+  say(`bench: the harness could not measure everything:\n  ${broken.join('\n  ')}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,97 @@
+// Starts one server under test pinned to its core, with its output (the request log included) going
+// to a file, and measures its start-up: from spawn to the first successful create answered (a POST
+// polled every few ms), which is what a test suite waiting for its mock actually waits for.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { stop, track } from './child-processes.ts';
+import { pinned, SERVER_CORE } from './cpu-pinning.ts';
+import { freePort } from './free-port.ts';
+import type { ServerDefinition } from './servers.ts';
+
+const POLL_MS = 5;
+const START_DEADLINE_MS = 60_000;
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  startupMs: number;
+  logFile: string;
+  /** Resident set size now, in bytes, from /proc/PID/status (VmRSS), and its peak (VmHWM). */
+  memory(): { rssBytes: number; peakRssBytes: number };
+  logBytes(): number;
+  stop(): Promise<void>;
+}
+
+let probeId = 0;
+
+/** One POST of a valid create; resolves to its status, or undefined when nothing answers yet. */
+function probe(url: string): Promise<number | undefined> {
+  // Negative ids: the load's ids are positive, so a probe never collides with them.
+  const body = JSON.stringify({ id: -1_000_000 - probeId++, name: 'probe' });
+  return new Promise((resolve) => {
+    const req = request(`${url}/plants`, {
+      method: 'POST',
+      agent: false,
+      headers: { authorization: 'Bearer bench-token', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode));
+    });
+    req.setTimeout(2000, () => req.destroy());
+    req.once('error', () => resolve(undefined));
+    req.end(body);
+  });
+}
+
+function readStatus(pid: number, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-12).join('\n');
+  } catch {
+    return '(no output)';
+  }
+}
+
+/** Starts `server` on a free port and resolves once it has answered a create with 200. */
+export async function startServer(server: ServerDefinition, options: { logFile: string; nodeFlags?: string[] }): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const log = openSync(options.logFile, 'w');
+  const [command, args] = pinned(SERVER_CORE, process.execPath, server.args(port, options.nodeFlags ?? []));
+  const started = performance.now();
+  // stdout and stderr to a file: the server pays for its logging as a user redirecting it would,
+  // and nothing in this process has to drain a pipe meanwhile.
+  const child: ChildProcess = track(spawn(command, args, { stdio: ['ignore', log, log] }));
+  closeSync(log);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  for (;;) {
+    const status = await probe(url);
+    if (status === 200) break;
+    if (exited) throw new Error(`${server.title} exited before answering (code ${child.exitCode}); its output:\n${tail(options.logFile)}`);
+    if (performance.now() - started > START_DEADLINE_MS) {
+      await stop(child);
+      throw new Error(`${server.title} did not answer a create within ${START_DEADLINE_MS} ms (last status ${status ?? 'none'}); its output:\n${tail(options.logFile)}`);
+    }
+    await sleep(POLL_MS);
+  }
+  const startupMs = performance.now() - started;
+  const pid = child.pid as number;
+  return {
+    url,
+    pid,
+    startupMs,
+    logFile: options.logFile,
+    memory: () => ({ rssBytes: readStatus(pid, 'VmRSS'), peakRssBytes: readStatus(pid, 'VmHWM') }),
+    logBytes: () => statSync(options.logFile).size,
+    stop: () => stop(child),
+  };
+}

@@ -1,0 +1,37 @@
+// The three servers the benchmark compares, each as the command that starts it on a port.
+// All run on the Node 24 running the benchmark (process.execPath), directly, so that the pid we
+// spawn is the server's own process (its RSS is what we read), not a wrapper that re-executes.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+export type ServerName = 'plantstore' | 'prism' | 'baseline';
+
+export interface ServerDefinition {
+  name: ServerName;
+  title: string;
+  /** Node's arguments (script first) for a server on `port`. */
+  args(port: number, nodeFlags: string[]): string[];
+}
+
+export const ROOT = join(import.meta.dirname, '..');
+const DOCUMENT = join(ROOT, 'openapi', 'plant-store.yaml');
+const prismCli = () => createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+
+export const SERVERS: readonly ServerDefinition[] = [
+  {
+    name: 'plantstore',
+    title: 'plantstore mock',
+    // Default settings: text request log on stderr (the benchmark sends it to a file), no --quiet.
+    args: (port, nodeFlags) => [...nodeFlags, join(ROOT, 'bin', 'plantstore.js'), 'mock', '--port', String(port)],
+  },
+  {
+    name: 'prism',
+    title: 'Prism 5.16 mock',
+    args: (port, nodeFlags) => [...nodeFlags, prismCli(), 'mock', DOCUMENT, '--port', String(port), '--host', '127.0.0.1'],
+  },
+  {
+    name: 'baseline',
+    title: 'bare node:http',
+    args: (port, nodeFlags) => [...nodeFlags, join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)],
+  },
+];
