@@ -56,7 +56,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     durationSeconds,
     warmupSeconds: quick ? 0.5 : 2,
     connections,
-    startupSamples: quick ? 1 : 3,
+    startupSamples: quick || values.profile ? 1 : 3,
     exampleCount: quick ? 10_000 : 100_000,
     verifyGenerate: quick ? 10 : 100,
     profile: values.profile,

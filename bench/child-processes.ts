@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 
 const running = new Set<ChildProcess>();
 let installed = false;
+let stopping = false;
 
 function killAll(signal: NodeJS.Signals): void {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -16,6 +17,7 @@ function install(): void {
   process.on('exit', () => killAll('SIGKILL'));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
+      stopping = true;
       process.stderr.write(`\nbench: ${signal}, stopping ${running.size} process(es)\n`);
       killAll('SIGTERM');
       // Give them a moment to go (a profiled mock writes its profile on exit), then force it.
@@ -33,6 +35,8 @@ export function track<T extends ChildProcess>(child: T): T {
   install();
   running.add(child);
   child.once('exit', () => running.delete(child));
+  // The benchmark goes on until it exits; whatever it starts meanwhile is stopped at once.
+  if (stopping) child.kill('SIGTERM');
   return child;
 }
 

@@ -72,7 +72,8 @@ export function summariseProfile(file: string, count = 15): ProfileSummary {
     }
     busyMs += ms;
     const where = fileOf(frame);
-    const name = frame.url ? `${frame.functionName || '(anonymous)'}  ${where}:${frame.lineNumber + 1}` : where;
+    // Native frames (JSON.parse, a socket write, ...) have no file: their names are the information.
+    const name = frame.url ? `${frame.functionName || '(anonymous)'}  ${where}:${frame.lineNumber + 1}` : frame.functionName.startsWith('(') ? where : `${frame.functionName} (native)`;
     functions.set(name, (functions.get(name) ?? 0) + ms);
     files.set(where, (files.get(where) ?? 0) + ms);
     packages.set(packageOf(where), (packages.get(packageOf(where)) ?? 0) + ms);
