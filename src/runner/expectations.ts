@@ -1,5 +1,5 @@
 // Judges an answer against what its fixture expects: a status (or class), a body (subset or
-// exact) and headers. Each unmet expectation is a finding with expected and actual values, so a
+// exact), headers, and (generated sequences) an item the list must hold. Each unmet expectation is a finding with expected and actual values, so a
 // reporter can print a diff.
 import type { JsonValue } from '../json/exact-json.ts';
 import { compareJson } from './compare-json.ts';
@@ -23,6 +23,7 @@ export function checkExpectations(expect: FixtureExpectation, response: Received
     const finding = checkHeader(name, typeof wanted === 'boolean' ? wanted : String(wanted), actual);
     if (finding) findings.push(finding);
   }
+  if (expect.listContains !== undefined) findings.push(...checkListContains(expect.listContains, response));
   return findings;
 }
 
@@ -45,6 +46,17 @@ function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: Rece
       : `${where}: expected ${describeValue(mismatch.expected)}, got ${describeValue(mismatch.actual)}`;
     return { code: 'unexpected-body', severity: 'failure', message, pointer: mismatch.pointer, expected: mismatch.expected, actual: mismatch.actual };
   });
+}
+
+function checkListContains({ item, limit }: { item: JsonValue; limit?: number }, response: ReceivedResponse): Finding[] {
+  // Only an array can be searched; any other body already fails the status or the contract checks.
+  if (response.json === undefined || !response.json.ok || !Array.isArray(response.json.value)) return [];
+  const list = response.json.value;
+  if (list.some((element) => compareJson(item, element, 'subset').length === 0)) return [];
+  // A full page may be the first of several: the item can sit on a later one.
+  if (limit !== undefined && list.length >= limit) return [];
+  const size = `${list.length} element${list.length === 1 ? '' : 's'}${limit === undefined ? '' : `, fewer than the limit ${limit}, so it is the whole list`}`;
+  return [{ code: 'not-in-list', severity: 'failure', message: `the list (${size}) has no element containing ${describeValue(item)}`, expected: item }];
 }
 
 function checkHeader(name: string, wanted: string | boolean, actual: string | undefined): Finding | undefined {

@@ -18,6 +18,12 @@ export interface FixtureExpectation {
   body?: JsonValue;
   bodyMatch?: 'subset' | 'exact';
   headers?: Record<string, string | boolean>;
+  /**
+   * Generated sequences only, not (yet) in the fixture file format: the body is an array with an
+   * element containing `item` (subset match). When `limit` was sent and the page came back full,
+   * the item may be on a later page, so its absence is not a failure.
+   */
+  listContains?: { item: JsonValue; limit?: number };
 }
 
 export interface FixtureStep {

@@ -2,13 +2,16 @@
 // from the example generator, which must be accepted (2xx); then negative ones, which must be
 // rejected with a 4xx: each mutation the generator makes (a required field dropped, a field of
 // the wrong type, a value out of range, malformed JSON) and a request without credentials. The
-// same seed gives the same cases. The example module loads json-schema-faker, so it is imported
+// same seed gives the same cases. Stateful sequences (create, read, list, delete) follow, see
+// generated-sequences.ts. The example module loads json-schema-faker, so it is imported
 // only when cases are generated.
 import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { jsonContent, type Operation } from '../spec/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 import type { Case, FixtureRequest } from './fixture.ts';
+import { authHeaders, withUniqueKey } from './generated-request-parts.ts';
+import { generateSequences } from './generated-sequences.ts';
 
 export interface GenerateOptions {
   /** Valid bodies per operation. */
@@ -22,14 +25,13 @@ export interface CaseSource {
   invalid(operation: Operation, seed: number): Array<{ description: string } & ({ body: JsonValue } | { rawBody: string })>;
 }
 
-const BEARER_LIKE = new Set(['oauth2', 'openIdConnect']);
-
 /** Builds the generated cases of a document. */
 export async function generateCases(spec: LoadedSpec, operations: Operation[], validators: Validators, options: GenerateOptions, source?: CaseSource): Promise<Case[]> {
   if (options.count <= 0) return [];
   const cases = source ?? (await exampleCaseSource(spec, validators));
   const out: Case[] = [];
   for (const operation of operations) out.push(...casesFor(operation, cases, validators, options));
+  out.push(...generateSequences(spec, operations, validators, options, cases));
   return out;
 }
 
@@ -81,23 +83,4 @@ function casesFor(operation: Operation, source: CaseSource, validators: Validato
     out.push(make('no-credentials', 'rejects a valid body without credentials', request({}, { body: withUniqueKey(valid[0], check) }), '4xx'));
   }
   return out;
-}
-
-/** The credentials header a secured operation needs ({} when open), or undefined when the runner cannot present them. */
-function authHeaders(operation: Operation): Record<string, string> | undefined {
-  if (operation.security.length === 0 || operation.security.some((requirement) => requirement.length === 0)) return {};
-  const bearer = operation.security.find((requirement) => requirement.every((s) => (s.type === 'http' && s.scheme === 'bearer') || BEARER_LIKE.has(s.type)));
-  return bearer ? { authorization: 'Bearer {{token}}' } : undefined;
-}
-
-/**
- * A valid body's integer `id` becomes {{uniqueId}}, so that a server which keeps its data does not
- * answer a re-run with "already exists"; only when a run-unique int64 is still valid there.
- */
-function withUniqueKey(body: JsonValue, check: (value: JsonValue) => { ok: boolean }): JsonValue {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const id = body.id;
-  if (typeof id !== 'number' && typeof id !== 'bigint') return body;
-  if (!check({ ...body, id: 1_700_000_000_000_000_000n }).ok) return body;
-  return { ...body, id: '{{uniqueId}}' };
 }
