@@ -27,6 +27,8 @@ export interface LoadResult {
   unexpected: number;
   errors: number;
   timeouts: number;
+  /** 2xx answers during warm-up and measurement: resources the server now stores. */
+  created: number;
   /** Share of one core the load generator used while measuring; near 100 it may be the bottleneck. */
   generatorCpuPercent: number;
 }
@@ -53,18 +55,17 @@ function run(seconds: number, record: boolean): Promise<{ latencies: number[]; s
       if (error) reject(error);
       else resolve({ latencies, statuses, errors: result.errors, timeouts: result.timeouts, seconds: (performance.now() - started) / 1000 });
     });
-    if (record) {
-      instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-        latencies.push(ms);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      });
-    }
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (record) latencies.push(ms);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
   });
 }
 
 const percentile = (sorted: Float64Array, p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 
-if (plan.warmupSeconds > 0) await run(plan.warmupSeconds, false);
+const warmup = plan.warmupSeconds > 0 ? await run(plan.warmupSeconds, false) : undefined;
+const created = (statuses: Record<string, number> = {}) => Object.entries(statuses).reduce((sum, [status, n]) => sum + (status.startsWith('2') ? n : 0), 0);
 const cpuBefore = process.cpuUsage();
 const measured = await run(plan.durationSeconds, true);
 const cpu = process.cpuUsage(cpuBefore);
@@ -81,6 +82,7 @@ const result: LoadResult = {
   unexpected: count - (measured.statuses[chosen.expectedStatus] ?? 0),
   errors: measured.errors,
   timeouts: measured.timeouts,
+  created: created(warmup?.statuses) + created(measured.statuses),
   generatorCpuPercent: ((cpu.user + cpu.system) / 1000 / (measured.seconds * 1000)) * 100,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -12,6 +12,8 @@ import type { ServerDefinition, ServerName } from './servers.ts';
 export interface ScenarioResult extends LoadResult {
   rssBytes: number;
   peakRssBytes: number;
+  /** Resources the server held when its RSS was read: the creates of this and earlier scenarios. */
+  storedAfter: number;
 }
 
 export interface ServerResult {
@@ -54,6 +56,7 @@ export async function measureServer(server: ServerDefinition, settings: MeasureS
     settings.say(`${server.title}: start-up ${samples.map((ms) => `${Math.round(ms)}`).join(', ')} ms`);
     const live = running as RunningServer;
     const scenarios: ServerResult['scenarios'] = {};
+    let stored = 1; // the start-up probe that answered 200
     for (const [index, scenario] of settings.scenarios.entries()) {
       const load = await runLoad({
         url: live.url,
@@ -63,7 +66,8 @@ export async function measureServer(server: ServerDefinition, settings: MeasureS
         durationSeconds: settings.durationSeconds,
         idStart: String(BigInt(index + 1) * ID_RANGE),
       });
-      scenarios[scenario.name] = { ...load, ...live.memory() };
+      stored += load.created;
+      scenarios[scenario.name] = { ...load, ...live.memory(), storedAfter: stored };
       const odd = load.unexpected + load.errors + load.timeouts > 0 ? `  (${load.unexpected} unexpected statuses, ${load.errors} errors, ${load.timeouts} timeouts)` : '';
       settings.say(`  ${scenario.title}: ${Math.round(load.requestsPerSecond).toLocaleString('en-US')} req/s${odd}`);
     }

@@ -35,6 +35,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
         ms(result.p50Ms),
         ms(result.p99Ms),
         mb(result.rssBytes),
+        server.stateful ? int(result.storedAfter) : '-',
         ratio ? times(ratio.vsPrism) : '',
         ratio ? times(ratio.vsBaseline) : '',
         odd ? `${int(odd)} ${Object.keys(result.statuses).join('/')}` : '',
@@ -46,7 +47,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
     return [s.title, int(figures?.median), (figures?.samples ?? []).map((x) => int(x)).join(', ')];
   });
   const notes = [
-    '  RSS: VmRSS of the server process after that load (state grows: every valid create is kept).',
+    '  RSS: VmRSS of the server process after that load; stored: plants it held then (one process per server takes every scenario).',
     '  x Prism, x baseline: plantstore req/s over theirs. odd: answers with another status than expected (statuses seen), errors, timeouts.',
   ];
   if ((report.servers.prism?.scenarios['valid-int64']?.statuses['400'] ?? 0) > 0) {
@@ -54,7 +55,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
   }
   if (saturated) notes.push(`  *: the load generator used >= ${SATURATED_PERCENT}% of its core; that server may be faster than measured.`);
   return [
-    table(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'x Prism', 'x baseline', 'odd'], rows),
+    table(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'odd'], rows),
     ...notes,
     '',
     table(['start-up (spawn to first create answered)', 'median ms', 'samples ms'], startup, 1),

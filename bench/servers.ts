@@ -9,6 +9,8 @@ export type ServerName = 'plantstore' | 'prism' | 'baseline';
 export interface ServerDefinition {
   name: ServerName;
   title: string;
+  /** Whether it keeps what is created (Prism does not: its "stored" figure is meaningless). */
+  stateful: boolean;
   /** Node's arguments (script first) for a server on `port`. */
   args(port: number, nodeFlags: string[]): string[];
 }
@@ -21,17 +23,20 @@ export const SERVERS: readonly ServerDefinition[] = [
   {
     name: 'plantstore',
     title: 'plantstore mock',
+    stateful: true,
     // Default settings: text request log on stderr (the benchmark sends it to a file), no --quiet.
     args: (port, nodeFlags) => [...nodeFlags, join(ROOT, 'bin', 'plantstore.js'), 'mock', '--port', String(port)],
   },
   {
     name: 'prism',
     title: 'Prism 5.16 mock',
+    stateful: false,
     args: (port, nodeFlags) => [...nodeFlags, prismCli(), 'mock', DOCUMENT, '--port', String(port), '--host', '127.0.0.1'],
   },
   {
     name: 'baseline',
     title: 'bare node:http',
+    stateful: true,
     args: (port, nodeFlags) => [...nodeFlags, join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)],
   },
 ];
