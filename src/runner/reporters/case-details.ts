@@ -1,10 +1,11 @@
 // The readable account of a case that did not simply pass, shared by the console and JUnit:
 // per step, the request line, each finding, a "- expected / + actual" diff where a finding has
 // both sides, and the curl command that reproduces the request (token as $PLANTSTORE_TOKEN).
+// A failed sequence is shown whole: the steps that passed are how the server got there.
 import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import type { CaseResult, Finding, StepResult } from '../report.ts';
 
-export type DetailKind = 'heading' | 'failure' | 'warning' | 'expected' | 'actual' | 'curl';
+export type DetailKind = 'heading' | 'step' | 'failure' | 'warning' | 'expected' | 'actual' | 'curl';
 
 export interface DetailLine {
   kind: DetailKind;
@@ -15,14 +16,23 @@ export interface DetailLine {
 export function caseDetails(result: CaseResult, include: 'failures' | 'all' = 'all'): DetailLine[] {
   const lines: DetailLine[] = [];
   const several = result.steps.length > 1;
+  const whole = several && result.status === 'failed';
   for (const step of result.steps) {
     const shown = step.findings.filter((f) => include === 'all' || f.severity === 'failure');
-    if (shown.length === 0) continue;
+    if (shown.length === 0) {
+      if (whole) lines.push({ kind: 'step', text: `step ${step.name}: ${requestLine(step)}` });
+      continue;
+    }
     lines.push({ kind: 'heading', text: `${several ? `step ${step.name}: ` : ''}${requestLine(step)}` });
     for (const finding of shown) lines.push(...findingLines(finding));
     if (step.curl && shown.some((f) => f.severity === 'failure')) lines.push({ kind: 'curl', text: step.curl });
   }
   return lines;
+}
+
+/** The step that failed a case, or undefined when none did. */
+export function failedStep(result: CaseResult): StepResult | undefined {
+  return result.steps.find((step) => step.findings.some((f) => f.severity === 'failure'));
 }
 
 /** "POST /plants -> 400 (createPlant, 3 ms)" */

@@ -13,6 +13,7 @@ const COLORS: Record<DetailKind | 'PASS' | 'FAIL' | 'WARN' | 'SKIP', [number, nu
   WARN: [33, 39],
   SKIP: [90, 39],
   heading: [1, 22],
+  step: [90, 39],
   failure: [31, 39],
   warning: [33, 39],
   expected: [32, 39],

@@ -2,7 +2,7 @@
 // <testcase> per case. Broken contracts and unmet expectations are <failure>s; answers that never
 // arrived (refused, timed out, reset) are <error>s, as JUnit means "could not be evaluated".
 import type { CaseResult, VerifyReport } from '../report.ts';
-import { caseDetails } from './case-details.ts';
+import { caseDetails, failedStep } from './case-details.ts';
 import type { Reporter, ReporterContext } from './index.ts';
 
 const TRANSPORT_CODES = new Set(['timeout', 'connection-refused', 'connection-reset', 'unreachable', 'tls-error', 'invalid-http', 'transport-error']);
@@ -36,14 +36,17 @@ export function renderJunit(report: VerifyReport): string {
 
 function testcase(result: CaseResult, source: string): string[] {
   const open = `    <testcase name="${attr(result.name)}" classname="${attr(source.replace(/\.(ya?ml|json)$/i, '').replaceAll('/', '.'))}" time="${seconds(result.durationMs)}"`;
-  const details = caseDetails(result).map((line) => (line.kind === 'heading' ? line.text : `  ${line.text}`)).join('\n');
+  const details = caseDetails(result).map((line) => (line.kind === 'heading' || line.kind === 'step' ? line.text : `  ${line.text}`)).join('\n');
   if (result.status === 'skipped') return [`${open}>`, `      <skipped message="${attr(result.skipReason ?? 'not run')}"/>`, '    </testcase>'];
   if (result.status === 'passed' && result.warnings === 0) return [`${open}/>`];
   const lines = [`${open}>`];
   if (result.status === 'failed') {
-    const first = result.steps.flatMap((s) => s.findings).find((f) => f.severity === 'failure')!;
+    const step = failedStep(result)!;
+    const first = step.findings.find((f) => f.severity === 'failure')!;
     const element = isError(result) ? 'error' : 'failure';
-    lines.push(`      <${element} message="${attr(first.message)}" type="${attr(first.code)}">${text(details)}</${element}>`);
+    // In a sequence the message names the step that broke; the details show every step before it.
+    const message = result.steps.length > 1 ? `step ${step.name}: ${first.message}` : first.message;
+    lines.push(`      <${element} message="${attr(message)}" type="${attr(first.code)}">${text(details)}</${element}>`);
   } else lines.push(`      <system-out>${text(details)}</system-out>`);
   lines.push('    </testcase>');
   return lines;
