@@ -53,7 +53,7 @@ export interface StepResult {
 export type CaseStatus = 'passed' | 'failed' | 'skipped';
 
 export interface CaseResult {
-  /** Unique within a run: "<fixture file>#<name>" or "generated/<operation>/<n>". */
+  /** Unique within a run: "<fixture file>#<name>", "generated/<operation>/<n>" or "generated/sequence/<collection>/<n>". */
   id: string;
   name: string;
   /** The fixture file (relative to the working directory) or 'generated'. */

@@ -20,7 +20,7 @@ export interface VerifyOptions {
   spec: string;
   /** Fixture files and folders. Default: the shipped Plant Store fixtures with the built-in document, else none. */
   fixtures: string[];
-  /** Valid generated bodies per operation (0: no generated cases). */
+  /** Valid generated bodies per operation, and sequences per collection (0: no generated cases). */
   generate: number;
   seed: number;
   /** Deadline per request, connecting to last body byte. */
