@@ -1,6 +1,6 @@
 // Judges an answer against what its fixture expects: a status (or class), a body (subset or
-// exact), headers, and (generated sequences) an item the list must hold. Each unmet expectation is a finding with expected and actual values, so a
-// reporter can print a diff.
+// exact), headers, and (generated sequences) an item the list must hold. Each unmet expectation
+// is a finding with expected and actual values, so a reporter can print a diff.
 import type { JsonValue } from '../json/exact-json.ts';
 import { compareJson } from './compare-json.ts';
 import type { ReceivedResponse } from './contract-checks.ts';
