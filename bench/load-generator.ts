@@ -27,6 +27,8 @@ export interface LoadResult {
   unexpected: number;
   errors: number;
   timeouts: number;
+  /** Answers in each whole second of the measurement: a wide spread means the machine was not steady. */
+  perSecond: number[];
   /** 2xx answers during warm-up and measurement: resources the server now stores. */
   created: number;
   /** Share of one core the load generator used while measuring; near 100 it may be the bottleneck. */
@@ -46,17 +48,23 @@ function requests() {
   return [{ method: 'POST', path: '/plants', headers, setupRequest: (request: object) => ({ ...request, body: body(counter++) }) }];
 }
 
-function run(seconds: number, record: boolean): Promise<{ latencies: number[]; statuses: Record<string, number>; errors: number; timeouts: number; seconds: number }> {
+function run(seconds: number, record: boolean): Promise<{ latencies: number[]; perSecond: number[]; statuses: Record<string, number>; errors: number; timeouts: number; seconds: number }> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
+    const perSecond: number[] = [];
     const statuses: Record<string, number> = {};
     const started = performance.now();
     const instance = autocannon({ url: plan.url, connections: plan.connections, duration: seconds, timeout: 10, requests: requests() }, (error, result) => {
       if (error) reject(error);
-      else resolve({ latencies, statuses, errors: result.errors, timeouts: result.timeouts, seconds: (performance.now() - started) / 1000 });
+      // The last bucket is a partial second (autocannon's wind-down): not a rate.
+      else resolve({ latencies, perSecond: perSecond.slice(0, Math.floor(seconds)), statuses, errors: result.errors, timeouts: result.timeouts, seconds: (performance.now() - started) / 1000 });
     });
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (record) latencies.push(ms);
+      if (record) {
+        latencies.push(ms);
+        const second = Math.floor((performance.now() - started) / 1000);
+        perSecond[second] = (perSecond[second] ?? 0) + 1;
+      }
       statuses[status] = (statuses[status] ?? 0) + 1;
     });
   });
@@ -78,6 +86,7 @@ const result: LoadResult = {
   p50Ms: percentile(sorted, 50),
   p99Ms: percentile(sorted, 99),
   maxMs: count ? sorted[count - 1] : Number.NaN,
+  perSecond: Array.from(measured.perSecond, (n) => n ?? 0),
   statuses: measured.statuses,
   unexpected: count - (measured.statuses[chosen.expectedStatus] ?? 0),
   errors: measured.errors,

@@ -8,6 +8,14 @@ const ms = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' 
 const mb = (bytes: number | undefined) => (bytes === undefined || Number.isNaN(bytes) ? '-' : (bytes / 1024 / 1024).toFixed(0));
 const times = (n: number | undefined) => (n === undefined ? '-' : `${n >= 10 ? n.toFixed(0) : n.toFixed(2)}x`);
 
+/** The range of the per-second rates as a share of their median ('' with fewer than 2 whole seconds). */
+function spread(perSecond: number[]): string {
+  if (perSecond.length < 2) return '';
+  const sorted = [...perSecond].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return median ? `${Math.round(((sorted[sorted.length - 1] - sorted[0]) / median) * 100)}%` : '';
+}
+
 function table(header: string[], rows: string[][], leftColumns = 2): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
@@ -32,6 +40,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
         scenario.title,
         server.title,
         `${int(result.requestsPerSecond)}${bound ? '*' : ' '}`,
+        spread(result.perSecond),
         ms(result.p50Ms),
         ms(result.p99Ms),
         mb(result.rssBytes),
@@ -47,6 +56,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
     return [s.title, int(figures?.median), (figures?.samples ?? []).map((x) => int(x)).join(', ')];
   });
   const notes = [
+    '  spread: slowest to fastest second of the measurement, as % of the median second; a wide one means the machine was not steady.',
     '  RSS: VmRSS of the server process after that load; stored: plants it held then (one process per server takes every scenario).',
     '  x Prism, x baseline: plantstore req/s over theirs. odd: answers with another status than expected (statuses seen), errors, timeouts.',
   ];
@@ -55,7 +65,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
   }
   if (saturated) notes.push(`  *: the load generator used >= ${SATURATED_PERCENT}% of its core; that server may be faster than measured.`);
   return [
-    table(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'odd'], rows),
+    table(['scenario', 'server', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'odd'], rows),
     ...notes,
     '',
     table(['start-up (spawn to first create answered)', 'median ms', 'samples ms'], startup, 1),
