@@ -6,7 +6,7 @@ import type { StateStore, StoredRecord } from '../state/store.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from './http-types.ts';
 import type { Journal } from './journal.ts';
-import { keyString, type ResourceBinding } from './resources.ts';
+import { keyString, type ResourceBinding } from '../spec/resources.ts';
 import type { Outcome, Responder } from './responder.ts';
 import type { Webhooks } from './webhooks.ts';
 import { listTenants } from '../state/scoped-store.ts';

@@ -20,7 +20,7 @@ import { createJournal, redactHeaders, redactQuery, type Journal } from './journ
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody } from './request-body.ts';
-import { bindResources } from './resources.ts';
+import { bindResources } from '../spec/resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
 import { applyState } from './state-actions.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';

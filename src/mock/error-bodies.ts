@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { JsonValue } from '../json/exact-json.ts';
 import { findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { Validators, SchemaCheck } from '../validation/validator.ts';
-import { objectShape, resolveSchema } from './schema-shape.ts';
+import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
 
 const STATUS_NAMES = ['error', 'code', 'status', 'statusCode', 'status_code'];
 const MESSAGE_NAMES = ['message', 'detail', 'title', 'error_description', 'description', 'msg'];

@@ -4,7 +4,7 @@ import { exactInteger, type JsonValue } from '../json/exact-json.ts';
 import type { Operation } from '../spec/operations.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from './http-types.ts';
-import { resolveSchema } from './schema-shape.ts';
+import { resolveSchema } from '../spec/schema-shape.ts';
 
 export type ParameterResult = { ok: true; values: Record<string, JsonValue> } | { ok: false; message: string };
 

@@ -9,7 +9,7 @@ import { formatIssues, type Validators } from '../validation/validator.ts';
 import { corsHeaders } from './cors.ts';
 import type { ErrorBodies } from './error-bodies.ts';
 import type { MockRequest, MockResponse } from './http-types.ts';
-import { pickDeclared } from './schema-shape.ts';
+import { pickDeclared } from '../spec/schema-shape.ts';
 
 export interface Outcome {
   response: MockResponse;

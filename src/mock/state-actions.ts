@@ -4,7 +4,7 @@ import type { JsonValue } from '../json/exact-json.ts';
 import type { StateStore, StoredRecord } from '../state/store.ts';
 import { declaredStatuses, preferDeclared, type Operation } from '../spec/operations.ts';
 import type { MockRequest } from './http-types.ts';
-import { keyFromParam, keyString, type ResourceBinding } from './resources.ts';
+import { keyFromParam, keyString, type ResourceBinding } from '../spec/resources.ts';
 import type { Outcome, Responder } from './responder.ts';
 
 export interface StateContext {

@@ -7,7 +7,7 @@ import type { Logger } from '../log/logger.ts';
 import { escapePointerToken, type LoadedSpec } from '../spec/load-spec.ts';
 import { isJsonMediaType } from '../spec/operations.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
-import type { ResourceBinding, ResourceRole } from './resources.ts';
+import type { ResourceBinding, ResourceRole } from '../spec/resources.ts';
 
 export interface Delivery {
   id: number;

@@ -3,7 +3,7 @@
 // lists it, and GET|PUT|PATCH|DELETE /plants/{id} read, replace, merge or remove one item.
 // The key is the body field `id` (or the schema's `x-plantstore-id`), matched to the item's
 // path parameter.
-import { jsonContent, type Operation } from '../spec/operations.ts';
+import { jsonContent, type Operation } from './operations.ts';
 import { objectShape, resolveSchema } from './schema-shape.ts';
 
 export type ResourceRole = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'remove';

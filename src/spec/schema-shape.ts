@@ -1,7 +1,7 @@
 // What a schema declares, read structurally: the properties an object may carry (through
 // allOf/anyOf/oneOf and circular $refs), so answers can be cut down to what the contract promises.
-import { getAtPointer } from '../spec/load-spec.ts';
-import type { JsonSchema } from '../spec/operations.ts';
+import { getAtPointer } from './load-spec.ts';
+import type { JsonSchema } from './operations.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
