@@ -1,7 +1,8 @@
 // The only node:http code: turns sockets into MockRequests and MockResponses back into bytes.
 // Limits that protect the process live here: body size (413), header and request timeouts (408).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { MockRequest, MockResponse } from '../mock/http-types.ts';
+import { http } from './node-http.ts';
 
 export interface ListenerOptions {
   maxBodyBytes: number;
@@ -18,7 +19,7 @@ const EMPTY = Buffer.alloc(0);
 
 /** An http.Server that feeds every request to the handler. */
 export function createListener(handle: Handler, options: ListenerOptions): Server {
-  const server = createServer(
+  const server = http.createServer(
     {
       headersTimeout: options.headersTimeoutMs,
       requestTimeout: options.requestTimeoutMs,

@@ -1,6 +1,6 @@
 // Builds the Error-shaped body of every error answer from the document's own error schema, so
 // a 401 or 404 looks exactly like the declared 400 ({"error": 401, "message": "..."} here).
-import { STATUS_CODES } from 'node:http';
+import { http } from '../http/node-http.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import { findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { Validators, SchemaCheck } from '../validation/validator.ts';
@@ -56,7 +56,7 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
     if (template.statusProperty) body[template.statusProperty] = template.statusAsText ? String(status) : status;
     if (template.messageProperty) body[template.messageProperty] = message;
     // RFC 9457 problem details: the title is the short summary, the detail the message.
-    if (template.titleProperty) body[template.titleProperty] = STATUS_CODES[status] ?? 'Error';
+    if (template.titleProperty) body[template.titleProperty] = http.STATUS_CODES[status] ?? 'Error';
     const valid = template.check ? template.check(body).ok : true;
     return { status, body, valid, mediaType: content!.mediaType.includes('*') ? 'application/json' : content!.mediaType };
   };

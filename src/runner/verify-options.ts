@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
 import { DEFAULT_SPEC_PATH } from '../spec/load-spec.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 import { DEFAULT_FIXTURES_DIR } from './load-fixtures.ts';
 import type { ReporterName } from './reporters/index.ts';
 
@@ -52,8 +53,7 @@ export interface ResolvedVerifyOptions extends VerifyOptions {
   uniqueIdBase: bigint;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 
 /** Fills defaults and checks every option; a bad one is a USAGE error naming the fix. */
 export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions {

@@ -28,7 +28,10 @@ export function startCliMock(args: string[], node = process.execPath): Promise<{
   return new Promise((done, fail) => {
     const child = spawn(node, [BIN, 'mock', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    const timer = setTimeout(() => fail(new Error(`mock did not start: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never leave a mock behind
+      fail(new Error(`mock did not start: ${stderr}`));
+    }, 15_000);
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
       const url = /on (http:\/\/\S+)/.exec(stderr)?.[1];

@@ -1,5 +1,7 @@
 import type { Argv } from 'yargs';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseHeaderFlags, REPORTER_NAMES, verify, type ReporterName, type ReporterTarget } from '../../runner/index.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../../runner/defaults.ts';
+import type { ReporterTarget } from '../../runner/index.ts';
+import { REPORTER_NAMES, type ReporterName } from '../../runner/reporters/index.ts';
 import { runCommand, withSpecOption } from '../command-support.ts';
 
 const builder = (y: Argv) =>
@@ -32,6 +34,8 @@ export const verifyCommand = {
   builder,
   handler: (argv: VerifyArgs) =>
     runCommand(async () => {
+      // Loaded here, not at the top: `plantstore mock` never pays for the runner (undici, yaml).
+      const { parseHeaderFlags, verify } = await import('../../runner/index.ts');
       const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
       const reporters: ReporterTarget[] = [{ name: argv.reporter as ReporterName, stream: process.stdout, color, progress: process.stdout.isTTY === true }];
       if (argv.junit) reporters.push({ name: 'junit', file: argv.junit });
