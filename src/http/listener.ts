@@ -13,12 +13,36 @@ export interface ListenerOptions {
   onError(message: string): void;
 }
 
-export type Handler = (request: MockRequest) => Promise<MockResponse>;
+export type Handler = (request: MockRequest) => MockResponse | Promise<MockResponse>;
 
 const EMPTY = Buffer.alloc(0);
 
 /** An http.Server that feeds every request to the handler. */
 export function createListener(handle: Handler, options: ListenerOptions): Server {
+  const dispatch = (req: IncomingMessage, res: ServerResponse, body: Buffer | 'too-large') => {
+    if (body === 'too-large') {
+      sendError(res, 413, `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`, options, true);
+      return;
+    }
+    let response: MockResponse | Promise<MockResponse>;
+    try {
+      response = handle(toMockRequest(req, body));
+    } catch (error) {
+      response = Promise.reject(error);
+    }
+    // Most answers are ready at once and are written in the same tick, as a hand-written server would.
+    if (!(response instanceof Promise)) {
+      send(res, response);
+      return;
+    }
+    response.then(
+      (ready) => send(res, ready),
+      (error) => {
+        options.onError(`plantstore bug: ${(error as Error).stack ?? String(error)}`);
+        sendError(res, 500, 'internal mock error; see the mock log', options, false);
+      },
+    );
+  };
   const server = http.createServer(
     {
       headersTimeout: options.headersTimeoutMs,
@@ -28,28 +52,15 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
       // Node's default of 2000 headers is kept; more are dropped by Node (the handler still answers).
       keepAliveTimeout: 5_000,
     },
-    (req, res) => {
-      readBody(req, options.maxBodyBytes).then(
-        (body) => {
-          if (body === 'too-large') {
-            sendError(res, 413, `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`, options, true);
-            return;
-          }
-          const request = toMockRequest(req, body);
-          handle(request).then(
-            (response) => send(res, response),
-            (error) => {
-              options.onError(`plantstore bug: ${(error as Error).stack ?? String(error)}`);
-              sendError(res, 500, 'internal mock error; see the mock log', options, false);
-            },
-          );
-        },
-        () => {
+    (req, res) =>
+      readBody(req, options.maxBodyBytes, (body) => {
+        if (body instanceof Error) {
           // The client went away or sent a broken body (e.g. a Content-Length longer than the body).
           if (!res.headersSent && !res.destroyed) sendError(res, 400, 'the request body could not be read', options, true);
-        },
-      );
-    },
+          return;
+        }
+        dispatch(req, res, body);
+      }),
   );
   // Answers for requests that never reach the handler: malformed HTTP, timeouts.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -73,37 +84,40 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   return server;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > limit) {
+/** Reads the whole body (callbacks, not a promise: this runs for every request). */
+function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | 'too-large' | Error) => void): void {
+  const length = req.headers['content-length'];
+  if (Number(length) > limit) {
     req.resume(); // drain without keeping it
-    return Promise.resolve('too-large');
+    done('too-large');
+    return;
   }
-  if (req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) {
+  if (length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined)) {
     req.resume();
-    return Promise.resolve(EMPTY);
+    done(EMPTY);
+    return;
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!over) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    });
-    req.on('error', reject);
-    req.on('aborted', () => reject(new Error('aborted')));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (result: Buffer | 'too-large' | Error) => {
+    if (finished) return;
+    finished = true;
+    done(result);
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    size += chunk.length;
+    if (size > limit) {
+      chunks.length = 0;
+      finish('too-large');
+      return;
+    }
+    chunks.push(chunk);
   });
+  req.on('end', () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+  req.on('error', (error) => finish(error));
+  req.on('aborted', () => finish(new Error('aborted')));
 }
 
 function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {

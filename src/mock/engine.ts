@@ -22,16 +22,19 @@ import { readParameters } from './parameters.ts';
 import { readBody } from './request-body.ts';
 import { bindResources } from '../spec/resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
-import { applyState } from './state-actions.ts';
+import { applyState, type StateOutcome } from './state-actions.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
 // A request the document would refuse: 400 where declared, else 422 where declared.
 const INVALID = [400, 422];
 
+/** A value now, or later: the common request is answered synchronously, like a hand-written server. */
+export type Eventually<T> = T | Promise<T>;
+
 export interface MockEngine {
-  /** Answers one request; never throws for any input. */
-  handle(request: MockRequest): Promise<MockResponse>;
+  /** Answers one request; never throws for any input. Synchronous unless it must wait (a durable write, a forced response). */
+  handle(request: MockRequest): Eventually<MockResponse>;
   /** The document's Error-shaped body for answers given outside the engine (413, 408). */
   errorBody(status: number, message: string): string;
   readonly operations: Operation[];
@@ -92,7 +95,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const nextKey = () => String(++keyCounter);
   const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), nextKey };
 
-  async function respond(request: MockRequest): Promise<Outcome> {
+  // Not async: a promise per request would cost more than the rest of the pipeline's bookkeeping.
+  function respond(request: MockRequest): Eventually<Outcome> {
     // The admin API first: its prefix is reserved, so it never shadows the document.
     if (request.path.startsWith(ADMIN_PREFIX)) return handleAdmin(request, admin);
     // Preflights are the browser's, not the API's: answered for every path before routing.
@@ -119,9 +123,12 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (preferences) return forced(request, operation, preferences);
     const binding = bindings.get(operation);
     if (binding) {
-      const outcome = await applyState(storeFor(request), responder, { request, operation, binding, body: body.value, params, query: parameters.values }, nextKey);
-      if (outcome.changed) webhooks.announce(binding, outcome.changed);
-      return outcome;
+      const announce = (outcome: StateOutcome) => {
+        if (outcome.changed) webhooks.announce(binding, outcome.changed);
+        return outcome;
+      };
+      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, params, query: parameters.values }, nextKey);
+      return outcome instanceof Promise ? outcome.then(announce) : announce(outcome);
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
     return forced(request, operation, { dynamic: false });
@@ -156,20 +163,32 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     });
   }
 
+  // Only a bug gets here; the client still gets a well-formed answer.
+  const bug = (request: MockRequest, error: unknown): Outcome => {
+    logger.error(`plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
+    return responder.fail(request, undefined, 500, 'internal mock error; see the mock log');
+  };
+  const finish = (request: MockRequest, outcome: Outcome, started: number): MockResponse => {
+    record(request, outcome, started);
+    return request.method === 'HEAD' ? { ...outcome.response, body: undefined } : outcome.response;
+  };
+
   return {
-    async handle(request) {
+    handle(request) {
       const started = performance.now();
-      let outcome: Outcome;
+      let outcome: Eventually<Outcome>;
       try {
-        outcome = await respond(request);
+        outcome = respond(request);
       } catch (error) {
-        // Only a bug gets here; the client still gets a well-formed answer.
-        logger.error(`plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
-        outcome = responder.fail(request, undefined, 500, 'internal mock error; see the mock log');
+        outcome = bug(request, error);
       }
-      record(request, outcome, started);
-      if (request.method === 'HEAD') return { ...outcome.response, body: undefined };
-      return outcome.response;
+      if (outcome instanceof Promise) {
+        return outcome.then(
+          (done) => finish(request, done, started),
+          (error) => finish(request, bug(request, error), started),
+        );
+      }
+      return finish(request, outcome, started);
     },
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body),
     operations,

@@ -1,6 +1,7 @@
 // Reads a request body as the operation declares it: media type first (415), then bytes to text
 // with a fatal UTF-8 decoder (invalid bytes are an error, never silently replaced), then the guard
 // (depth, duplicate keys), then exact JSON.
+import { isUtf8 } from 'node:buffer';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { guardJson } from '../json/json-guard.ts';
 import { isJsonMediaType, type MediaContent, type Operation } from '../spec/operations.ts';
@@ -10,7 +11,14 @@ export type BodyResult =
   | { ok: true; value: JsonValue | undefined; content?: MediaContent }
   | { ok: false; status: 400 | 415; message: string };
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const PLAIN_JSON = { essence: 'application/json', charset: undefined };
+
+/** The media type and charset of a Content-Type header (the plain JSON one without any work). */
+function parseContentType(header: string): { essence: string; charset: string | undefined } {
+  if (header === 'application/json') return PLAIN_JSON;
+  const [essence, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
+  return { essence, charset: params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '') };
+}
 
 /** Reads and parses the body of a request for an operation. */
 export function readBody(operation: Operation, request: MockRequest, maxDepth: number): BodyResult {
@@ -22,22 +30,19 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   if (empty && !contentType) {
     return declared.required ? { ok: false, status: 400, message: `a request body is required (${declaredTypes(declared.contents)})` } : { ok: true, value: undefined };
   }
-  const [essence, ...params] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const { essence, charset } = parseContentType(contentType ?? '');
   const content = declared.contents.find((c) => c.mediaType === essence) ?? declared.contents.find((c) => matchesWildcard(c.mediaType, essence));
   if (!contentType || !content) {
     return { ok: false, status: 415, message: `Content-Type ${contentType ? `"${contentType}"` : 'missing'}: this operation accepts ${declaredTypes(declared.contents)}` };
   }
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
     return { ok: false, status: 415, message: `charset ${charset} is not supported; send application/json in UTF-8` };
   }
   if (!isJsonMediaType(essence)) return { ok: true, value: undefined, content }; // declared non-JSON: nothing to parse
-  let text: string;
-  try {
-    text = typeof bytes === 'string' ? bytes : utf8.decode(bytes); // a leading BOM is dropped
-  } catch {
-    return { ok: false, status: 400, message: 'the body is not valid UTF-8' };
-  }
+  // Invalid bytes are an error, never silently replaced (isUtf8 is a native check; toString would replace).
+  if (typeof bytes !== 'string' && !isUtf8(bytes)) return { ok: false, status: 400, message: 'the body is not valid UTF-8' };
+  let text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 BOM is allowed and ignored (RFC 8259)
   if (text.trim() === '') {
     return declared.required ? { ok: false, status: 400, message: 'the body is empty; a JSON value is required' } : { ok: true, value: undefined, content };
   }

@@ -68,7 +68,8 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     const answerStatus = options.declaredOnly ? declaredErrorStatus(operation, status, fallbackErrorStatus) : status;
     const answer = errorBodies(operation, answerStatus, message);
     if (!answer.valid) logger.warn(`the error schema of ${operation?.id ?? 'the document'} cannot be filled with a status and a message; answering {error, message}`);
-    return { response: { status: answerStatus, headers: headersFor(request, answer.mediaType, headers), body: stringifyJson(answer.body) }, operation, problems: [message] };
+    // An error body holds a status, a message and fillers: never a bigint, so plain JSON.stringify.
+    return { response: { status: answerStatus, headers: headersFor(request, answer.mediaType, headers), body: JSON.stringify(answer.body) }, operation, problems: [message] };
   };
 
   const raw: Responder['raw'] = (request, status, value) => ({

@@ -19,8 +19,14 @@ export interface StateContext {
 /** An answer, and the record a successful change touched (for webhooks). */
 export type StateOutcome = Outcome & { changed?: StoredRecord };
 
+/** Answers once the store's writes are durable: at once for memory, after the fsync for a file. */
+function whenDurable(store: StateStore, answer: () => StateOutcome): StateOutcome | Promise<StateOutcome> {
+  const pending = store.flush();
+  return pending ? pending.then(answer) : answer();
+}
+
 /** Applies the operation's role to the store and answers. */
-export async function applyState(store: StateStore, responder: Responder, context: StateContext, nextKey: () => string): Promise<StateOutcome> {
+export function applyState(store: StateStore, responder: Responder, context: StateContext, nextKey: () => string): StateOutcome | Promise<StateOutcome> {
   const { request, operation, binding, body } = context;
   const { collection, keyField, noun } = binding;
   const success = lowestSuccess(operation);
@@ -33,8 +39,7 @@ export async function applyState(store: StateStore, responder: Responder, contex
       if (!store.insert(collection, key, record)) {
         return responder.fail(request, operation, preferDeclared(operation, [409, 400, 422]), `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
       }
-      await store.flush(); // acknowledged only once durable
-      return { ...responder.json(request, operation, success, record), changed: record };
+      return whenDurable(store, () => ({ ...responder.json(request, operation, success, record), changed: record }));
     }
     case 'list': {
       const records = store.list(collection);
@@ -55,8 +60,7 @@ export async function applyState(store: StateStore, responder: Responder, contex
       return responder.json(request, operation, success, existing);
     case 'remove':
       store.remove(collection, key);
-      await store.flush();
-      return { ...responder.json(request, operation, success, success === 204 ? undefined : existing), changed: existing };
+      return whenDurable(store, () => ({ ...responder.json(request, operation, success, success === 204 ? undefined : existing), changed: existing }));
     case 'replace':
     case 'merge': {
       const incoming = (body ?? {}) as StoredRecord;
@@ -66,8 +70,7 @@ export async function applyState(store: StateStore, responder: Responder, contex
       const record = binding.role === 'replace' ? { ...incoming } : mergePatch(existing, incoming);
       if (keyField !== undefined) record[keyField] = existing[keyField];
       store.replace(collection, key, record);
-      await store.flush();
-      return { ...responder.json(request, operation, success, success === 204 ? undefined : record), changed: record };
+      return whenDurable(store, () => ({ ...responder.json(request, operation, success, success === 204 ? undefined : record), changed: record }));
     }
     default:
       return responder.fail(request, operation, 400, `unsupported role ${binding.role}`);
