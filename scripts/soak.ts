@@ -1,7 +1,8 @@
 // Soak test (not part of `npm test`): drives a mix of valid and invalid traffic at the mock for a
 // set time and prints its resident memory over time. Flat RSS, apart from the stored plants,
 // means nothing leaks (the journal is a ring buffer, logs are not kept).
-//   node scripts/soak.ts [--seconds 60] [--connections 20]
+//   node scripts/soak.ts [--seconds 60] [--connections 20] [--no-creates]
+// --no-creates sends only refused requests: nothing is stored, so RSS must stay flat.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
@@ -32,6 +33,7 @@ const bodies = [
   () => ({ status: 401, body: '{"id":1,"name":"a"}', auth: '' }),
   () => ({ status: 400, body: '{"id":1,', auth: 'Bearer soak-token' }),
 ];
+if (process.argv.includes('--no-creates')) bodies.shift();
 let sent = 0;
 let unexpected = 0;
 const until = Date.now() + seconds * 1000;
@@ -50,6 +52,6 @@ const started = Date.now();
 const timer = setInterval(() => console.log(`${String(Math.round((Date.now() - started) / 1000)).padStart(6)} ${String(sent).padStart(10)} ${rssMb().toFixed(1).padStart(9)}`), 5000);
 await Promise.all(Array.from({ length: connections }, worker));
 clearInterval(timer);
-console.log(`done: ${sent} requests, ${unexpected} unexpected statuses, final RSS ${rssMb().toFixed(1)} MB (stored plants: ${Math.ceil(sent / 4)})`);
+console.log(`done: ${sent} requests, ${unexpected} unexpected statuses, final RSS ${rssMb().toFixed(1)} MB (stored plants: ${process.argv.includes('--no-creates') ? 0 : Math.ceil(sent / 4)})`);
 await agent.close();
 child.kill('SIGTERM');
