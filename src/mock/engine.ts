@@ -85,17 +85,24 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     }
     return view;
   };
+  const tenantOfToken = new Map<string, string>(); // a hash per token, not per request
   const storeFor = (request: MockRequest) => {
     if (options.isolateBy !== 'token') return store;
     const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    return tenantStore(token === undefined ? 'anonymous' : tenantOf(token));
+    if (token === undefined) return tenantStore('anonymous');
+    let tenant = tenantOfToken.get(token);
+    if (tenant === undefined) {
+      tenant = tenantOf(token);
+      if (tenantOfToken.size < 10_000) tenantOfToken.set(token, tenant);
+    }
+    return tenantStore(tenant);
   };
   let keyCounter = 0;
   let generated = 0;
   const nextKey = () => String(++keyCounter);
   const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), nextKey };
 
-  // Not async: a promise per request would cost more than the rest of the pipeline's bookkeeping.
+  // Not async: most answers are ready at once, and the listener then writes them in the same tick.
   function respond(request: MockRequest): Eventually<Outcome> {
     // The admin API first: its prefix is reserved, so it never shadows the document.
     if (request.path.startsWith(ADMIN_PREFIX)) return handleAdmin(request, admin);
