@@ -2,6 +2,7 @@
 // be traced to that one rule. Rules are read from the schema (through allOf and $ref), applied to
 // generated examples, and each result is kept only if the shared validator rejects it.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import { escapePointerToken } from '../spec/load-spec.ts';
 import type { SchemaCheck } from '../validation/validator.ts';
 import { describeSchema, jsonType, type SchemaFacts } from './schema-facts.ts';
 import { rangeBreaks } from './range-breaks.ts';
@@ -126,7 +127,7 @@ function unusedKey(facts: SchemaFacts, value: object): string {
 }
 
 function toPointer(path: string[]): string {
-  return path.map((token) => `/${token.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  return path.map((token) => `/${escapePointerToken(token)}`).join('');
 }
 
 function setAt(base: JsonValue, path: string[], replacement: JsonValue): JsonValue {

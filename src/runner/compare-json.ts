@@ -2,6 +2,7 @@
 // with its JSON pointer: the raw material of a readable diff. Integers compare by exact value
 // (9007199254740993 as bigint equals the same literal however it was parsed).
 import type { JsonValue } from '../json/exact-json.ts';
+import { escapePointerToken } from '../spec/load-spec.ts';
 
 export type MatchMode = 'subset' | 'exact';
 
@@ -22,10 +23,10 @@ export function compareJson(expected: JsonValue, actual: JsonValue | undefined, 
   if (isObject(expected) && isObject(actual)) {
     const out: Mismatch[] = [];
     for (const [key, value] of Object.entries(expected)) {
-      out.push(...compareJson(value, Object.hasOwn(actual, key) ? actual[key] : undefined, mode, `${pointer}/${escape(key)}`));
+      out.push(...compareJson(value, Object.hasOwn(actual, key) ? actual[key] : undefined, mode, `${pointer}/${escapePointerToken(key)}`));
     }
     if (mode === 'exact') {
-      for (const [key, value] of Object.entries(actual)) if (!Object.hasOwn(expected, key)) out.push({ pointer: `${pointer}/${escape(key)}`, actual: value });
+      for (const [key, value] of Object.entries(actual)) if (!Object.hasOwn(expected, key)) out.push({ pointer: `${pointer}/${escapePointerToken(key)}`, actual: value });
     }
     return out;
   }
@@ -49,8 +50,4 @@ function sameScalar(a: JsonValue, b: JsonValue): boolean {
 
 function isObject(value: unknown): value is Record<string, JsonValue> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function escape(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }

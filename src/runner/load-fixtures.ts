@@ -11,6 +11,7 @@ import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { PlantstoreError } from '../errors.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import { toValidationView } from '../json/int64.ts';
+import { escapePointerToken } from '../spec/load-spec.ts';
 import type { Case, FixtureExpectation, FixtureRequest, FixtureStep } from './fixture.ts';
 import { checkVariable, variablesIn } from './variables.ts';
 
@@ -146,7 +147,7 @@ function checkSteps(fixture: RawFixture, at: (pointer: string) => string, proble
 function stringsAt(value: unknown, pointer: string, out: Array<[string, string]> = []): Array<[string, string]> {
   if (typeof value === 'string') out.push([pointer, value]);
   else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) stringsAt(item, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, out);
+    for (const [key, item] of Object.entries(value)) stringsAt(item, `${pointer}/${escapePointerToken(key)}`, out);
   }
   return out;
 }

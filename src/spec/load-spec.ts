@@ -87,7 +87,7 @@ function describeLoadError(file: string, error: unknown): PlantstoreError {
   }
   // json-schema-ref-parser errors carry the file (source) and the pointer (path) where they arose.
   const where = err.source ? resolve(err.source.replace(/^file:\/\//, '')) : file;
-  const pointer = Array.isArray(err.path) && err.path.length > 0 ? `#/${err.path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}: ` : '';
+  const pointer = Array.isArray(err.path) && err.path.length > 0 ? `#/${err.path.map((p) => escapePointerToken(String(p))).join('/')}: ` : '';
   const reason = String(err.message ?? error).split('\n')[0];
   return new PlantstoreError('SPEC_INVALID', `${where}: ${pointer}${reason}`);
 }

@@ -8,7 +8,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { PlantstoreError } from '../errors.ts';
 import { type JsonValue } from '../json/exact-json.ts';
 import { isInt32, isInt64, toValidationView } from '../json/int64.ts';
-import { getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
+import { escapePointerToken, getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
 
 // Both packages are CommonJS with a default export; Node's ESM interop wraps them once more.
 const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ?? AjvDraft04Module) as unknown as new (options: object) => Ajv;
@@ -114,7 +114,7 @@ function toIssues(errors: ErrorObject[]): ValidationIssue[] {
 
 function toIssue(error: ErrorObject): ValidationIssue {
   const params = error.params as Record<string, unknown>;
-  const at = (name: unknown) => `${error.instancePath}/${String(name).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  const at = (name: unknown) => `${error.instancePath}/${escapePointerToken(String(name))}`;
   switch (error.keyword) {
     case 'required':
       return { code: 'required', pointer: at(params.missingProperty), message: 'is required' };
