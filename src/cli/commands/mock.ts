@@ -2,13 +2,12 @@ import type { Argv } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
 import { DEFAULT_MOCK_OPTIONS, ISOLATION_MODES, LOG_FORMATS, type IsolationMode, type LogFormat } from '../../mock/options.ts';
 import { startMockServer } from '../../mock/server.ts';
-import { DEFAULT_SPEC_PATH } from '../../spec/load-spec.ts';
+import { withSpecOption } from '../command-support.ts';
 
 const d = DEFAULT_MOCK_OPTIONS;
 
 const builder = (y: Argv) =>
-  y
-    .option('spec', { type: 'string', default: DEFAULT_SPEC_PATH, defaultDescription: 'the built-in Plant Store document', describe: 'OpenAPI 3.0/3.1 document (YAML or JSON)' })
+  withSpecOption(y)
     .option('port', { alias: 'p', type: 'number', default: d.port, describe: 'Port to listen on (0 picks a free one)' })
     .option('host', { type: 'string', default: d.host, describe: 'Address to listen on (0.0.0.0 for every interface)' })
     .option('token', { type: 'string', array: true, default: [] as string[], defaultDescription: 'any well-formed token', describe: 'Accept only this bearer token (repeatable)' })
