@@ -62,6 +62,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const document = spec.document;
   const operations = listOperations(spec);
   const route = createRouter(operations);
+  const declaredRoutes = operations.map((op) => `${op.method} ${op.path}`).join(', '); // for 404 messages
   const validators = createValidators(spec);
   compileAll(operations, validators.at);
   const errorBodies = createErrorBodies(document, operations, validators);
@@ -111,7 +112,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     // HEAD without its own operation is GET without a body (RFC 9110).
     let routed = route(request.method, request.path);
     if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path);
-    if (routed.kind === 'not-found') return responder.fail(request, undefined, 404, `no operation at ${request.path}; the document declares ${operations.map((op) => `${op.method} ${op.path}`).join(', ')}`);
+    if (routed.kind === 'not-found') return responder.fail(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`);
     if (routed.kind === 'method-not-allowed') return responder.fail(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, { allow: routed.allow.join(', ') });
     const { operation, params } = routed;
     // Security before anything else about the request, as a real server would.

@@ -46,8 +46,20 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
   // For answers no operation owns (unknown paths), the document's most used error schema.
   const fallback = operations.map(errorContent).find((c) => c !== undefined);
 
+  // Which content answers (operation, status) is fixed by the document: looked up once per pair.
+  const contentCache = new Map<Operation, Map<number, MediaContent | undefined>>();
+  const contentFor = (operation: Operation, status: number) => {
+    let byStatus = contentCache.get(operation);
+    if (!byStatus) {
+      byStatus = new Map();
+      contentCache.set(operation, byStatus);
+    }
+    if (!byStatus.has(status)) byStatus.set(status, errorContent(operation, status));
+    return byStatus.get(status);
+  };
+
   return (operation, status, message) => {
-    const content = (operation && errorContent(operation, status)) ?? fallback;
+    const content = (operation && contentFor(operation, status)) ?? fallback;
     const template = content ? templateFor(content) : undefined;
     if (!template || (!template.statusProperty && !template.messageProperty)) {
       return { status, body: { error: status, message }, valid: !content, mediaType: 'application/json' };
