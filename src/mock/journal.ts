@@ -1,5 +1,6 @@
 // The request journal behind GET /__mock/requests: a fixed-size ring buffer, so a long run keeps
 // memory flat. Entries hold no secret: credentials are redacted before an entry is made.
+import { CREDENTIAL_HEADERS } from '../http/credential-headers.ts';
 
 export interface JournalEntry {
   time: string;
@@ -47,24 +48,28 @@ export function createJournal(size: number): Journal {
   };
 }
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key']);
 const SECRET_QUERY = /^(access_token|token|api_key|apikey|key)$/i;
 
 /** Headers fit for a journal or log: credentials replaced by their scheme and "[redacted]". */
 export function redactHeaders(headers: Record<string, string | undefined>, extraSecret: ReadonlySet<string>): Record<string, string> {
   // The common request carries only Authorization among the secrets: one copy, one replacement.
-  if (extraSecret.size === 0 && headers.cookie === undefined && headers['proxy-authorization'] === undefined && headers['x-api-key'] === undefined && headers['api-key'] === undefined) {
+  if (extraSecret.size === 0 && onlyAuthorization(headers)) {
     const { authorization } = headers;
     return (authorization === undefined ? { ...headers } : { ...headers, authorization: redactCredential(authorization) }) as Record<string, string>;
   }
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    if (SECRET_HEADERS.has(name) || extraSecret.has(name)) {
+    if (CREDENTIAL_HEADERS.has(name) || extraSecret.has(name)) {
       out[name] = name === 'authorization' || name === 'proxy-authorization' ? redactCredential(value) : '[redacted]';
     } else out[name] = value;
   }
   return out;
+}
+
+function onlyAuthorization(headers: Record<string, string | undefined>): boolean {
+  for (const name of CREDENTIAL_HEADERS) if (name !== 'authorization' && headers[name] !== undefined) return false;
+  return true;
 }
 
 /** "Bearer [redacted]": the scheme stays readable, the credential goes. */

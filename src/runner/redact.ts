@@ -2,14 +2,10 @@
 // credential headers lose their credentials, and every occurrence of a secret (the token, the
 // values of credential headers given with --header) in any string is replaced, also inside
 // messages, bodies a server echoed back and URL-encoded query strings.
+import { isCredentialHeader } from '../http/credential-headers.ts';
+
+export { isCredentialHeader };
 export const REDACTED = '[redacted]';
-
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
-
-/** True for header names whose values are credentials. */
-export function isCredentialHeader(name: string): boolean {
-  return CREDENTIAL_HEADERS.has(name.toLowerCase());
-}
 
 /** Secrets at least this long are replaced wherever they occur, even inside other text. */
 const MIN_SUBSTRING_SECRET = 8;
