@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { exitOf, runCli, startCliMock } from '../helpers/cli.ts';
@@ -41,6 +41,23 @@ describe('plantstore mock (command line)', () => {
     expect(await exited).toBe(0);
     expect(stderr()).toMatch(/POST \/plants 200/);
     expect(stderr()).not.toContain(CANARY);
+  });
+
+  // Linux only: the command line of a running process is read from /proc.
+  it.skipIf(!existsSync('/proc/self/cmdline'))('runs with an 8 MB young generation in its own process (same pid), unless the user chose a size', async () => {
+    const commandLine = (pid: number | undefined) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const ours = await startCliMock([]);
+    try {
+      expect(commandLine(ours.child.pid)).toContain('--max-semi-space-size=8');
+    } finally {
+      ours.child.kill('SIGTERM');
+    }
+    const theirs = await startCliMock([], process.execPath, { NODE_OPTIONS: '--max-semi-space-size=16' });
+    try {
+      expect(commandLine(theirs.child.pid).join(' ')).not.toContain('--max-semi-space-size');
+    } finally {
+      theirs.child.kill('SIGTERM');
+    }
   });
 
   it('serves another document given with --spec, with its own error shape and key field', async () => {

@@ -24,9 +24,9 @@ export function runCli(args: string[], options: { input?: string; node?: string;
 }
 
 /** Starts `plantstore mock ARGS --port 0` and resolves once it prints its URL. */
-export function startCliMock(args: string[], node = process.execPath): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+export function startCliMock(args: string[], node = process.execPath, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   return new Promise((done, fail) => {
-    const child = spawn(node, [BIN, 'mock', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [BIN, 'mock', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stderr = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL'); // never leave a mock behind
