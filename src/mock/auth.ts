@@ -17,20 +17,32 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** Checks a request against the operation's security requirements. */
 export function authenticate(security: SecurityScheme[][], request: MockRequest, policy: AuthPolicy): AuthResult {
-  if (security.length === 0 || security.some((requirement) => requirement.length === 0)) return { ok: true };
+  if (security.length === 0 || security.some((requirement) => requirement.length === 0)) return OK;
   let firstFailure: AuthResult | undefined;
   for (const requirement of security) {
-    const failure = requirement.map((scheme) => checkScheme(scheme, request, policy)).find((r) => !r.ok);
-    if (!failure) return { ok: true };
+    const failure = firstFailureOf(requirement, request, policy);
+    if (!failure) return OK;
     firstFailure ??= failure;
   }
   return firstFailure!;
 }
 
+const OK: AuthResult = Object.freeze({ ok: true });
+
+/** The first scheme of one requirement that fails, or undefined when all hold (every one is checked, as before). */
+function firstFailureOf(requirement: SecurityScheme[], request: MockRequest, policy: AuthPolicy): AuthResult | undefined {
+  let failure: AuthResult | undefined;
+  for (const scheme of requirement) {
+    const result = checkScheme(scheme, request, policy);
+    if (!result.ok) failure ??= result;
+  }
+  return failure;
+}
+
 function checkScheme(scheme: SecurityScheme, request: MockRequest, policy: AuthPolicy): AuthResult {
   if (scheme.type === 'http' && scheme.scheme === 'basic') return checkCredentials(request, 'Basic', () => undefined);
   if (scheme.type === 'apiKey') return checkApiKey(scheme, request);
-  if (scheme.type === 'mutualTLS') return { ok: true }; // the transport's business, not the mock's
+  if (scheme.type === 'mutualTLS') return OK; // the transport's business, not the mock's
   // http bearer, oauth2 and openIdConnect all present a bearer token.
   return checkCredentials(request, 'Bearer', (token) =>
     policy.tokens.size > 0 && !policy.tokens.has(token) ? { ok: false, message: 'the bearer token is not one the mock accepts (see --token)', challenge: 'Bearer error="invalid_token"' } : undefined,
@@ -50,7 +62,7 @@ function checkCredentials(request: MockRequest, scheme: 'Bearer' | 'Basic', chec
   if (given.toLowerCase() !== scheme.toLowerCase()) return fail(`the Authorization header uses the ${given} scheme; this operation expects ${scheme}`);
   if (token === '') return fail(`"${scheme}" without credentials; send "Authorization: ${scheme} <token>"`);
   if (!B64TOKEN.test(token)) return fail(`malformed ${scheme} credentials (spaces or characters a token cannot hold)`);
-  return checkToken(token) ?? { ok: true };
+  return checkToken(token) ?? OK;
 }
 
 function checkApiKey(scheme: SecurityScheme, request: MockRequest): AuthResult {

@@ -77,9 +77,16 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
   }
 }
 
+const successCache = new WeakMap<Operation, number>();
+
+/** The lowest declared 2xx (200 when none is declared); computed once per operation. */
 function lowestSuccess(operation: Operation): number {
-  const statuses = declaredStatuses(operation).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b);
-  return statuses[0] ?? 200;
+  let success = successCache.get(operation);
+  if (success === undefined) {
+    success = declaredStatuses(operation).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
+    successCache.set(operation, success);
+  }
+  return success;
 }
 
 function toCount(value: JsonValue | undefined): number | undefined {

@@ -54,14 +54,17 @@ export function createRouter(operations: Operation[]): Router {
   }
   const routes = [...templated.values()].sort((a, b) => b.literalSegments - a.literalSegments);
   const allowOf = (methods: Map<string, Operation>) => [...methods.keys()];
+  // A literal path has no parameters: its answers are built once, frozen, and shared.
+  const literalResults = new Map<string, { byMethod: Map<string, RouteResult>; notAllowed: RouteResult }>();
+  for (const [path, methods] of literal) {
+    const byMethod = new Map<string, RouteResult>();
+    for (const [method, operation] of methods) byMethod.set(method, Object.freeze({ kind: 'operation', operation, params: Object.freeze({}) }) as RouteResult);
+    literalResults.set(path, { byMethod, notAllowed: Object.freeze({ kind: 'method-not-allowed', allow: Object.freeze(allowOf(methods)) }) as RouteResult });
+  }
 
   return (method, pathname) => {
-    const exact = literal.get(pathname);
-    if (exact) {
-      const operation = exact.get(method);
-      if (operation) return { kind: 'operation', operation, params: {} };
-      return { kind: 'method-not-allowed', allow: allowOf(exact) };
-    }
+    const exact = literalResults.get(pathname);
+    if (exact) return exact.byMethod.get(method) ?? exact.notAllowed;
     for (const route of routes) {
       const match = route.pattern.exec(pathname);
       if (!match) continue;

@@ -22,7 +22,7 @@ const literal = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
   fc.constantFrom('-0', '0.0', '1.0', '9007199254740993.0', '9007199254740993.5', '12345678901234567e-1', '1.00000000000000000001e20'),
 );
-const document = fc.letrec((tie) => ({
+const document: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, literal, fc.string().map((s) => JSON.stringify(s)), tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
   object: fc.uniqueArray(fc.tuple(fc.string(), tie('value')), { maxLength: 4, selector: ([k]) => k }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
