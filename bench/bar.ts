@@ -1,6 +1,6 @@
 // The bar issue 5 sets for the mock, judged against this run's figures. Informative only: a MISS
 // is a finding to read, never a failed exit (timings on a shared machine are not assertions).
-import type { ServerResult } from './measure-servers.ts';
+import type { ScenarioResult, ServerResult } from './measure-servers.ts';
 import type { ScenarioName } from './scenarios.ts';
 import type { ServerName } from './servers.ts';
 
@@ -31,16 +31,24 @@ export function judgeBar(results: Results): BarLine[] {
     ratioLine(results, 'invalid-body', 'invalid bodies', 'prism', 10),
     ratioLine(results, 'missing-token', 'missing tokens', 'prism', 10),
   ];
+  // The issue sets p99 and RSS under "valid creates"; every scenario is judged too, as a stricter
+  // reading (RSS there includes the plants of every earlier scenario: one process takes them all).
+  const valid = ours?.scenarios.valid;
+  const rssLine = (criterion: string, result: ScenarioResult | undefined): BarLine => {
+    if (!result) return { criterion, measured: 'not measured', verdict: 'n/a' };
+    const rss = result.rssBytes / 1024 / 1024;
+    return { criterion, measured: `${rss.toFixed(0)} MB (${result.storedAfter.toLocaleString('en-US')} plants stored)`, verdict: rss <= 150 ? 'PASS' : 'MISS' };
+  };
+  lines.push(valid
+    ? { criterion: 'valid creates p99 <= 5 ms', measured: `${valid.p99Ms.toFixed(2)} ms`, verdict: valid.p99Ms <= 5 ? 'PASS' : 'MISS' }
+    : { criterion: 'valid creates p99 <= 5 ms', measured: 'not measured', verdict: 'n/a' });
+  lines.push(rssLine('valid creates RSS after load <= 150 MB', valid));
   const measured = Object.entries(ours?.scenarios ?? {});
-  if (measured.length === 0) {
-    lines.push({ criterion: 'p99 <= 5 ms', measured: 'not measured', verdict: 'n/a' }, { criterion: 'RSS <= 150 MB', measured: 'not measured', verdict: 'n/a' });
-  } else {
-    // Every scenario must meet the latency and memory bar, so the worst one is judged.
+  if (measured.length > 1) {
     const [worstP99Name, worstP99] = measured.reduce((a, b) => (b[1].p99Ms > a[1].p99Ms ? b : a));
-    lines.push({ criterion: 'p99 <= 5 ms (worst scenario)', measured: `${worstP99.p99Ms.toFixed(2)} ms (${worstP99Name})`, verdict: worstP99.p99Ms <= 5 ? 'PASS' : 'MISS' });
+    lines.push({ criterion: '  stricter: p99 <= 5 ms in every scenario', measured: `${worstP99.p99Ms.toFixed(2)} ms (worst: ${worstP99Name})`, verdict: worstP99.p99Ms <= 5 ? 'PASS' : 'MISS' });
     const [, largest] = measured.reduce((a, b) => (b[1].rssBytes > a[1].rssBytes ? b : a));
-    const rss = largest.rssBytes / 1024 / 1024;
-    lines.push({ criterion: 'RSS after load <= 150 MB (largest)', measured: `${rss.toFixed(0)} MB (${largest.storedAfter.toLocaleString('en-US')} plants stored)`, verdict: rss <= 150 ? 'PASS' : 'MISS' });
+    lines.push(rssLine('  stricter: RSS <= 150 MB after every scenario', largest));
   }
   const startup = ours?.startupMs.median;
   lines.push(startup === undefined
