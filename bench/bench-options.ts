@@ -1,6 +1,8 @@
 // The benchmark's flags, resolved once into one options object.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
+import { GENERATOR_NAMES } from './load-drivers.ts';
+import type { GeneratorName } from './load-phase.ts';
 import { ROOT } from './servers.ts';
 
 export interface BenchOptions {
@@ -9,6 +11,8 @@ export interface BenchOptions {
   /** Seconds of the same load before each measurement, not counted. */
   warmupSeconds: number;
   connections: number;
+  /** What drives the load: the lean client, or autocannon to compare. */
+  generator: GeneratorName;
   /** Spawns per server for the start-up figure (median); the last one takes the load. */
   startupSamples: number;
   exampleCount: number;
@@ -19,7 +23,7 @@ export interface BenchOptions {
   resultsFile: string;
 }
 
-export const USAGE = `Usage: npm run bench [-- --duration S] [--quick] [--profile]
+export const USAGE = `Usage: npm run bench [-- --duration S] [--quick] [--profile] [--generator NAME]
   (or: node bench/run.ts ... with Node 24)
 
   --duration S     measured seconds per server and scenario (default 5)
@@ -27,6 +31,9 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--quick] [--profil
   --profile        only the plantstore mock under valid creates, run with node --cpu-prof
                    (profile in bench/results/prof/); prints the top self-time functions and files
   --connections N  concurrent connections of the load generator (default 50)
+  --generator NAME what sends the load: plantstore (default; a lean closed-loop client,
+                   bench/http-load-client.ts) or autocannon (costs more CPU per request: on
+                   2 cores it saturates its own core before a fast server does)
   -h, --help       this text
 
 Figures go to stdout and to bench/results/latest.json (bench/results/profile.json with --profile).
@@ -41,6 +48,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
       quick: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       connections: { type: 'string', default: '50' },
+      generator: { type: 'string', default: 'plantstore' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -51,11 +59,14 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   if (!(durationSeconds > 0 && durationSeconds <= 600)) throw new Error(`--duration must be a number of seconds in (0, 600], got ${values.duration}`);
   const connections = Number(values.connections);
   if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be a whole number of 1 or more, got ${values.connections}`);
+  const generator = values.generator as GeneratorName;
+  if (!GENERATOR_NAMES.includes(generator)) throw new Error(`--generator must be one of ${GENERATOR_NAMES.join(', ')}, got ${values.generator}`);
   const results = join(ROOT, 'bench', 'results');
   return {
     durationSeconds,
     warmupSeconds: quick ? 0.5 : 2,
     connections,
+    generator,
     startupSamples: quick || values.profile ? 1 : 3,
     exampleCount: quick ? 10_000 : 100_000,
     verifyGenerate: quick ? 10 : 100,

@@ -1,6 +1,7 @@
 // Everything one benchmark run measured, as written to bench/results/latest.json.
 import type { BarLine } from './bar.ts';
 import type { ExampleResult } from './example-bench.ts';
+import type { GeneratorName } from './load-phase.ts';
 import type { ServerResult } from './measure-servers.ts';
 import type { ProfileSummary } from './profile-summary.ts';
 import type { ScenarioName } from './scenarios.ts';
@@ -11,7 +12,7 @@ export interface BenchReport {
   startedAt: string;
   wallSeconds: number;
   machine: { cores: number; cpu: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
-  settings: { durationSeconds: number; warmupSeconds: number; connections: number; startupSamples: number; pinning: string; profile: boolean };
+  settings: { durationSeconds: number; warmupSeconds: number; connections: number; generator: GeneratorName; startupSamples: number; pinning: string; profile: boolean };
   servers: Partial<Record<ServerName, ServerResult>>;
   /** plantstore req/s divided by the other server's, per scenario. */
   ratios: Partial<Record<ScenarioName, { vsPrism?: number; vsBaseline?: number }>>;

@@ -1,9 +1,10 @@
 // The load generator: a child process of the benchmark, pinned by it to its own core, so that
 // the server under test has the other core to itself. It warms the server up, then measures.
 // In: one JSON argument (LoadPlan). Out: one JSON line on stdout (LoadResult).
-// Latencies are recorded here in full (autocannon's histogram has 1 ms steps, too coarse for a
-// p50 under a millisecond), for every answer whatever its status.
-import autocannon from 'autocannon';
+// The load itself comes from the lean client (http-load-client.ts) by default, or from autocannon
+// (plan.generator), to compare the two: see load-drivers.ts.
+import { LOAD_DRIVERS } from './load-drivers.ts';
+import type { GeneratorName, PhasePlan } from './load-phase.ts';
 import { scenario, type ScenarioName } from './scenarios.ts';
 
 export interface LoadPlan {
@@ -14,6 +15,8 @@ export interface LoadPlan {
   durationSeconds: number;
   /** First id counter value (decimal); each request of a factory scenario takes the next one. */
   idStart: string;
+  /** What sends the load; plantstore (the lean client) when absent, as in a plan written by hand. */
+  generator?: GeneratorName;
 }
 
 export interface LoadResult {
@@ -36,46 +39,29 @@ export interface LoadResult {
 }
 
 const plan = JSON.parse(process.argv[2] ?? '{}') as LoadPlan;
+const drive = LOAD_DRIVERS[plan.generator ?? 'plantstore'];
+if (!drive) throw new Error(`unknown generator ${plan.generator}; known: ${Object.keys(LOAD_DRIVERS).join(', ')}`);
 const chosen = scenario(plan.scenario);
+// One counter for all connections and both phases: every request of a factory scenario gets a fresh id.
 let counter = BigInt(plan.idStart);
-
-function requests() {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (chosen.auth) headers.authorization = 'Bearer bench-token';
-  const body = chosen.body;
-  if (typeof body === 'string') return [{ method: 'POST', path: '/plants', headers, body }];
-  // One counter for all connections (the closure is shared): every request gets a fresh id.
-  return [{ method: 'POST', path: '/plants', headers, setupRequest: (request: object) => ({ ...request, body: body(counter++) }) }];
-}
-
-function run(seconds: number, record: boolean): Promise<{ latencies: number[]; perSecond: number[]; statuses: Record<string, number>; errors: number; timeouts: number; seconds: number }> {
-  return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
-    const perSecond: number[] = [];
-    const statuses: Record<string, number> = {};
-    const started = performance.now();
-    const instance = autocannon({ url: plan.url, connections: plan.connections, duration: seconds, timeout: 10, requests: requests() }, (error, result) => {
-      if (error) reject(error);
-      // The last bucket is a partial second (autocannon's wind-down): not a rate.
-      else resolve({ latencies, perSecond: perSecond.slice(0, Math.floor(seconds)), statuses, errors: result.errors, timeouts: result.timeouts, seconds: (performance.now() - started) / 1000 });
-    });
-    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (record) {
-        latencies.push(ms);
-        const second = Math.floor((performance.now() - started) / 1000);
-        perSecond[second] = (perSecond[second] ?? 0) + 1;
-      }
-      statuses[status] = (statuses[status] ?? 0) + 1;
-    });
-  });
-}
+const factory = chosen.body;
+const phase = (seconds: number): PhasePlan => ({
+  url: plan.url,
+  connections: plan.connections,
+  seconds,
+  method: 'POST',
+  path: '/plants',
+  headers: chosen.auth ? { 'content-type': 'application/json', authorization: 'Bearer bench-token' } : { 'content-type': 'application/json' },
+  body: typeof factory === 'string' ? factory : () => factory(counter++),
+});
 
 const percentile = (sorted: Float64Array, p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+const created = (...byStatus: Record<string, number>[]) =>
+  byStatus.reduce((sum, statuses) => sum + Object.entries(statuses).reduce((n, [status, count]) => n + (status.startsWith('2') ? count : 0), 0), 0);
 
-const warmup = plan.warmupSeconds > 0 ? await run(plan.warmupSeconds, false) : undefined;
-const created = (statuses: Record<string, number> = {}) => Object.entries(statuses).reduce((sum, [status, n]) => sum + (status.startsWith('2') ? n : 0), 0);
+const warmup = plan.warmupSeconds > 0 ? await drive(phase(plan.warmupSeconds)) : undefined;
 const cpuBefore = process.cpuUsage();
-const measured = await run(plan.durationSeconds, true);
+const measured = await drive(phase(plan.durationSeconds));
 const cpu = process.cpuUsage(cpuBefore);
 const sorted = Float64Array.from(measured.latencies).sort();
 const count = measured.latencies.length;
@@ -86,12 +72,13 @@ const result: LoadResult = {
   p50Ms: percentile(sorted, 50),
   p99Ms: percentile(sorted, 99),
   maxMs: count ? sorted[count - 1] : Number.NaN,
-  perSecond: Array.from(measured.perSecond, (n) => n ?? 0),
+  perSecond: measured.perSecond,
   statuses: measured.statuses,
   unexpected: count - (measured.statuses[chosen.expectedStatus] ?? 0),
   errors: measured.errors,
   timeouts: measured.timeouts,
-  created: created(warmup?.statuses) + created(measured.statuses),
+  // Late answers too: the server stored those creates, and the next scenario's RSS reflects them.
+  created: created(warmup?.statuses ?? {}, warmup?.lateStatuses ?? {}, measured.statuses, measured.lateStatuses),
   generatorCpuPercent: ((cpu.user + cpu.system) / 1000 / (measured.seconds * 1000)) * 100,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult } from './load-generator.ts';
+import type { GeneratorName } from './load-phase.ts';
 import { runLoad } from './run-load.ts';
 import type { ScenarioName, Scenario } from './scenarios.ts';
 import { startServer, type RunningServer } from './server-process.ts';
@@ -31,6 +32,7 @@ export interface MeasureSettings {
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
+  generator: GeneratorName;
   startupSamples: number;
   logDir: string;
   nodeFlags?: string[];
@@ -65,6 +67,7 @@ export async function measureServer(server: ServerDefinition, settings: MeasureS
         warmupSeconds: settings.warmupSeconds,
         durationSeconds: settings.durationSeconds,
         idStart: String(BigInt(index + 1) * ID_RANGE),
+        generator: settings.generator,
       });
       stored += load.created;
       scenarios[scenario.name] = { ...load, ...live.memory(), storedAfter: stored };

@@ -90,7 +90,7 @@ export function formatExtras(report: BenchReport): string {
     if (v.skipped) lines.push(`  ${v.skipped}`);
     else {
       lines.push(`  --generate ${v.generate}: ${int(v.cases)} cases, outcome ${v.outcome}; ${int(v.casesPerSecond)} cases/s in the runner (${int(v.runnerMs)} ms), ${int(v.wallCasesPerSecond)}/s with CLI start-up (${int(v.wallMs)} ms)`);
-      lines.push(`  autocannon raw valid creates on the mock: ${int(v.rawRequestsPerSecond)} req/s; runner at ${v.ratioToRaw === undefined ? '-' : `${(v.ratioToRaw * 100).toFixed(1)}%`} of it`);
+      lines.push(`  raw valid creates on the mock (${report.settings.generator} load generator): ${int(v.rawRequestsPerSecond)} req/s; runner at ${v.ratioToRaw === undefined ? '-' : `${(v.ratioToRaw * 100).toFixed(1)}%`} of it`);
     }
   }
   return lines.join('\n');

@@ -12,7 +12,8 @@ export function runLoad(plan: LoadPlan): Promise<LoadResult> {
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk));
   child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-  // Warm-up, measurement and autocannon's own wind-down; past this the generator is stuck.
+  // Warm-up, measurement and the wind-down (in-flight answers, autocannon's own); past this the
+  // generator is stuck.
   const limit = setTimeout(() => void stop(child, 'SIGKILL'), (plan.warmupSeconds + plan.durationSeconds + 30) * 1000);
   return new Promise((resolve, reject) => {
     child.once('exit', (code, signal) => {

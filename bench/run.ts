@@ -2,7 +2,7 @@
 // the same document, and a bare node:http plant store, side by side in one run; then the example
 // generator's and the conformance runner's rates. Prints tables, ratios and the issue's bar, and
 // writes every figure to bench/results/latest.json. It asserts nothing (benchmarks are not tests).
-// Run: npm run bench [-- --duration S | --quick | --profile]
+// Run: npm run bench [-- --duration S | --quick | --profile | --generator autocannon]
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -43,6 +43,7 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
       durationSeconds: options.durationSeconds,
       warmupSeconds: options.warmupSeconds,
       connections: options.connections,
+      generator: options.generator,
       startupSamples: options.startupSamples,
       pinning: pinningUnavailable ? `off (${pinningUnavailable})` : `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}`,
       profile: options.profile,
@@ -106,7 +107,7 @@ const { report, broken } = await bench(options);
 const scenarios = options.profile ? SCENARIOS.filter((s) => s.name === 'valid') : SCENARIOS;
 const out = [
   '',
-  `plantstore benchmark: ${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.node}, ${report.settings.connections} connections, ${report.settings.warmupSeconds} s warm-up + ${report.settings.durationSeconds} s per scenario; ${report.settings.pinning}`,
+  `plantstore benchmark: ${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.node}, ${report.settings.connections} connections (${report.settings.generator} load generator), ${report.settings.warmupSeconds} s warm-up + ${report.settings.durationSeconds} s per scenario; ${report.settings.pinning}`,
   options.profile ? 'PROFILED RUN: the mock runs with --cpu-prof, its figures are lower than normal.' : '',
   formatServers(report, scenarios),
   '',

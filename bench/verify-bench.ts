@@ -1,5 +1,5 @@
 // The conformance runner's rate: cases per second of `plantstore verify --generate N` against a
-// fresh mock (each on its own core), read next to autocannon's raw req/s against the same mock.
+// fresh mock (each on its own core), read next to the load generator's raw req/s against the same mock.
 // The runner does far more per case (build, check the contract, compare) and runs one case at a
 // time by default, so the ratio says how much of the mock's capacity a verification uses.
 import { readFileSync, rmSync } from 'node:fs';

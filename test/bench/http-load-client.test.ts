@@ -1,0 +1,121 @@
+// The lean load client against a real node:http server on port 0: whatever the framing, every
+// answer the server gave within the run is counted once, with its status, and nothing is lost.
+// Runs are 300 ms and concurrent, so the file takes well under 2 s; counts are compared with what
+// the server saw, never with a rate (benchmarks are not tests).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runClosedLoop } from '../../bench/http-load-client.ts';
+
+type Answer = (req: IncomingMessage, res: ServerResponse) => void;
+
+const ANSWERS: Record<string, Answer> = {
+  '/content-length': (_, res) => res.writeHead(200, { 'content-length': 11 }).end('hello world'),
+  // No Content-Length and two writes: node:http chunks it.
+  '/chunked': (_, res) => {
+    res.writeHead(201, { 'content-type': 'text/plain' });
+    res.write('first chunk, ');
+    res.end('second chunk');
+  },
+  // Head and body halves in separate writes on later turns of the loop: separate TCP segments.
+  '/split': (_, res) => {
+    res.writeHead(202, { 'content-length': 10 }).flushHeaders();
+    setImmediate(() => {
+      res.write('01234');
+      setImmediate(() => res.end('56789'));
+    });
+  },
+  '/close': (_, res) => res.writeHead(409, { 'content-length': 2, connection: 'close' }).end('no'),
+  '/early-hints': (_, res) => {
+    res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+    res.writeHead(200, { 'content-length': 2 }).end('ok');
+  },
+  // Neither Content-Length nor chunking: the body ends with the connection (written raw, as
+  // node:http always frames its answers).
+  '/until-close': (req) => req.socket.end('HTTP/1.1 203 Non-Authoritative Information\r\ncontent-type: text/plain\r\n\r\nuntil the close'),
+  '/hang': () => undefined,
+  '/reset': (req) => req.socket.destroy(),
+};
+
+let server: Server;
+let url: string;
+// Request bodies and connections by request URL; each test has its own URL (a query tells apart
+// two tests of one answer), so concurrent tests do not see each other's requests.
+const seen = new Map<string, string[]>();
+const sockets = new Map<string, number>();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const path = req.url ?? '';
+      if (!seen.has(path)) seen.set(path, []);
+      seen.get(path)?.push(Buffer.concat(chunks).toString());
+      ANSWERS[path.split('?')[0]](req, res);
+    });
+  });
+  const counted = new WeakSet<object>();
+  server.on('request', (req: IncomingMessage) => {
+    if (counted.has(req.socket)) return;
+    counted.add(req.socket);
+    sockets.set(req.url ?? '', (sockets.get(req.url ?? '') ?? 0) + 1);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const total = (statuses: Record<string, number>) => Object.values(statuses).reduce((a, b) => a + b, 0);
+
+function load(path: string, limits = { timeoutMs: 10_000, graceMs: 1_000, retryMs: 100 }) {
+  let n = 0n;
+  const body = () => `{"id":${n++}}`;
+  return runClosedLoop({ url, connections: 4, seconds: 0.3, method: 'POST', path, headers: { 'content-type': 'application/json' }, body }, limits);
+}
+
+describe('runClosedLoop', () => {
+  it.concurrent.each([
+    ['/content-length', '200'],
+    ['/chunked', '201'],
+    ['/split', '202'],
+    ['/close', '409'],
+    ['/early-hints', '200'],
+    ['/until-close', '203'],
+  ])('counts every answer of %s once, with status %s', async (path, status) => {
+    const result = await load(path);
+    const bodies = seen.get(path) ?? [];
+    expect(result.errors).toBe(0);
+    expect(result.timeouts).toBe(0);
+    expect(Object.keys(result.statuses)).toEqual([status]);
+    // In-flight answers at the deadline are awaited (late), so the server saw exactly these requests.
+    expect(total(result.statuses) + total(result.lateStatuses)).toBe(bodies.length);
+    expect(result.latencies.length).toBe(total(result.statuses));
+    expect(total(result.statuses)).toBeGreaterThan(4);
+    // The body function ran once per request: no id was sent twice.
+    expect(new Set(bodies).size).toBe(bodies.length);
+  });
+
+  it.concurrent('reconnects after Connection: close, once per answer', async () => {
+    const result = await load('/close?sockets');
+    expect(sockets.get('/close?sockets')).toBe(total(result.statuses) + total(result.lateStatuses));
+  });
+
+  it.concurrent('counts unanswered requests as timeouts and replaces their connections', async () => {
+    const result = await load('/hang', { timeoutMs: 50, graceMs: 50, retryMs: 100 });
+    expect(result.statuses).toEqual({});
+    expect(result.timeouts).toBeGreaterThanOrEqual(4);
+    expect(seen.get('/hang')?.length).toBeGreaterThan(4);
+  });
+
+  it.concurrent('counts connections reset by the server as errors and reconnects', async () => {
+    const result = await load('/reset');
+    expect(result.statuses).toEqual({});
+    expect(result.errors).toBeGreaterThan(4);
+    expect(result.errors).toBeLessThanOrEqual(seen.get('/reset')?.length ?? 0);
+  });
+});
