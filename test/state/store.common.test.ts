@@ -1,0 +1,61 @@
+// One suite for every StateStore: the in-memory one and the state file.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/logger.ts';
+import { openFileStore } from '../../src/state/file-store.ts';
+import { createMemoryStore, type StateStore } from '../../src/state/store.ts';
+
+const STORES: Array<[string, () => Promise<StateStore>]> = [
+  ['the memory store', async () => createMemoryStore()],
+  ['the state file', () => openFileStore(join(mkdtempSync(join(tmpdir(), 'plantstore-store-')), 'state.log'), silentLogger)],
+];
+
+describe.each(STORES)('%s', (_, open) => {
+  it('refuses a second record under one key and keeps insertion order', async () => {
+    const store = await open();
+    expect(store.insert('/plants', '2', { id: 2, name: 'B' })).toBe(true);
+    expect(store.insert('/plants', '1', { id: 1, name: 'A' })).toBe(true);
+    expect(store.insert('/plants', '2', { id: 2, name: 'again' })).toBe(false);
+    expect(store.list('/plants')).toEqual([{ id: 2, name: 'B' }, { id: 1, name: 'A' }]);
+    expect(store.size()).toBe(2);
+  });
+
+  it('keeps int64 values exact, past 2^53 and at the int64 edges', async () => {
+    const store = await open();
+    const ids = [9007199254740993n, 9007199254740992n, 9223372036854775807n, -9223372036854775808n];
+    for (const id of ids) store.insert('/plants', id.toString(), { id, name: 'x', nested: { big: id, list: [id] } });
+    expect(store.get('/plants', '9007199254740993')).toEqual({ id: 9007199254740993n, name: 'x', nested: { big: 9007199254740993n, list: [9007199254740993n] } });
+    expect(store.list('/plants').map((record) => record.id)).toEqual(ids);
+  });
+
+  it('hands out copies: changing a record read or inserted does not change what is stored', async () => {
+    const store = await open();
+    const record = { id: 1, name: 'A', tags: ['x'] };
+    store.insert('/plants', '1', record);
+    record.name = 'changed after insert';
+    const read = store.get('/plants', '1')!;
+    read.name = 'changed after read';
+    (read.tags as string[]).push('y');
+    expect(store.get('/plants', '1')).toEqual({ id: 1, name: 'A', tags: ['x'] });
+  });
+
+  it('replaces and removes only what exists, and reports every record with its collection and key', async () => {
+    const store = await open();
+    store.insert('/plants', '1', { id: 1, name: 'A' });
+    store.insert('/trees', 'oak', { code: 'oak' });
+    expect(store.replace('/plants', '1', { id: 1, name: 'A2' })).toBe(true);
+    expect(store.replace('/plants', '9', { id: 9, name: 'none' })).toBe(false);
+    expect(store.remove('/plants', '9')).toBe(false);
+    expect(store.entries()).toEqual([['/plants', '1', { id: 1, name: 'A2' }], ['/trees', 'oak', { code: 'oak' }]]);
+    expect(store.snapshot()).toEqual({ '/plants': [{ id: 1, name: 'A2' }], '/trees': [{ code: 'oak' }] });
+    expect(store.remove('/plants', '1')).toBe(true);
+    expect(store.get('/plants', '1')).toBeUndefined();
+    expect(store.size()).toBe(1);
+    store.clear();
+    expect(store.size()).toBe(0);
+    expect(store.list('/trees')).toEqual([]);
+    await store.flush();
+  });
+});
