@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
+import { delimiter, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stop, track } from './child-processes.ts';
 import { pinned, SERVER_CORE } from './cpu-pinning.ts';
@@ -63,11 +64,15 @@ export async function startServer(server: ServerDefinition, options: { logFile: 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(options.logFile, 'w');
-  const [command, args] = pinned(SERVER_CORE, process.execPath, server.args(port, options.nodeFlags ?? []));
+  const nodeFlags = options.nodeFlags ?? [];
+  const script = server.args(port, server.asCommand ? [] : nodeFlags);
+  const [command, args] = server.asCommand ? pinned(SERVER_CORE, script[0], script.slice(1)) : pinned(SERVER_CORE, process.execPath, script);
+  // A command finds its Node on PATH: this benchmark's Node 24, whatever else the shell has.
+  const env = server.asCommand ? { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, ...(nodeFlags.length > 0 ? { NODE_OPTIONS: nodeFlags.join(' ') } : {}) } : process.env;
   const started = performance.now();
   // stdout and stderr to a file: the server pays for its logging as a user redirecting it would,
   // and nothing in this process has to drain a pipe meanwhile.
-  const child: ChildProcess = track(spawn(command, args, { stdio: ['ignore', log, log] }));
+  const child: ChildProcess = track(spawn(command, args, { stdio: ['ignore', log, log], env }));
   closeSync(log);
   let exited = false;
   child.once('exit', () => {

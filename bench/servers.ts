@@ -13,6 +13,11 @@ export interface ServerDefinition {
   stateful: boolean;
   /** Node's arguments (script first) for a server on `port`. */
   args(port: number, nodeFlags: string[]): string[];
+  /**
+   * Run the script as a command (its #! line picks Node and its flags, as `npx plantstore` does),
+   * with this Node first on PATH; node flags then go through NODE_OPTIONS.
+   */
+  asCommand?: boolean;
 }
 
 export const ROOT = join(import.meta.dirname, '..');
@@ -24,8 +29,10 @@ export const SERVERS: readonly ServerDefinition[] = [
     name: 'plantstore',
     title: 'plantstore mock',
     stateful: true,
-    // Default settings: text request log on stderr (the benchmark sends it to a file), no --quiet.
-    args: (port, nodeFlags) => [...nodeFlags, join(ROOT, 'bin', 'plantstore.js'), 'mock', '--port', String(port)],
+    // Default settings: text request log on stderr (the benchmark sends it to a file), no --quiet;
+    // started as a test suite starts it (npx plantstore mock): the command, not `node FILE`.
+    args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'mock', '--port', String(port)],
+    asCommand: true,
   },
   {
     name: 'prism',

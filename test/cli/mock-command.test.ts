@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { delimiter, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { exitOf, runCli, startCliMock } from '../helpers/cli.ts';
+import { BIN, exitOf, runCli, startCliMock } from '../helpers/cli.ts';
 import { CANARY } from '../helpers/engine.ts';
 
 const FLAGS = ['--spec', '--port', '--host', '--token', '--cors', '--declared-only', '--seed', '--log-format', '--quiet', '--journal-size', '--max-body', '--max-depth', '--state-file', '--isolate-by', '--webhook-url', '--webhook-retries'];
@@ -46,11 +49,20 @@ describe('plantstore mock (command line)', () => {
   // Linux only: the command line of a running process is read from /proc.
   it.skipIf(!existsSync('/proc/self/cmdline'))('runs with an 8 MB young generation in its own process (same pid), unless the user chose a size', async () => {
     const commandLine = (pid: number | undefined) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    // `node bin/plantstore.js mock`: the process replaces itself with one that has the flag.
     const ours = await startCliMock([]);
     try {
       expect(commandLine(ours.child.pid)).toContain('--max-semi-space-size=8');
     } finally {
       ours.child.kill('SIGTERM');
+    }
+    // The file run as a command (npx plantstore mock): its #! line gives the flag, once.
+    const asCommand = spawn(BIN, ['mock', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` } });
+    try {
+      await once(asCommand.stderr, 'data');
+      expect(commandLine(asCommand.pid).filter((arg) => arg.startsWith('--max-semi-space-size'))).toEqual(['--max-semi-space-size=8']);
+    } finally {
+      asCommand.kill('SIGTERM');
     }
     const theirs = await startCliMock([], process.execPath, { NODE_OPTIONS: '--max-semi-space-size=16' });
     try {
