@@ -36,8 +36,18 @@ interface ResponderOptions {
 export function createResponder(spec: LoadedSpec, validators: Validators, errorBodies: ErrorBodies, logger: Logger, options: ResponderOptions, fallbackErrorStatus: number): Responder {
   const document = spec.document;
   const corsCache = new Map<string, Record<string, string>>();
+  // Most answers carry only a content type: one frozen headers object per type, shared.
+  const plainHeaders = new Map<string | undefined, Record<string, string>>();
   const headersFor = (request: MockRequest, contentType: string | undefined, extra?: Record<string, string>) => {
     const origin = options.cors ? request.headers.origin : undefined;
+    if (origin === undefined && extra === undefined) {
+      let plain = plainHeaders.get(contentType);
+      if (!plain) {
+        plain = Object.freeze<Record<string, string>>(contentType ? { 'content-type': contentType } : {});
+        if (plainHeaders.size < 64) plainHeaders.set(contentType, plain);
+      }
+      return plain;
+    }
     let base: Record<string, string> = {};
     if (origin !== undefined) {
       base = corsCache.get(origin) ?? corsHeaders(origin);
