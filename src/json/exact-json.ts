@@ -1,7 +1,7 @@
 // JSON with exact integers. JSON.parse turns 9007199254740993 into 9007199254740992, so two
 // different int64 ids would collide. Integer literals that a double cannot hold exactly become
-// bigint (using the reviver's access to the literal's source text, Node 21+); everything else is
-// what JSON.parse gives. Serialization writes bigints back as plain integer literals (JSON.rawJSON).
+// bigint (read from the literal's source text); everything else is what JSON.parse gives. Serialization writes bigints back as plain integer literals (JSON.rawJSON).
+import { readValidJson, TooDeepError } from './valid-json-reader.ts';
 
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -13,12 +13,12 @@ export type JsonParseResult =
 export function parseJson(text: string): JsonParseResult {
   try {
     // The native parse first; only when it met a number a double cannot hold exactly is the text
-    // read again with the (4x slower) reviver. That test is exact: an integer literal within
-    // +-(2^53 - 1) parses to exactly its value, so a lossy literal always shows as an unsafe or
-    // infinite double (a fraction's double is what JSON gives either way). This replaced a regex
-    // pre-scan of the text (16-digit runs or exponents), 9% of the mock's time per create.
+    // read again, by a reader that keeps integer literals exact. That test is exact: an integer
+    // literal within +-(2^53 - 1) parses to exactly its value, so a lossy literal always shows as
+    // an unsafe or infinite double (a fraction's double is what JSON gives either way). This
+    // replaced a regex pre-scan of the text (16-digit runs or exponents), 9% of a create.
     const value = JSON.parse(text) as JsonValue;
-    return { ok: true, value: holdsUnsafeNumber(value) ? (JSON.parse(text, reviveExact) as JsonValue) : value };
+    return { ok: true, value: holdsUnsafeNumber(value) ? readExactly(text) : value };
   } catch (error) {
     if (error instanceof NumberRangeError) return { ok: false, message: error.message };
     return describeSyntaxError(error as Error, text);
@@ -50,6 +50,26 @@ const isUnsafe = (n: number) => n > Number.MAX_SAFE_INTEGER || n < Number.MIN_SA
 
 class NumberRangeError extends Error {}
 
+/** Valid JSON text read again, every integer exact; a text nested too deep for that reader takes the reviver. */
+function readExactly(text: string): JsonValue {
+  try {
+    return readValidJson(text, exactNumber) as JsonValue;
+  } catch (error) {
+    if (error instanceof TooDeepError) return JSON.parse(text, reviveExact) as JsonValue;
+    throw error;
+  }
+}
+
+/** A number literal's value: its double, unless the double is not the integer it denotes. */
+function exactNumber(literal: string): JsonValue {
+  const value = Number(literal); // JSON's number grammar is a subset of Number's, with the same rounding
+  if (!Number.isFinite(value)) throw new NumberRangeError(`number ${literal} is too large to represent`);
+  if (!isUnsafe(value)) return value;
+  // A plain digit run (an int64 id) is its own BigInt; other forms go through exactInteger.
+  if (PLAIN_INTEGER.test(literal)) return BigInt(literal);
+  return exactInteger(literal) ?? value; // a fraction past 2^53: the double is what JSON gives
+}
+
 function reviveExact(this: unknown, _key: string, value: unknown, context?: { source?: string }): unknown {
   if (typeof value !== 'number' || context?.source === undefined) return value;
   if (!Number.isFinite(value)) {
@@ -63,6 +83,7 @@ function reviveExact(this: unknown, _key: string, value: unknown, context?: { so
   return exact;
 }
 
+const PLAIN_INTEGER = /^-?\d+$/;
 const NUMBER_LITERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** The exact integer a JSON number literal denotes, or undefined when it has a fractional part. */

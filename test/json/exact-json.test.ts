@@ -22,10 +22,16 @@ const literal = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
   fc.constantFrom('-0', '0.0', '1.0', '9007199254740993.0', '9007199254740993.5', '12345678901234567e-1', '1.00000000000000000001e20'),
 );
+// The whitespace JSON allows between tokens, sometimes none.
+const space = fc.constantFrom('', '', ' ', '\n', '\t ', '\r\n  ');
 const document: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, literal, fc.string().map((s) => JSON.stringify(s)), tie('array'), tie('object')),
+  value: fc
+    .tuple(space, fc.oneof({ depthSize: 'small' }, literal, fc.string().map((s) => JSON.stringify(s)), fc.constantFrom('true', 'false', 'null', '"__proto__"', '"a\\"b\\u00e9"'), tie('array'), tie('object')), space)
+    .map(([before, value, after]) => `${before}${value}${after}`),
   array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
-  object: fc.uniqueArray(fc.tuple(fc.string(), tie('value')), { maxLength: 4, selector: ([k]) => k }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+  object: fc
+    .uniqueArray(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', '1', '0', 'id')), tie('value'), space, space), { maxLength: 4, selector: ([k]) => k })
+    .map((entries) => `{${entries.map(([k, v, before, after]) => `${before}${JSON.stringify(k)}${after}:${v}`).join(',')}}`),
 })).value;
 
 describe('parseJson', () => {
