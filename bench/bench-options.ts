@@ -3,11 +3,14 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { GENERATOR_NAMES } from './load-drivers.ts';
 import type { GeneratorName } from './load-phase.ts';
+import { MAX_ROUNDS } from './round-schedule.ts';
 import { ROOT } from './servers.ts';
 
 export interface BenchOptions {
-  /** Measured seconds per server and scenario. */
+  /** Measured seconds per server and scenario, over all rounds. */
   durationSeconds: number;
+  /** Rounds per scenario; each measures every server for durationSeconds / rounds, interleaved. */
+  rounds: number;
   /** Seconds of the same load before each measurement, not counted. */
   warmupSeconds: number;
   connections: number;
@@ -23,11 +26,15 @@ export interface BenchOptions {
   resultsFile: string;
 }
 
-export const USAGE = `Usage: npm run bench [-- --duration S] [--quick] [--profile] [--generator NAME]
+export const USAGE = `Usage: npm run bench [-- --duration S] [--rounds N] [--quick] [--profile] [--generator NAME]
   (or: node bench/run.ts ... with Node 24)
 
-  --duration S     measured seconds per server and scenario (default 5)
-  --quick          a 1 s smoke run: 0.5 s warm-up, one start-up sample, smaller example and verify runs
+  --duration S     measured seconds per server and scenario, over all rounds (default 5)
+  --rounds N       rounds per scenario (default 3): in each, every server is measured for S/N
+                   seconds, one after the other, in an order that rotates from round to round;
+                   ratios then compare loads seconds apart, not minutes (this machine drifts)
+  --quick          a 1 s smoke run: one round, 0.5 s warm-up, one start-up sample, smaller
+                   example and verify runs
   --profile        only the plantstore mock under valid creates, run with node --cpu-prof
                    (profile in bench/results/prof/); prints the top self-time functions and files
   --connections N  concurrent connections of the load generator (default 50)
@@ -39,12 +46,16 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--quick] [--profil
 Figures go to stdout and to bench/results/latest.json (bench/results/profile.json with --profile).
 A benchmark, not a test: it asserts nothing, and exits 0 unless the harness itself fails.`;
 
+// Shorter rounds measure mostly the connections opening and the rate's first jitters.
+const MIN_ROUND_SECONDS = 0.25;
+
 /** Parses argv; throws an Error whose message is meant for the user on a bad flag. */
 export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
       duration: { type: 'string' },
+      rounds: { type: 'string' },
       quick: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       connections: { type: 'string', default: '50' },
@@ -57,6 +68,9 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const quick = values.quick;
   const durationSeconds = Number(values.duration ?? (quick ? 1 : 5));
   if (!(durationSeconds > 0 && durationSeconds <= 600)) throw new Error(`--duration must be a number of seconds in (0, 600], got ${values.duration}`);
+  const rounds = Number(values.rounds ?? (quick ? 1 : 3));
+  if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= MAX_ROUNDS)) throw new Error(`--rounds must be a whole number from 1 to ${MAX_ROUNDS}, got ${values.rounds}`);
+  if (durationSeconds / rounds < MIN_ROUND_SECONDS) throw new Error(`--duration ${durationSeconds} over --rounds ${rounds} leaves ${(durationSeconds / rounds).toFixed(2)} s a round; give each round at least ${MIN_ROUND_SECONDS} s (fewer rounds or a longer duration)`);
   const connections = Number(values.connections);
   if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be a whole number of 1 or more, got ${values.connections}`);
   const generator = values.generator as GeneratorName;
@@ -64,6 +78,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const results = join(ROOT, 'bench', 'results');
   return {
     durationSeconds,
+    rounds,
     warmupSeconds: quick ? 0.5 : 2,
     connections,
     generator,

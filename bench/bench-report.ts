@@ -12,10 +12,13 @@ export interface BenchReport {
   startedAt: string;
   wallSeconds: number;
   machine: { cores: number; cpu: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
-  settings: { durationSeconds: number; warmupSeconds: number; connections: number; generator: GeneratorName; startupSamples: number; pinning: string; profile: boolean };
+  settings: { durationSeconds: number; rounds: number; warmupSeconds: number; connections: number; generator: GeneratorName; startupSamples: number; pinning: string; profile: boolean };
   servers: Partial<Record<ServerName, ServerResult>>;
-  /** plantstore req/s divided by the other server's, per scenario. */
-  ratios: Partial<Record<ScenarioName, { vsPrism?: number; vsBaseline?: number }>>;
+  /**
+   * plantstore req/s divided by the other server's, per scenario: over all rounds, and within each
+   * round (the two measured back to back), to show how far the machine's drift moved it.
+   */
+  ratios: Partial<Record<ScenarioName, { vsPrism?: number; vsBaseline?: number; vsPrismByRound?: number[]; vsBaselineByRound?: number[] }>>;
   examples?: ExampleResult;
   verify?: VerifyResult & { rawRequestsPerSecond?: number; ratioToRaw?: number };
   bar: BarLine[];
@@ -25,13 +28,19 @@ export interface BenchReport {
 export function ratiosOf(servers: BenchReport['servers'], scenarios: readonly ScenarioName[]): BenchReport['ratios'] {
   const ratios: BenchReport['ratios'] = {};
   for (const name of scenarios) {
-    const ours = servers.plantstore?.scenarios[name]?.requestsPerSecond;
+    const ours = servers.plantstore?.scenarios[name];
     if (ours === undefined) continue;
     const against = (other: ServerName) => {
       const theirs = servers[other]?.scenarios[name]?.requestsPerSecond;
-      return theirs ? ours / theirs : undefined;
+      return theirs ? ours.requestsPerSecond / theirs : undefined;
     };
-    ratios[name] = { vsPrism: against('prism'), vsBaseline: against('baseline') };
+    // Round i of one server and round i of the other ran within seconds of each other.
+    const byRound = (other: ServerName) => {
+      const theirs = servers[other]?.scenarios[name]?.rounds;
+      if (!theirs || theirs.length !== ours.rounds.length || theirs.some((r) => !r.requestsPerSecond)) return undefined;
+      return ours.rounds.map((r, i) => r.requestsPerSecond / theirs[i].requestsPerSecond);
+    };
+    ratios[name] = { vsPrism: against('prism'), vsBaseline: against('baseline'), vsPrismByRound: byRound('prism'), vsBaselineByRound: byRound('baseline') };
   }
   return ratios;
 }

@@ -1,8 +1,9 @@
 // The load generator: a child process of the benchmark, pinned by it to its own core, so that
 // the server under test has the other core to itself. It warms the server up, then measures.
-// In: one JSON argument (LoadPlan). Out: one JSON line on stdout (LoadResult).
+// In: one JSON argument (LoadPlan). Out: one JSON line on stdout (LoadOutput).
 // The load itself comes from the lean client (http-load-client.ts) by default, or from autocannon
 // (plan.generator), to compare the two: see load-drivers.ts.
+import { histogramOf, type LatencyHistogram } from './latency-histogram.ts';
 import { LOAD_DRIVERS } from './load-drivers.ts';
 import type { GeneratorName, PhasePlan } from './load-phase.ts';
 import { scenario, type ScenarioName } from './scenarios.ts';
@@ -38,6 +39,11 @@ export interface LoadResult {
   generatorCpuPercent: number;
 }
 
+/** What the load generator prints: its figures, and its latencies in buckets to merge with other runs'. */
+export interface LoadOutput extends LoadResult {
+  latencyHistogram: LatencyHistogram;
+}
+
 const plan = JSON.parse(process.argv[2] ?? '{}') as LoadPlan;
 const drive = LOAD_DRIVERS[plan.generator ?? 'plantstore'];
 if (!drive) throw new Error(`unknown generator ${plan.generator}; known: ${Object.keys(LOAD_DRIVERS).join(', ')}`);
@@ -65,7 +71,7 @@ const measured = await drive(phase(plan.durationSeconds));
 const cpu = process.cpuUsage(cpuBefore);
 const sorted = Float64Array.from(measured.latencies).sort();
 const count = measured.latencies.length;
-const result: LoadResult = {
+const result: LoadOutput = {
   requests: count,
   seconds: measured.seconds,
   requestsPerSecond: count / measured.seconds,
@@ -80,5 +86,6 @@ const result: LoadResult = {
   // Late answers too: the server stored those creates, and the next scenario's RSS reflects them.
   created: created(warmup?.statuses ?? {}, warmup?.lateStatuses ?? {}, measured.statuses, measured.lateStatuses),
   generatorCpuPercent: ((cpu.user + cpu.system) / 1000 / (measured.seconds * 1000)) * 100,
+  latencyHistogram: histogramOf(sorted),
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -8,6 +8,12 @@ const ms = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' 
 const mb = (bytes: number | undefined) => (bytes === undefined || Number.isNaN(bytes) ? '-' : (bytes / 1024 / 1024).toFixed(0));
 const times = (n: number | undefined) => (n === undefined ? '-' : `${n >= 10 ? n.toFixed(0) : n.toFixed(2)}x`);
 
+/** Lowest to highest of the per-round ratios ('' with fewer than 2 rounds). */
+function range(ratios: number[] | undefined): string {
+  if (!ratios || ratios.length < 2) return '';
+  return `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x`;
+}
+
 /** The range of the per-second rates as a share of their median ('' with fewer than 2 whole seconds). */
 function spread(perSecond: number[]): string {
   if (perSecond.length < 2) return '';
@@ -47,6 +53,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
         server.stateful ? int(result.storedAfter) : '-',
         ratio ? times(ratio.vsPrism) : '',
         ratio ? times(ratio.vsBaseline) : '',
+        ratio ? range(ratio.vsBaselineByRound) : '',
         odd ? `${int(odd)} ${Object.keys(result.statuses).join('/')}` : '',
       ]);
     }
@@ -56,16 +63,19 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
     return [s.title, int(figures?.median), (figures?.samples ?? []).map((x) => int(x)).join(', ')];
   });
   const notes = [
-    '  spread: slowest to fastest second of the measurement, as % of the median second; a wide one means the machine was not steady.',
+    '  spread: slowest to fastest whole second of the measurement (all rounds), as % of the median second; a wide one means the machine was not steady.',
     '  RSS: VmRSS of the server process after that load; stored: plants it held then (one process per server takes every scenario).',
     '  x Prism, x baseline: plantstore req/s over theirs. odd: answers with another status than expected (statuses seen), errors, timeouts.',
   ];
+  if (report.settings.rounds > 1) {
+    notes.push(`  by round: plantstore req/s over the baseline's within each of the ${report.settings.rounds} rounds (measured back to back), lowest to highest; all figures sum the rounds.`);
+  }
   if ((report.servers.prism?.scenarios['valid-int64']?.statuses['400'] ?? 0) > 0) {
     notes.push('  Prism 5.16 refuses ids past 2^53 with 400 (its int64 check stops at 9007199254740991): its int64 row measures refusals.');
   }
   if (saturated) notes.push(`  *: the load generator used >= ${SATURATED_PERCENT}% of its core; that server may be faster than measured.`);
   return [
-    table(['scenario', 'server', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'odd'], rows),
+    table(['scenario', 'server', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'by round', 'odd'], rows),
     ...notes,
     '',
     table(['start-up (spawn to first create answered)', 'median ms', 'samples ms'], startup, 1),

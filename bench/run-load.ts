@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { stop, track } from './child-processes.ts';
 import { LOAD_CORE, pinned } from './cpu-pinning.ts';
-import type { LoadPlan, LoadResult } from './load-generator.ts';
+import type { LoadOutput, LoadPlan } from './load-generator.ts';
 
-export function runLoad(plan: LoadPlan): Promise<LoadResult> {
+export function runLoad(plan: LoadPlan): Promise<LoadOutput> {
   const [command, args] = pinned(LOAD_CORE, process.execPath, [join(import.meta.dirname, 'load-generator.ts'), JSON.stringify(plan)]);
   const child = track(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
@@ -20,7 +20,7 @@ export function runLoad(plan: LoadPlan): Promise<LoadResult> {
       clearTimeout(limit);
       try {
         if (code !== 0) throw new Error(`load generator failed (${signal ?? `exit ${code}`}): ${err.trim()}`);
-        resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as LoadResult);
+        resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as LoadOutput);
       } catch (error) {
         reject(error);
       }

@@ -2,7 +2,7 @@
 // the same document, and a bare node:http plant store, side by side in one run; then the example
 // generator's and the conformance runner's rates. Prints tables, ratios and the issue's bar, and
 // writes every figure to bench/results/latest.json. It asserts nothing (benchmarks are not tests).
-// Run: npm run bench [-- --duration S | --quick | --profile | --generator autocannon]
+// Run: npm run bench [-- --duration S | --rounds N | --quick | --profile | --generator autocannon]
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -11,9 +11,10 @@ import { resolveBenchOptions, USAGE, type BenchOptions } from './bench-options.t
 import { ratiosOf, type BenchReport } from './bench-report.ts';
 import { LOAD_CORE, pinningUnavailable, pinSelf, SERVER_CORE } from './cpu-pinning.ts';
 import { measureExamples } from './example-bench.ts';
-import { measureServer } from './measure-servers.ts';
+import { measureServers } from './measure-servers.ts';
 import { formatProfileSummary, summariseProfile } from './profile-summary.ts';
 import { formatBar, formatExtras, formatServers } from './report-text.ts';
+import { REWARM_SECONDS } from './round-schedule.ts';
 import { SCENARIOS } from './scenarios.ts';
 import { ROOT, SERVERS } from './servers.ts';
 import { measureVerify } from './verify-bench.ts';
@@ -41,6 +42,7 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
     machine: { cores, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, loadAverageBefore: loadavg(), loadAverageAfter: [] },
     settings: {
       durationSeconds: options.durationSeconds,
+      rounds: options.rounds,
       warmupSeconds: options.warmupSeconds,
       connections: options.connections,
       generator: options.generator,
@@ -54,21 +56,16 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
   };
   if (pinningUnavailable) say(`bench: warning: no CPU pinning (${pinningUnavailable}); the server and the load generator share cores`);
   if (report.machine.loadAverageBefore[0] > 0.5) say(`bench: note: load average ${report.machine.loadAverageBefore[0].toFixed(2)} before the run; other work on this machine skews the figures`);
-  const broken: string[] = [];
   if (options.profile) {
     rmSync(options.profileDir, { recursive: true, force: true });
     mkdirSync(options.profileDir, { recursive: true });
   }
   const nodeFlags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-  for (const server of servers) {
-    say(`bench: ${server.title} (${scenarios.length} scenarios x ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s)`);
-    try {
-      report.servers[server.name] = await measureServer(server, { ...options, scenarios, logDir, nodeFlags: server.name === 'plantstore' ? nodeFlags : [], say });
-    } catch (error) {
-      broken.push(`${server.title}: ${(error as Error).message}`);
-      say(`bench: ${server.title} failed: ${(error as Error).message}`);
-    }
-  }
+  const rewarm = options.rounds > 1 ? `, ${Math.min(REWARM_SECONDS, options.warmupSeconds)} s in later ones` : '';
+  say(`bench: starting ${servers.length} server(s), then ${scenarios.length} scenario(s) x ${options.rounds} round(s) of ${(options.durationSeconds / options.rounds).toFixed(2)} s per server, interleaved (warm-up ${options.warmupSeconds} s in a scenario's first round${rewarm})`);
+  const measured = await measureServers(servers, { ...options, scenarios, logDir, nodeFlags: { plantstore: nodeFlags }, say });
+  report.servers = measured.results;
+  const broken = [...measured.broken];
   report.ratios = ratiosOf(report.servers, scenarios.map((s) => s.name));
   if (options.profile) {
     const file = newestProfile(options.profileDir);
@@ -107,7 +104,7 @@ const { report, broken } = await bench(options);
 const scenarios = options.profile ? SCENARIOS.filter((s) => s.name === 'valid') : SCENARIOS;
 const out = [
   '',
-  `plantstore benchmark: ${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.node}, ${report.settings.connections} connections (${report.settings.generator} load generator), ${report.settings.warmupSeconds} s warm-up + ${report.settings.durationSeconds} s per scenario; ${report.settings.pinning}`,
+  `plantstore benchmark: ${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.node}, ${report.settings.connections} connections (${report.settings.generator} load generator), ${report.settings.warmupSeconds} s warm-up + ${report.settings.durationSeconds} s per server and scenario in ${report.settings.rounds} interleaved round(s); ${report.settings.pinning}`,
   options.profile ? 'PROFILED RUN: the mock runs with --cpu-prof, its figures are lower than normal.' : '',
   formatServers(report, scenarios),
   '',

@@ -22,6 +22,8 @@ export interface RunningServer {
   /** Resident set size now, in bytes, from /proc/PID/status (VmRSS), and its peak (VmHWM). */
   memory(): { rssBytes: number; peakRssBytes: number };
   logBytes(): number;
+  /** How it ended ('code 1', 'signal SIGKILL'), or undefined while it runs. */
+  exit(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export async function startServer(server: ServerDefinition, options: { logFile: 
     logFile: options.logFile,
     memory: () => ({ rssBytes: readStatus(pid, 'VmRSS'), peakRssBytes: readStatus(pid, 'VmHWM') }),
     logBytes: () => statSync(options.logFile).size,
+    exit: () => (child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : undefined),
     stop: () => stop(child),
   };
 }
