@@ -94,6 +94,8 @@ function describeLoadError(file: string, error: unknown): PlantstoreError {
 
 /** Escapes one JSON pointer token (RFC 6901). */
 export function escapePointerToken(token: string): string {
+  // Nearly every token ("id", "name") has nothing to escape: no new strings for those.
+  if (!token.includes('~') && !token.includes('/')) return token;
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 

@@ -97,13 +97,18 @@ function compile(ajv: Ajv, spec: LoadedSpec, pointer: string): SchemaCheck {
 }
 
 function toIssues(errors: ErrorObject[]): ValidationIssue[] {
-  const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
   // "must be integer" already says it; "must be int64" on the same value would only repeat it.
-  const typeFailed = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  // (Built on the first format error only: most refusals have none.)
+  let typeFailed: Set<string> | undefined;
   for (const error of errors) {
-    if (error.keyword === 'format' && typeFailed.has(error.instancePath)) continue;
+    if (error.keyword === 'format') {
+      typeFailed ??= new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+      if (typeFailed.has(error.instancePath)) continue;
+    }
     const issue = toIssue(error);
+    // The same issue twice (from two branches of a schema) is said once.
     const key = `${issue.pointer}\0${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
