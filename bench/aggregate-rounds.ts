@@ -32,5 +32,7 @@ export function aggregateRounds(rounds: readonly LoadOutput[]): LoadResult {
     perSecond: rounds.flatMap((r) => r.perSecond),
     created: sum(rounds.map((r) => r.created)),
     generatorCpuPercent: sum(rounds.map((r) => r.generatorCpuPercent * r.seconds)) / seconds,
+    // The server's CPU over all rounds' answers (each round's share weighted by its answers).
+    serverCpuMicrosPerRequest: rounds.every((r) => r.serverCpuMicrosPerRequest !== undefined) && requests > 0 ? sum(rounds.map((r) => (r.serverCpuMicrosPerRequest as number) * r.requests)) / requests : undefined,
   };
 }

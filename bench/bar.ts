@@ -23,11 +23,23 @@ function ratioLine(results: Results, scenario: ScenarioName, title: string, othe
   return { criterion, measured: `${ratio.toFixed(2)}x`, verdict: ratio >= atLeast ? 'PASS' : 'MISS' };
 }
 
+// The same 0.75 read from CPU cost: a server at 100% of its core answers 1 / (cost per request) a
+// second, so the baseline's cost over ours is the rate ratio the drift of the machine cannot move.
+function cpuLine(results: Results): BarLine {
+  const criterion = '  second view: baseline CPU/request / ours >= 0.75';
+  const ours = results.plantstore?.scenarios.valid?.serverCpuMicrosPerRequest;
+  const theirs = results.baseline?.scenarios.valid?.serverCpuMicrosPerRequest;
+  if (!ours || !theirs) return { criterion, measured: 'not measured', verdict: 'n/a' };
+  const ratio = theirs / ours;
+  return { criterion, measured: `${ratio.toFixed(2)}x (${theirs.toFixed(1)} / ${ours.toFixed(1)} us)`, verdict: ratio >= 0.75 ? 'PASS' : 'MISS' };
+}
+
 export function judgeBar(results: Results): BarLine[] {
   const ours = results.plantstore;
   const lines = [
     ratioLine(results, 'valid', 'valid creates', 'prism', 10),
     ratioLine(results, 'valid', 'valid creates', 'baseline', 0.75),
+    cpuLine(results),
     ratioLine(results, 'invalid-body', 'invalid bodies', 'prism', 10),
     ratioLine(results, 'missing-token', 'missing tokens', 'prism', 10),
   ];

@@ -132,6 +132,7 @@ async function measureRound(contender: Contender, scenario: Scenario, step: Sche
     durationSeconds: step.durationSeconds,
     idStart: step.idStart,
     generator: settings.generator,
+    serverPid: contender.running.pid,
   });
   // Against a server that is gone the load only counts refused connections: not a figure.
   const exit = contender.running.exit();

@@ -49,6 +49,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
         spread(result.perSecond),
         ms(result.p50Ms),
         ms(result.p99Ms),
+        result.serverCpuMicrosPerRequest === undefined ? '-' : result.serverCpuMicrosPerRequest.toFixed(1),
         mb(result.rssBytes),
         server.stateful ? int(result.storedAfter) : '-',
         ratio ? times(ratio.vsPrism) : '',
@@ -64,6 +65,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
   });
   const notes = [
     '  spread: slowest to fastest whole second of the measurement (all rounds), as % of the median second; a wide one means the machine was not steady.',
+    '  cpu us/req: the server\'s CPU time (all threads, /proc/PID/stat) per answer while measured: its cost per request, whatever the pace.',
     '  RSS: VmRSS of the server process after that load; stored: plants it held then (one process per server takes every scenario).',
     '  x Prism, x baseline: plantstore req/s over theirs. odd: answers with another status than expected (statuses seen), errors, timeouts.',
   ];
@@ -75,7 +77,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
   }
   if (saturated) notes.push(`  *: the load generator used >= ${SATURATED_PERCENT}% of its core; that server may be faster than measured.`);
   return [
-    table(['scenario', 'server', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'by round', 'odd'], rows),
+    table(['scenario', 'server', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'cpu us/req', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'by round', 'odd'], rows),
     ...notes,
     '',
     table(['start-up (spawn to first create answered)', 'median ms', 'samples ms'], startup, 1),
