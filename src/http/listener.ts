@@ -116,8 +116,8 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | 'to
     chunks.push(chunk);
   });
   req.on('end', () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+  // A client that goes away mid-body: Node destroys the request with an ECONNRESET 'error'.
   req.on('error', (error) => finish(error));
-  req.on('aborted', () => finish(new Error('aborted')));
 }
 
 function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {

@@ -58,6 +58,47 @@ export function guardJson(text: string, maxDepth: number): GuardResult {
   return OK;
 }
 
+/**
+ * Whether a text might nest deeper than the limit: only one with more opening brackets than the
+ * limit can. Such a text must pass guardJson before JSON.parse sees it (a 1 MiB body of "[" would
+ * make JSON.parse build half a million arrays before it fails).
+ */
+export function mayNestDeeperThan(text: string, maxDepth: number): boolean {
+  if (text.length <= maxDepth) return false;
+  let open = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x7b || c === 0x5b) && ++open > maxDepth) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the parsed value proves its text had no duplicate key, without the scan: in a text
+ * without backslashes every quote delimits a string, a key or a string value, so the text has
+ * 2 x (keys + string values) quotes; a duplicate key drops a key (and its value) from the parsed
+ * value, so the counts then differ. False means "not proven": guardJson decides.
+ */
+export function provesNoDuplicateKeys(text: string, value: unknown): boolean {
+  if (text.includes('\\')) return false;
+  let quotes = 0;
+  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) quotes++;
+  return quotes === 2 * countStrings(value);
+}
+
+/** Keys and string values in a parsed value (its depth is bounded: the text passed the depth check). */
+function countStrings(value: unknown): number {
+  if (typeof value === 'string') return 1;
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) count += countStrings(value[i]);
+    return count;
+  }
+  for (const key in value) count += 1 + countStrings((value as Record<string, unknown>)[key]);
+  return count;
+}
+
 function decodeKey(raw: string): string {
   try {
     return JSON.parse(raw) as string;

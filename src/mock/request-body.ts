@@ -3,7 +3,7 @@
 // (depth, duplicate keys), then exact JSON.
 import { isUtf8 } from 'node:buffer';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
-import { guardJson } from '../json/json-guard.ts';
+import { guardJson, mayNestDeeperThan, provesNoDuplicateKeys } from '../json/json-guard.ts';
 import { isJsonMediaType, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { MockRequest } from './http-types.ts';
 
@@ -46,10 +46,19 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   if (text.trim() === '') {
     return declared.required ? { ok: false, status: 400, message: 'the body is empty; a JSON value is required' } : { ok: true, value: undefined, content };
   }
-  const guard = guardJson(text, maxDepth);
-  if (!guard.ok) return { ok: false, status: 400, message: guard.message };
+  // Depth before the parse (a deep text is costly to parse), duplicate keys after it when the
+  // parsed value proves there are none (the usual body): the full scan only when it must.
+  const deep = mayNestDeeperThan(text, maxDepth);
+  if (deep) {
+    const guard = guardJson(text, maxDepth);
+    if (!guard.ok) return { ok: false, status: 400, message: guard.message };
+  }
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, status: 400, message: `malformed JSON: ${parsed.message}` };
+  if (!deep && !provesNoDuplicateKeys(text, parsed.value)) {
+    const guard = guardJson(text, maxDepth);
+    if (!guard.ok) return { ok: false, status: 400, message: guard.message };
+  }
   return { ok: true, value: parsed.value, content };
 }
 
