@@ -1,5 +1,6 @@
 // The bar issue 5 sets for the mock, judged against this run's figures. Informative only: a MISS
 // is a finding to read, never a failed exit (timings on a shared machine are not assertions).
+import type { PairedResult } from './measure-paired.ts';
 import type { ScenarioResult, ServerResult } from './measure-servers.ts';
 import type { ScenarioName } from './scenarios.ts';
 import type { ServerName } from './servers.ts';
@@ -34,12 +35,23 @@ function cpuLine(results: Results): BarLine {
   return { criterion, measured: `${ratio.toFixed(2)}x (${theirs.toFixed(1)} / ${ours.toFixed(1)} us)`, verdict: ratio >= 0.75 ? 'PASS' : 'MISS' };
 }
 
-export function judgeBar(results: Results): BarLine[] {
+// The same 0.75 read from the paired loads: both servers shared the core at the same time, so the
+// machine's drift moved both rates alike and their ratio is the cost ratio.
+function pairedLine(paired: PairedResult | undefined): BarLine {
+  const criterion = '  paired (same core, same time): valid creates >= 0.75x baseline';
+  if (!paired || !Number.isFinite(paired.ratio)) return { criterion, measured: 'not measured', verdict: 'n/a' };
+  const int = (n: number) => Math.round(n).toLocaleString('en-US');
+  return { criterion, measured: `${paired.ratio.toFixed(2)}x (${int(paired.plantstore)} / ${int(paired.baseline)} req/s)`, verdict: paired.ratio >= 0.75 ? 'PASS' : 'MISS' };
+}
+
+/** The bar's lines; `paired` is the valid creates' paired loads, when measured. */
+export function judgeBar(results: Results, paired?: PairedResult): BarLine[] {
   const ours = results.plantstore;
   const lines = [
     ratioLine(results, 'valid', 'valid creates', 'prism', 10),
     ratioLine(results, 'valid', 'valid creates', 'baseline', 0.75),
     cpuLine(results),
+    pairedLine(paired),
     ratioLine(results, 'invalid-body', 'invalid bodies', 'prism', 10),
     ratioLine(results, 'missing-token', 'missing tokens', 'prism', 10),
   ];

@@ -18,6 +18,8 @@ export interface BenchOptions {
   generator: GeneratorName;
   /** Spawns per server for the start-up figure (median); the last one takes the load. */
   startupSamples: number;
+  /** Measured seconds of each scenario's paired loads (mock and baseline at the same time); 0 skips them. */
+  pairedSeconds: number;
   exampleCount: number;
   verifyGenerate: number;
   /** Only the plantstore mock under valid creates, with --cpu-prof; figures are perturbed. */
@@ -26,17 +28,21 @@ export interface BenchOptions {
   resultsFile: string;
 }
 
-export const USAGE = `Usage: npm run bench [-- --duration S] [--rounds N] [--quick] [--profile] [--generator NAME]
+export const USAGE = `Usage: npm run bench [-- --duration S] [--rounds N] [--paired S] [--quick] [--profile] [--generator NAME]
   (or: node bench/run.ts ... with Node 24)
 
   --duration S     measured seconds per server and scenario, over all rounds (default 5)
   --rounds N       rounds per scenario (default 3): in each, every server is measured for S/N
                    seconds, one after the other, in an order that rotates from round to round;
                    ratios then compare loads seconds apart, not minutes (this machine drifts)
-  --quick          a 1 s smoke run: one round, 0.5 s warm-up, one start-up sample, smaller
-                   example and verify runs
+  --paired S       after the rounds, per scenario, S measured seconds of the mock and the baseline
+                   loaded at the same time on the same core, half the connections each: both feel
+                   the same drift, so their req/s ratio is their cost ratio (default 5; 0 skips it)
+  --quick          a 1 s smoke run: one round, 0.5 s warm-up, one start-up sample, 1 s paired
+                   loads, smaller example and verify runs
   --profile        only the plantstore mock under valid creates, run with node --cpu-prof
-                   (profile in bench/results/prof/); prints the top self-time functions and files
+                   (profile in bench/results/prof/); prints the top self-time functions and files;
+                   no paired loads (the baseline is not started)
   --connections N  concurrent connections of the load generator (default 50)
   --generator NAME what sends the load: plantstore (default; a lean closed-loop client,
                    bench/http-load-client.ts) or autocannon (costs more CPU per request: on
@@ -56,6 +62,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     options: {
       duration: { type: 'string' },
       rounds: { type: 'string' },
+      paired: { type: 'string' },
       quick: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       connections: { type: 'string', default: '50' },
@@ -71,6 +78,8 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const rounds = Number(values.rounds ?? (quick ? 1 : 3));
   if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= MAX_ROUNDS)) throw new Error(`--rounds must be a whole number from 1 to ${MAX_ROUNDS}, got ${values.rounds}`);
   if (durationSeconds / rounds < MIN_ROUND_SECONDS) throw new Error(`--duration ${durationSeconds} over --rounds ${rounds} leaves ${(durationSeconds / rounds).toFixed(2)} s a round; give each round at least ${MIN_ROUND_SECONDS} s (fewer rounds or a longer duration)`);
+  const pairedSeconds = values.profile ? 0 : Number(values.paired ?? (quick ? 1 : 5));
+  if (!(pairedSeconds >= 0 && pairedSeconds <= 600)) throw new Error(`--paired must be a number of seconds in [0, 600] (0 skips the paired loads), got ${values.paired}`);
   const connections = Number(values.connections);
   if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be a whole number of 1 or more, got ${values.connections}`);
   const generator = values.generator as GeneratorName;
@@ -83,6 +92,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     connections,
     generator,
     startupSamples: quick || values.profile ? 1 : 3,
+    pairedSeconds,
     exampleCount: quick ? 10_000 : 100_000,
     verifyGenerate: quick ? 10 : 100,
     profile: values.profile,

@@ -2,6 +2,7 @@
 import type { BarLine } from './bar.ts';
 import type { ExampleResult } from './example-bench.ts';
 import type { GeneratorName } from './load-phase.ts';
+import type { PairedResult } from './measure-paired.ts';
 import type { ServerResult } from './measure-servers.ts';
 import type { ProfileSummary } from './profile-summary.ts';
 import type { ScenarioName } from './scenarios.ts';
@@ -12,20 +13,21 @@ export interface BenchReport {
   startedAt: string;
   wallSeconds: number;
   machine: { cores: number; cpu: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
-  settings: { durationSeconds: number; rounds: number; warmupSeconds: number; connections: number; generator: GeneratorName; startupSamples: number; pinning: string; profile: boolean };
+  settings: { durationSeconds: number; rounds: number; warmupSeconds: number; connections: number; generator: GeneratorName; startupSamples: number; pairedSeconds: number; pinning: string; profile: boolean };
   servers: Partial<Record<ServerName, ServerResult>>;
   /**
    * plantstore req/s divided by the other server's, per scenario: over all rounds, and within each
-   * round (the two measured back to back), to show how far the machine's drift moved it.
+   * round (the two measured back to back), to show how far the machine's drift moved it; and the
+   * paired loads (mock and baseline at the same time on the same core), which the drift cannot move.
    */
-  ratios: Partial<Record<ScenarioName, { vsPrism?: number; vsBaseline?: number; vsPrismByRound?: number[]; vsBaselineByRound?: number[] }>>;
+  ratios: Partial<Record<ScenarioName, { vsPrism?: number; vsBaseline?: number; vsPrismByRound?: number[]; vsBaselineByRound?: number[]; paired?: PairedResult }>>;
   examples?: ExampleResult;
   verify?: VerifyResult & { rawRequestsPerSecond?: number; ratioToRaw?: number };
   bar: BarLine[];
   profile?: ProfileSummary;
 }
 
-export function ratiosOf(servers: BenchReport['servers'], scenarios: readonly ScenarioName[]): BenchReport['ratios'] {
+export function ratiosOf(servers: BenchReport['servers'], scenarios: readonly ScenarioName[], paired: Partial<Record<ScenarioName, PairedResult>> = {}): BenchReport['ratios'] {
   const ratios: BenchReport['ratios'] = {};
   for (const name of scenarios) {
     const ours = servers.plantstore?.scenarios[name];
@@ -40,7 +42,7 @@ export function ratiosOf(servers: BenchReport['servers'], scenarios: readonly Sc
       if (!theirs || theirs.length !== ours.rounds.length || theirs.some((r) => !r.requestsPerSecond)) return undefined;
       return ours.rounds.map((r, i) => r.requestsPerSecond / theirs[i].requestsPerSecond);
     };
-    ratios[name] = { vsPrism: against('prism'), vsBaseline: against('baseline'), vsPrismByRound: byRound('prism'), vsBaselineByRound: byRound('baseline') };
+    ratios[name] = { vsPrism: against('prism'), vsBaseline: against('baseline'), vsPrismByRound: byRound('prism'), vsBaselineByRound: byRound('baseline'), paired: paired[name] };
   }
   return ratios;
 }

@@ -3,13 +3,15 @@
 // rounds that take the servers one after the other, in a rotating order (round-schedule.ts), so
 // that their ratios compare loads run seconds apart on this drifting machine. A server's rounds
 // merge into its result for the scenario; its RSS is read after its load in the last round.
-// One load at a time: the servers share their core, and those not under load sit idle.
+// One load at a time: the servers share their core, and those not under load sit idle. After the
+// rounds, the paired part (measure-paired.ts) loads the mock and the baseline at the same time.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { aggregateRounds } from './aggregate-rounds.ts';
 import type { LoadOutput, LoadResult } from './load-generator.ts';
 import type { GeneratorName } from './load-phase.ts';
-import { roundSchedule, type ScheduledRound } from './round-schedule.ts';
+import { measurePair, pairedResultOf, type PairedResult } from './measure-paired.ts';
+import { pairedIdStarts, roundSchedule, type ScheduledRound } from './round-schedule.ts';
 import { runLoad } from './run-load.ts';
 import type { ScenarioName, Scenario } from './scenarios.ts';
 import { startServer, type RunningServer } from './server-process.ts';
@@ -57,6 +59,8 @@ export interface MeasureSettings {
   connections: number;
   generator: GeneratorName;
   startupSamples: number;
+  /** Measured seconds of each scenario's paired loads; 0 skips them. */
+  pairedSeconds: number;
   logDir: string;
   /** Extra node flags per server (e.g. --cpu-prof for the mock). */
   nodeFlags: Partial<Record<ServerName, string[]>>;
@@ -65,6 +69,8 @@ export interface MeasureSettings {
 
 export interface MeasuredServers {
   results: Partial<Record<ServerName, ServerResult>>;
+  /** Per scenario, the mock and the baseline loaded at the same time (when both are up). */
+  paired: Partial<Record<ScenarioName, PairedResult>>;
   /** What could not be measured, and why: a server that did not start, or failed under load. */
   broken: string[];
 }
@@ -147,11 +153,38 @@ async function measureRound(contender: Contender, scenario: Scenario, step: Sche
   return load;
 }
 
+/** Every scenario's paired loads of the mock and the baseline, when both are up; a failure is noted in `broken`. */
+async function measurePairs(live: Map<ServerName, Contender>, settings: MeasureSettings, broken: string[]): Promise<MeasuredServers['paired']> {
+  const paired: MeasuredServers['paired'] = {};
+  const plantstore = live.get('plantstore');
+  const baseline = live.get('baseline');
+  if (settings.pairedSeconds <= 0 || !plantstore || !baseline) return paired;
+  for (const [index, scenario] of settings.scenarios.entries()) {
+    try {
+      const [ours, theirs] = await measurePair(plantstore.running, baseline.running, scenario, pairedIdStarts(index, settings.scenarios.length), settings);
+      // After every scenario's RSS was read: these creates are counted, but no storedAfter shows them.
+      plantstore.stored += ours.created;
+      baseline.stored += theirs.created;
+      const result = pairedResultOf(ours, theirs, settings.pairedSeconds);
+      paired[scenario.name] = result;
+      const odd = result.odd > 0 ? ` (${result.odd} unexpected statuses, errors or timeouts)` : '';
+      settings.say(`  ${scenario.title}, paired: ${plantstore.server.title} ${int(result.plantstore)}, ${baseline.server.title} ${int(result.baseline)} req/s at the same time, ${result.ratio.toFixed(2)}x${odd}`);
+    } catch (error) {
+      broken.push(`paired ${scenario.title}: ${(error as Error).message}`);
+      settings.say(`bench: paired ${scenario.title} failed: ${(error as Error).message}`);
+      // A server that is gone would only count refused connections in the next scenarios.
+      if (plantstore.running.exit() || baseline.running.exit()) break;
+    }
+  }
+  return paired;
+}
+
 /** Starts every server, measures them all, interleaved, and stops them; one that fails leaves the others measured. */
 export async function measureServers(servers: readonly ServerDefinition[], settings: MeasureSettings): Promise<MeasuredServers> {
   mkdirSync(settings.logDir, { recursive: true });
   const results: MeasuredServers['results'] = {};
   const broken: string[] = [];
+  let paired: MeasuredServers['paired'] = {};
   const fail = (server: ServerDefinition, what: string, error: unknown) => {
     broken.push(`${server.title}: ${what}${(error as Error).message}`);
     settings.say(`bench: ${server.title} failed: ${what}${(error as Error).message}`);
@@ -188,6 +221,7 @@ export async function measureServers(servers: readonly ServerDefinition[], setti
       }
       settings.say(`  ${scenario.title}, round ${step.round + 1}/${settings.rounds}: ${figures.join(', ')} req/s`);
     }
+    paired = await measurePairs(live, settings, broken);
     for (const [name, contender] of live) results[name] = resultOf(contender);
   } finally {
     await Promise.all([...live.values()].map((c) => c.running.stop()));
@@ -195,5 +229,5 @@ export async function measureServers(servers: readonly ServerDefinition[], setti
   // In the servers' order, whenever each one finished.
   const ordered: MeasuredServers['results'] = {};
   for (const server of servers) if (results[server.name]) ordered[server.name] = results[server.name];
-  return { results: ordered, broken };
+  return { results: ordered, paired, broken };
 }

@@ -31,6 +31,25 @@ function table(header: string[], rows: string[][], leftColumns = 2): string {
 // Past this share of its core the load generator, not the server, may set the pace.
 const SATURATED_PERCENT = 85;
 
+/** The paired loads' table and its notes, then a blank line; nothing when none were measured. */
+function formatPaired(report: BenchReport, scenarios: readonly Scenario[]): string[] {
+  const rows: string[][] = [];
+  let saturated = false;
+  for (const scenario of scenarios) {
+    const paired = report.ratios[scenario.name]?.paired;
+    if (!paired) continue;
+    const bound = paired.generatorCpuPercent >= SATURATED_PERCENT;
+    saturated ||= bound;
+    rows.push([scenario.title, int(paired.plantstore), int(paired.baseline), `${Number.isNaN(paired.ratio) ? '-' : times(paired.ratio)}${bound ? '*' : ' '}`, paired.odd ? int(paired.odd) : '']);
+  }
+  if (rows.length === 0) return [];
+  const notes = [
+    `  paired: after the rounds, ${report.settings.pairedSeconds} s of the mock and the baseline under load at the same time on the same core (half the connections each): the machine's drift moves both alike, so the ratio is their cost ratio; each req/s is about half its rate alone, the core being shared.`,
+  ];
+  if (saturated) notes.push(`  *: the two load generators together used >= ${SATURATED_PERCENT}% of their shared core: they may have set the pace, pulling the ratio toward 1.`);
+  return [table(['paired (same core, same time)', 'mock req/s', 'baseline req/s', 'mock ÷ baseline', 'odd'], rows, 1), ...notes, ''];
+}
+
 export function formatServers(report: BenchReport, scenarios: readonly Scenario[]): string {
   const rows: string[][] = [];
   let saturated = false;
@@ -80,6 +99,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
     table(['scenario', 'server', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'cpu us/req', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'by round', 'odd'], rows),
     ...notes,
     '',
+    ...formatPaired(report, scenarios),
     table(['start-up (spawn to first create answered)', 'median ms', 'samples ms'], startup, 1),
   ].join('\n');
 }

@@ -57,3 +57,12 @@ export function roundSchedule<S extends string>(servers: readonly S[], scenarios
   }
   return schedule;
 }
+
+/**
+ * First ids of the two paired loads (measure-paired.ts) of the scenario at `index` of `count`: past
+ * every scenario's range (all of which the rounds may fill), one half-range per load.
+ */
+export function pairedIdStarts(index: number, count: number): [string, string] {
+  const base = BigInt(count + 1 + index) * SCENARIO_ID_RANGE;
+  return [String(base), String(base + SCENARIO_ID_RANGE / 2n)];
+}

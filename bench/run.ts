@@ -2,7 +2,7 @@
 // the same document, and a bare node:http plant store, side by side in one run; then the example
 // generator's and the conformance runner's rates. Prints tables, ratios and the issue's bar, and
 // writes every figure to bench/results/latest.json. It asserts nothing (benchmarks are not tests).
-// Run: npm run bench [-- --duration S | --rounds N | --quick | --profile | --generator autocannon]
+// Run: npm run bench [-- --duration S | --rounds N | --paired S | --quick | --profile | --generator autocannon]
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -47,6 +47,7 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
       connections: options.connections,
       generator: options.generator,
       startupSamples: options.startupSamples,
+      pairedSeconds: options.pairedSeconds,
       pinning: pinningUnavailable ? `off (${pinningUnavailable})` : `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}`,
       profile: options.profile,
     },
@@ -62,11 +63,12 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
   }
   const nodeFlags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
   const rewarm = options.rounds > 1 ? `, ${Math.min(REWARM_SECONDS, options.warmupSeconds)} s in later ones` : '';
-  say(`bench: starting ${servers.length} server(s), then ${scenarios.length} scenario(s) x ${options.rounds} round(s) of ${(options.durationSeconds / options.rounds).toFixed(2)} s per server, interleaved (warm-up ${options.warmupSeconds} s in a scenario's first round${rewarm})`);
+  const paired = options.pairedSeconds > 0 ? `; then per scenario ${options.pairedSeconds} s of the mock and the baseline loaded at the same time` : '';
+  say(`bench: starting ${servers.length} server(s), then ${scenarios.length} scenario(s) x ${options.rounds} round(s) of ${(options.durationSeconds / options.rounds).toFixed(2)} s per server, interleaved (warm-up ${options.warmupSeconds} s in a scenario's first round${rewarm})${paired}`);
   const measured = await measureServers(servers, { ...options, scenarios, logDir, nodeFlags: { plantstore: nodeFlags }, say });
   report.servers = measured.results;
   const broken = [...measured.broken];
-  report.ratios = ratiosOf(report.servers, scenarios.map((s) => s.name));
+  report.ratios = ratiosOf(report.servers, scenarios.map((s) => s.name), measured.paired);
   if (options.profile) {
     const file = newestProfile(options.profileDir);
     if (file) report.profile = summariseProfile(file);
@@ -79,7 +81,7 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
     const raw = report.servers.plantstore?.scenarios.valid?.requestsPerSecond;
     report.verify = { ...verify, rawRequestsPerSecond: raw, ratioToRaw: raw && verify.casesPerSecond ? verify.casesPerSecond / raw : undefined };
   }
-  report.bar = judgeBar(report.servers);
+  report.bar = judgeBar(report.servers, measured.paired.valid);
   report.machine.loadAverageAfter = loadavg();
   report.wallSeconds = (performance.now() - started) / 1000;
   return { report, broken };

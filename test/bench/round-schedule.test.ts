@@ -1,7 +1,7 @@
 // The interleaved measurement: every server in every round, the first place rotating, the
 // duration split evenly, the full warm-up once per scenario, and fresh ids in every round.
 import { describe, expect, it } from 'vitest';
-import { REWARM_SECONDS, roundSchedule } from '../../bench/round-schedule.ts';
+import { MAX_ROUNDS, pairedIdStarts, REWARM_SECONDS, roundSchedule } from '../../bench/round-schedule.ts';
 import type { ScenarioName } from '../../bench/scenarios.ts';
 
 const SERVERS = ['plantstore', 'prism', 'baseline'] as const;
@@ -43,5 +43,24 @@ describe('roundSchedule', () => {
 
   it.each([0, 1.5, 101])('refuses %s rounds', (rounds) => {
     expect(() => roundSchedule(SERVERS, SCENARIOS, { rounds, durationSeconds: 5, warmupSeconds: 2 })).toThrow(/rounds must be a whole number from 1 to 100/);
+  });
+});
+
+describe('pairedIdStarts', () => {
+  const ALL: ScenarioName[] = ['valid', 'valid-int64', 'invalid-body', 'missing-token'];
+  // Every id a round can take: from its start, up to the next round's start.
+  const full = roundSchedule(['plantstore'], ALL, { rounds: MAX_ROUNDS, durationSeconds: 100, warmupSeconds: 0 });
+  const roundIds = full.map((r) => [BigInt(r.idStart), BigInt(r.idStart) + 10_000_000_000n] as const);
+  const paired = ALL.flatMap((_, i) => pairedIdStarts(i, ALL.length)).map(BigInt);
+
+  it('starts every paired load past every id of the rounds, even with the most rounds', () => {
+    const lastRoundEnd = roundIds.reduce((max, [, end]) => (end > max ? end : max), 0n);
+    for (const start of paired) expect(start).toBeGreaterThanOrEqual(lastRoundEnd);
+  });
+
+  it('gives each of the two loads of each scenario a range of its own, with room for 10^11 requests', () => {
+    const sorted = [...paired].sort((a, b) => (a < b ? -1 : 1));
+    expect(new Set(sorted).size).toBe(ALL.length * 2);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1]).toBeGreaterThanOrEqual(100_000_000_000n);
   });
 });
