@@ -80,6 +80,15 @@ function round(ms: number): number {
   return Math.round(ms * 100) / 100;
 }
 
+// The time of day of the current timestamp, cut once per millisecond (isoTimestamp hands out the
+// same string object within one).
+let clockOf = '';
+let clockText = '';
 function clock(): string {
-  return isoTimestamp().slice(11, 23);
+  const iso = isoTimestamp();
+  if (iso !== clockOf) {
+    clockOf = iso;
+    clockText = iso.slice(11, 23);
+  }
+  return clockText;
 }
