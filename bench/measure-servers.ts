@@ -17,18 +17,8 @@ import type { ScenarioName, Scenario } from './scenarios.ts';
 import { startServer, type RunningServer } from './server-process.ts';
 import type { ServerDefinition, ServerName } from './servers.ts';
 
-/** One round of one server in one scenario, as the load generator measured it. */
-export interface RoundFigures {
-  /** 1-based place of the server in the round's order. */
-  position: number;
-  requests: number;
-  seconds: number;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  generatorCpuPercent: number;
-}
+/** One round of one server in one scenario, as the load generator measured it, and the server's 1-based place in the round's order. */
+export type RoundFigures = Pick<LoadResult, 'requests' | 'seconds' | 'requestsPerSecond' | 'p50Ms' | 'p99Ms' | 'maxMs' | 'generatorCpuPercent'> & { position: number };
 
 /** A server's rounds of one scenario merged (aggregate-rounds.ts), with each round's own figures. */
 export interface ScenarioResult extends LoadResult {
