@@ -1,6 +1,7 @@
 // JSON with exact integers. JSON.parse turns 9007199254740993 into 9007199254740992, so two
 // different int64 ids would collide. Integer literals that a double cannot hold exactly become
-// bigint (read from the literal's source text); everything else is what JSON.parse gives. Serialization writes bigints back as plain integer literals (JSON.rawJSON).
+// bigint (read from the literal's source text); everything else is what JSON.parse gives.
+// Serialization writes bigints back as plain integer literals (JSON.rawJSON).
 import { readValidJson, TooDeepError } from './valid-json-reader.ts';
 
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
@@ -33,13 +34,17 @@ function holdsUnsafeNumber(value: unknown): boolean {
   // overflow on it. The stack is made only for nested containers (a flat body allocates nothing).
   let stack: object[] | undefined;
   let next: object | undefined = value;
+  const visit = (child: unknown): boolean => {
+    if (typeof child === 'number') return isUnsafe(child);
+    if (child !== null && typeof child === 'object') (stack ??= []).push(child);
+    return false;
+  };
   while (next !== undefined) {
-    const node = next as Record<string, unknown>;
-    for (const key in node) {
-      const child = node[key];
-      if (typeof child === 'number') {
-        if (isUnsafe(child)) return true;
-      } else if (child !== null && typeof child === 'object') (stack ??= []).push(child);
+    // Arrays by index: for-in would make a string key per element.
+    if (Array.isArray(next)) {
+      for (let i = 0; i < next.length; i++) if (visit(next[i])) return true;
+    } else {
+      for (const key in next) if (visit((next as Record<string, unknown>)[key])) return true;
     }
     next = stack?.pop();
   }
