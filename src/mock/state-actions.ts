@@ -42,10 +42,9 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
       return whenDurable(store, () => ({ ...responder.json(request, operation, success, record), changed: record }));
     }
     case 'list': {
-      const records = store.list(collection);
       const offset = toCount(context.query.offset) ?? 0;
       const limit = toCount(context.query.limit);
-      return responder.json(request, operation, success, records.slice(offset, limit === undefined ? undefined : offset + limit));
+      return responder.json(request, operation, success, store.list(collection, offset, limit));
     }
     default:
       break;

@@ -17,7 +17,7 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
   return {
     insert: (collection, key, record) => base.insert(prefix + collection, key, record),
     get: (collection, key) => base.get(prefix + collection, key),
-    list: (collection) => base.list(prefix + collection),
+    list: (collection, offset, limit) => base.list(prefix + collection, offset, limit),
     replace: (collection, key, record) => base.replace(prefix + collection, key, record),
     remove: (collection, key) => base.remove(prefix + collection, key),
     clear() {

@@ -9,8 +9,8 @@ export interface StateStore {
   /** Inserts unless the key exists; false when it does. */
   insert(collection: string, key: string, record: StoredRecord): boolean;
   get(collection: string, key: string): StoredRecord | undefined;
-  /** Records in insertion order. */
-  list(collection: string): StoredRecord[];
+  /** Records in insertion order: `limit` of them (all when absent) after skipping `offset`. */
+  list(collection: string, offset?: number, limit?: number): StoredRecord[];
   /** Replaces an existing record; false when there is none. */
   replace(collection: string, key: string, record: StoredRecord): boolean;
   remove(collection: string, key: string): boolean;
@@ -56,7 +56,16 @@ export function createMemoryStore(): StateStore {
       const text = collections.get(collection)?.get(key);
       return text === undefined ? undefined : read(text);
     },
-    list: (collection) => Array.from(collections.get(collection)?.values() ?? [], read),
+    list(collection, offset = 0, limit = Number.POSITIVE_INFINITY) {
+      // Only the page is parsed: a list of 20 from 250,000 plants reads 20 texts.
+      const out: StoredRecord[] = [];
+      let index = 0;
+      for (const text of collections.get(collection)?.values() ?? []) {
+        if (out.length >= limit) break;
+        if (index++ >= offset) out.push(read(text));
+      }
+      return out;
+    },
     replace(collection, key, record) {
       const records = collections.get(collection);
       if (!records?.has(key)) return false;

@@ -22,6 +22,16 @@ describe.each(STORES)('%s', (_, open) => {
     expect(store.size()).toBe(2);
   });
 
+  it('lists a page: limit records after skipping offset', async () => {
+    const store = await open();
+    for (let id = 1; id <= 5; id++) store.insert('/plants', String(id), { id, name: `P${id}` });
+    expect(store.list('/plants', 1, 2).map((record) => record.id)).toEqual([2, 3]);
+    expect(store.list('/plants', 4).map((record) => record.id)).toEqual([5]);
+    expect(store.list('/plants', 0, 0)).toEqual([]);
+    expect(store.list('/plants', 9, 2)).toEqual([]);
+    expect(store.list('/nothing', 0, 2)).toEqual([]);
+  });
+
   it('keeps int64 values exact, past 2^53 and at the int64 edges', async () => {
     const store = await open();
     const ids = [9007199254740993n, 9007199254740992n, 9223372036854775807n, -9223372036854775808n];
