@@ -8,8 +8,8 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, t
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log/logger.ts';
-import { decodeLog, encodeEntry, HEADER, type LogEntry } from './state-log.ts';
-import { createMemoryStore, type StateStore } from './store.ts';
+import { decodeLog, encodeEntry, encodePutText, HEADER, type LogEntry } from './state-log.ts';
+import { createMemoryStore, type MemoryStore, type StateStore } from './store.ts';
 
 const MIN_COMPACT_LINES = 1000;
 
@@ -123,9 +123,10 @@ function load(file: string, memory: StateStore, logger: Logger): number {
 }
 
 /** Rewrites the log as a header plus one line per live record; returns the line count. */
-function compact(file: string, memory: StateStore): number {
+function compact(file: string, memory: MemoryStore): number {
   const parts = [encodeEntry(HEADER)];
-  for (const [collection, key, record] of memory.entries()) parts.push(encodeEntry({ op: 'put', collection, key, record }));
+  // The stored texts go in as they are: no parse and re-serialization per record.
+  for (const [collection, key, text] of memory.texts()) parts.push(encodePutText(collection, key, text));
   writeAtomically(file, parts.join(''));
   return parts.length;
 }

@@ -17,7 +17,15 @@ export const HEADER: LogEntry = { op: 'header', format: 1 };
 
 /** One entry as a line of the file. */
 export function encodeEntry(entry: LogEntry): string {
-  const json = stringifyJson(entry);
+  return line(stringifyJson(entry));
+}
+
+/** A put whose record is already JSON text (the memory store's): the same line encodeEntry writes. */
+export function encodePutText(collection: string, key: string, recordJson: string): string {
+  return line(`{"op":"put","collection":${JSON.stringify(collection)},"key":${JSON.stringify(key)},"record":${recordJson}}`);
+}
+
+function line(json: string): string {
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 

@@ -33,7 +33,7 @@ export interface StateStore {
  * Performance). Reads parse the text again (exactly: bigints stay bigints), and hand out a fresh
  * object each time, so no caller can change a stored record by accident.
  */
-export function createMemoryStore(): StateStore {
+export function createMemoryStore(): MemoryStore {
   const collections = new Map<string, Map<string, string>>();
   const of = (collection: string) => {
     let records = collections.get(collection);
@@ -85,7 +85,16 @@ export function createMemoryStore(): StateStore {
     entries: () => [...collections].flatMap(([name, records]) => [...records].map(([key, text]) => [name, key, read(text)] as [string, string, StoredRecord])),
     size: () => size,
     flush: () => undefined,
+    *texts() {
+      for (const [name, records] of collections) for (const [key, text] of records) yield [name, key, text];
+    },
   };
+}
+
+/** The memory store, with its records' stored texts for whoever writes them out (the state file). */
+export interface MemoryStore extends StateStore {
+  /** Every record as its JSON text, with its collection and key, in insertion order. */
+  texts(): Iterable<[collection: string, key: string, text: string]>;
 }
 
 /** A stored text back to its record; the store wrote it, so it always parses. */
