@@ -7,7 +7,10 @@
 // ~50 MB of a busy mock's RSS; at 8 MB the mock measured ~30 MB smaller after the benchmark's load
 // at the same req/s (README, Performance). The line above gives the flag when the file is run as a
 // command (npx plantstore, node_modules/.bin/plantstore); `node bin/plantstore.js mock` lacks it,
-// so the mock then replaces its process (same pid) with one that has it: ~25 ms more start-up.
+// so the mock then replaces its process (same pid) with one that has it: ~25 ms more start-up
+// (measured: ~15% of the mock's start-up, which is why the #! line carries the flag at all).
+// `env -S` is in GNU coreutils 8.30+, macOS and FreeBSD, not in BusyBox; the Node 24 that the
+// set-up installs is a glibc build, so BusyBox/musl systems are outside what it supports anyway.
 // A size the user chose (NODE_OPTIONS=--max-semi-space-size=N) wins.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
