@@ -89,6 +89,7 @@ export async function openFileStore(file: string, logger: Logger): Promise<FileS
     },
     snapshot: memory.snapshot,
     entries: memory.entries,
+    keys: memory.keys,
     size: memory.size,
     flush,
     async close() {

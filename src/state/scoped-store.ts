@@ -21,11 +21,12 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
     replace: (collection, key, record) => base.replace(prefix + collection, key, record),
     remove: (collection, key) => base.remove(prefix + collection, key),
     clear() {
-      for (const [collection, key] of base.entries()) if (own(collection)) base.remove(collection, key);
+      for (const [collection, key] of base.keys()) if (own(collection)) base.remove(collection, key);
     },
     snapshot: () => Object.fromEntries(Object.entries(base.snapshot()).filter(([c]) => own(c)).map(([c, records]) => [c.slice(prefix.length), records])),
     entries: () => base.entries().filter(([c]) => own(c)).map(([c, key, record]) => [c.slice(prefix.length), key, record]),
-    size: () => base.entries().filter(([c]) => own(c)).length,
+    keys: () => base.keys().filter(([c]) => own(c)).map(([c, key]) => [c.slice(prefix.length), key]),
+    size: () => base.keys().filter(([c]) => own(c)).length,
     flush: () => base.flush(),
   };
 }
@@ -33,7 +34,7 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
 /** The tenants that hold anything, with their record counts. */
 export function listTenants(base: StateStore): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const [collection] of base.entries()) {
+  for (const [collection] of base.keys()) {
     const cut = collection.indexOf(SEPARATOR);
     if (cut === -1) continue;
     const tenant = collection.slice(0, cut);

@@ -19,6 +19,8 @@ export interface StateStore {
   snapshot(): Record<string, StoredRecord[]>;
   /** Every record with its collection and key, in insertion order. */
   entries(): Array<[collection: string, key: string, record: StoredRecord]>;
+  /** Every record's collection and key, in insertion order (no record read: for callers that need only these). */
+  keys(): Array<[collection: string, key: string]>;
   /** How many records there are, in all collections. */
   size(): number;
   /** Resolves once every write so far is durable (at once for memory). */
@@ -44,6 +46,9 @@ export function createMemoryStore(): MemoryStore {
     return records;
   };
   let size = 0;
+  function* texts(): Generator<[string, string, string]> {
+    for (const [name, records] of collections) for (const [key, text] of records) yield [name, key, text];
+  }
   return {
     insert(collection, key, record) {
       const records = of(collection);
@@ -82,12 +87,11 @@ export function createMemoryStore(): MemoryStore {
       size = 0;
     },
     snapshot: () => Object.fromEntries([...collections].map(([name, records]) => [name, Array.from(records.values(), read)])),
-    entries: () => [...collections].flatMap(([name, records]) => [...records].map(([key, text]) => [name, key, read(text)] as [string, string, StoredRecord])),
+    entries: () => Array.from(texts(), ([name, key, text]) => [name, key, read(text)]),
+    keys: () => Array.from(texts(), ([name, key]) => [name, key]),
     size: () => size,
     flush: () => undefined,
-    *texts() {
-      for (const [name, records] of collections) for (const [key, text] of records) yield [name, key, text];
-    },
+    texts,
   };
 }
 

@@ -59,6 +59,7 @@ describe.each(STORES)('%s', (_, open) => {
     expect(store.replace('/plants', '9', { id: 9, name: 'none' })).toBe(false);
     expect(store.remove('/plants', '9')).toBe(false);
     expect(store.entries()).toEqual([['/plants', '1', { id: 1, name: 'A2' }], ['/trees', 'oak', { code: 'oak' }]]);
+    expect(store.keys()).toEqual([['/plants', '1'], ['/trees', 'oak']]);
     expect(store.snapshot()).toEqual({ '/plants': [{ id: 1, name: 'A2' }], '/trees': [{ code: 'oak' }] });
     expect(store.remove('/plants', '1')).toBe(true);
     expect(store.get('/plants', '1')).toBeUndefined();
