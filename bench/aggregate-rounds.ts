@@ -6,6 +6,9 @@ import type { LoadOutput, LoadResult } from './load-generator.ts';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
+/** Answers with another status than expected, errors and timeouts: what the tables call odd. */
+export const oddAnswers = (load: Pick<LoadResult, 'unexpected' | 'errors' | 'timeouts'>) => load.unexpected + load.errors + load.timeouts;
+
 function addCounts(maps: Record<string, number>[]): Record<string, number> {
   const total: Record<string, number> = {};
   for (const map of maps) for (const [key, n] of Object.entries(map)) total[key] = (total[key] ?? 0) + n;

@@ -3,6 +3,7 @@
 // same time, on the same core (each from its own load generator, both on the load core): the kernel
 // shares the server core between them, both feel the same drift, and the ratio of their rates is
 // the ratio of their costs per request. Each rate alone is about half what it is alone on the core.
+import { oddAnswers } from './aggregate-rounds.ts';
 import type { GeneratorName } from './load-phase.ts';
 import type { LoadOutput, LoadResult } from './load-generator.ts';
 import { runLoad } from './run-load.ts';
@@ -34,8 +35,6 @@ export interface PairSettings {
   generator: GeneratorName;
 }
 
-const oddOf = (load: LoadResult) => load.unexpected + load.errors + load.timeouts;
-
 /** The two loads' figures side by side (the ratio is NaN when the baseline answered nothing). */
 export function pairedResultOf(plantstore: LoadResult, baseline: LoadResult, seconds: number): PairedResult {
   return {
@@ -46,7 +45,7 @@ export function pairedResultOf(plantstore: LoadResult, baseline: LoadResult, sec
     baselineCpuMicrosPerRequest: baseline.serverCpuMicrosPerRequest,
     seconds,
     generatorCpuPercent: plantstore.generatorCpuPercent + baseline.generatorCpuPercent,
-    odd: oddOf(plantstore) + oddOf(baseline),
+    odd: oddAnswers(plantstore) + oddAnswers(baseline),
   };
 }
 

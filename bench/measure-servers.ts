@@ -7,7 +7,7 @@
 // rounds, the paired part (measure-paired.ts) loads the mock and the baseline at the same time.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { aggregateRounds } from './aggregate-rounds.ts';
+import { aggregateRounds, oddAnswers } from './aggregate-rounds.ts';
 import type { LoadOutput, LoadResult } from './load-generator.ts';
 import type { GeneratorName } from './load-phase.ts';
 import { measurePair, pairedResultOf, type PairedResult } from './measure-paired.ts';
@@ -206,7 +206,7 @@ export async function measureServers(servers: readonly ServerDefinition[], setti
           await contender.running.stop();
           continue;
         }
-        const odd = load.unexpected + load.errors + load.timeouts > 0 ? ` (${load.unexpected} unexpected statuses, ${load.errors} errors, ${load.timeouts} timeouts)` : '';
+        const odd = oddAnswers(load) > 0 ? ` (${load.unexpected} unexpected statuses, ${load.errors} errors, ${load.timeouts} timeouts)` : '';
         figures.push(`${contender.server.title} ${int(load.requestsPerSecond)}${odd}`);
       }
       settings.say(`  ${scenario.title}, round ${step.round + 1}/${settings.rounds}: ${figures.join(', ')} req/s`);

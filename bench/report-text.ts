@@ -1,4 +1,5 @@
 // The benchmark's printed report: the figures as tables, the ratios, and the bar.
+import { oddAnswers } from './aggregate-rounds.ts';
 import type { BenchReport } from './bench-report.ts';
 import type { Scenario } from './scenarios.ts';
 import { SERVERS } from './servers.ts';
@@ -57,7 +58,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
     for (const server of SERVERS) {
       const result = report.servers[server.name]?.scenarios[scenario.name];
       if (!result) continue;
-      const odd = result.unexpected + result.errors + result.timeouts;
+      const odd = oddAnswers(result);
       const bound = result.generatorCpuPercent >= SATURATED_PERCENT;
       saturated ||= bound;
       const ratio = server.name === 'plantstore' ? report.ratios[scenario.name] : undefined;

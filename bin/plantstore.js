@@ -24,7 +24,8 @@ const sized = (flags) => flags.some((flag) => flag.includes('--max-semi-space-si
 const userSized = sized([process.env.NODE_OPTIONS ?? '']);
 // What the Node 24 process must be started with: the flag this one got, else ours for the mock.
 const heapFlags = userSized ? [] : sized(process.execArgv) ? process.execArgv.filter((flag) => sized([flag])) : args.includes('mock') ? [HEAP_FLAG] : [];
-if (major >= 24 && !userSized && !sized(process.execArgv) && heapFlags.length > 0 && typeof process.execve === 'function') {
+// (A flag the user set leaves heapFlags empty; one this process already has needs no new start.)
+if (major >= 24 && heapFlags.length > 0 && !sized(process.execArgv) && typeof process.execve === 'function') {
   // V8 reads the flag only when it starts: replace this process (same pid) with one that has it.
   try {
     process.execve(process.execPath, [process.execPath, ...process.execArgv, ...heapFlags, fileURLToPath(import.meta.url), ...args], process.env);
