@@ -135,7 +135,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
         if (outcome.changed) webhooks.announce(binding, outcome.changed);
         return outcome;
       };
-      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, params, query: parameters.values }, nextKey);
+      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, params, query: parameters.values }, nextKey);
       return outcome instanceof Promise ? outcome.then(announce) : announce(outcome);
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.

@@ -8,7 +8,8 @@ import { isJsonMediaType, type MediaContent, type Operation } from '../spec/oper
 import type { MockRequest } from './http-types.ts';
 
 export type BodyResult =
-  | { ok: true; value: JsonValue | undefined; content?: MediaContent }
+  /** `text`: the JSON text `value` was parsed from (exactly: it parses to `value` again). */
+  | { ok: true; value: JsonValue | undefined; content?: MediaContent; text?: string }
   | { ok: false; status: 400 | 415; message: string };
 
 const PLAIN_JSON = { essence: 'application/json', charset: undefined };
@@ -59,7 +60,7 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
     const guard = guardJson(text, maxDepth);
     if (!guard.ok) return { ok: false, status: 400, message: guard.message };
   }
-  return { ok: true, value: parsed.value, content };
+  return { ok: true, value: parsed.value, content, text };
 }
 
 function matchesWildcard(declared: string, essence: string): boolean {

@@ -12,6 +12,8 @@ export interface StateContext {
   operation: Operation;
   binding: ResourceBinding;
   body: JsonValue | undefined;
+  /** The JSON text the body was parsed from, when there was one. */
+  bodyText?: string;
   params: Record<string, string>;
   query: Record<string, JsonValue>;
 }
@@ -36,7 +38,7 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
     case 'create': {
       const record = body as StoredRecord;
       const key = (keyField !== undefined ? keyString(record[keyField]) : undefined) ?? nextKey();
-      if (!store.insert(collection, key, record)) {
+      if (!store.insert(collection, key, record, context.bodyText)) {
         return responder.fail(request, operation, preferDeclared(operation, [409, 400, 422]), `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
       }
       return whenDurable(store, () => ({ ...responder.json(request, operation, success, record), changed: record }));

@@ -9,7 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { decodeLog, encodeEntry, encodePutText, HEADER, type LogEntry } from './state-log.ts';
-import { createMemoryStore, type MemoryStore, type StateStore } from './store.ts';
+import { createMemoryStore, recordText, type MemoryStore, type StateStore } from './store.ts';
 
 const MIN_COMPACT_LINES = 1000;
 
@@ -65,9 +65,11 @@ export async function openFileStore(file: string, logger: Logger): Promise<FileS
   };
 
   return {
-    insert(collection, key, record) {
-      if (!memory.insert(collection, key, record)) return false;
-      enqueue({ op: 'put', collection, key, record });
+    insert(collection, key, record, text) {
+      // One serialization (or none, with the body's text) for both the memory and the log line.
+      const stored = recordText(record, text);
+      if (!memory.insert(collection, key, record, stored)) return false;
+      queue.push(encodePutText(collection, key, stored));
       return true;
     },
     get: memory.get,

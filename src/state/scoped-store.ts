@@ -15,7 +15,7 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
   const prefix = `${tenant}${SEPARATOR}`;
   const own = (collection: string) => collection.startsWith(prefix);
   return {
-    insert: (collection, key, record) => base.insert(prefix + collection, key, record),
+    insert: (collection, key, record, text) => base.insert(prefix + collection, key, record, text),
     get: (collection, key) => base.get(prefix + collection, key),
     list: (collection, offset, limit) => base.list(prefix + collection, offset, limit),
     replace: (collection, key, record) => base.replace(prefix + collection, key, record),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { MemoryStore } from '../../src/state/store.ts';
 import { createPlant, plantEngine, send } from '../helpers/engine.ts';
 
 describe('state', () => {
@@ -16,6 +17,13 @@ describe('state', () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 400)).toHaveLength(49);
     expect(engine.store.list('/plants')).toHaveLength(1);
+  });
+
+  it('stores a create as the body text it parsed, not a second serialization of it', async () => {
+    const engine = await plantEngine();
+    expect((await createPlant(engine, '{"id": 9007199254740993,  "name": "Fern"}')).status).toBe(200);
+    expect([...(engine.store as MemoryStore).texts()]).toEqual([['/plants', '9007199254740993', '{"id": 9007199254740993,  "name": "Fern"}']]);
+    expect(engine.store.get('/plants', '9007199254740993')).toEqual({ id: 9007199254740993n, name: 'Fern' });
   });
 
   it('keeps state per mock instance', async () => {

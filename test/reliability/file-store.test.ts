@@ -22,6 +22,19 @@ describe('the state file', () => {
     await reopened.close();
   });
 
+  it('writes one line per create whatever text the record came with, and reads it back after a reopen', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    store.insert('/plants', '1', { id: 1, name: 'one line' }, '{"id":1, "name":"one line"}');
+    store.insert('/plants', '9007199254740993', { id: 9007199254740993n, name: 'pretty' }, '{\n  "id": 9007199254740993,\n  "name": "pretty"\n}');
+    await store.close();
+    // The header and two puts: a body's line breaks never reach the log.
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(3);
+    const reopened = await openFileStore(file, silentLogger);
+    expect(reopened.list('/plants')).toEqual([{ id: 1, name: 'one line' }, { id: 9007199254740993n, name: 'pretty' }]);
+    await reopened.close();
+  });
+
   it('has written a create to disk once flush resolves', async () => {
     const file = fresh();
     const store = await openFileStore(file, silentLogger);

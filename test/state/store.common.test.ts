@@ -40,6 +40,17 @@ describe.each(STORES)('%s', (_, open) => {
     expect(store.list('/plants').map((record) => record.id)).toEqual(ids);
   });
 
+  it('takes the text a record was parsed from, one line or many, and reads the record back exactly', async () => {
+    const store = await open();
+    const oneLine = '{ "id": 9007199254740993, "name": "spaced" }';
+    const manyLines = '{\n  "id": 2,\n  "name": "pretty"\n}\n';
+    expect(store.insert('/plants', '9007199254740993', { id: 9007199254740993n, name: 'spaced' }, oneLine)).toBe(true);
+    expect(store.insert('/plants', '2', { id: 2, name: 'pretty' }, manyLines)).toBe(true);
+    expect(store.insert('/plants', '2', { id: 2, name: 'again' }, '{"id":2,"name":"again"}')).toBe(false);
+    expect(store.list('/plants')).toEqual([{ id: 9007199254740993n, name: 'spaced' }, { id: 2, name: 'pretty' }]);
+    await store.flush();
+  });
+
   it('hands out copies: changing a record read or inserted does not change what is stored', async () => {
     const store = await open();
     const record = { id: 1, name: 'A', tags: ['x'] };
@@ -68,5 +79,15 @@ describe.each(STORES)('%s', (_, open) => {
     expect(store.size()).toBe(0);
     expect(store.list('/trees')).toEqual([]);
     await store.flush();
+  });
+});
+
+describe('the memory store', () => {
+  it('keeps a one-line text as it came, and serializes the record when the text spans lines', () => {
+    const store = createMemoryStore();
+    store.insert('/plants', '1', { id: 1, name: 'A' }, '{"id":1,  "name":"A"}');
+    store.insert('/plants', '2', { id: 2, name: 'B' }, '{\n"id":2,"name":"B"}');
+    store.insert('/plants', '3', { id: 3, name: 'C' });
+    expect([...store.texts()].map(([, , text]) => text)).toEqual(['{"id":1,  "name":"A"}', '{"id":2,"name":"B"}', '{"id":3,"name":"C"}']);
   });
 });
