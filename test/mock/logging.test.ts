@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger, FLUSH_AFTER_MS, FLUSH_AT_CHARS } from '../../src/log/logger.ts';
 import { createMockEngine } from '../../src/mock/engine.ts';
 import { builtInSpec, CANARY, createPlant, send } from '../helpers/engine.ts';
 
@@ -41,5 +41,51 @@ describe('request logs', () => {
     expect(lines.join('\n')).not.toContain(CANARY);
     expect(journal.text).not.toContain(CANARY);
     expect(journal.text).toContain('Bearer [redacted]');
+  });
+});
+
+describe("the logger's buffer", () => {
+  const capture = () => {
+    const writes: string[] = [];
+    return { writes, logger: createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } }) };
+  };
+  const line = { method: 'POST', path: '/plants', status: 200, durationMs: 0.1 };
+
+  it(`writes the lines of a burst together, ${FLUSH_AFTER_MS} ms after the first`, () => {
+    vi.useFakeTimers();
+    try {
+      const { writes, logger } = capture();
+      for (let i = 0; i < 3; i++) logger.request(line);
+      expect(writes).toEqual([]);
+      vi.advanceTimersByTime(FLUSH_AFTER_MS - 1);
+      expect(writes).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(writes).toHaveLength(1);
+      expect(writes[0].trimEnd().split('\n')).toHaveLength(3);
+      logger.request(line);
+      vi.advanceTimersByTime(FLUSH_AFTER_MS);
+      expect(writes).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it(`writes at once when ${FLUSH_AT_CHARS} characters wait, and errors at once`, () => {
+    vi.useFakeTimers();
+    try {
+      const { writes, logger } = capture();
+      const long = { ...line, path: `/${'p'.repeat(999)}` };
+      for (let i = 0; i * 1000 < FLUSH_AT_CHARS; i++) logger.request(long);
+      expect(writes).toHaveLength(1);
+      expect(writes[0].length).toBeGreaterThanOrEqual(FLUSH_AT_CHARS);
+      logger.request(line);
+      logger.error('boom');
+      expect(writes).toHaveLength(2);
+      expect(writes[1]).toMatch(/POST \/plants 200 .*\nERROR: boom\n$/);
+      vi.advanceTimersByTime(FLUSH_AFTER_MS);
+      expect(writes).toHaveLength(2); // nothing left, nothing written twice
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
