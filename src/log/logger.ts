@@ -1,7 +1,8 @@
 // The mock's log: one line per request, in text or JSON. Lines are buffered and written together,
 // at most FLUSH_AFTER_MS after the first of them (or at once past FLUSH_AT_CHARS): stderr writes are
 // synchronous, and a write per event-loop turn under load still cost the mock ~3% of its rate
-// (README, Performance). Errors are written at once, and close() writes what is left.
+// (README, Performance). Messages (info, warnings, errors) are written at once, and close()
+// writes what is left.
 import type { LogFormat } from '../mock/options.ts';
 import { isoTimestamp } from './clock.ts';
 
@@ -53,9 +54,12 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
     if (pending.length >= FLUSH_AT_CHARS) flush();
     else timer ??= setTimeout(flush, FLUSH_AFTER_MS);
   };
+  // Messages are few (start-up, warnings, errors) and someone may be waiting for one (a test
+  // runner for "listening on"): written at once, with any request lines before them.
   const message = (level: 'info' | 'warn' | 'error', text: string) => {
     if (format === 'json') write(JSON.stringify({ time: isoTimestamp(), level, msg: text }));
     else write(level === 'info' ? text : `${level === 'warn' ? 'warning' : 'ERROR'}: ${text}`);
+    flush();
   };
   return {
     request(line) {
@@ -71,10 +75,7 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
       if (!quiet) message('info', text);
     },
     warn: (text) => message('warn', text),
-    error: (text) => {
-      message('error', text);
-      flush();
-    },
+    error: (text) => message('error', text),
     flush,
   };
 }

@@ -70,7 +70,7 @@ describe("the logger's buffer", () => {
     }
   });
 
-  it(`writes at once when ${FLUSH_AT_CHARS} characters wait, and errors at once`, () => {
+  it(`writes at once when ${FLUSH_AT_CHARS} characters wait, and messages at once`, () => {
     vi.useFakeTimers();
     try {
       const { writes, logger } = capture();
@@ -82,8 +82,11 @@ describe("the logger's buffer", () => {
       logger.error('boom');
       expect(writes).toHaveLength(2);
       expect(writes[1]).toMatch(/POST \/plants 200 .*\nERROR: boom\n$/);
+      logger.info('listening on http://127.0.0.1:4010');
+      logger.warn('careful');
+      expect(writes.slice(2)).toEqual(['listening on http://127.0.0.1:4010\n', 'warning: careful\n']);
       vi.advanceTimersByTime(FLUSH_AFTER_MS);
-      expect(writes).toHaveLength(2); // nothing left, nothing written twice
+      expect(writes).toHaveLength(4); // nothing left, nothing written twice
     } finally {
       vi.useRealTimers();
     }
