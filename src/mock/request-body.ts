@@ -50,17 +50,18 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   // Depth before the parse (a deep text is costly to parse), duplicate keys after it when the
   // parsed value proves there are none (the usual body): the full scan only when it must.
   const deep = mayNestDeeperThan(text, maxDepth);
-  if (deep) {
-    const guard = guardJson(text, maxDepth);
-    if (!guard.ok) return { ok: false, status: 400, message: guard.message };
-  }
+  const tooDeep = deep ? guardRefusal(text, maxDepth) : undefined;
+  if (tooDeep) return tooDeep;
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, status: 400, message: `malformed JSON: ${parsed.message}` };
-  if (!deep && !provesNoDuplicateKeys(text, parsed.value)) {
-    const guard = guardJson(text, maxDepth);
-    if (!guard.ok) return { ok: false, status: 400, message: guard.message };
-  }
-  return { ok: true, value: parsed.value, content, text };
+  const duplicate = !deep && !provesNoDuplicateKeys(text, parsed.value) ? guardRefusal(text, maxDepth) : undefined;
+  return duplicate ?? { ok: true, value: parsed.value, content, text };
+}
+
+/** The guard's full scan (depth, duplicate keys) as a refusal, or undefined when the text passes. */
+function guardRefusal(text: string, maxDepth: number): BodyResult | undefined {
+  const guard = guardJson(text, maxDepth);
+  return guard.ok ? undefined : { ok: false, status: 400, message: guard.message };
 }
 
 function matchesWildcard(declared: string, essence: string): boolean {

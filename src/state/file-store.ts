@@ -9,7 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { decodeLog, encodeEntry, encodePutText, HEADER, type LogEntry } from './state-log.ts';
-import { createMemoryStore, recordText, type MemoryStore, type StateStore } from './store.ts';
+import { createMemoryStore, recordText, type MemoryStore, type StateStore, type StoredRecord } from './store.ts';
 
 const MIN_COMPACT_LINES = 1000;
 
@@ -64,21 +64,20 @@ export async function openFileStore(file: string, logger: Logger): Promise<FileS
     return next;
   };
 
+  // An insert or a replace: one serialization (or none, with the body's text) for both the memory
+  // and the log line.
+  const put = (change: StateStore['insert'], collection: string, key: string, record: StoredRecord, text: string | undefined) => {
+    const stored = recordText(record, text);
+    if (!change(collection, key, record, stored)) return false;
+    queue.push(encodePutText(collection, key, stored));
+    return true;
+  };
+
   return {
-    insert(collection, key, record, text) {
-      // One serialization (or none, with the body's text) for both the memory and the log line.
-      const stored = recordText(record, text);
-      if (!memory.insert(collection, key, record, stored)) return false;
-      queue.push(encodePutText(collection, key, stored));
-      return true;
-    },
+    insert: (collection, key, record, text) => put(memory.insert, collection, key, record, text),
     get: memory.get,
     list: memory.list,
-    replace(collection, key, record) {
-      if (!memory.replace(collection, key, record)) return false;
-      enqueue({ op: 'put', collection, key, record });
-      return true;
-    },
+    replace: (collection, key, record, text) => put(memory.replace, collection, key, record, text),
     remove(collection, key) {
       if (!memory.remove(collection, key)) return false;
       enqueue({ op: 'delete', collection, key });

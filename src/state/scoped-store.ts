@@ -18,7 +18,7 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
     insert: (collection, key, record, text) => base.insert(prefix + collection, key, record, text),
     get: (collection, key) => base.get(prefix + collection, key),
     list: (collection, offset, limit) => base.list(prefix + collection, offset, limit),
-    replace: (collection, key, record) => base.replace(prefix + collection, key, record),
+    replace: (collection, key, record, text) => base.replace(prefix + collection, key, record, text),
     remove: (collection, key) => base.remove(prefix + collection, key),
     clear() {
       for (const [collection, key] of base.keys()) if (own(collection)) base.remove(collection, key);

@@ -15,8 +15,8 @@ export interface StateStore {
   get(collection: string, key: string): StoredRecord | undefined;
   /** Records in insertion order: `limit` of them (all when absent) after skipping `offset`. */
   list(collection: string, offset?: number, limit?: number): StoredRecord[];
-  /** Replaces an existing record; false when there is none. */
-  replace(collection: string, key: string, record: StoredRecord): boolean;
+  /** Replaces an existing record; false when there is none. `text` as for insert. */
+  replace(collection: string, key: string, record: StoredRecord, text?: string): boolean;
   remove(collection: string, key: string): boolean;
   clear(): void;
   /** Every collection with its records, in insertion order. */
@@ -75,10 +75,10 @@ export function createMemoryStore(): MemoryStore {
       }
       return out;
     },
-    replace(collection, key, record) {
+    replace(collection, key, record, text) {
       const records = collections.get(collection);
       if (!records?.has(key)) return false;
-      records.set(key, stringifyJson(record));
+      records.set(key, recordText(record, text));
       return true;
     },
     remove(collection, key) {
