@@ -6,9 +6,8 @@ let prefix = '';
 let lastMs = -1;
 let last = '';
 
-/** The current time as an ISO 8601 UTC string with milliseconds. */
-export function isoTimestamp(): string {
-  const now = Date.now();
+/** A time (epoch milliseconds, now by default) as an ISO 8601 UTC string with milliseconds. */
+export function isoTimestamp(now: number = Date.now()): string {
   if (now === lastMs) return last;
   const s = Math.floor(now / 1000);
   if (s !== second) {
@@ -16,6 +15,6 @@ export function isoTimestamp(): string {
     prefix = new Date(s * 1000).toISOString().slice(0, 19);
   }
   lastMs = now;
-  last = `${prefix}.${String(now % 1000).padStart(3, '0')}Z`;
+  last = `${prefix}.${String(now - s * 1000).padStart(3, '0')}Z`;
   return last;
 }

@@ -2,7 +2,6 @@
 // top to bottom; everything it consults (router, compiled validators, bindings, error templates)
 // is built once, here, before the first request.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { isoTimestamp } from '../log/clock.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { declaredStatuses, jsonContent, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
@@ -16,7 +15,7 @@ import { generateBody } from './dynamic-body.ts';
 import { createErrorBodies } from './error-bodies.ts';
 import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
 import type { MockRequest, MockResponse } from './http-types.ts';
-import { createJournal, redactHeaders, redactQuery, type Journal } from './journal.ts';
+import { createJournal, type Journal } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody } from './request-body.ts';
@@ -72,7 +71,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
   const secretNames = new Set(operations.flatMap((op) => op.security.flat()).filter((s) => s.type === 'apiKey' && s.parameterName).map((s) => s.parameterName!.toLowerCase()));
-  const journal = createJournal(options.journalSize);
+  const journal = createJournal(options.journalSize, secretNames);
   const forcedResponder = createForcedResponder(spec);
   const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
   // --isolate-by token: one view of the store per token (named by the token's hash).
@@ -153,22 +152,15 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
 
   function record(request: MockRequest, outcome: Outcome, started: number): void {
     const durationMs = performance.now() - started;
+    const time = Date.now();
     const { status } = outcome.response;
     const operationId = outcome.operation?.id;
-    logger.request({ method: request.method, path: request.path, status, durationMs, operationId, problems: outcome.problems });
+    const { method, path } = request;
+    // Both only note the request; lines and entries are formatted (and redacted) when written or read.
+    logger.request({ method, path, status, durationMs, operationId, problems: outcome.problems, time });
     // The journal is for the API's traffic; admin calls would crowd it out.
-    if (options.journalSize === 0 || request.path.startsWith(ADMIN_PREFIX)) return;
-    journal.add({
-      time: isoTimestamp(),
-      method: request.method,
-      path: request.path,
-      query: redactQuery(request.query, secretNames),
-      status,
-      durationMs: Math.round(durationMs * 1000) / 1000,
-      operationId,
-      headers: redactHeaders(request.headers, secretNames),
-      problems: outcome.problems,
-    });
+    if (options.journalSize === 0 || path.startsWith(ADMIN_PREFIX)) return;
+    journal.add({ time, method, path, query: request.query, status, durationMs, operationId, headers: request.headers, problems: outcome.problems });
   }
 
   // Only a bug gets here; the client still gets a well-formed answer.

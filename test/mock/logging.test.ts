@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger, FLUSH_AFTER_MS, FLUSH_AT_CHARS } from '../../src/log/logger.ts';
+import { createLogger, FLUSH_AFTER_MS, FLUSH_AT_LINES } from '../../src/log/logger.ts';
 import { createMockEngine } from '../../src/mock/engine.ts';
 import { builtInSpec, CANARY, createPlant, send } from '../helpers/engine.ts';
 
@@ -70,18 +70,17 @@ describe("the logger's buffer", () => {
     }
   });
 
-  it(`writes at once when ${FLUSH_AT_CHARS} characters wait, and messages at once`, () => {
+  it(`writes at once when ${FLUSH_AT_LINES} lines wait, and messages at once`, () => {
     vi.useFakeTimers();
     try {
       const { writes, logger } = capture();
-      const long = { ...line, path: `/${'p'.repeat(999)}` };
-      for (let i = 0; i * 1000 < FLUSH_AT_CHARS; i++) logger.request(long);
+      for (let i = 0; i < FLUSH_AT_LINES; i++) logger.request(line);
       expect(writes).toHaveLength(1);
-      expect(writes[0].length).toBeGreaterThanOrEqual(FLUSH_AT_CHARS);
+      expect(writes[0].trimEnd().split('\n')).toHaveLength(FLUSH_AT_LINES);
       logger.request(line);
       logger.error('boom');
       expect(writes).toHaveLength(2);
-      expect(writes[1]).toMatch(/POST \/plants 200 .*\nERROR: boom\n$/);
+      expect(writes[1]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} POST \/plants 200 0.1ms\nERROR: boom\n$/);
       logger.info('listening on http://127.0.0.1:4010');
       logger.warn('careful');
       expect(writes.slice(2)).toEqual(['listening on http://127.0.0.1:4010\n', 'warning: careful\n']);
@@ -90,5 +89,18 @@ describe("the logger's buffer", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('formats each line with the time it was noted, not the time it is written', () => {
+    const { writes, logger } = capture();
+    const noon = Date.UTC(2026, 10, 23, 12, 0, 0, 7);
+    logger.request({ ...line, time: noon });
+    logger.request({ ...line, status: 400, problems: ['a', 'b'], time: noon + 1001 });
+    logger.flush();
+    expect(writes).toEqual(['12:00:00.007 POST /plants 200 0.1ms\n12:00:01.008 POST /plants 400 0.1ms  a; b\n']);
+    const json = createLogger({ format: 'json', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } });
+    json.request({ ...line, time: noon });
+    json.flush();
+    expect(JSON.parse(writes[1])).toEqual({ time: '2026-11-23T12:00:00.007Z', level: 'info', method: 'POST', path: '/plants', status: 200, ms: 0.1 });
   });
 });
