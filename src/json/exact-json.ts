@@ -7,7 +7,8 @@ import { readValidJson, TooDeepError } from './valid-json-reader.ts';
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
 export type JsonParseResult =
-  | { ok: true; value: JsonValue }
+  /** `plain`: the value holds no bigint (every number was a safe double); false when it may hold one. */
+  | { ok: true; value: JsonValue; plain: boolean }
   | { ok: false; message: string; line?: number; column?: number };
 
 /** Parses JSON text, keeping every integer exact (unsafe integers become bigint). */
@@ -19,7 +20,7 @@ export function parseJson(text: string): JsonParseResult {
     // an unsafe or infinite double (a fraction's double is what JSON gives either way). This
     // replaced a regex pre-scan of the text (16-digit runs or exponents), 9% of a create.
     const value = JSON.parse(text) as JsonValue;
-    return { ok: true, value: holdsUnsafeNumber(value) ? readExactly(text) : value };
+    return holdsUnsafeNumber(value) ? { ok: true, value: readExactly(text), plain: false } : { ok: true, value, plain: true };
   } catch (error) {
     if (error instanceof NumberRangeError) return { ok: false, message: error.message };
     return describeSyntaxError(error as Error, text);

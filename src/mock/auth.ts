@@ -40,29 +40,32 @@ function firstFailureOf(requirement: SecurityScheme[], request: MockRequest, pol
 }
 
 function checkScheme(scheme: SecurityScheme, request: MockRequest, policy: AuthPolicy): AuthResult {
-  if (scheme.type === 'http' && scheme.scheme === 'basic') return checkCredentials(request, 'Basic', () => undefined);
+  if (scheme.type === 'http' && scheme.scheme === 'basic') return checkCredentials(request, 'Basic', undefined);
   if (scheme.type === 'apiKey') return checkApiKey(scheme, request);
   if (scheme.type === 'mutualTLS') return OK; // the transport's business, not the mock's
   // http bearer, oauth2 and openIdConnect all present a bearer token.
-  return checkCredentials(request, 'Bearer', (token) =>
-    policy.tokens.size > 0 && !policy.tokens.has(token) ? { ok: false, message: 'the bearer token is not one the mock accepts (see --token)', challenge: 'Bearer error="invalid_token"' } : undefined,
-  );
+  return checkCredentials(request, 'Bearer', policy.tokens.size > 0 ? policy.tokens : undefined);
 }
 
-function checkCredentials(request: MockRequest, scheme: 'Bearer' | 'Basic', checkToken: (token: string) => AuthResult | undefined): AuthResult {
-  const challenge = scheme === 'Bearer' ? 'Bearer' : 'Basic realm="plantstore"';
-  const fail = (message: string): AuthResult => ({ ok: false, message, challenge });
+const UNKNOWN_TOKEN: AuthResult = Object.freeze({ ok: false, message: 'the bearer token is not one the mock accepts (see --token)', challenge: 'Bearer error="invalid_token"' });
+
+/** Checks the Authorization header (a function per request would be garbage: this runs on every request). */
+function checkCredentials(request: MockRequest, scheme: 'Bearer' | 'Basic', accepted: ReadonlySet<string> | undefined): AuthResult {
   const header = request.headers.authorization;
   // Node keeps only the first of two Authorization headers; which one counts would be a guess.
-  if ((request.authorizationCount ?? 0) > 1) return fail('more than one Authorization header; send exactly one');
-  if (header === undefined || header.trim() === '') return fail(`missing credentials: send "Authorization: ${scheme} <${scheme === 'Bearer' ? 'token' : 'credentials'}>"`);
+  if ((request.authorizationCount ?? 0) > 1) return refuse(scheme, 'more than one Authorization header; send exactly one');
+  if (header === undefined || header.trim() === '') return refuse(scheme, `missing credentials: send "Authorization: ${scheme} <${scheme === 'Bearer' ? 'token' : 'credentials'}>"`);
   const space = header.indexOf(' ');
   const given = space === -1 ? header : header.slice(0, space);
   const token = space === -1 ? '' : header.slice(space + 1).trim();
-  if (given.toLowerCase() !== scheme.toLowerCase()) return fail(`the Authorization header uses the ${given} scheme; this operation expects ${scheme}`);
-  if (token === '') return fail(`"${scheme}" without credentials; send "Authorization: ${scheme} <token>"`);
-  if (!B64TOKEN.test(token)) return fail(`malformed ${scheme} credentials (spaces or characters a token cannot hold)`);
-  return checkToken(token) ?? OK;
+  if (given !== scheme && given.toLowerCase() !== scheme.toLowerCase()) return refuse(scheme, `the Authorization header uses the ${given} scheme; this operation expects ${scheme}`);
+  if (token === '') return refuse(scheme, `"${scheme}" without credentials; send "Authorization: ${scheme} <token>"`);
+  if (!B64TOKEN.test(token)) return refuse(scheme, `malformed ${scheme} credentials (spaces or characters a token cannot hold)`);
+  return accepted !== undefined && !accepted.has(token) ? UNKNOWN_TOKEN : OK;
+}
+
+function refuse(scheme: 'Bearer' | 'Basic', message: string): AuthResult {
+  return { ok: false, message, challenge: scheme === 'Bearer' ? 'Bearer' : 'Basic realm="plantstore"' };
 }
 
 function checkApiKey(scheme: SecurityScheme, request: MockRequest): AuthResult {

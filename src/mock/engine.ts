@@ -122,7 +122,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const body = readBody(operation, request, options.maxDepth);
     if (!body.ok) return responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message);
     if (body.value !== undefined && body.content?.schema !== undefined) {
-      const result = validators.at(body.content.schemaPointer)(body.value);
+      const result = validators.at(body.content.schemaPointer)(body.value, body.plain);
       if (!result.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`);
     }
     // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
@@ -134,7 +134,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
         if (outcome.changed) webhooks.announce(binding, outcome.changed);
         return outcome;
       };
-      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, params, query: parameters.values }, nextKey);
+      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query: parameters.values }, nextKey);
       return outcome instanceof Promise ? outcome.then(announce) : announce(outcome);
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.

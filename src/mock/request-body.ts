@@ -8,8 +8,8 @@ import { isJsonMediaType, type MediaContent, type Operation } from '../spec/oper
 import type { MockRequest } from './http-types.ts';
 
 export type BodyResult =
-  /** `text`: the JSON text `value` was parsed from (exactly: it parses to `value` again). */
-  | { ok: true; value: JsonValue | undefined; content?: MediaContent; text?: string }
+  /** `text`: the JSON text `value` was parsed from (exactly: it parses to `value` again); `plain`: `value` holds no bigint. */
+  | { ok: true; value: JsonValue | undefined; content?: MediaContent; text?: string; plain?: boolean }
   | { ok: false; status: 400 | 415; message: string };
 
 const PLAIN_JSON = { essence: 'application/json', charset: undefined };
@@ -55,7 +55,7 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, status: 400, message: `malformed JSON: ${parsed.message}` };
   const duplicate = !deep && !provesNoDuplicateKeys(text, parsed.value) ? guardRefusal(text, maxDepth) : undefined;
-  return duplicate ?? { ok: true, value: parsed.value, content, text };
+  return duplicate ?? { ok: true, value: parsed.value, content, text, plain: parsed.plain };
 }
 
 /** The guard's full scan (depth, duplicate keys) as a refusal, or undefined when the text passes. */

@@ -3,13 +3,13 @@
 // maps statuses in --declared-only mode, and adds the CORS headers.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
-import { declaredStatuses, findResponse, jsonContent, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { formatIssues, type Validators } from '../validation/validator.ts';
+import { formatIssues, type SchemaCheck, type Validators } from '../validation/validator.ts';
 import { corsHeaders } from './cors.ts';
 import type { ErrorBodies } from './error-bodies.ts';
 import type { MockRequest, MockResponse } from './http-types.ts';
-import { pickDeclared } from '../spec/schema-shape.ts';
+import { declaredPicker, type Picker } from '../spec/schema-shape.ts';
 
 export interface Outcome {
   response: MockResponse;
@@ -19,12 +19,20 @@ export interface Outcome {
 }
 
 export interface Responder {
-  /** A declared success or forced answer: the body is cut to the schema and checked. */
-  json(request: MockRequest, operation: Operation, status: number, value: JsonValue | undefined): Outcome;
+  /** A declared success or forced answer: the body is cut to the schema and checked. `plain`: the value is known to hold no bigint. */
+  json(request: MockRequest, operation: Operation, status: number, value: JsonValue | undefined, plain?: boolean): Outcome;
   /** An error answer with the document's Error shape. */
   fail(request: MockRequest, operation: Operation | undefined, status: number, message: string, headers?: Record<string, string>): Outcome;
   /** A plain JSON answer outside the contract (the admin API). */
   raw(request: MockRequest, status: number, value: unknown): Outcome;
+}
+
+interface AnswerPlan {
+  /** The declared JSON content of the answer, if any. */
+  content: MediaContent | undefined;
+  pick: Picker | undefined;
+  check: SchemaCheck | undefined;
+  contentType: string | undefined;
 }
 
 interface ResponderOptions {
@@ -62,16 +70,39 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     return { response: { status: 500, headers: headersFor(request, 'application/json'), body: stringifyJson(body) }, operation, problems: [what] };
   };
 
-  const json: Responder['json'] = (request, operation, status, value) => {
-    const declared = findResponse(operation, status);
-    const content = declared && jsonContent(declared.contents);
-    if (value === undefined || !content) {
+  // What answering an operation with a status takes, worked out on its first answer and kept.
+  const plans = new WeakMap<Operation, Map<number, AnswerPlan>>();
+  const planFor = (operation: Operation, status: number): AnswerPlan => {
+    let byStatus = plans.get(operation);
+    if (!byStatus) {
+      byStatus = new Map();
+      plans.set(operation, byStatus);
+    }
+    let plan = byStatus.get(status);
+    if (!plan) {
+      const declared = findResponse(operation, status);
+      const content = declared && jsonContent(declared.contents);
+      const hasSchema = content?.schema !== undefined;
+      plan = {
+        content,
+        pick: hasSchema ? declaredPicker(content.schema, document) : undefined,
+        check: hasSchema ? validators.at(content.schemaPointer) : undefined,
+        contentType: content && contentTypeOf(content.mediaType),
+      };
+      byStatus.set(status, plan);
+    }
+    return plan;
+  };
+
+  const json: Responder['json'] = (request, operation, status, value, plain) => {
+    const plan = planFor(operation, status);
+    if (value === undefined || !plan.content) {
       return { response: { status, headers: headersFor(request, undefined) }, operation };
     }
-    const body = content.schema === undefined ? value : (pickDeclared(value, content.schema, document) as JsonValue);
-    const check = content.schema === undefined ? undefined : validators.at(content.schemaPointer)(body);
-    if (check && !check.ok) return bug(request, operation, `${operation.id} ${status} body fails ${content.schemaPointer}: ${formatIssues(check.issues)}`);
-    return { response: { status, headers: headersFor(request, contentTypeOf(content.mediaType)), body: stringifyJson(body) }, operation };
+    const body = plan.pick === undefined ? value : (plan.pick(value) as JsonValue);
+    const check = plan.check?.(body, plain);
+    if (check && !check.ok) return bug(request, operation, `${operation.id} ${status} body fails ${plan.content.schemaPointer}: ${formatIssues(check.issues)}`);
+    return { response: { status, headers: headersFor(request, plan.contentType), body: plain ? JSON.stringify(body) : stringifyJson(body) }, operation };
   };
 
   const fail: Responder['fail'] = (request, operation, status, message, headers) => {

@@ -55,20 +55,51 @@ function computeShape(schema: unknown, document: unknown): ObjectShape {
   return shape;
 }
 
+/** Cuts a value down to what one schema declares; `depth` counts the levels above it. */
+export type Picker = (value: unknown, depth?: number) => unknown;
+
 /** Keeps only what the schema declares, recursively; undeclared properties are dropped. */
-export function pickDeclared(value: unknown, schema: unknown, document: unknown, depth = 0): unknown {
-  if (depth > 64 || value === null || typeof value !== 'object') return value;
+export function pickDeclared(value: unknown, schema: unknown, document: unknown): unknown {
+  return declaredPicker(schema, document)(value);
+}
+
+const identity: Picker = (value) => value;
+const pickers = new WeakMap<object, WeakMap<object, Picker>>(); // per document, per schema
+const NO_DOCUMENT = {};
+
+/**
+ * pickDeclared for one schema, built once: the schema's $refs resolved, its properties and their
+ * pickers listed. An answer is cut on every request, and walking the schema each time cost ~3% of
+ * a create. Circular schemas are fine (a schema met again reuses its picker); data nested deeper
+ * than 64 levels is kept as it is below that.
+ */
+export function declaredPicker(schema: unknown, document: unknown): Picker {
   const s = resolveSchema(schema, document);
-  if (!s) return value;
-  if (Array.isArray(value)) {
-    const items = s.items ?? (Array.isArray(s.allOf) ? undefined : undefined);
-    return items === undefined ? value : value.map((item) => pickDeclared(item, items, document, depth + 1));
+  if (!s) return identity;
+  const key = document !== null && typeof document === 'object' ? document : NO_DOCUMENT;
+  let ofDocument = pickers.get(key);
+  if (!ofDocument) {
+    ofDocument = new WeakMap();
+    pickers.set(key, ofDocument);
   }
-  const shape = objectShape(s, document);
-  if (shape.properties.size === 0) return value; // a free-form object declares no list to cut to
-  const out: Obj = {};
-  for (const [name, propertySchema] of shape.properties) {
-    if (Object.hasOwn(value, name)) out[name] = pickDeclared((value as Obj)[name], propertySchema, document, depth + 1);
-  }
-  return out;
+  const known = ofDocument.get(s);
+  if (known) return known;
+  // Registered before its parts are built, so a cycle back to this schema finds it.
+  let pickItem: Picker | undefined;
+  let fields: Array<[name: string, pick: Picker]> = [];
+  const picker: Picker = (value, depth = 0) => {
+    if (depth > 64 || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return pickItem === undefined ? value : value.map((item) => pickItem!(item, depth + 1));
+    if (fields.length === 0) return value; // a free-form object declares no list to cut to
+    const out: Obj = {};
+    for (let i = 0; i < fields.length; i++) {
+      const [name, pick] = fields[i];
+      if (Object.hasOwn(value, name)) out[name] = pick((value as Obj)[name], depth + 1);
+    }
+    return out;
+  };
+  ofDocument.set(s, picker);
+  if (s.items !== undefined) pickItem = declaredPicker(s.items, document);
+  fields = [...objectShape(s, document).properties].map(([name, propertySchema]) => [name, declaredPicker(propertySchema, document)]);
+  return picker;
 }
