@@ -15,7 +15,7 @@ import { generateBody } from './dynamic-body.ts';
 import { createErrorBodies } from './error-bodies.ts';
 import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
 import type { MockRequest, MockResponse } from './http-types.ts';
-import { createJournal, type Journal } from './journal.ts';
+import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody } from './request-body.ts';
@@ -155,12 +155,12 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const time = Date.now();
     const { status } = outcome.response;
     const operationId = outcome.operation?.id;
-    const { method, path } = request;
-    // Both only note the request; lines and entries are formatted (and redacted) when written or read.
-    logger.request({ method, path, status, durationMs, operationId, problems: outcome.problems, time });
+    // One note for both: they keep it as it is, and format it (the journal redacts it) when the
+    // line is written or the entry read.
+    const noted: JournalRecord = { time, method: request.method, path: request.path, query: request.query, status, durationMs, operationId, headers: request.headers, problems: outcome.problems };
+    logger.request(noted);
     // The journal is for the API's traffic; admin calls would crowd it out.
-    if (options.journalSize === 0 || path.startsWith(ADMIN_PREFIX)) return;
-    journal.add({ time, method, path, query: request.query, status, durationMs, operationId, headers: request.headers, problems: outcome.problems });
+    if (options.journalSize !== 0 && !request.path.startsWith(ADMIN_PREFIX)) journal.add(noted);
   }
 
   // Only a bug gets here; the client still gets a well-formed answer.

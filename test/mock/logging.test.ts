@@ -104,3 +104,12 @@ describe("the logger's buffer", () => {
     expect(JSON.parse(writes[1])).toEqual({ time: '2026-11-23T12:00:00.007Z', level: 'info', method: 'POST', path: '/plants', status: 200, ms: 0.1 });
   });
 });
+
+describe('milliseconds', () => {
+  it('writes what String(Math.round(ms * 100) / 100) writes', async () => {
+    const { milliseconds } = await import('../../src/log/logger.ts');
+    const samples = [0, 0.004, 0.005, 0.05, 0.07, 0.1, 0.123, 0.995, 1, 1.5, 1.05, 2.999, 12, 99.99, 100.01, 123456.78, 2 ** 24 + 0.5, 2e7 + 0.01, 1e300, -1, Number.NaN];
+    for (let i = 0; i < 5000; i++) samples.push(Math.random() * 10 ** (i % 7));
+    for (const ms of samples) expect(milliseconds(ms)).toBe(String(Math.round(ms * 100) / 100));
+  });
+});
