@@ -32,20 +32,26 @@ function holdsUnsafeNumber(value: unknown): boolean {
   if (typeof value === 'number') return isUnsafe(value);
   if (value === null || typeof value !== 'object') return false;
   // A loop with its own stack, not recursion: JSON.parse builds any depth, and this must not
-  // overflow on it. The stack is made only for nested containers (a flat body allocates nothing).
+  // overflow on it. The stack is made only for nested containers, and no function per call: a
+  // flat body allocates nothing.
   let stack: object[] | undefined;
   let next: object | undefined = value;
-  const visit = (child: unknown): boolean => {
-    if (typeof child === 'number') return isUnsafe(child);
-    if (child !== null && typeof child === 'object') (stack ??= []).push(child);
-    return false;
-  };
   while (next !== undefined) {
     // Arrays by index: for-in would make a string key per element.
     if (Array.isArray(next)) {
-      for (let i = 0; i < next.length; i++) if (visit(next[i])) return true;
+      for (let i = 0; i < next.length; i++) {
+        const child: unknown = next[i];
+        if (typeof child === 'number') {
+          if (isUnsafe(child)) return true;
+        } else if (child !== null && typeof child === 'object') (stack ??= []).push(child);
+      }
     } else {
-      for (const key in next) if (visit((next as Record<string, unknown>)[key])) return true;
+      for (const key in next) {
+        const child = (next as Record<string, unknown>)[key];
+        if (typeof child === 'number') {
+          if (isUnsafe(child)) return true;
+        } else if (child !== null && typeof child === 'object') (stack ??= []).push(child);
+      }
     }
     next = stack?.pop();
   }

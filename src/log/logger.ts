@@ -48,11 +48,16 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
   const times: number[] = [];
   let timer: NodeJS.Timeout | undefined;
   const formatLine = format === 'json' ? jsonLine : textLine;
+  // The batch's text in one allocation: join sizes it once, where += would chain a string per line.
+  const texts: string[] = [];
   const take = (): string => {
-    let chunk = '';
-    for (let i = 0; i < lines.length; i++) chunk += `${formatLine(lines[i], times[i])}\n`;
+    if (lines.length === 0) return '';
+    for (let i = 0; i < lines.length; i++) texts.push(formatLine(lines[i], times[i]));
+    texts.push(''); // the last line's newline
+    const chunk = texts.join('\n');
     lines.length = 0;
     times.length = 0;
+    texts.length = 0;
     return chunk;
   };
   const flush = () => {

@@ -19,7 +19,7 @@ import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody } from './request-body.ts';
-import { bindResources } from '../spec/resources.ts';
+import { bindResources, type ResourceBinding } from '../spec/resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
 import { applyState, type StateOutcome } from './state-actions.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
@@ -130,15 +130,18 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (preferences) return forced(request, operation, preferences);
     const binding = bindings.get(operation);
     if (binding) {
-      const announce = (outcome: StateOutcome) => {
-        if (outcome.changed) webhooks.announce(binding, outcome.changed);
-        return outcome;
-      };
       const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query: parameters.values }, nextKey);
-      return outcome instanceof Promise ? outcome.then(announce) : announce(outcome);
+      // (No function per request: the common answer is ready now, and only a change is announced.)
+      if (outcome instanceof Promise) return outcome.then((done) => announced(binding, done));
+      return announced(binding, outcome);
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
     return forced(request, operation, { dynamic: false });
+  }
+
+  function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {
+    if (outcome.changed) webhooks.announce(binding, outcome.changed);
+    return outcome;
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
