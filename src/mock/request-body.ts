@@ -32,7 +32,7 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
     return declared.required ? { ok: false, status: 400, message: `a request body is required (${declaredTypes(declared.contents)})` } : { ok: true, value: undefined };
   }
   const { essence, charset } = parseContentType(contentType ?? '');
-  const content = declared.contents.find((c) => c.mediaType === essence) ?? declared.contents.find((c) => matchesWildcard(c.mediaType, essence));
+  const content = declaredContent(declared.contents, essence);
   if (!contentType || !content) {
     return { ok: false, status: 415, message: `Content-Type ${contentType ? `"${contentType}"` : 'missing'}: this operation accepts ${declaredTypes(declared.contents)}` };
   }
@@ -62,6 +62,13 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
 function guardRefusal(text: string, maxDepth: number): BodyResult | undefined {
   const guard = guardJson(text, maxDepth);
   return guard.ok ? undefined : { ok: false, status: 400, message: guard.message };
+}
+
+/** The declared content for a media type: the exact one, else a wildcard that covers it (a loop: no function per request). */
+function declaredContent(contents: MediaContent[], essence: string): MediaContent | undefined {
+  for (let i = 0; i < contents.length; i++) if (contents[i].mediaType === essence) return contents[i];
+  for (let i = 0; i < contents.length; i++) if (matchesWildcard(contents[i].mediaType, essence)) return contents[i];
+  return undefined;
 }
 
 function matchesWildcard(declared: string, essence: string): boolean {
