@@ -6,9 +6,12 @@ import { PlantstoreError } from '../errors.ts';
 import { DEFAULT_SPEC_PATH } from '../spec/load-spec.ts';
 import { reportFatal } from './report-fatal.ts';
 
-/** Adds `--spec FILE` (default: the built-in Plant Store document). */
+/** `--spec FILE` (default: the built-in Plant Store document). */
+export const SPEC_OPTION = { type: 'string', default: DEFAULT_SPEC_PATH, defaultDescription: 'the built-in Plant Store document', describe: 'OpenAPI 3.0/3.1 document (YAML or JSON)' } as const;
+
+/** Adds `--spec FILE`. */
 export function withSpecOption<T>(y: Argv<T>) {
-  return y.option('spec', { type: 'string', default: DEFAULT_SPEC_PATH, defaultDescription: 'the built-in Plant Store document', describe: 'OpenAPI 3.0/3.1 document (YAML or JSON)' });
+  return y.option('spec', SPEC_OPTION);
 }
 
 /** Runs a command body; its result is the exit code, a thrown error is reported on stderr (exit 2). */

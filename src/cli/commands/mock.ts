@@ -1,43 +1,124 @@
-import type { Argv } from 'yargs';
+import { parseArgs } from 'node:util';
+import type { Argv, Options } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
 import { DEFAULT_MOCK_OPTIONS, ISOLATION_MODES, LOG_FORMATS, type IsolationMode, type LogFormat } from '../../mock/options.ts';
 import { startMockServer } from '../../mock/server.ts';
-import { withSpecOption } from '../command-support.ts';
+import { SPEC_OPTION, withSpecOption } from '../command-support.ts';
 
 const d = DEFAULT_MOCK_OPTIONS;
 
+// The mock's flags, once: yargs builds its parser, help and errors from this table, and the quick
+// path below reads a plainly well-formed command line with it.
+const OPTIONS = {
+  port: { alias: 'p', type: 'number', default: d.port, describe: 'Port to listen on (0 picks a free one)' },
+  host: { type: 'string', default: d.host, describe: 'Address to listen on (0.0.0.0 for every interface)' },
+  token: { type: 'string', array: true, default: [] as string[], defaultDescription: 'any well-formed token', describe: 'Accept only this bearer token (repeatable)' },
+  cors: { type: 'boolean', default: d.cors, describe: 'Answer CORS preflights and reflect Origin (--no-cors turns it off)' },
+  'declared-only': { type: 'boolean', default: d.declaredOnly, describe: 'Answer every error with a status the operation declares (400 here)' },
+  seed: { type: 'number', default: d.seed, describe: 'Seed for generated response bodies (Prefer: dynamic=true)' },
+  'log-format': { choices: LOG_FORMATS, default: d.logFormat, describe: 'Request log format (to stderr)' },
+  quiet: { alias: 'q', type: 'boolean', default: d.quiet, describe: 'No request lines; warnings and errors only' },
+  'journal-size': { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' },
+  'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
+  'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
+  'isolate-by': { choices: ISOLATION_MODES, default: d.isolateBy, describe: 'token: each bearer token gets its own state (parallel e2e suites)' },
+  'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
+  'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
+  'state-file': { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' },
+} as const satisfies Record<string, Options>;
+
+/** The parsed flags the handler reads (yargs gives more: aliases, camelCase copies, `_`). */
+export interface MockArgs {
+  spec: string;
+  port: number;
+  host: string;
+  token: (string | number)[];
+  cors: boolean;
+  'declared-only': boolean;
+  seed: number;
+  'log-format': string;
+  quiet: boolean;
+  'journal-size': number;
+  'max-body': number;
+  'max-depth': number;
+  'isolate-by': string;
+  'webhook-url'?: string;
+  'webhook-retries': number;
+  'state-file'?: string;
+}
+
+/** The checks a value's type cannot express; yargs runs them (and says what is wrong), and so does the quick path. */
+function checkMockArgs(argv: MockArgs): true {
+  if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
+  if (argv['webhook-url'] !== undefined && !/^https?:\/\/\S+$/.test(argv['webhook-url'])) throw new Error(`--webhook-url must be an http(s) URL, got ${argv['webhook-url']}`);
+  for (const name of ['journal-size', 'max-body', 'max-depth', 'webhook-retries'] as const) {
+    if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
+  }
+  return true;
+}
+
 const builder = (y: Argv) =>
   withSpecOption(y)
-    .option('port', { alias: 'p', type: 'number', default: d.port, describe: 'Port to listen on (0 picks a free one)' })
-    .option('host', { type: 'string', default: d.host, describe: 'Address to listen on (0.0.0.0 for every interface)' })
-    .option('token', { type: 'string', array: true, default: [] as string[], defaultDescription: 'any well-formed token', describe: 'Accept only this bearer token (repeatable)' })
-    .option('cors', { type: 'boolean', default: d.cors, describe: 'Answer CORS preflights and reflect Origin (--no-cors turns it off)' })
-    .option('declared-only', { type: 'boolean', default: d.declaredOnly, describe: 'Answer every error with a status the operation declares (400 here)' })
-    .option('seed', { type: 'number', default: d.seed, describe: 'Seed for generated response bodies (Prefer: dynamic=true)' })
-    .option('log-format', { choices: LOG_FORMATS, default: d.logFormat, describe: 'Request log format (to stderr)' })
-    .option('quiet', { alias: 'q', type: 'boolean', default: d.quiet, describe: 'No request lines; warnings and errors only' })
-    .option('journal-size', { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' })
-    .option('max-body', { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' })
-    .option('max-depth', { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' })
-    .option('isolate-by', { choices: ISOLATION_MODES, default: d.isolateBy, describe: 'token: each bearer token gets its own state (parallel e2e suites)' })
-    .option('webhook-url', { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" })
-    .option('webhook-retries', { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' })
-    .option('state-file', { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' })
-    .check((argv) => {
-      if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
-      if (argv['webhook-url'] !== undefined && !/^https?:\/\/\S+$/.test(argv['webhook-url'])) throw new Error(`--webhook-url must be an http(s) URL, got ${argv['webhook-url']}`);
-      for (const name of ['journal-size', 'max-body', 'max-depth', 'webhook-retries'] as const) {
-        if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
-      }
-      return true;
-    })
+    .options(OPTIONS)
+    .check((argv) => checkMockArgs(argv as unknown as MockArgs))
     .example('$0 mock', 'Mock the Plant Store on http://127.0.0.1:4010')
     .example('$0 mock --spec api.yaml --port 8080 --token secret', 'Mock another document; accept only "Bearer secret"')
     .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines')
     .example('$0 mock --state-file plants.log', 'Keep created plants across restarts')
     .example('$0 mock --spec grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token', 'Deliver webhooks; one state per token');
 
-type MockArgs = Awaited<ReturnType<typeof builder>['argv']>;
+type Option = { alias?: string; type?: string; array?: boolean; default?: unknown; choices?: readonly string[] };
+const ALL: Record<string, Option> = { spec: SPEC_OPTION, ...OPTIONS };
+const QUICK_CONFIG = Object.fromEntries(
+  Object.entries(ALL).map(([name, o]) => [name, { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true, ...(o.alias ? { short: o.alias } : {}) }]),
+);
+
+/**
+ * `plantstore mock` read without yargs, when the command line is plainly well-formed: long flags
+ * (`--port 8080`, `--port=8080`, `--no-cors`), `-p N` and `-q`, whole-number values, known choices,
+ * each flag once (but --token). Importing yargs is ~100 ms of a ~300 ms start-up (README,
+ * Performance), so the mock's most common start skips it. Anything else (help, version, an unknown
+ * or repeated flag, a value yargs would read differently or refuse) returns undefined and goes to
+ * yargs, which stays the one judge of usage: this path only ever accepts what yargs accepts, with
+ * the same values (a test compares the two on many command lines).
+ */
+export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
+  if (args[0] !== 'mock') return undefined;
+  const rest = args.slice(1);
+  // Help, version, '--' and bundled or glued short flags (-qp, -p8080) are yargs's to read.
+  if (rest.some((arg) => arg === '--' || arg === '--help' || arg === '-h' || arg === '--version' || /^-[^-]./.test(arg))) return undefined;
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: QUICK_CONFIG, strict: true, allowPositionals: false, allowNegative: true, tokens: true });
+  } catch {
+    return undefined; // unknown flags, positionals, a missing value: yargs says what is wrong
+  }
+  // yargs gathers a repeated flag into an array (and then refuses it); here the last would win.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name) && ALL[token.name].array !== true) return undefined;
+    seen.add(token.name);
+  }
+  const argv: Record<string, unknown> = {};
+  for (const [name, option] of Object.entries(ALL)) if (option.default !== undefined) argv[name] = option.default;
+  for (const [name, value] of Object.entries(parsed.values)) {
+    const option = ALL[name];
+    if (option.type === 'number') {
+      if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) return undefined; // 1e3, 0x10, -1, 1.5: yargs's reading
+      argv[name] = Number(value);
+    } else if (option.choices !== undefined) {
+      if (typeof value !== 'string' || !option.choices.includes(value)) return undefined;
+      argv[name] = value;
+    } else argv[name] = value;
+  }
+  try {
+    checkMockArgs(argv as unknown as MockArgs);
+  } catch {
+    return undefined;
+  }
+  return argv as unknown as MockArgs;
+}
 
 export const mockCommand = {
   command: 'mock',
