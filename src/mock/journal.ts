@@ -19,23 +19,12 @@ export interface JournalRecord {
   operationId?: string;
   /** The request headers as received (redacted when read); the journal keeps the object, so do not change it after. */
   headers: Record<string, string | undefined>;
-  problems?: string[];
-}
-
-/** A journal entry as read: credentials redacted, the time in ISO 8601. */
-export interface JournalEntry {
-  time: string;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  durationMs: number;
-  operationId?: string;
-  /** Request headers with credentials redacted. */
-  headers: Record<string, string>;
   /** Why the request was refused, in short. */
   problems?: string[];
 }
+
+/** A journal entry as read: the same fields, credentials redacted (query and headers), the time in ISO 8601, the duration to the microsecond. */
+export type JournalEntry = Omit<JournalRecord, 'time' | 'headers'> & { time: string; headers: Record<string, string> };
 
 export interface Journal {
   add(record: JournalRecord): void;
