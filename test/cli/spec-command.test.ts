@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { checkSpec } from '../../src/spec/check-spec.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { runCommands } from './run-commands.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'plantstore-spec-'));
+const dir = tempDir('plantstore-spec-');
 const write = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readInput } from '../../src/cli/command-support.ts';
 import { runCommands } from './run-commands.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'plantstore-validate-'));
+const dir = tempDir('plantstore-validate-');
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);

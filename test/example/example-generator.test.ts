@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createExampleGenerator, type ExampleGenerator } from '../../src/example/example-generator.ts';
@@ -9,6 +8,7 @@ import { INT64_MAX, INT64_MIN } from '../../src/json/int64.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
 import { resolveTarget } from '../../src/spec/resolve-target.ts';
 import { createValidators } from '../../src/validation/validator.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let spec: LoadedSpec;
 let generator: ExampleGenerator;
@@ -41,7 +41,7 @@ describe('example generator', () => {
   });
 
   it('repeats values only when the schema allows no more (a boolean has two)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plantstore-example-'));
+    const dir = tempDir('plantstore-example-');
     const file = join(dir, 'flags.yaml');
     writeFileSync(file, 'openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Flag: { type: boolean }\n');
     const flags = await loadSpec(file);
@@ -103,7 +103,7 @@ describe('example generator', () => {
   });
 
   it('follows circular $refs that dereferencing leaves in place', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plantstore-example-'));
+    const dir = tempDir('plantstore-example-');
     const file = join(dir, 'tree.yaml');
     writeFileSync(
       file,

@@ -1,19 +1,19 @@
 // Answers are cut to what the response schema declares and checked against it, with exact int64:
 // the per-schema picker and the "plain" shortcut (no bigint, no bigint walk) must never change an answer.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { declaredPicker, pickDeclared } from '../../src/spec/schema-shape.ts';
 import { createPlant, plantEngine } from '../helpers/engine.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** The built-in document, with the create answering the NewPlant it was sent (id included). */
 async function echoingSpec() {
   const document = parse(readFileSync('openapi/plant-store.yaml', 'utf8'));
   document.paths['/plants'].post.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/NewPlant' };
-  const file = join(mkdtempSync(join(tmpdir(), 'plantstore-echo-')), 'echo.yaml');
+  const file = join(tempDir('plantstore-echo-'), 'echo.yaml');
   writeFileSync(file, stringify(document));
   return loadSpec(file);
 }

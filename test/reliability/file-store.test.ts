@@ -1,11 +1,11 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.ts';
 import { openFileStore } from '../../src/state/file-store.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const fresh = () => join(mkdtempSync(join(tmpdir(), 'plantstore-state-')), 'state.log');
+const fresh = () => join(tempDir('plantstore-state-'), 'state.log');
 const MAX = 9223372036854775807n;
 
 describe('the state file', () => {

@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { parseJson } from '../../src/json/exact-json.ts';
 import { exitOf, startCliMock } from '../helpers/cli.ts';
 import { CANARY } from '../helpers/engine.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('kill -9 under load', () => {
   it('loses no acknowledged plant: after a restart on the same file every 200 is there, exactly', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'plantstore-kill-')), 'state.log');
+    const file = join(tempDir('plantstore-kill-'), 'state.log');
     const first = await startCliMock(['--state-file', file, '--quiet', '--token', CANARY]);
     const agent = new Agent({ connections: 20 });
     const acknowledged: string[] = [];

@@ -1,14 +1,14 @@
 // Fixture files: the shipped ones load; a malformed one is reported with its file, its place
 // (line:column) and the reason.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { PlantstoreError } from '../../src/errors.ts';
 import { DEFAULT_FIXTURES_DIR, FIXTURE_SCHEMA_PATH, loadFixtures } from '../../src/runner/index.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'plantstore-fixtures-'));
+const dir = tempDir('plantstore-fixtures-');
 
 function problemsOf(name: string, text: string): string[] {
   const file = join(dir, name);

@@ -1,18 +1,18 @@
 // Reports: the console shows one line per case and, for a failure, a diff and a curl command;
 // JUnit XML is well-formed; the JSON report round-trips; no token appears in any of them.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../../src/json/exact-json.ts';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
 import { startPlantServer, type PlantServer } from '../fixtures-servers/plant-server.ts';
 import { checkWellFormedXml } from './well-formed-xml.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // The broken server echoes nothing, so to prove the redactor works on bodies too, the token also
 // appears in a fixture body (see below) and in a --header credential.
 const TOKEN = 'tok-3f9a7c1e-secret';
-const dir = mkdtempSync(join(tmpdir(), 'plantstore-reports-'));
+const dir = tempDir('plantstore-reports-');
 let server: PlantServer;
 let report: VerifyReport;
 let consoleText = '';

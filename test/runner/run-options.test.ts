@@ -1,12 +1,12 @@
 // Selecting and scheduling cases: --filter, --bail, --concurrency, --seed; and the usage errors
 // that stop a run before any request.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlantstoreError } from '../../src/errors.ts';
 import { verify } from '../../src/runner/index.ts';
 import { startPlantServer, type PlantServer } from '../fixtures-servers/plant-server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let server: PlantServer;
 let broken: PlantServer;
@@ -98,7 +98,7 @@ describe('usage and configuration errors', () => {
   });
 
   it('reports a malformed fixture file as FIXTURE_INVALID before sending anything', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plantstore-bad-'));
+    const dir = tempDir('plantstore-bad-');
     writeFileSync(join(dir, 'bad.yaml'), 'name: x\nrequest: {method: POST, path: /plants}\nexpect: {status: 700}\n');
     const error = await usageError(verify({ target: server.url, token: 't', fixtures: [dir] }));
     expect(error.code).toBe('FIXTURE_INVALID');

@@ -1,20 +1,20 @@
 // The list step asks for the largest page the document allows. A page that comes back full may
 // be one of several, so the new plant's absence from it is not a failure: the step then only
 // checks that the list is valid.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { verify } from '../../src/runner/index.ts';
 import { startCrudPlantServer, type CrudPlantServer } from '../fixtures-servers/crud-plant-server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const GROWN = 'test/documents/plant-store-grown.yaml';
 
 let folder: string;
 let pagesOfTwo: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'plantstore-paginated-'));
+  folder = tempDir('plantstore-paginated-');
   const document = parse(readFileSync(GROWN, 'utf8'));
   document.paths['/plants'].get.parameters[0].schema.maximum = 2;
   pagesOfTwo = join(folder, 'grown-limit-max-2.yaml');

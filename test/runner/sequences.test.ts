@@ -1,6 +1,5 @@
 // Stateful sequences (issue 7): which steps a document gets, and the plantstore mock passing them.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -12,13 +11,14 @@ import { generateCases, type CaseSource } from '../../src/runner/generated-cases
 import { loadSpec } from '../../src/spec/load-spec.ts';
 import { listOperations } from '../../src/spec/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const GROWN = 'test/documents/plant-store-grown.yaml';
 const TOKEN = 'sequence-secret-token';
 
 let folder: string;
 beforeAll(() => {
-  folder = mkdtempSync(join(tmpdir(), 'plantstore-sequences-'));
+  folder = tempDir('plantstore-sequences-');
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

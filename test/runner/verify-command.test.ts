@@ -1,12 +1,12 @@
 // `plantstore verify` exit codes: 0 every case passed, 1 a case failed or the server could not be
 // evaluated, 2 usage or configuration errors.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { startPlantServer, type PlantServer } from '../fixtures-servers/plant-server.ts';
 import { runCli } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // The real `plantstore` command, as a CI pipeline runs it.
 const run = (args: string[], env: Record<string, string> = {}) => runCli(['verify', ...args], { env });
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 describe('plantstore verify', () => {
   it('exits 0 when every case passes, and writes the report files', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plantstore-cli-'));
+    const dir = tempDir('plantstore-cli-');
     const result = await run(['--target', mock.url, '--generate', '2', '--junit', join(dir, 'v.xml'), '--json', join(dir, 'v.json')], { PLANTSTORE_TOKEN: 'env-token-value' });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

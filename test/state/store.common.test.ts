@@ -1,15 +1,14 @@
 // One suite for every StateStore: the in-memory one and the state file.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.ts';
 import { openFileStore } from '../../src/state/file-store.ts';
 import { createMemoryStore, type StateStore } from '../../src/state/store.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const STORES: Array<[string, () => Promise<StateStore>]> = [
   ['the memory store', async () => createMemoryStore()],
-  ['the state file', () => openFileStore(join(mkdtempSync(join(tmpdir(), 'plantstore-store-')), 'state.log'), silentLogger)],
+  ['the state file', () => openFileStore(join(tempDir('plantstore-store-'), 'state.log'), silentLogger)],
 ];
 
 describe.each(STORES)('%s', (_, open) => {

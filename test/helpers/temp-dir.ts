@@ -1,0 +1,18 @@
+// Temporary folders for tests, removed when the test file is done (they used to pile up in /tmp).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+const made: string[] = [];
+// Registered on the importing file's root suite: each test file has its own copy of this module.
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh folder under the system's temporary folder, named `prefix` + random characters. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
