@@ -33,7 +33,8 @@ export interface LoggerOptions {
   format: LogFormat;
   /** Leave out request lines and info. */
   quiet: boolean;
-  stream: { write(chunk: string): unknown };
+  /** Where lines go. A stream that fails (its reader went away: `plantstore mock 2>&1 | head`) ends the log, never the mock. */
+  stream: { write(chunk: string): unknown; on?(event: 'error', listener: (error: Error) => void): unknown };
 }
 
 /** A line waits at most this long before it is written: a person reading the log sees no lag. */
@@ -48,6 +49,20 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
   const times: number[] = [];
   let timer: NodeJS.Timeout | undefined;
   const formatLine = format === 'json' ? jsonLine : textLine;
+  // A log nobody can read any more is dropped: the mock goes on serving (a write error, thrown or
+  // emitted, would otherwise end the process).
+  let broken = false;
+  stream.on?.('error', () => {
+    broken = true;
+  });
+  const output = (chunk: string) => {
+    if (broken) return;
+    try {
+      stream.write(chunk);
+    } catch {
+      broken = true;
+    }
+  };
   // The batch's text in one allocation: join sizes it once, where += would chain a string per line.
   const texts: string[] = [];
   const take = (): string => {
@@ -63,7 +78,7 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (lines.length > 0) stream.write(take());
+    if (lines.length > 0) output(take());
   };
   // Messages are few (start-up, warnings, errors) and someone may be waiting for one (a test
   // runner for "listening on"): written at once, with the request lines noted before them.
@@ -71,7 +86,7 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
     const line = format === 'json' ? JSON.stringify({ time: isoTimestamp(), level, msg: text }) : level === 'info' ? text : `${level === 'warn' ? 'warning' : 'ERROR'}: ${text}`;
     clearTimeout(timer);
     timer = undefined;
-    stream.write(`${take()}${line}\n`);
+    output(`${take()}${line}\n`);
   };
   return {
     request(line) {

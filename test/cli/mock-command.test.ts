@@ -46,6 +46,29 @@ describe('plantstore mock (command line)', () => {
     expect(stderr()).not.toContain(CANARY);
   });
 
+  it('keeps serving when whoever reads its log goes away (plantstore mock 2>&1 | head)', async () => {
+    const { child, url } = await startCliMock([]);
+    try {
+      child.stderr!.destroy(); // the pipe's reading end is closed: the next log write meets EPIPE
+      const create = (id: number) => request(`${url}/plants`, { method: 'POST', body: `{"id":${id},"name":"Fern"}`, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
+      // More than one batch of log lines (512), and past the 20 ms timer, so both flushes write.
+      for (let round = 0; round < 3; round++) {
+        const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => create(round * 1000 + i)));
+        for (const answer of answers) {
+          expect(answer.statusCode).toBe(200);
+          await answer.body.dump();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const health = await request(`${url}/__mock/health`);
+      expect(health.statusCode).toBe(200);
+      await health.body.dump();
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   // Linux only: the command line of a running process is read from /proc.
   it.skipIf(!existsSync('/proc/self/cmdline'))('runs with an 8 MB young generation in its own process (same pid), unless the user chose a size', async () => {
     const commandLine = (pid: number | undefined) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');

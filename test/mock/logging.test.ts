@@ -113,3 +113,34 @@ describe('milliseconds', () => {
     for (const ms of samples) expect(milliseconds(ms)).toBe(String(Math.round(ms * 100) / 100));
   });
 });
+
+describe('a log whose stream fails', () => {
+  const line = { method: 'POST', path: '/plants', status: 200, durationMs: 0.1 };
+
+  it('stops writing, and never throws at the caller, when a write throws (a full disk)', () => {
+    let calls = 0;
+    const logger = createLogger({ format: 'text', quiet: false, stream: { write: () => {
+      calls++;
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    } } });
+    logger.request(line);
+    expect(() => logger.flush()).not.toThrow();
+    expect(() => logger.error('boom')).not.toThrow();
+    logger.request(line);
+    logger.flush();
+    expect(calls).toBe(1);
+  });
+
+  it('stops writing when the stream reports an error (its reader went away)', () => {
+    const written: string[] = [];
+    let onError: ((error: Error) => void) | undefined;
+    const logger = createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => written.push(chunk), on: (_event, listener) => (onError = listener) } });
+    logger.info('listening');
+    expect(written).toEqual(['listening\n']);
+    onError!(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    logger.request(line);
+    logger.flush();
+    logger.warn('careful');
+    expect(written).toEqual(['listening\n']);
+  });
+});
