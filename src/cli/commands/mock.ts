@@ -101,7 +101,7 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
     seen.add(token.name);
   }
   const argv: Record<string, unknown> = {};
-  for (const [name, option] of Object.entries(ALL)) if (option.default !== undefined) argv[name] = option.default;
+  for (const [name, option] of Object.entries(ALL)) if (option.default !== undefined) argv[name] = Array.isArray(option.default) ? [...option.default] : option.default;
   for (const [name, value] of Object.entries(parsed.values)) {
     const option = ALL[name];
     if (option.type === 'number') {
