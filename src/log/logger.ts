@@ -3,7 +3,7 @@
 // FLUSH_AFTER_MS after the first of them (or at once past FLUSH_AT_LINES): formatting and writing
 // a line as each request ends cost the mock ~5% of its rate on the socket, formatting a batch in
 // one loop far less (README, Performance). Messages (info, warnings, errors) are written at once,
-// after the lines noted before them, and close() writes what is left.
+// after the lines noted before them, and flush() writes what is left.
 import type { LogFormat } from '../mock/options.ts';
 import { isoTimestamp } from './clock.ts';
 
@@ -75,17 +75,19 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
     texts.length = 0;
     return chunk;
   };
-  const flush = () => {
+  const stopTimer = () => {
     clearTimeout(timer);
     timer = undefined;
+  };
+  const flush = () => {
+    stopTimer();
     if (lines.length > 0) output(take());
   };
   // Messages are few (start-up, warnings, errors) and someone may be waiting for one (a test
   // runner for "listening on"): written at once, with the request lines noted before them.
   const message = (level: 'info' | 'warn' | 'error', text: string) => {
     const line = format === 'json' ? JSON.stringify({ time: isoTimestamp(), level, msg: text }) : level === 'info' ? text : `${level === 'warn' ? 'warning' : 'ERROR'}: ${text}`;
-    clearTimeout(timer);
-    timer = undefined;
+    stopTimer();
     output(`${take()}${line}\n`);
   };
   return {

@@ -151,26 +151,12 @@ function readSecurity(requirements: unknown, schemes: Obj): SecurityScheme[][] {
   );
 }
 
-/** Finds the declared response for a status: exact code, then its class (4XX), then default. */
+/**
+ * Finds the declared response for a status: exact code, then its class (4XX), then default. Not
+ * cached here: the mock's per-request callers (the responder's answer plans, the error bodies) each
+ * keep what they derive from it per operation and status.
+ */
 export function findResponse(operation: Operation, status: number): ResponseSpec | undefined {
-  let byStatus = responseCache.get(operation);
-  if (!byStatus) {
-    byStatus = new Map();
-    responseCache.set(operation, byStatus);
-  }
-  // `null` remembers "none declared", so a miss is not searched again either.
-  let found = byStatus.get(status);
-  if (found === undefined) {
-    found = searchResponse(operation, status) ?? null;
-    byStatus.set(status, found);
-  }
-  return found ?? undefined;
-}
-
-// Answers are looked up on every request; the few statuses an operation answers with are cached.
-const responseCache = new WeakMap<Operation, Map<number, ResponseSpec | null>>();
-
-function searchResponse(operation: Operation, status: number): ResponseSpec | undefined {
   const exact = String(status);
   const range = `${exact[0]}XX`;
   return (
