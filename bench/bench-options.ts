@@ -45,8 +45,9 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--rounds N] [--pai
                    no paired loads (the baseline is not started)
   --connections N  concurrent connections of the load generator (default 50)
   --generator NAME what sends the load: plantstore (default; a lean closed-loop client,
-                   bench/http-load-client.ts) or autocannon (costs more CPU per request: on
-                   2 cores it saturates its own core before a fast server does)
+                   bench/http-load-client.ts), undici (Client.dispatch, one client per
+                   connection) or autocannon; both cost more CPU per request than the lean
+                   client: on 2 cores they saturate their own core before a fast server does
   -h, --help       this text
 
 Figures go to stdout and to bench/results/latest.json (bench/results/profile.json with --profile).

@@ -3,7 +3,7 @@
 // Shared by the lean client (http-load-client.ts) and autocannon (autocannon-load.ts) so that the
 // load generator can switch between them and their figures mean the same thing.
 
-export type GeneratorName = 'plantstore' | 'autocannon';
+export type GeneratorName = 'plantstore' | 'undici' | 'autocannon';
 
 export interface PhasePlan {
   url: string;

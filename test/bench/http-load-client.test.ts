@@ -1,11 +1,13 @@
-// The lean load client against a real node:http server on port 0: whatever the framing, every
-// answer the server gave within the run is counted once, with its status, and nothing is lost.
+// The load drivers (the lean client, and undici's) against a real node:http server on port 0:
+// whatever the framing, every answer the server gave within the run is counted once, with its
+// status, and nothing is lost.
 // Runs are 300 ms and concurrent, so the file takes well under 2 s; counts are compared with what
 // the server saw, never with a rate (benchmarks are not tests).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClosedLoop } from '../../bench/http-load-client.ts';
+import { runUndici } from '../../bench/undici-load.ts';
 
 type Answer = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -72,13 +74,14 @@ afterAll(() => {
 
 const total = (statuses: Record<string, number>) => Object.values(statuses).reduce((a, b) => a + b, 0);
 
-function load(path: string, limits = { timeoutMs: 10_000, graceMs: 1_000, retryMs: 100 }) {
+function load(path: string, limits = { timeoutMs: 10_000, graceMs: 1_000, retryMs: 100 }, driver: 'lean' | 'undici' = 'lean') {
   let n = 0n;
   const body = () => `{"id":${n++}}`;
-  return runClosedLoop({ url, connections: 4, seconds: 0.3, method: 'POST', path, headers: { 'content-type': 'application/json' }, body }, limits);
+  const plan = { url, connections: 4, seconds: 0.3, method: 'POST', path, headers: { 'content-type': 'application/json' }, body };
+  return driver === 'undici' ? runUndici(plan) : runClosedLoop(plan, limits);
 }
 
-describe('runClosedLoop', () => {
+describe.each(['lean', 'undici'] as const)('the %s driver', (driver) => {
   it.concurrent.each([
     ['/content-length', '200'],
     ['/chunked', '201'],
@@ -87,8 +90,9 @@ describe('runClosedLoop', () => {
     ['/early-hints', '200'],
     ['/until-close', '203'],
   ])('counts every answer of %s once, with status %s', async (path, status) => {
-    const result = await load(path);
-    const bodies = seen.get(path) ?? [];
+    const run = `${path}?${driver}`;
+    const result = await load(run, undefined, driver);
+    const bodies = seen.get(run) ?? [];
     expect(result.errors).toBe(0);
     expect(result.timeouts).toBe(0);
     expect(Object.keys(result.statuses)).toEqual([status]);
@@ -100,6 +104,15 @@ describe('runClosedLoop', () => {
     expect(new Set(bodies).size).toBe(bodies.length);
   });
 
+  it.concurrent('counts connections reset by the server as errors', async () => {
+    const result = await load(`/reset?${driver}`, undefined, driver);
+    expect(result.statuses).toEqual({});
+    expect(result.errors).toBeGreaterThan(4);
+    expect(result.errors).toBeLessThanOrEqual(seen.get(`/reset?${driver}`)?.length ?? 0);
+  });
+});
+
+describe('runClosedLoop', () => {
   it.concurrent('reconnects after Connection: close, once per answer', async () => {
     const result = await load('/close?sockets');
     expect(sockets.get('/close?sockets')).toBe(total(result.statuses) + total(result.lateStatuses));
@@ -110,12 +123,5 @@ describe('runClosedLoop', () => {
     expect(result.statuses).toEqual({});
     expect(result.timeouts).toBeGreaterThanOrEqual(4);
     expect(seen.get('/hang')?.length).toBeGreaterThan(4);
-  });
-
-  it.concurrent('counts connections reset by the server as errors and reconnects', async () => {
-    const result = await load('/reset');
-    expect(result.statuses).toEqual({});
-    expect(result.errors).toBeGreaterThan(4);
-    expect(result.errors).toBeLessThanOrEqual(seen.get('/reset')?.length ?? 0);
   });
 });
