@@ -6,6 +6,7 @@ export type PlantstoreErrorCode =
   | 'USAGE'
   | 'LISTEN_FAILED'
   | 'STATE_FILE_CORRUPT'
+  | 'STATE_FULL'
   | 'FIXTURE_INVALID'
   | 'UNKNOWN_NAME';
 

@@ -4,7 +4,7 @@ export { createMockEngine, type MockEngine, type EngineSetup } from './mock/engi
 export type { MockRequest, MockResponse } from './mock/http-types.ts';
 export { DEFAULT_MOCK_OPTIONS, type MockOptions, type LogFormat } from './mock/options.ts';
 export { createLogger, silentLogger, type Logger } from './log/logger.ts';
-export { createMemoryStore, type StateStore } from './state/store.ts';
+export { createMemoryStore, StateFullError, type MemoryStoreLimits, type StateStore } from './state/store.ts';
 export { loadSpec, DEFAULT_SPEC_PATH, type LoadedSpec } from './spec/load-spec.ts';
 export { listOperations, type Operation } from './spec/operations.ts';
 export { createValidators, type Validators, type ValidationResult, type ValidationIssue } from './validation/validator.ts';

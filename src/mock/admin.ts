@@ -2,7 +2,7 @@
 // reset) and the request journal. Its answers are plain JSON outside the contract.
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { jsonContent, type Operation } from '../spec/operations.ts';
-import type { StateStore, StoredRecord } from '../state/store.ts';
+import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from './http-types.ts';
 import type { Journal } from './journal.ts';
@@ -109,7 +109,17 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
       plannedKeys.add(`${collection}\u0000${key}`);
     }
   }
-  for (const { collection, key, record } of planned) store.insert(collection, key, record);
+  // All or nothing here too: a store that fills up midway gives back what this seed put in.
+  for (let i = 0; i < planned.length; i++) {
+    try {
+      store.insert(planned[i].collection, planned[i].key, planned[i].record);
+    } catch (error) {
+      if (!(error instanceof StateFullError)) throw error;
+      for (const { collection, key } of planned.slice(0, i)) store.remove(collection, key);
+      await store.flush();
+      return responder.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
+    }
+  }
   await store.flush();
   const counts: Record<string, number> = {};
   for (const { collection } of planned) counts[collection] = (counts[collection] ?? 0) + 1;

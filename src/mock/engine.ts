@@ -57,7 +57,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const { spec } = setup;
   const options = resolveMockOptions(setup.options);
   const logger = setup.logger ?? silentLogger;
-  const store = setup.store ?? createMemoryStore();
+  const store = setup.store ?? createMemoryStore({ maxBytes: options.maxStateBytes });
   const document = spec.document;
   const operations = listOperations(spec);
   const route = createRouter(operations);

@@ -1,5 +1,6 @@
 // Every mock option, resolved once at the boundary (CLI flags or library call) into one typed
 // object; the engine never checks for undefined.
+import { getHeapStatistics } from 'node:v8';
 import { DEFAULT_SPEC_PATH } from '../spec/load-spec.ts';
 
 export const LOG_FORMATS = ['text', 'json'] as const;
@@ -28,6 +29,11 @@ export interface MockOptions {
   maxBodyBytes: number;
   /** Deepest JSON nesting accepted in a request body. */
   maxDepth: number;
+  /**
+   * How much the stored records may weigh, in bytes, reckoned as their JSON texts and keys plus
+   * 96 bytes each (~150 bytes for a small plant): a create past it is refused (400 here).
+   */
+  maxStateBytes: number;
   /** Append-only file that keeps state across restarts; null keeps state in memory only. */
   stateFile: string | null;
   /** 'token': each bearer token gets its own state. */
@@ -55,6 +61,7 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   journalSize: 200,
   maxBodyBytes: 1024 * 1024,
   maxDepth: 64,
+  maxStateBytes: defaultMaxStateBytes(),
   stateFile: null,
   isolateBy: 'none',
   webhookUrl: null,
@@ -71,4 +78,12 @@ export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOpti
     if (value !== undefined) (options as Record<string, unknown>)[key] = value;
   }
   return options;
+}
+
+/**
+ * 1024 MB, or half of V8's heap limit where that is smaller (a small machine): the records then
+ * never take the heap to the point where Node aborts the process.
+ */
+function defaultMaxStateBytes(): number {
+  return Math.min(1024 * 1048576, Math.floor(getHeapStatistics().heap_size_limit / 2));
 }

@@ -31,7 +31,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const { logger = silentLogger, store, ...partial } = input;
   const options = resolveMockOptions(partial);
   const spec = await loadSpec(options.spec);
-  const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger) : undefined;
+  const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes }) : undefined;
   const engine = createMockEngine({ spec, options, logger, store: store ?? fileStore });
   const server = createListener(engine.handle, {
     maxBodyBytes: options.maxBodyBytes,

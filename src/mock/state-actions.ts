@@ -1,7 +1,7 @@
 // What a bound operation does to state (see resources.ts for the conventions). Each action
 // checks and writes in one synchronous step; only the durability wait comes after.
 import type { JsonValue } from '../json/exact-json.ts';
-import type { StateStore, StoredRecord } from '../state/store.ts';
+import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
 import { declaredStatuses, preferDeclared, type Operation } from '../spec/operations.ts';
 import type { MockRequest } from './http-types.ts';
 import { keyFromParam, keyString, type ResourceBinding } from '../spec/resources.ts';
@@ -46,7 +46,13 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
     case 'create': {
       const record = body as StoredRecord;
       const key = (keyField !== undefined ? keyString(record[keyField]) : undefined) ?? nextKey();
-      if (!store.insert(collection, key, record, context.bodyText)) {
+      let inserted: boolean;
+      try {
+        inserted = store.insert(collection, key, record, context.bodyText);
+      } catch (error) {
+        return refuseWhenFull(error, responder, request, operation);
+      }
+      if (!inserted) {
         return responder.fail(request, operation, preferDeclared(operation, [409, 400, 422]), `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
       }
       // Written out rather than through whenDurable: no closure and no copy on the common path.
@@ -81,12 +87,26 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
       }
       const record = binding.role === 'replace' ? { ...incoming } : mergePatch(existing, incoming);
       if (keyField !== undefined) record[keyField] = existing[keyField];
-      store.replace(collection, key, record);
+      try {
+        store.replace(collection, key, record);
+      } catch (error) {
+        return refuseWhenFull(error, responder, request, operation);
+      }
       return whenDurable(store, () => ({ ...responder.json(request, operation, success, success === 204 ? undefined : record), changed: record }));
     }
     default:
       return responder.fail(request, operation, 400, `unsupported role ${binding.role}`);
   }
+}
+
+/**
+ * A store at its limit (--max-state-mb) refuses the change with the document's error shape and a
+ * status it declares for a refused request: 507 Insufficient Storage when declared, else 400 or 422
+ * (the Plant Store declares 400). Anything else thrown is a bug, and stays one.
+ */
+function refuseWhenFull(error: unknown, responder: Responder, request: MockRequest, operation: Operation): StateOutcome {
+  if (!(error instanceof StateFullError)) throw error;
+  return responder.fail(request, operation, preferDeclared(operation, [507, 400, 422]), error.message);
 }
 
 const successCache = new WeakMap<Operation, number>();

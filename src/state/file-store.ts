@@ -9,7 +9,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { decodeLog, encodeEntry, encodePutText, HEADER, type LogEntry } from './state-log.ts';
-import { createMemoryStore, recordText, type MemoryStore, type StateStore, type StoredRecord } from './store.ts';
+import { createMemoryStore, recordText, StateFullError, type MemoryStore, type MemoryStoreLimits, type StateStore, type StoredRecord } from './store.ts';
+import { PlantstoreError } from '../errors.ts';
 
 const MIN_COMPACT_LINES = 1000;
 
@@ -18,9 +19,9 @@ export interface FileStore extends StateStore {
   close(): Promise<void>;
 }
 
-/** Opens (or creates) a state file and loads what it holds. */
-export async function openFileStore(file: string, logger: Logger): Promise<FileStore> {
-  const memory = createMemoryStore();
+/** Opens (or creates) a state file and loads what it holds; its records must fit the limits. */
+export async function openFileStore(file: string, logger: Logger, limits: MemoryStoreLimits = {}): Promise<FileStore> {
+  const memory = createMemoryStore(limits);
   let lines = load(file, memory, logger);
   let handle: FileHandle = await open(file, 'a');
   let queue: string[] = [];
@@ -115,11 +116,16 @@ function load(file: string, memory: StateStore, logger: Logger): number {
     logger.warn(`${file}: dropped a torn last line (an unacknowledged write cut short by a crash)`);
     truncateSync(file, decoded.validBytes);
   }
-  for (const entry of decoded.entries) {
-    if (entry.op === 'put') {
-      if (!memory.replace(entry.collection, entry.key, entry.record)) memory.insert(entry.collection, entry.key, entry.record);
-    } else if (entry.op === 'delete') memory.remove(entry.collection, entry.key);
-    else if (entry.op === 'clear') memory.clear();
+  try {
+    for (const entry of decoded.entries) {
+      if (entry.op === 'put') {
+        if (!memory.replace(entry.collection, entry.key, entry.record)) memory.insert(entry.collection, entry.key, entry.record);
+      } else if (entry.op === 'delete') memory.remove(entry.collection, entry.key);
+      else if (entry.op === 'clear') memory.clear();
+    }
+  } catch (error) {
+    if (!(error instanceof StateFullError)) throw error;
+    throw new PlantstoreError('STATE_FULL', `${file} holds more records than the mock may keep: ${error.message.replace(/; DELETE .*$/, '')}`, ['start the mock with a larger --max-state-mb, or with another --state-file']);
   }
   return decoded.entries.length;
 }

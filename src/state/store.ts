@@ -1,6 +1,7 @@
 // The mock's state: collections of records keyed by an exact key string. Every method is
 // synchronous, so a check and the write that depends on it happen in one step with no await in
 // between: of many concurrent creates of one id exactly one wins.
+import { PlantstoreError } from '../errors.ts';
 import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
 
 export type StoredRecord = { [key: string]: JsonValue };
@@ -9,13 +10,14 @@ export interface StateStore {
   /**
    * Inserts unless the key exists; false when it does. `text`, when given, is JSON text that
    * parses to exactly this record (the request body it was parsed from): a store that keeps
-   * records as text may keep that one instead of serializing the record again.
+   * records as text may keep that one instead of serializing the record again. Throws a
+   * StateFullError, and stores nothing, when the record would take the store past its limit.
    */
   insert(collection: string, key: string, record: StoredRecord, text?: string): boolean;
   get(collection: string, key: string): StoredRecord | undefined;
   /** Records in insertion order: `limit` of them (all when absent) after skipping `offset`. */
   list(collection: string, offset?: number, limit?: number): StoredRecord[];
-  /** Replaces an existing record; false when there is none. `text` as for insert. */
+  /** Replaces an existing record; false when there is none. `text` and the limit as for insert. */
   replace(collection: string, key: string, record: StoredRecord, text?: string): boolean;
   remove(collection: string, key: string): boolean;
   clear(): void;
@@ -32,6 +34,38 @@ export interface StateStore {
 }
 
 /**
+ * What a stored record is reckoned to weigh, in bytes: its JSON text and key (one byte a
+ * character), plus what the Map entry and the two strings' headers cost. Measured: a benchmark
+ * plant (a 62-character text, a 13-digit key) takes ~149 bytes of heap, 74 beyond its characters;
+ * 96 keeps the reckoning on the safe side.
+ */
+export const RECORD_OVERHEAD_BYTES = 96;
+
+/** V8's largest Map (2^24 entries): one collection holds at most this many records. */
+export const MAX_COLLECTION_RECORDS = 2 ** 24;
+
+/** Thrown by an insert or a replace that would take a store past its limit; nothing is stored. */
+export class StateFullError extends PlantstoreError {
+  constructor(reason: string) {
+    super('STATE_FULL', `the mock's state is full: ${reason}; DELETE /__mock/state clears it`);
+    this.name = 'StateFullError';
+  }
+}
+
+const overWeight = (maxBytes: number) =>
+  new StateFullError(`its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (--max-state-mb; start the mock with a larger one to keep more)`);
+
+export interface MemoryStoreLimits {
+  /**
+   * How much the records may weigh in all, reckoned as their texts, keys and
+   * RECORD_OVERHEAD_BYTES each (unbounded when absent). Without a limit a long load test grows
+   * the heap until Node aborts; with one, creates past it get a spec-shaped refusal and the mock
+   * stays up. A collection also stops at MAX_COLLECTION_RECORDS, whatever the limit.
+   */
+  maxBytes?: number;
+}
+
+/**
  * The in-memory store: a Map of Maps (Maps keep insertion order) holding each record as its JSON
  * text. A text is one flat string where a parsed record is an object, its strings and its numbers:
  * ~24 bytes less per plant, and one object fewer for every major GC to trace, which under a load
@@ -39,7 +73,8 @@ export interface StateStore {
  * Performance). Reads parse the text again (exactly: bigints stay bigints), and hand out a fresh
  * object each time, so no caller can change a stored record by accident.
  */
-export function createMemoryStore(): MemoryStore {
+export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
+  const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
   const collections = new Map<string, Map<string, string>>();
   const of = (collection: string) => {
     let records = collections.get(collection);
@@ -50,6 +85,8 @@ export function createMemoryStore(): MemoryStore {
     return records;
   };
   let size = 0;
+  let bytes = 0;
+  const weigh = (key: string, text: string) => key.length + text.length + RECORD_OVERHEAD_BYTES;
   function* texts(): Generator<[string, string, string]> {
     for (const [name, records] of collections) for (const [key, text] of records) yield [name, key, text];
   }
@@ -57,8 +94,13 @@ export function createMemoryStore(): MemoryStore {
     insert(collection, key, record, text) {
       const records = of(collection);
       if (records.has(key)) return false;
-      records.set(key, recordText(record, text));
+      const stored = recordText(record, text);
+      const weight = weigh(key, stored);
+      if (bytes + weight > maxBytes) throw overWeight(maxBytes);
+      if (records.size >= MAX_COLLECTION_RECORDS) throw new StateFullError(`${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`);
+      records.set(key, stored);
       size++;
+      bytes += weight;
       return true;
     },
     get(collection, key) {
@@ -77,18 +119,28 @@ export function createMemoryStore(): MemoryStore {
     },
     replace(collection, key, record, text) {
       const records = collections.get(collection);
-      if (!records?.has(key)) return false;
-      records.set(key, recordText(record, text));
+      const old = records?.get(key);
+      if (records === undefined || old === undefined) return false;
+      const stored = recordText(record, text);
+      const change = weigh(key, stored) - weigh(key, old);
+      if (change > 0 && bytes + change > maxBytes) throw overWeight(maxBytes);
+      records.set(key, stored);
+      bytes += change;
       return true;
     },
     remove(collection, key) {
-      const removed = collections.get(collection)?.delete(key) ?? false;
-      if (removed) size--;
-      return removed;
+      const records = collections.get(collection);
+      const old = records?.get(key);
+      if (records === undefined || old === undefined) return false;
+      records.delete(key);
+      size--;
+      bytes -= weigh(key, old);
+      return true;
     },
     clear() {
       collections.clear();
       size = 0;
+      bytes = 0;
     },
     snapshot: () => Object.fromEntries([...collections].map(([name, records]) => [name, Array.from(records.values(), read)])),
     entries: () => Array.from(texts(), ([name, key, text]) => [name, key, read(text)]),

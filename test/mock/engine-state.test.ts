@@ -26,6 +26,28 @@ describe('state', () => {
     expect(engine.store.get('/plants', '9007199254740993')).toEqual({ id: 9007199254740993n, name: 'Fern' });
   });
 
+  it('refuses creates past --max-state-mb with the Error shape and 400, stores none of them, and takes them again after a reset', async () => {
+    // '{"id":N,"name":"Fern"}' weighs 22 + 1 + 96 = 119 bytes: 8 fit in 1,000.
+    const engine = await plantEngine({ maxStateBytes: 1000 });
+    const answers = [];
+    for (let id = 1; id <= 9; id++) answers.push(await createPlant(engine, `{"id":${id},"name":"Fern"}`));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 400]);
+    expect(answers[8].json).toEqual({ error: 400, message: expect.stringMatching(/^the mock's state is full: .*--max-state-mb.*DELETE \/__mock\/state clears it$/) });
+    expect(engine.store.size()).toBe(8);
+    expect(engine.store.get('/plants', '9')).toBeUndefined();
+    expect((await send(engine, { method: 'DELETE', path: '/__mock/state', body: '' })).status).toBe(204);
+    expect((await createPlant(engine, '{"id":9,"name":"Fern"}')).status).toBe(200);
+  });
+
+  it('seeds nothing when the seed does not fit (507), and keeps what was there', async () => {
+    const engine = await plantEngine({ maxStateBytes: 1000 });
+    await createPlant(engine, '{"id":1,"name":"Fern"}');
+    const items = Array.from({ length: 8 }, (_, i) => ({ id: i + 2, name: 'Fern' }));
+    const seeded = await send(engine, { method: 'POST', path: '/__mock/state', body: JSON.stringify({ '/plants': items }) });
+    expect(seeded).toMatchObject({ status: 507, json: { error: 507, message: expect.stringContaining('nothing seeded: ') } });
+    expect(engine.store.list('/plants')).toEqual([{ id: 1, name: 'Fern' }]);
+  });
+
   it('keeps state per mock instance', async () => {
     const first = await plantEngine();
     const second = await plantEngine();

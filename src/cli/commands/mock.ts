@@ -21,6 +21,7 @@ const OPTIONS = {
   'journal-size': { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' },
   'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
   'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
+  'max-state-mb': { type: 'number', default: Math.floor(d.maxStateBytes / 1048576), describe: 'Most memory the stored records may take (texts, keys, ~96 bytes each); creates past it: 400' },
   'isolate-by': { choices: ISOLATION_MODES, default: d.isolateBy, describe: 'token: each bearer token gets its own state (parallel e2e suites)' },
   'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
   'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
@@ -41,6 +42,7 @@ export interface MockArgs {
   'journal-size': number;
   'max-body': number;
   'max-depth': number;
+  'max-state-mb': number;
   'isolate-by': string;
   'webhook-url'?: string;
   'webhook-retries': number;
@@ -54,6 +56,7 @@ function checkMockArgs(argv: MockArgs): true {
   for (const name of ['journal-size', 'max-body', 'max-depth', 'webhook-retries'] as const) {
     if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
   }
+  if (!Number.isInteger(argv['max-state-mb']) || argv['max-state-mb'] < 1) throw new Error(`--max-state-mb must be a whole number of 1 or more, got ${argv['max-state-mb']}`);
   return true;
 }
 
@@ -139,6 +142,7 @@ export const mockCommand = {
       journalSize: argv['journal-size'],
       maxBodyBytes: argv['max-body'],
       maxDepth: argv['max-depth'],
+      maxStateBytes: argv['max-state-mb'] * 1048576,
       stateFile: argv['state-file'] ?? null,
       isolateBy: argv['isolate-by'] as IsolationMode,
       webhookUrl: argv['webhook-url'] ?? null,
