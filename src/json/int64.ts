@@ -54,9 +54,13 @@ function project(value: JsonValue): unknown {
   if (typeof value === 'bigint') return projectBigInt(value);
   if (Array.isArray(value)) return value.map(project);
   if (value !== null && typeof value === 'object') {
+    // Plain assignment (an object shape V8 caches), defineProperty only where assignment would
+    // set the prototype: ~3x faster per int64 body than defineProperty for every key (README).
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(out, key, { value: project(item), enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(value)) {
+      const item = project(value[key]);
+      if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[key] = item;
     }
     return out;
   }
