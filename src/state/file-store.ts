@@ -125,7 +125,7 @@ function load(file: string, memory: StateStore, logger: Logger): number {
     }
   } catch (error) {
     if (!(error instanceof StateFullError)) throw error;
-    throw new PlantstoreError('STATE_FULL', `${file} holds more records than the mock may keep: ${error.message.replace(/; DELETE .*$/, '')}`, ['start the mock with a larger --max-state-mb, or with another --state-file']);
+    throw new PlantstoreError('STATE_FULL', `${file} holds more than the mock may keep: ${error.reason}`, ['start the mock with a larger --max-state-mb, or with another --state-file']);
   }
   return decoded.entries.length;
 }

@@ -46,14 +46,17 @@ export const MAX_COLLECTION_RECORDS = 2 ** 24;
 
 /** Thrown by an insert or a replace that would take a store past its limit; nothing is stored. */
 export class StateFullError extends PlantstoreError {
-  constructor(reason: string) {
-    super('STATE_FULL', `the mock's state is full: ${reason}; DELETE /__mock/state clears it`);
+  /** What is full, without what to do about it: "its records would take more than 1024 MB (--max-state-mb)". */
+  readonly reason: string;
+  constructor(reason: string, advice: string) {
+    super('STATE_FULL', `the mock's state is full: ${reason}; ${advice}`);
     this.name = 'StateFullError';
+    this.reason = reason;
   }
 }
 
 const overWeight = (maxBytes: number) =>
-  new StateFullError(`its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (--max-state-mb; start the mock with a larger one to keep more)`);
+  new StateFullError(`its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (--max-state-mb)`, 'DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb');
 
 export interface MemoryStoreLimits {
   /**
@@ -97,7 +100,7 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
       const stored = recordText(record, text);
       const weight = weigh(key, stored);
       if (bytes + weight > maxBytes) throw overWeight(maxBytes);
-      if (records.size >= MAX_COLLECTION_RECORDS) throw new StateFullError(`${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`);
+      if (records.size >= MAX_COLLECTION_RECORDS) throw new StateFullError(`${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`, 'DELETE /__mock/state clears it');
       records.set(key, stored);
       size++;
       bytes += weight;

@@ -32,7 +32,7 @@ describe('state', () => {
     const answers = [];
     for (let id = 1; id <= 9; id++) answers.push(await createPlant(engine, `{"id":${id},"name":"Fern"}`));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 400]);
-    expect(answers[8].json).toEqual({ error: 400, message: expect.stringMatching(/^the mock's state is full: .*--max-state-mb.*DELETE \/__mock\/state clears it$/) });
+    expect(answers[8].json).toEqual({ error: 400, message: "the mock's state is full: its records would take more than 1000 bytes (--max-state-mb); DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb" });
     expect(engine.store.size()).toBe(8);
     expect(engine.store.get('/plants', '9')).toBeUndefined();
     expect((await send(engine, { method: 'DELETE', path: '/__mock/state', body: '' })).status).toBe(204);
