@@ -9,7 +9,7 @@
 // count in `lateStatuses`) but are not part of the figures, then the sockets are closed.
 import { connect, type Socket } from 'node:net';
 import { ResponseParser } from './http-response-parser.ts';
-import type { PhasePlan, PhaseResult } from './load-phase.ts';
+import { createPhaseRecorder, type PhasePlan, type PhaseResult } from './load-phase.ts';
 
 export interface ClientLimits {
   /** A request unanswered this long counts as a timeout; its connection is replaced. */
@@ -31,14 +31,6 @@ interface Connection {
   /** Where its socket reads into; one socket at a time uses it (the old one is destroyed first). */
   buffer: Buffer;
 }
-
-const counts = (byStatus: Uint32Array): Record<string, number> => {
-  const out: Record<string, number> = {};
-  byStatus.forEach((n, status) => {
-    if (n > 0) out[status] = n;
-  });
-  return out;
-};
 
 /**
  * Runs one phase of closed-loop load and resolves with its figures.
@@ -62,18 +54,10 @@ export function runClosedLoop(plan: PhasePlan, limits: ClientLimits = DEFAULT_LI
     return `${head}${Buffer.byteLength(body)}\r\n\r\n${body}`;
   };
 
-  const latencies: number[] = [];
-  const perSecond = new Array<number>(Math.ceil(plan.seconds)).fill(0);
-  const statuses = new Uint32Array(1000);
-  const late = new Uint32Array(1000);
   let errors = 0;
   let timeouts = 0;
-  const started = performance.now();
-  const deadline = started + plan.seconds * 1000;
-  // No request after the deadline: checked against the clock on every answer (the deadline timer
-  // may run late on a busy loop) and by this flag, which the timer sets (it may also run early).
-  let stopping = false;
-  const over = () => stopping || performance.now() >= deadline;
+  const phase = createPhaseRecorder(plan);
+  const { deadline, over } = phase;
   const connections: Connection[] = Array.from({ length: plan.connections }, () => ({ socket: undefined, sentAt: 0, buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES) }));
 
   return new Promise((resolve) => {
@@ -90,18 +74,10 @@ export function runClosedLoop(plan: PhasePlan, limits: ClientLimits = DEFAULT_LI
         c.socket = undefined; // so that its 'close' is not taken for a lost connection
         socket?.destroy();
       }
-      resolve({
-        latencies,
-        perSecond: perSecond.slice(0, Math.floor(plan.seconds)),
-        statuses: counts(statuses),
-        lateStatuses: counts(late),
-        errors,
-        timeouts,
-        seconds: plan.seconds,
-      });
+      resolve(phase.result(errors, timeouts));
     };
     const finishIfIdle = () => {
-      if (stopping && connections.every((c) => c.sentAt === 0)) finish();
+      if (phase.stopping && connections.every((c) => c.sentAt === 0)) finish();
     };
 
     const send = (c: Connection, socket: Socket) => {
@@ -126,12 +102,7 @@ export function runClosedLoop(plan: PhasePlan, limits: ClientLimits = DEFAULT_LI
       if (c.socket !== socket) return;
       // An answer to no request: the server is not speaking our HTTP; start afresh.
       if (c.sentAt === 0) return drop(c, socket, true, 0);
-      const now = performance.now();
-      if (now < deadline) {
-        statuses[status]++;
-        latencies.push(now - c.sentAt);
-        perSecond[Math.floor((now - started) / 1000)]++;
-      } else late[status]++;
+      phase.answer(status, c.sentAt);
       c.sentAt = 0;
       if (close) drop(c, socket, false, 0);
       else if (over()) finishIfIdle();
@@ -174,7 +145,7 @@ export function runClosedLoop(plan: PhasePlan, limits: ClientLimits = DEFAULT_LI
       }
     }, Math.min(250, limits.timeoutMs));
     const end = setTimeout(() => {
-      stopping = true;
+      phase.stop();
       grace = setTimeout(finish, limits.graceMs);
       finishIfIdle();
     }, plan.seconds * 1000);

@@ -9,23 +9,17 @@
 // at ~35k req/s, below what the mock and the baseline answer in this machine's calm phases.
 import { Client } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { PhasePlan, PhaseResult } from './load-phase.ts';
+import { createPhaseRecorder, type PhasePlan, type PhaseResult } from './load-phase.ts';
 
 const TIMEOUT_MS = 10_000;
 const GRACE_MS = 1_000;
 
 export function runUndici(plan: PhasePlan): Promise<PhaseResult> {
   const { origin } = new URL(plan.url);
-  const latencies: number[] = [];
-  const perSecond = new Array<number>(Math.ceil(plan.seconds)).fill(0);
-  const statuses: Record<string, number> = {};
-  const late: Record<string, number> = {};
   let errors = 0;
   let timeouts = 0;
-  const started = performance.now();
-  const deadline = started + plan.seconds * 1000;
-  let stopping = false;
-  const over = () => stopping || performance.now() >= deadline;
+  const phase = createPhaseRecorder(plan);
+  const { deadline, over } = phase;
   const clients = Array.from({ length: plan.connections }, () => new Client(origin, { pipelining: 1, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
   let inFlight = 0;
 
@@ -38,11 +32,11 @@ export function runUndici(plan: PhasePlan): Promise<PhaseResult> {
       clearTimeout(end);
       clearTimeout(grace);
       for (const client of clients) void client.destroy().catch(() => undefined);
-      resolve({ latencies, perSecond: perSecond.slice(0, Math.floor(plan.seconds)), statuses, lateStatuses: late, errors, timeouts, seconds: plan.seconds });
+      resolve(phase.result(errors, timeouts));
     };
     const send = (client: Client) => {
       if (over()) {
-        if (stopping && inFlight === 0) finish();
+        if (phase.stopping && inFlight === 0) finish();
         return;
       }
       const body = typeof plan.body === 'string' ? plan.body : plan.body();
@@ -57,12 +51,7 @@ export function runUndici(plan: PhasePlan): Promise<PhaseResult> {
         onResponseData() {},
         onResponseEnd() {
           inFlight--;
-          const now = performance.now();
-          if (now < deadline) {
-            statuses[status] = (statuses[status] ?? 0) + 1;
-            latencies.push(now - sentAt);
-            perSecond[Math.floor((now - started) / 1000)]++;
-          } else late[status] = (late[status] ?? 0) + 1;
+          phase.answer(status, sentAt);
           send(client);
         },
         onResponseError(_controller, error) {
@@ -78,7 +67,7 @@ export function runUndici(plan: PhasePlan): Promise<PhaseResult> {
       client.dispatch({ origin, method: plan.method, path: plan.path, headers: plan.headers, body }, handler);
     };
     const end = setTimeout(() => {
-      stopping = true;
+      phase.stop();
       if (inFlight === 0) finish();
       else grace = setTimeout(finish, GRACE_MS);
     }, plan.seconds * 1000);
