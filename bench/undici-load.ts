@@ -44,7 +44,7 @@ export function runUndici(plan: PhasePlan): Promise<PhaseResult> {
       let status = 0;
       inFlight++;
       const handler: Dispatcher.DispatchHandler = {
-        onRequestStart() {},
+        onRequestStart() {}, // undici 8 refuses a handler without it ("invalid onRequestStart method")
         onResponseStart(_controller, statusCode) {
           status = statusCode;
         },
@@ -61,7 +61,6 @@ export function runUndici(plan: PhasePlan): Promise<PhaseResult> {
             else errors++;
           }
           setImmediate(send, client); // not from inside dispatch(), which may fail synchronously
-
         },
       };
       client.dispatch({ origin, method: plan.method, path: plan.path, headers: plan.headers, body }, handler);
