@@ -58,15 +58,18 @@ export function judgeBar(results: Results, paired?: PairedResult): BarLine[] {
   // The issue sets p99 and RSS under "valid creates"; every scenario is judged too, as a stricter
   // reading (RSS there includes the plants of every earlier scenario: one process takes them all).
   const valid = ours?.scenarios.valid;
-  const rssLine = (criterion: string, result: ScenarioResult | undefined): BarLine => {
+  // The baseline's own figure in the same run, beside ours: it tells a slow machine from a slow mock.
+  const baseline = results.baseline?.scenarios.valid;
+  const rssLine = (criterion: string, result: ScenarioResult | undefined, beside?: ScenarioResult): BarLine => {
     if (!result) return { criterion, measured: 'not measured', verdict: 'n/a' };
+    const mb = (r: ScenarioResult) => (r.rssBytes / 1024 / 1024).toFixed(0);
     const rss = result.rssBytes / 1024 / 1024;
-    return { criterion, measured: `${rss.toFixed(0)} MB (${result.storedAfter.toLocaleString('en-US')} plants stored)`, verdict: rss <= 150 ? 'PASS' : 'MISS' };
+    return { criterion, measured: `${mb(result)} MB (${result.storedAfter.toLocaleString('en-US')} plants stored${beside ? `; baseline ${mb(beside)} MB` : ''})`, verdict: rss <= 150 ? 'PASS' : 'MISS' };
   };
   lines.push(valid
-    ? { criterion: 'valid creates p99 <= 5 ms', measured: `${valid.p99Ms.toFixed(2)} ms`, verdict: valid.p99Ms <= 5 ? 'PASS' : 'MISS' }
+    ? { criterion: 'valid creates p99 <= 5 ms', measured: `${valid.p99Ms.toFixed(2)} ms${baseline ? ` (baseline ${baseline.p99Ms.toFixed(2)} ms)` : ''}`, verdict: valid.p99Ms <= 5 ? 'PASS' : 'MISS' }
     : { criterion: 'valid creates p99 <= 5 ms', measured: 'not measured', verdict: 'n/a' });
-  lines.push(rssLine('valid creates RSS after load <= 150 MB', valid));
+  lines.push(rssLine('valid creates RSS after load <= 150 MB', valid, baseline));
   const measured = Object.entries(ours?.scenarios ?? {});
   if (measured.length > 1) {
     const [worstP99Name, worstP99] = measured.reduce((a, b) => (b[1].p99Ms > a[1].p99Ms ? b : a));

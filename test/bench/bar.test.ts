@@ -1,7 +1,9 @@
-// The paired line of the bar: judged from the paired valid creates alone, n/a when they were not measured.
+// The bar's lines: the paired one judged from the paired valid creates alone (n/a when they were
+// not measured); p99 and RSS judged on the mock's figures, with the baseline's beside them.
 import { describe, expect, it } from 'vitest';
 import { judgeBar } from '../../bench/bar.ts';
 import type { PairedResult } from '../../bench/measure-paired.ts';
+import type { ScenarioResult, ServerResult } from '../../bench/measure-servers.ts';
 
 const CRITERION = '  paired (same core, same time): valid creates >= 0.75x baseline';
 const pairedLine = (paired?: PairedResult) => judgeBar({}, paired).find((line) => line.criterion === CRITERION);
@@ -20,5 +22,23 @@ describe('judgeBar, paired line', () => {
   it('sits right under the 0.75x baseline line and its CPU view', () => {
     const criteria = judgeBar({}).map((line) => line.criterion);
     expect(criteria.indexOf(CRITERION)).toBe(criteria.indexOf('valid creates >= 0.75x baseline req/s') + 2);
+  });
+});
+
+describe('judgeBar, p99 and RSS', () => {
+  const valid = (p99Ms: number, rssMb: number, storedAfter: number) => ({ valid: { p99Ms, rssBytes: rssMb * 1024 * 1024, storedAfter } as ScenarioResult });
+  const server = (scenarios: ServerResult['scenarios']) => ({ scenarios, startupMs: { median: 200 } }) as unknown as ServerResult;
+  const line = (lines: ReturnType<typeof judgeBar>, start: string) => lines.find((l) => l.criterion.startsWith(start));
+
+  it('judges the mock and shows the baseline of the same run beside it', () => {
+    const lines = judgeBar({ plantstore: server(valid(5.78, 124, 178951)), baseline: server(valid(3.97, 171, 272022)) });
+    expect(line(lines, 'valid creates p99')).toEqual({ criterion: 'valid creates p99 <= 5 ms', measured: '5.78 ms (baseline 3.97 ms)', verdict: 'MISS' });
+    expect(line(lines, 'valid creates RSS')).toEqual({ criterion: 'valid creates RSS after load <= 150 MB', measured: '124 MB (178,951 plants stored; baseline 171 MB)', verdict: 'PASS' });
+  });
+
+  it('judges the mock alone when the baseline was not measured', () => {
+    const lines = judgeBar({ plantstore: server(valid(4.1, 151, 299000)) });
+    expect(line(lines, 'valid creates p99')).toMatchObject({ measured: '4.10 ms', verdict: 'PASS' });
+    expect(line(lines, 'valid creates RSS')).toMatchObject({ measured: '151 MB (299,000 plants stored)', verdict: 'MISS' });
   });
 });
