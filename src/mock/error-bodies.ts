@@ -2,7 +2,7 @@
 // a 401 or 404 looks exactly like the declared 400 ({"error": 401, "message": "..."} here).
 import { http } from '../http/node-http.ts';
 import type { JsonValue } from '../json/exact-json.ts';
-import { findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
+import { findResponse, jsonContent, perOperationStatus, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { Validators, SchemaCheck } from '../validation/validator.ts';
 import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
 
@@ -47,16 +47,7 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
   const fallback = operations.map(errorContent).find((c) => c !== undefined);
 
   // Which content answers (operation, status) is fixed by the document: looked up once per pair.
-  const contentCache = new Map<Operation, Map<number, MediaContent | undefined>>();
-  const contentFor = (operation: Operation, status: number) => {
-    let byStatus = contentCache.get(operation);
-    if (!byStatus) {
-      byStatus = new Map();
-      contentCache.set(operation, byStatus);
-    }
-    if (!byStatus.has(status)) byStatus.set(status, errorContent(operation, status));
-    return byStatus.get(status);
-  };
+  const contentFor = perOperationStatus(errorContent);
 
   return (operation, status, message) => {
     const content = (operation && contentFor(operation, status)) ?? fallback;

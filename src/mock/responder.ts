@@ -3,7 +3,7 @@
 // maps statuses in --declared-only mode, and adds the CORS headers.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
-import { declaredStatuses, findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, findResponse, jsonContent, perOperationStatus, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { formatIssues, type SchemaCheck, type Validators } from '../validation/validator.ts';
 import { corsHeaders } from './cors.ts';
@@ -71,28 +71,17 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
   };
 
   // What answering an operation with a status takes, worked out on its first answer and kept.
-  const plans = new WeakMap<Operation, Map<number, AnswerPlan>>();
-  const planFor = (operation: Operation, status: number): AnswerPlan => {
-    let byStatus = plans.get(operation);
-    if (!byStatus) {
-      byStatus = new Map();
-      plans.set(operation, byStatus);
-    }
-    let plan = byStatus.get(status);
-    if (!plan) {
-      const declared = findResponse(operation, status);
-      const content = declared && jsonContent(declared.contents);
-      const hasSchema = content?.schema !== undefined;
-      plan = {
-        content,
-        pick: hasSchema ? declaredPicker(content.schema, document) : undefined,
-        check: hasSchema ? validators.at(content.schemaPointer) : undefined,
-        contentType: content && contentTypeOf(content.mediaType),
-      };
-      byStatus.set(status, plan);
-    }
-    return plan;
-  };
+  const planFor = perOperationStatus((operation, status): AnswerPlan => {
+    const declared = findResponse(operation, status);
+    const content = declared && jsonContent(declared.contents);
+    const hasSchema = content?.schema !== undefined;
+    return {
+      content,
+      pick: hasSchema ? declaredPicker(content.schema, document) : undefined,
+      check: hasSchema ? validators.at(content.schemaPointer) : undefined,
+      contentType: content && contentTypeOf(content.mediaType),
+    };
+  });
 
   const json: Responder['json'] = (request, operation, status, value, plain) => {
     const plan = planFor(operation, status);

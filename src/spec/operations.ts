@@ -154,7 +154,7 @@ function readSecurity(requirements: unknown, schemes: Obj): SecurityScheme[][] {
 /**
  * Finds the declared response for a status: exact code, then its class (4XX), then default. Not
  * cached here: the mock's per-request callers (the responder's answer plans, the error bodies) each
- * keep what they derive from it per operation and status.
+ * keep what they derive from it per operation and status, through perOperationStatus.
  */
 export function findResponse(operation: Operation, status: number): ResponseSpec | undefined {
   const exact = String(status);
@@ -164,6 +164,27 @@ export function findResponse(operation: Operation, status: number): ResponseSpec
     operation.responses.find((r) => r.status === range) ??
     operation.responses.find((r) => r.status === 'default')
   );
+}
+
+/**
+ * `derive`, kept per operation and status: what the mock works out from the document for an answer
+ * (its plan, an error's content) is fixed by the document, so each pair is worked out once.
+ */
+export function perOperationStatus<T>(derive: (operation: Operation, status: number) => T): (operation: Operation, status: number) => T {
+  const cache = new WeakMap<Operation, Map<number, T>>();
+  return (operation, status) => {
+    let byStatus = cache.get(operation);
+    if (!byStatus) {
+      byStatus = new Map();
+      cache.set(operation, byStatus);
+    }
+    const known = byStatus.get(status);
+    // One lookup on the common path; `has` only tells a kept undefined from none kept yet.
+    if (known !== undefined || byStatus.has(status)) return known as T;
+    const derived = derive(operation, status);
+    byStatus.set(status, derived);
+    return derived;
+  };
 }
 
 const statusCache = new WeakMap<Operation, number[]>();
