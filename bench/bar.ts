@@ -62,9 +62,9 @@ export function judgeBar(results: Results, paired?: PairedResult): BarLine[] {
   const baseline = results.baseline?.scenarios.valid;
   const rssLine = (criterion: string, result: ScenarioResult | undefined, beside?: ScenarioResult): BarLine => {
     if (!result) return { criterion, measured: 'not measured', verdict: 'n/a' };
-    const mb = (r: ScenarioResult) => (r.rssBytes / 1024 / 1024).toFixed(0);
-    const rss = result.rssBytes / 1024 / 1024;
-    return { criterion, measured: `${mb(result)} MB (${result.storedAfter.toLocaleString('en-US')} plants stored${beside ? `; baseline ${mb(beside)} MB` : ''})`, verdict: rss <= 150 ? 'PASS' : 'MISS' };
+    const mb = (r: ScenarioResult) => r.rssBytes / 1024 / 1024;
+    const rss = mb(result);
+    return { criterion, measured: `${rss.toFixed(0)} MB (${result.storedAfter.toLocaleString('en-US')} plants stored${beside ? `; baseline ${mb(beside).toFixed(0)} MB` : ''})`, verdict: rss <= 150 ? 'PASS' : 'MISS' };
   };
   lines.push(valid
     ? { criterion: 'valid creates p99 <= 5 ms', measured: `${valid.p99Ms.toFixed(2)} ms${baseline ? ` (baseline ${baseline.p99Ms.toFixed(2)} ms)` : ''}`, verdict: valid.p99Ms <= 5 ? 'PASS' : 'MISS' }
