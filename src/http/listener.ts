@@ -128,7 +128,11 @@ function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {
   const q = relative.indexOf('?');
   let authorizationCount = 0;
   const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') authorizationCount++;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    // The usual spellings first: toLowerCase makes a string.
+    if (name.length === 13 && (name === 'Authorization' || name === 'authorization' || name.toLowerCase() === 'authorization')) authorizationCount++;
+  }
   return {
     method: req.method ?? 'GET',
     path: q === -1 ? relative : relative.slice(0, q),

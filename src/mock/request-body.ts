@@ -44,7 +44,7 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   if (typeof bytes !== 'string' && !isUtf8(bytes)) return { ok: false, status: 400, message: 'the body is not valid UTF-8' };
   let text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 BOM is allowed and ignored (RFC 8259)
-  if (text.trim() === '') {
+  if (isBlank(text)) {
     return declared.required ? { ok: false, status: 400, message: 'the body is empty; a JSON value is required' } : { ok: true, value: undefined, content };
   }
   // Depth before the parse (a deep text is costly to parse), duplicate keys after it when the
@@ -56,6 +56,12 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   if (!parsed.ok) return { ok: false, status: 400, message: `malformed JSON: ${parsed.message}` };
   const duplicate = !deep && !provesNoDuplicateKeys(text, parsed.value) ? guardRefusal(text, maxDepth) : undefined;
   return duplicate ?? { ok: true, value: parsed.value, content, text, plain: parsed.plain };
+}
+
+/** Empty or only whitespace; trim() only when the first character could be whitespace (a body starts with "{" or "["). */
+function isBlank(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return text.length === 0 || ((first <= 0x20 || first > 0x7e) && text.trim() === '');
 }
 
 /** The guard's full scan (depth, duplicate keys) as a refusal, or undefined when the text passes. */

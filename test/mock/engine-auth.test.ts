@@ -25,6 +25,23 @@ describe('bearer authentication', () => {
     expect((await createPlant(engine, body, { authorization: `${scheme} ${CANARY}` })).status).toBe(200);
   });
 
+  // Without --token a well-formed "Bearer <token>" is accepted by one test; every other header
+  // takes the full steps. Both must decide alike, with --token (full steps only) as the reference.
+  it.each([
+    ['Bearer  abc', 200],
+    ['Bearer abc ', 200],
+    ['bearer abc==', 200],
+    [' Bearer abc', 401],
+    ['Bearer =abc', 401],
+    ['Bearer\tabc', 401],
+    ['Bearer abc\t', 200],
+  ])('decides %j alike with and without --token', async (authorization, status) => {
+    const anyToken = await plantEngine();
+    const listed = await plantEngine({ tokens: ['abc', 'abc=='] });
+    expect((await createPlant(anyToken, body, { authorization })).status).toBe(status);
+    expect((await createPlant(listed, body, { authorization })).status).toBe(status);
+  });
+
   it('accepts any well-formed token by default', async () => {
     const engine = await plantEngine();
     expect((await createPlant(engine, body, { authorization: 'Bearer x.y-z~+/=' })).status).toBe(200);

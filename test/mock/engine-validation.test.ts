@@ -42,6 +42,9 @@ describe('the mock validates NewPlant bodies', () => {
     ['malformed JSON', '{"id":1,', 'malformed JSON'],
     ['an empty body', '', 'required'],
     ['only spaces', '   ', 'empty'],
+    ['only line breaks and tabs', '\r\n\t\n', 'empty'],
+    ['only a no-break space (whitespace to trim, not to JSON)', '\u00a0', 'empty'],
+    ['spaces around a value', '  {"id":1,', 'malformed JSON'],
   ])('rejects %s with 400', async (_, body, words) => {
     const engine = await plantEngine();
     const answer = await createPlant(engine, body);
