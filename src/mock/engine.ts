@@ -158,8 +158,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const time = Date.now();
     const { status } = outcome.response;
     const operationId = outcome.operation?.id;
-    // One note for both: they keep it as it is, and format it (the journal redacts it) when the
-    // line is written or the entry read.
+    // One note for both: the log formats its line from it at once; the journal keeps it as it is
+    // and redacts and formats it when the entry is read.
     const noted: JournalRecord = { time, method: request.method, path: request.path, query: request.query, status, durationMs, operationId, headers: request.headers, problems: outcome.problems };
     logger.request(noted);
     // The journal is for the API's traffic; admin calls would crowd it out.

@@ -105,6 +105,63 @@ describe("the logger's buffer", () => {
   });
 });
 
+describe('request lines formatted into the batch', () => {
+  const capture = () => {
+    const writes: string[] = [];
+    return { writes, logger: createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } }) };
+  };
+  const noon = Date.UTC(2026, 10, 23, 12, 0, 0, 7);
+
+  it('writes durations as milliseconds() does', async () => {
+    const { milliseconds } = await import('../../src/log/logger.ts');
+    const samples = [0, 0.004, 0.005, 0.05, 0.07, 0.1, 0.995, 1, 1.05, 12, 99.99, 2 ** 24 + 0.5, 2e7 + 0.01, 1e300, -1, Number.NaN];
+    for (let i = 0; i < 300; i++) samples.push(Math.random() * 10 ** (i % 7));
+    const { writes, logger } = capture();
+    for (const ms of samples) logger.request({ method: 'GET', path: '/x', status: 200, durationMs: ms, time: noon });
+    logger.flush();
+    const written = writes.join('').trimEnd().split('\n').map((line) => line.split(' ')[4]);
+    expect(written).toEqual(samples.map((ms) => `${milliseconds(ms)}ms`));
+  });
+
+  it('keeps characters beyond ASCII in paths and problems, as UTF-8', () => {
+    const { writes, logger } = capture();
+    logger.request({ method: 'GET', path: '/pl\u00e4nts/\u20ac\u{1F331}', status: 404, durationMs: 1, problems: ['no plant named \u201cFarn\u201d'], time: noon });
+    logger.flush();
+    expect(writes).toEqual(['12:00:00.007 GET /pl\u00e4nts/\u20ac\u{1F331} 404 1ms  no plant named \u201cFarn\u201d\n']);
+  });
+
+  it('writes a line larger than a batch whole, after the lines before it, and keeps the order', () => {
+    const { writes, logger } = capture();
+    const long = `/${'\u00e9'.repeat(40_000)}`;
+    logger.request({ method: 'GET', path: '/first', status: 200, durationMs: 1, time: noon });
+    logger.request({ method: 'GET', path: long, status: 414, durationMs: 1, time: noon });
+    logger.request({ method: 'GET', path: '/last', status: 200, durationMs: 1, time: noon });
+    logger.flush();
+    const lines = writes.join('').trimEnd().split('\n');
+    expect(lines.map((line) => line.split(' ')[2])).toEqual(['/first', long, '/last']);
+  });
+
+  it('writes a batch before it would pass its byte size, whatever its line count', () => {
+    const { writes, logger } = capture();
+    const path = `/${'a'.repeat(2000)}`;
+    for (let i = 0; i < 100; i++) logger.request({ method: 'GET', path, status: 200, durationMs: 1, time: noon });
+    expect(writes.length).toBeGreaterThan(0);
+    logger.flush();
+    const lines = writes.join('').trimEnd().split('\n');
+    expect(lines).toHaveLength(100);
+    expect(new Set(lines)).toEqual(new Set([`12:00:00.007 GET ${path} 200 1ms`]));
+  });
+
+  it('does not keep the line object: a caller may change it after', () => {
+    const { writes, logger } = capture();
+    const line = { method: 'POST', path: '/plants', status: 200, durationMs: 0.1, time: noon };
+    logger.request(line);
+    line.path = '/changed';
+    logger.flush();
+    expect(writes).toEqual(['12:00:00.007 POST /plants 200 0.1ms\n']);
+  });
+});
+
 describe('milliseconds', () => {
   it('writes what String(Math.round(ms * 100) / 100) writes', async () => {
     const { milliseconds } = await import('../../src/log/logger.ts');
