@@ -72,7 +72,7 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
     if (batch.lines > 0) output(batch.take());
   };
   // A line that would not fit goes after the batch (its lines are older); one larger than a whole
-  // batch (a path of kilobytes) is written as it is.
+  // batch (a path of kilobytes) is written alone, from a batch of its own size.
   const room = (bytes: number): boolean => {
     if (batch.fits(bytes)) return true;
     if (batch.lines > 0) output(batch.take());
@@ -95,8 +95,9 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
         else output(text);
       } else {
         const problems = line.problems?.length ? line.problems.join('; ') : '';
-        if (room(TEXT_LINE_BYTES + 3 * (line.method.length + line.path.length + problems.length))) batch.textLine(line, time, problems);
-        else output(`${textLine(line, time)}\n`);
+        const bytes = TEXT_LINE_BYTES + 3 * (line.method.length + line.path.length + problems.length);
+        if (room(bytes)) batch.textLine(line, time, problems);
+        else output(createBatch(bytes).textLine(line, time, problems).take());
       }
       if (batch.lines >= FLUSH_AT_LINES) flush();
       else timer ??= setTimeout(flush, FLUSH_AFTER_MS);
@@ -142,7 +143,8 @@ function createBatch(size: number) {
     }
     used += length;
   };
-  // The same text as milliseconds(ms), written from integers.
+  // round(ms) as text, from integers: the same text as String(round(ms)) ("0.07", "1.5", "12")
+  // without the shortest-double conversion, which was the most of a line's cost.
   const duration = (ms: number) => {
     const hundredths = Math.round(ms * 100);
     if (!(hundredths >= 0 && hundredths < 2 ** 31)) {
@@ -176,7 +178,7 @@ function createBatch(size: number) {
       return lines;
     },
     fits: (bytesNeeded: number) => used + bytesNeeded <= size,
-    /** `${clock} ${method} ${path} ${status} ${duration}ms${problems}\n`, as textLine writes it. */
+    /** One line of the text format, its only writer: `HH:MM:SS.mmm METHOD PATH STATUS DURATIONms`, then two spaces and the problems if any, then a newline. */
     textLine(line: RequestLine, time: number, problems: string) {
       clock(time);
       bytes[used++] = 0x20;
@@ -197,6 +199,7 @@ function createBatch(size: number) {
       }
       bytes[used++] = 0x0a;
       lines++;
+      return this;
     },
     /** A line already made (JSON), with its newline. */
     text(text: string) {
@@ -213,24 +216,6 @@ function createBatch(size: number) {
   };
 }
 
-function textLine(line: RequestLine, time: number): string {
-  const problems = line.problems?.length ? `  ${line.problems.join('; ')}` : '';
-  return `${clock(time)} ${line.method} ${line.path} ${line.status} ${milliseconds(line.durationMs)}ms${problems}`;
-}
-
-/**
- * round(ms) as text, from integers: the same text as String(round(ms)) ("0.07", "1.5", "12"),
- * without the shortest-double conversion, which was the most of a line's cost.
- */
-export function milliseconds(ms: number): string {
-  const hundredths = Math.round(ms * 100);
-  if (!(hundredths >= 0 && hundredths < 2 ** 31)) return String(round(ms));
-  const whole = Math.floor(hundredths / 100);
-  const part = hundredths - whole * 100;
-  if (part === 0) return String(whole);
-  return part % 10 === 0 ? `${whole}.${part / 10}` : `${whole}.${part < 10 ? '0' : ''}${part}`;
-}
-
 function jsonLine(line: RequestLine, time: number): string {
   return JSON.stringify({ time: isoTimestamp(time), level: 'info', method: line.method, path: line.path, status: line.status, ms: round(line.durationMs), operationId: line.operationId, problems: line.problems });
 }
@@ -240,17 +225,4 @@ export const silentLogger: Logger = { request() {}, info() {}, warn() {}, error(
 
 function round(ms: number): number {
   return Math.round(ms * 100) / 100;
-}
-
-// The time of day of a timestamp, cut once per millisecond (isoTimestamp hands out the same string
-// object within one).
-let clockOf = '';
-let clockText = '';
-function clock(time: number): string {
-  const iso = isoTimestamp(time);
-  if (iso !== clockOf) {
-    clockOf = iso;
-    clockText = iso.slice(11, 23);
-  }
-  return clockText;
 }
