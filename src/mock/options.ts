@@ -31,7 +31,7 @@ export interface MockOptions {
   maxDepth: number;
   /**
    * How much the stored records may weigh, in bytes, reckoned as their JSON texts and keys plus
-   * 96 bytes each (~150 bytes for a small plant): a create past it is refused (400 here).
+   * 32 bytes each (~80 bytes for a small plant): a create past it is refused (400 here).
    */
   maxStateBytes: number;
   /** Append-only file that keeps state across restarts; null keeps state in memory only. */

@@ -3,6 +3,7 @@
 // between: of many concurrent creates of one id exactly one wins.
 import { PlantstoreError } from '../errors.ts';
 import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import { PackedRecords } from './packed-records.ts';
 
 export type StoredRecord = { [key: string]: JsonValue };
 
@@ -35,13 +36,15 @@ export interface StateStore {
 
 /**
  * What a stored record is reckoned to weigh, in bytes: its JSON text and key (one byte a
- * character), plus what the Map entry and the two strings' headers cost. Measured: a benchmark
- * plant (a 62-character text, a 13-digit key) takes ~149 bytes of heap, 74 beyond its characters;
- * 96 keeps the reckoning on the safe side.
+ * character), plus what its slot and its place in the key table cost (PackedRecords: 16 bytes of
+ * slot, 8 of table place at a load between 3/8 and 3/4). Measured: a benchmark plant (a
+ * 62-character text, a 13-digit key) adds 98–116 bytes at 200,000–300,000 records, 23–41
+ * beyond its characters as the table fills. A text beyond ASCII takes up to 3 bytes a character
+ * in UTF-8 and is still reckoned at one.
  */
-export const RECORD_OVERHEAD_BYTES = 96;
+export const RECORD_OVERHEAD_BYTES = 32;
 
-/** V8's largest Map (2^24 entries): one collection holds at most this many records. */
+/** One collection holds at most this many records (V8's largest Map, which an earlier store used). */
 export const MAX_COLLECTION_RECORDS = 2 ** 24;
 
 /** Thrown by an insert or a replace that would take a store past its limit; nothing is stored. */
@@ -69,20 +72,20 @@ export interface MemoryStoreLimits {
 }
 
 /**
- * The in-memory store: a Map of Maps (Maps keep insertion order) holding each record as its JSON
- * text. A text is one flat string where a parsed record is an object, its strings and its numbers:
- * ~24 bytes less per plant, and one object fewer for every major GC to trace, which under a load
- * test that creates hundreds of thousands of plants is what RSS and p99 are made of (README,
- * Performance). Reads parse the text again (exactly: bigints stay bigints), and hand out a fresh
- * object each time, so no caller can change a stored record by accident.
+ * The in-memory store: a Map from collection to its records, each collection a PackedRecords
+ * (insertion-ordered, like a Map) holding each record as its JSON text in bytes outside V8's heap.
+ * Under a load test that creates hundreds of thousands of plants, what the store keeps is what RSS
+ * and the major GCs' work are made of (README, Performance). Reads parse the text again (exactly:
+ * bigints stay bigints), and hand out a fresh object each time, so no caller can change a stored
+ * record by accident.
  */
 export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
   const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
-  const collections = new Map<string, Map<string, string>>();
+  const collections = new Map<string, PackedRecords>();
   const of = (collection: string) => {
     let records = collections.get(collection);
     if (!records) {
-      records = new Map();
+      records = new PackedRecords();
       collections.set(collection, records);
     }
     return records;

@@ -27,12 +27,12 @@ describe('state', () => {
   });
 
   it('refuses creates past --max-state-mb with the Error shape and 400, stores none of them, and takes them again after a reset', async () => {
-    // '{"id":N,"name":"Fern"}' weighs 22 + 1 + 96 = 119 bytes: 8 fit in 1,000.
-    const engine = await plantEngine({ maxStateBytes: 1000 });
+    // '{"id":N,"name":"Fern"}' weighs 22 + 1 + 32 = 55 bytes: 8 fit in 480.
+    const engine = await plantEngine({ maxStateBytes: 480 });
     const answers = [];
     for (let id = 1; id <= 9; id++) answers.push(await createPlant(engine, `{"id":${id},"name":"Fern"}`));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 400]);
-    expect(answers[8].json).toEqual({ error: 400, message: "the mock's state is full: its records would take more than 1000 bytes (--max-state-mb); DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb" });
+    expect(answers[8].json).toEqual({ error: 400, message: "the mock's state is full: its records would take more than 480 bytes (--max-state-mb); DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb" });
     expect(engine.store.size()).toBe(8);
     expect(engine.store.get('/plants', '9')).toBeUndefined();
     expect((await send(engine, { method: 'DELETE', path: '/__mock/state', body: '' })).status).toBe(204);
@@ -40,7 +40,7 @@ describe('state', () => {
   });
 
   it('seeds nothing when the seed does not fit (507), and keeps what was there', async () => {
-    const engine = await plantEngine({ maxStateBytes: 1000 });
+    const engine = await plantEngine({ maxStateBytes: 480 });
     await createPlant(engine, '{"id":1,"name":"Fern"}');
     const items = Array.from({ length: 8 }, (_, i) => ({ id: i + 2, name: 'Fern' }));
     const seeded = await send(engine, { method: 'POST', path: '/__mock/state', body: JSON.stringify({ '/plants': items }) });

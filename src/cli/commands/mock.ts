@@ -21,7 +21,7 @@ const OPTIONS = {
   'journal-size': { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' },
   'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
   'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
-  'max-state-mb': { type: 'number', default: Math.floor(d.maxStateBytes / 1048576), describe: 'Most memory the stored records may take (texts, keys, ~96 bytes each); creates past it: 400' },
+  'max-state-mb': { type: 'number', default: Math.floor(d.maxStateBytes / 1048576), describe: 'Most memory the stored records may take (texts, keys, 32 bytes each); creates past it: 400' },
   'isolate-by': { choices: ISOLATION_MODES, default: d.isolateBy, describe: 'token: each bearer token gets its own state (parallel e2e suites)' },
   'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
   'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
