@@ -3,11 +3,13 @@
 // (two string objects and a Map entry with its share of a table that doubles) and two more objects
 // for every major GC to trace; here it costs its bytes and ~30 more, and no object at all
 // (README, Performance: RSS after a load test grows with the plants stored). The bytes live in
-// 1 MB chunks; a small open-addressing table of [hash, slot] pairs finds a key's slot, and the slots
+// chunks of up to 1 MB; a small open-addressing table of [hash, slot] pairs finds a key's slot, and the slots
 // (in insertion order) say where each record's bytes are.
 import { Buffer } from 'node:buffer';
 import { randomInt } from 'node:crypto';
 
+/** Chunks start at 4 KB and double to 1 MB: a collection of a few records (one per tenant under --isolate-by token) takes little. */
+const FIRST_CHUNK_BYTES = 1 << 12;
 const CHUNK_BYTES = 1 << 20;
 /** A slot whose record was removed (its chunk field). */
 const REMOVED = -1;
@@ -17,10 +19,10 @@ const GONE = -1;
 /** Per slot: chunk, offset, key bytes (negative: UTF-16LE, else Latin-1), text bytes (negative: UTF-16LE, else UTF-8). */
 const SLOT_FIELDS = 4;
 /**
- * Slots come in pages of 4,096 (64 KB), added as needed: one array that doubled would be copied
+ * Slots come in pages of 1,024 (16 KB), added as needed: one array that doubled would be copied
  * at each doubling and leave its old copy for the next major GC to free.
  */
-const PAGE_BITS = 12;
+const PAGE_BITS = 10;
 const PAGE_SLOTS = 1 << PAGE_BITS;
 /** Removed and replaced records' bytes are reclaimed (the live ones copied anew) past this much and past the live bytes. */
 const MIN_GARBAGE_BYTES = 4 * CHUNK_BYTES;
@@ -41,7 +43,8 @@ export class PackedRecords {
   #slotCount = 0;
   #live = 0;
   #chunks: Buffer[] = [];
-  #end = CHUNK_BYTES; // bytes used in the last chunk (full when there is none)
+  #room = 0; // the last chunk's size (0: none yet)
+  #end = 0; // bytes used in the last chunk
   #liveBytes = 0;
   #garbageBytes = 0;
   // The last key hashed: the store asks has() and then set() for one key.
@@ -164,7 +167,7 @@ export class PackedRecords {
     const keyBytes = wide ? 2 * key.length : key.length;
     const textWide = !text.isWellFormed();
     const most = keyBytes + (textWide ? 2 : 3) * text.length;
-    const chunk = this.#room(this.#end + most <= CHUNK_BYTES || textWide ? most : keyBytes + Buffer.byteLength(text, 'utf8'));
+    const chunk = this.#chunkFor(this.#end + most <= this.#room || textWide ? most : keyBytes + Buffer.byteLength(text, 'utf8'));
     const offset = this.#end;
     chunk.write(key, offset, keyBytes, wide ? 'utf16le' : 'latin1');
     const textBytes = chunk.write(text, offset + keyBytes, textWide ? 'utf16le' : 'utf8');
@@ -172,10 +175,12 @@ export class PackedRecords {
     this.#point(slot, offset, wide ? -keyBytes : keyBytes, textWide ? -textBytes : textBytes);
   }
 
-  /** The last chunk, or a new one (of 1 MB, or of `bytes` when more) when `bytes` do not fit in it. */
-  #room(bytes: number): Buffer {
-    if (this.#end + bytes > CHUNK_BYTES || this.#chunks.length === 0) {
-      this.#chunks.push(Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes)));
+  /** The last chunk, or a new one (twice the last's size up to 1 MB, or `bytes` when more) when `bytes` do not fit in it. */
+  #chunkFor(bytes: number): Buffer {
+    if (this.#end + bytes > this.#room) {
+      const last = this.#chunks.length === 0 ? 0 : this.#chunks[this.#chunks.length - 1].length;
+      this.#chunks.push(Buffer.allocUnsafeSlow(Math.max(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, 2 * last)), bytes)));
+      this.#room = this.#chunks[this.#chunks.length - 1].length;
       this.#end = 0;
     }
     return this.#chunks[this.#chunks.length - 1];
@@ -259,7 +264,8 @@ export class PackedRecords {
     this.#pages = [];
     this.#slotCount = 0;
     this.#chunks = [];
-    this.#end = CHUNK_BYTES;
+    this.#room = 0;
+    this.#end = 0;
     this.#liveBytes = 0;
     this.#garbageBytes = 0;
     for (let slot = 0; slot < count; slot++) {
@@ -267,7 +273,7 @@ export class PackedRecords {
       const at = SLOT_FIELDS * (slot & (PAGE_SLOTS - 1));
       if (page[at] === REMOVED) continue;
       const bytes = Math.abs(page[at + 2]) + Math.abs(page[at + 3]);
-      const chunk = this.#room(bytes);
+      const chunk = this.#chunkFor(bytes);
       chunks[page[at]].copy(chunk, this.#end, page[at + 1], page[at + 1] + bytes);
       renumbered[slot] = this.#nextSlot();
       this.#point(renumbered[slot], this.#end, page[at + 2], page[at + 3]);

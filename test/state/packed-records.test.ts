@@ -97,6 +97,16 @@ describe('PackedRecords', () => {
     expect([...records.entries()]).toEqual([['first', '{}'], ['kept', text(300)], ['last', '{}']]);
   });
 
+  it('holds a small collection in a small chunk, and grows its chunks to 1 MB', () => {
+    const records = new PackedRecords();
+    records.set('1', '{"id":1,"name":"Fern"}');
+    expect(records.heldBytes).toBe(4096);
+    for (let n = 2; n <= 100_000; n++) records.set(String(n), `{"id":${n},"name":"Fern"}`);
+    // 4 KB, 8 KB, ... 512 KB, then 1 MB chunks: ~2.9 MB of records in ~4 MB of chunks.
+    expect(records.heldBytes).toBeLessThan(4 * 1048576);
+    expect(records.get('99999')).toBe('{"id":99999,"name":"Fern"}');
+  });
+
   it('keeps order and finds every key across table growth and removal of half the records', () => {
     const records = new PackedRecords();
     const model = new Map<string, string>();
