@@ -103,6 +103,8 @@ function compile(ajv: Ajv, spec: LoadedSpec, pointer: string): SchemaCheck {
 }
 
 function toIssues(errors: ErrorObject[]): ValidationIssue[] {
+  // One error (most refusals): nothing to drop as a repeat.
+  if (errors.length === 1) return [toIssue(errors[0])];
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   // "must be integer" already says it; "must be int64" on the same value would only repeat it.
@@ -144,5 +146,6 @@ function toIssue(error: ErrorObject): ValidationIssue {
 
 /** One line per issue: "/id: must be integer". The whole value is written "(body)". */
 export function formatIssues(issues: ValidationIssue[], root = '(body)'): string {
+  if (issues.length === 1) return `${issues[0].pointer || root}: ${issues[0].message}`;
   return issues.map((issue) => `${issue.pointer || root}: ${issue.message}`).join('; ');
 }
