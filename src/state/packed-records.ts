@@ -3,8 +3,8 @@
 // (two string objects and a Map entry with its share of a table that doubles) and two more objects
 // for every major GC to trace; here it costs its bytes and ~30 more, and no object at all
 // (README, Performance: RSS after a load test grows with the plants stored). The bytes live in
-// chunks of up to 1 MB; a small open-addressing table of [hash, slot] pairs finds a key's slot, and the slots
-// (in insertion order) say where each record's bytes are.
+// chunks of up to 1 MB; a small open-addressing table of [hash, slot] pairs finds a key's slot,
+// and the slots (in insertion order) say where each record's bytes are.
 import { Buffer } from 'node:buffer';
 import { randomInt } from 'node:crypto';
 
@@ -177,7 +177,7 @@ export class PackedRecords {
 
   /** The last chunk, or a new one (twice the last's size up to 1 MB, or `bytes` when more) when `bytes` do not fit in it. */
   #chunkFor(bytes: number): Buffer {
-    if (this.#end + bytes > this.#room) {
+    if (this.#end + bytes > this.#room || this.#chunks.length === 0) {
       const last = this.#chunks.length === 0 ? 0 : this.#chunks[this.#chunks.length - 1].length;
       this.#chunks.push(Buffer.allocUnsafeSlow(Math.max(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, 2 * last)), bytes)));
       this.#room = this.#chunks[this.#chunks.length - 1].length;

@@ -64,6 +64,9 @@ describe('PackedRecords', () => {
       ['1', '{"name":"\ud83c"}'],
       ['2', '{"name":"\udf3f\ud83c"}'],
     ];
+    const empty = new PackedRecords();
+    empty.set('', '');
+    expect([...empty.entries()]).toEqual([['', '']]);
     for (const [key, text] of pairs) records.set(key, text);
     expect([...records.entries()]).toEqual(pairs);
     for (const [key, text] of pairs) expect(records.get(key)).toBe(text);
