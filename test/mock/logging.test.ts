@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createSeededRandom } from '../../src/example/seeded-random.ts';
 import { createLogger, FLUSH_AFTER_MS, FLUSH_AT_LINES } from '../../src/log/logger.ts';
 import { createMockEngine } from '../../src/mock/engine.ts';
 import { builtInSpec, CANARY, createPlant, send } from '../helpers/engine.ts';
@@ -114,7 +115,8 @@ describe('request lines formatted into the batch', () => {
 
   it('writes each duration as String(Math.round(ms * 100) / 100) writes it', () => {
     const samples = [0, 0.004, 0.005, 0.05, 0.07, 0.1, 0.123, 0.995, 1, 1.5, 1.05, 2.999, 12, 99.99, 100.01, 123456.78, 2 ** 24 + 0.5, 2e7 + 0.01, 1e300, -1, Number.NaN];
-    for (let i = 0; i < 5000; i++) samples.push(Math.random() * 10 ** (i % 7));
+    const random = createSeededRandom(7);
+    for (let i = 0; i < 5000; i++) samples.push((random.next32() / 2 ** 32) * 10 ** (i % 7));
     const { writes, logger } = capture();
     for (const ms of samples) logger.request({ method: 'GET', path: '/x', status: 200, durationMs: ms, time: noon });
     logger.flush();

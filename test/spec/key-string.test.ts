@@ -1,6 +1,7 @@
 // The exact key a record is stored under: integers in canonical decimal whatever their type,
 // strings as they are, anything else no key at all.
 import { describe, expect, it } from 'vitest';
+import { createSeededRandom } from '../../src/example/seeded-random.ts';
 import { keyString } from '../../src/spec/resources.ts';
 
 describe('keyString', () => {
@@ -29,11 +30,8 @@ describe('keyString', () => {
   });
 
   it('writes every safe integer as String() does: 20,000 across the range, seeded', () => {
-    let state = 12345;
-    const next = () => {
-      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-      return state / 2 ** 32;
-    };
+    const random = createSeededRandom(12345);
+    const next = () => random.next32() / 2 ** 32;
     for (let i = 0; i < 20_000; i++) {
       const magnitude = 10 ** Math.floor(next() * 16);
       const value = Math.trunc((next() - 0.5) * 2 * magnitude * 9.007);

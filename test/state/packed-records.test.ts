@@ -2,17 +2,13 @@
 // behaviour it replaces) through seeded random operations, and at its edges: keys and texts that
 // only a lossless encoding keeps apart, a text larger than a chunk, and reclaiming removed bytes.
 import { describe, expect, it } from 'vitest';
+import { createSeededRandom } from '../../src/example/seeded-random.ts';
 import { PackedRecords } from '../../src/state/packed-records.ts';
 
-/** mulberry32: a seeded stream of numbers in [0, 1). */
+/** A seeded stream of numbers in [0, 1), from the toolkit's own generator. */
 function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = createSeededRandom(seed);
+  return () => random.next32() / 2 ** 32;
 }
 
 const expectSame = (records: PackedRecords, model: Map<string, string>) => {
