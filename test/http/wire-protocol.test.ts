@@ -1,0 +1,771 @@
+// Wire-level conformance of the mock's HTTP/1.1 transport, black box: exact bytes in over a raw
+// socket, a stream of answers parsed back. Written against the node:http listener so that a
+// hand-written node:net transport can be held to the same behaviour. Tests marked [NEW] (skipped)
+// are what the net transport is expected to do better; RFC numbers are RFC 9112 (HTTP/1.1) and
+// RFC 9110 (HTTP semantics).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Socket } from 'node:net';
+import { startMockServer, type MockServer } from '../../src/mock/server.ts';
+
+// ---------------------------------------------------------------------------------------------
+// A raw client: writes exact bytes, reads a sequence of answers, says whether the server closed.
+// ---------------------------------------------------------------------------------------------
+
+interface WireResponse {
+  statusLine: string;
+  status: number;
+  /** Lowercased names; a repeated field is joined with ", ". */
+  headers: Record<string, string>;
+  /** Lowercased names in the order sent, repeats kept. */
+  headerNames: string[];
+  body: Buffer;
+  /** The body as UTF-8. */
+  text: string;
+  /** The whole message as it came off the wire. */
+  raw: Buffer;
+}
+
+interface ReadResult {
+  responses: WireResponse[];
+  /** The server ended or closed the connection (by the time the read returned). */
+  closed: boolean;
+}
+
+const WAIT_MS = 3_000;
+
+/** Parses one answer from the front of `buffer`; undefined while it is incomplete. */
+function parseResponse(buffer: Buffer, bodiless: boolean, closed: boolean): { response: WireResponse; used: number } | undefined {
+  const headEnd = buffer.indexOf('\r\n\r\n');
+  if (headEnd === -1) return undefined;
+  const [statusLine, ...lines] = buffer.subarray(0, headEnd).toString('latin1').split('\r\n');
+  const match = /^HTTP\/\d\.\d (\d{3}) /.exec(statusLine);
+  if (!match) throw new Error(`not a status line: ${JSON.stringify(buffer.subarray(0, 200).toString('latin1'))}`);
+  const status = Number(match[1]);
+  const headers: Record<string, string> = {};
+  const headerNames: string[] = [];
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw new Error(`not a header line: ${JSON.stringify(line)}`);
+    const name = line.slice(0, colon).toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headerNames.push(name);
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  }
+  const start = headEnd + 4;
+  const done = (body: Buffer, end: number) => ({ response: { statusLine, status, headers, headerNames, body, text: body.toString('utf8'), raw: buffer.subarray(0, end) }, used: end });
+  if (bodiless || status < 200 || status === 204 || status === 304) return done(Buffer.alloc(0), start);
+  if (headers['transfer-encoding'] !== undefined) {
+    // The mock's own answers never are chunked, but node:http's (400 without Host, 417) are.
+    if (headers['transfer-encoding'].toLowerCase() !== 'chunked') throw new Error(`unexpected Transfer-Encoding in an answer: ${headers['transfer-encoding']}`);
+    return parseChunked(buffer, start, done);
+  }
+  if (headers['content-length'] !== undefined) {
+    if (!/^\d+$/.test(headers['content-length'])) throw new Error(`bad Content-Length in an answer: ${headers['content-length']}`);
+    const end = start + Number(headers['content-length']);
+    return buffer.length < end ? undefined : done(buffer.subarray(start, end), end);
+  }
+  return closed ? done(buffer.subarray(start), buffer.length) : undefined; // delimited by the close
+}
+
+function parseChunked<T>(buffer: Buffer, start: number, done: (body: Buffer, end: number) => T): T | undefined {
+  const parts: Buffer[] = [];
+  let at = start;
+  for (;;) {
+    const lineEnd = buffer.indexOf('\r\n', at);
+    if (lineEnd === -1) return undefined;
+    const size = parseInt(buffer.subarray(at, lineEnd).toString('latin1'), 16);
+    if (Number.isNaN(size)) throw new Error(`bad chunk size in an answer: ${JSON.stringify(buffer.subarray(at, lineEnd).toString('latin1'))}`);
+    at = lineEnd + 2;
+    if (size === 0) break;
+    if (buffer.length < at + size + 2) return undefined;
+    parts.push(buffer.subarray(at, at + size));
+    at += size + 2;
+  }
+  // Trailer fields, if any, up to the empty line.
+  for (;;) {
+    const lineEnd = buffer.indexOf('\r\n', at);
+    if (lineEnd === -1) return undefined;
+    const empty = lineEnd === at;
+    at = lineEnd + 2;
+    if (empty) return done(Buffer.concat(parts), at);
+  }
+}
+
+/** Every connection a test opens, destroyed after it. */
+const openWires = new Set<Wire>();
+
+class Wire {
+  readonly socket: Socket;
+  /** Received and not yet parsed. */
+  pending: Buffer = Buffer.alloc(0);
+  closed = false;
+  closedAt: number | undefined;
+  error: Error | undefined;
+  private wake: (() => void) | undefined;
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.setNoDelay(true); // a 1-byte write must leave as 1 byte
+    socket.on('data', (chunk: Buffer) => {
+      this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+      this.wake?.();
+    });
+    const onClosed = () => {
+      if (!this.closed) this.closedAt = Date.now();
+      this.closed = true;
+      this.wake?.();
+    };
+    socket.on('end', onClosed);
+    socket.on('close', onClosed);
+    // ECONNRESET, EPIPE: the server is gone; the tests look at `closed` and the answers.
+    socket.on('error', (error) => {
+      this.error = error;
+      onClosed();
+    });
+  }
+
+  static open(port: number): Promise<Wire> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      const timer = setTimeout(() => socket.destroy(new Error('connect timed out')), WAIT_MS);
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        const wire = new Wire(socket);
+        openWires.add(wire);
+        resolve(wire);
+      });
+    });
+  }
+
+  write(bytes: string | Buffer): void {
+    if (this.socket.writable) this.socket.write(typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes);
+  }
+
+  /** Writes the pieces one by one, a pause between them: a number of ms, or one turn of the event loop. */
+  async writePieces(pieces: (string | Buffer)[], gap: number | 'immediate'): Promise<void> {
+    for (const [i, piece] of pieces.entries()) {
+      if (i > 0) await (gap === 'immediate' ? new Promise((resolve) => setImmediate(resolve)) : new Promise((resolve) => setTimeout(resolve, gap)));
+      this.write(piece);
+    }
+  }
+
+  /** Reads `count` answers, or fewer if the server closes first; `head` when they answer HEAD (no body). */
+  async read(count = 1, options: { head?: boolean; timeoutMs?: number } = {}): Promise<ReadResult> {
+    const timeoutMs = options.timeoutMs ?? WAIT_MS;
+    const deadline = Date.now() + timeoutMs;
+    const responses: WireResponse[] = [];
+    for (;;) {
+      while (responses.length < count) {
+        const parsed = parseResponse(this.pending, options.head ?? false, this.closed);
+        if (!parsed) break;
+        responses.push(parsed.response);
+        this.pending = this.pending.subarray(parsed.used);
+      }
+      if (responses.length === count || this.closed) return { responses, closed: this.closed };
+      if (!(await this.activity(deadline))) {
+        throw new Error(`no answer ${responses.length + 1} of ${count} within ${timeoutMs} ms; unparsed: ${JSON.stringify(this.pending.subarray(0, 300).toString('latin1'))}`);
+      }
+    }
+  }
+
+  /** True once the server has closed (or ended) the connection, false if it is still open after `timeoutMs`. */
+  async waitForClose(timeoutMs = 1_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed) if (!(await this.activity(deadline))) return false;
+    return true;
+  }
+
+  end(): void {
+    this.socket.end();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+    openWires.delete(this);
+  }
+
+  private activity(deadline: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = undefined;
+        resolve(false);
+      }, Math.max(0, deadline - Date.now()));
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve(true);
+      };
+    });
+  }
+}
+
+/** Connects, writes the bytes (in pieces if given an array), reads `count` answers. */
+async function exchange(bytes: string | Buffer | (string | Buffer)[], count = 1, options: { gap?: number | 'immediate'; head?: boolean; timeoutMs?: number } = {}) {
+  const wire = await Wire.open(server.port);
+  if (Array.isArray(bytes)) await wire.writePieces(bytes, options.gap ?? 'immediate');
+  else wire.write(bytes);
+  const result = await wire.read(count, options);
+  return { ...result, wire };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
+
+/** A message from its lines (request line, then header lines) and a body; the head is latin1, so any byte can be written. */
+const message = (lines: string[], body: string | Buffer = ''): Buffer =>
+  Buffer.concat([Buffer.from(lines.map((line) => `${line}\r\n`).join('') + '\r\n', 'latin1'), typeof body === 'string' ? Buffer.from(body) : body]);
+
+let nextId = 4_200_000;
+/** A valid NewPlant with an id no other test uses (a repeated id is refused). */
+const plant = (name = 'Fern') => JSON.stringify({ id: nextId++, name });
+
+const CREATE_HEADERS = ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json'];
+
+/** A create: a valid one unless told otherwise; Content-Length is added unless `length` is false. */
+function create(body = plant(), options: { line?: string; headers?: string[]; extra?: string[]; length?: boolean } = {}): Buffer {
+  const { line = 'POST /plants HTTP/1.1', headers = CREATE_HEADERS, extra = [], length = true } = options;
+  return message([line, ...headers, ...extra, ...(length ? [`Content-Length: ${Buffer.byteLength(body)}`] : [])], body);
+}
+
+/** A chunked create: the body cut in pieces, each chunk written as given by `chunkLine`, then `last`. */
+function chunkedCreate(body: string, options: { extra?: string[]; pieces?: number; chunkLine?: (size: number) => string; last?: string } = {}): Buffer {
+  const { extra = [], pieces = 3, chunkLine = (size) => size.toString(16), last = '0\r\n\r\n' } = options;
+  const step = Math.ceil(body.length / pieces);
+  let chunks = '';
+  for (let i = 0; i < body.length; i += step) {
+    const piece = body.slice(i, i + step);
+    chunks += `${chunkLine(Buffer.byteLength(piece))}\r\n${piece}\r\n`;
+  }
+  return message(['POST /plants HTTP/1.1', ...CREATE_HEADERS, ...extra, 'Transfer-Encoding: chunked'], chunks + last);
+}
+
+const count = () => server.engine.store.size();
+const errorShaped = (response: WireResponse) => expect(JSON.parse(response.text)).toEqual({ error: response.status, message: expect.any(String) });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------
+
+let server: MockServer;
+beforeAll(async () => {
+  server = await startMockServer({ port: 0, maxBodyBytes: 4096, headersTimeoutMs: 600, requestTimeoutMs: 800 });
+});
+afterAll(() => server.close());
+afterEach(() => {
+  for (const wire of openWires) wire.destroy();
+});
+
+describe('message framing (RFC 9112 §6, §7)', () => {
+  it('answers three requests written in one write, in order (pipelining, §9.3.2)', async () => {
+    const bytes = Buffer.concat([
+      create(plant('Piped')),
+      create('{"id":"x","name":"a"}'),
+      create(plant(), { headers: ['Host: x', 'Content-Type: application/json'] }),
+    ]);
+    const { responses, closed } = await exchange(bytes, 3);
+    expect(responses.map((r) => r.status)).toEqual([200, 400, 401]);
+    expect(responses[0].text).toBe('{"name":"Piped"}');
+    responses.slice(1).forEach(errorShaped);
+    expect(closed).toBe(false);
+  });
+
+  it.each([
+    ['one byte per write, a turn of the event loop between', (bytes: Buffer) => [...bytes].map((byte) => Buffer.of(byte)), 'immediate' as const],
+    ['pieces cut between CR and LF, inside a name and inside the body, 5 ms apart', (bytes: Buffer) => {
+      const text = bytes.toString('latin1');
+      const cuts = [text.indexOf('\r\n') + 1, text.indexOf('Author') + 3, text.indexOf('\r\n\r\n') + 2, text.indexOf('\r\n\r\n') + 4, text.length - 5];
+      return [0, ...cuts].map((start, i) => bytes.subarray(start, cuts[i] ?? bytes.length));
+    }, 5],
+  ])('reads a request that arrives in many writes: %s', async (_, cut, gap) => {
+    const { responses } = await exchange(cut(create(plant('Slowly'))), 1, { gap });
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"Slowly"}');
+  });
+
+  // §6.3: a message with both is a smuggling risk; the server MAY reject it, and llhttp (strict) does.
+  it('refuses Transfer-Encoding together with Content-Length with 400 and stores nothing', async () => {
+    const before = count();
+    const body = plant();
+    const chunked = chunkedCreate(body, { extra: [`Content-Length: ${body.length}`] });
+    const { responses } = await exchange(chunked);
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+
+  // §6.3 item 5: an invalid Content-Length is unrecoverable; the server MUST answer 400.
+  it.each([
+    ['two different values in two fields', ['Content-Length: 5', 'Content-Length: 6']],
+    ['two different values in one field', ['Content-Length: 5, 6']],
+    ['a word', ['Content-Length: abc']],
+    ['a negative number', ['Content-Length: -1']],
+    ['two numbers with a space between', ['Content-Length: 1 2']],
+  ])('refuses a Content-Length that is %s with 400 and stores nothing', async (_, lengths) => {
+    const before = count();
+    const { responses } = await exchange(create(plant(), { extra: lengths, length: false }));
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+
+  // §7.1.1 chunk extensions and §7.1.2 trailer fields: a recipient MUST ignore unknown extensions and MAY discard trailers.
+  it.each([
+    ['a chunk extension on every chunk', { chunkLine: (size: number) => `${size.toString(16)};foo=bar` }],
+    ['a quoted chunk extension', { chunkLine: (size: number) => `${size.toString(16)};foo="b a r"` }],
+    ['a trailer field after the last chunk', { last: '0\r\nX-Trailer: yes\r\n\r\n' }],
+  ])('reads a chunked body with %s', async (_, options) => {
+    const { responses } = await exchange(chunkedCreate(plant('Chunky'), options));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"Chunky"}');
+  });
+
+  it.each([
+    ['a chunk size that is not hex', 'zz\r\n{"id":1}\r\n0\r\n\r\n'],
+    ['a chunk whose data is longer than its size', '2\r\n{"id":1}\r\n0\r\n\r\n'],
+  ])('refuses %s with 400', async (_, chunks) => {
+    const before = count();
+    const { responses } = await exchange(message(['POST /plants HTTP/1.1', ...CREATE_HEADERS, 'Transfer-Encoding: chunked'], chunks));
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+
+  // §2.2: a server SHOULD ignore at least one empty line received before the request line.
+  it('ignores empty lines before the request line', async () => {
+    const { responses } = await exchange(Buffer.concat([Buffer.from('\r\n\r\n'), create(plant('Late'))]));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"Late"}');
+  });
+
+  // §6.1 / RFC 9110 §15.6.2: a server that receives a transfer coding it does not understand SHOULD
+  // answer 501. Today node:http reads the chunks and ignores the gzip coding: a plain JSON body sent
+  // this way is answered 200 and stored. (Transfer-Encoding: gzip alone, not ending in chunked, is 400.)
+  // [NEW] expected of the net transport
+  it.skip('answers 501 to Transfer-Encoding: gzip, chunked and stores nothing', async () => {
+    const before = count();
+    const body = plant();
+    const { responses } = await exchange(message(['POST /plants HTTP/1.1', ...CREATE_HEADERS, 'Transfer-Encoding: gzip, chunked'], `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`));
+    expect(responses[0].status).toBe(501);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+});
+
+describe('request line and target (RFC 9112 §3)', () => {
+  // §3.2.2: a server MUST accept the absolute form; it routes on the path.
+  it('routes an absolute-form target on its path', async () => {
+    const { responses } = await exchange(create(plant('Abs'), { line: 'POST http://elsewhere.test/plants HTTP/1.1' }));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"Abs"}');
+  });
+
+  it('routes a target with a query string on its path', async () => {
+    const { responses } = await exchange(create(plant('Query'), { line: 'POST /plants?x=1 HTTP/1.1' }));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"Query"}');
+  });
+
+  it('answers an unknown method with 400', async () => {
+    const { responses } = await exchange(message(['BREW /plants HTTP/1.1', 'Host: x']));
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+  });
+
+  // RFC 9110 §15.5.6: a 405 MUST carry Allow.
+  it('answers a known method the path does not have with 405 and an Allow naming POST', async () => {
+    const { responses } = await exchange(create(plant(), { line: 'PUT /plants HTTP/1.1' }));
+    expect(responses[0].status).toBe(405);
+    expect(responses[0].headers.allow).toMatch(/\bPOST\b/);
+    errorShaped(responses[0]);
+  });
+
+  // llhttp refuses these version numbers today (400). RFC 9110 §15.6.6 allows 505 for a major
+  // version the server does not support; §6.2 would even have HTTP/1.2 read as HTTP/1.1.
+  it.each([['HTTP/1.2'], ['HTTP/3.0']])('refuses the version %s (400 today; 505 allowed) and stores nothing', async (version) => {
+    const before = count();
+    const { responses } = await exchange(create(plant(), { line: `POST /plants ${version}` }));
+    expect([400, 505]).toContain(responses[0].status);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+
+  // Today llhttp accepts "HTTP/2.0" in a request line: the create is answered 200 (and stored), with
+  // Connection: close. HTTP/1.2 and HTTP/3.0 get 400 (pinned above).
+  // [NEW] expected of the net transport
+  it.skip.each([['HTTP/2.0'], ['HTTP/1.2'], ['HTTP/3.0']])('answers the version %s with an Error-shaped 505 and stores nothing', async (version) => {
+    const before = count();
+    const { responses } = await exchange(create(plant(), { line: `POST /plants ${version}` }));
+    expect(responses[0].status).toBe(505);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+});
+
+describe('header fields (RFC 9112 §5, RFC 9110 §5)', () => {
+  // §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host.
+  // node:http answers it itself: Connection: close and an empty chunked body (not Error-shaped; see [NEW] below).
+  it('answers an HTTP/1.1 request without Host with 400, closes, and stores nothing', async () => {
+    const before = count();
+    const { responses, wire } = await exchange(create(plant(), { headers: ['Authorization: Bearer t', 'Content-Type: application/json'] }));
+    expect(responses[0].status).toBe(400);
+    expect(responses[0].headers.connection).toBe('close');
+    expect(await wire.waitForClose()).toBe(true);
+    expect(count()).toBe(before);
+  });
+
+  // Today both come from node:http with Transfer-Encoding: chunked and an empty body, unlike every other error answer.
+  // [NEW] expected of the net transport
+  it.skip.each([
+    ['400 to a request without Host', ['Authorization: Bearer t', 'Content-Type: application/json'], 400],
+    ['417 to an unknown expectation', [...CREATE_HEADERS, 'Expect: something-else'], 417],
+  ])('answers %s with an Error-shaped body and a Content-Length', async (_, headers, status) => {
+    const { responses } = await exchange(create(plant(), { headers }));
+    expect(responses[0].status).toBe(status);
+    errorShaped(responses[0]);
+    expect(responses[0].headers['content-length']).toBe(String(responses[0].body.length));
+  });
+
+  // §3.2: a server MUST answer 400 to a request with more than one Host field. node:http keeps the first and answers 200 today.
+  // [NEW] expected of the net transport
+  it.skip('answers a request with two Host fields with 400', async () => {
+    const before = count();
+    const { responses } = await exchange(create(plant(), { extra: ['Host: y'] }));
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+
+  // RFC 9110 §10.1.1: the server sends 100 (Continue) and then reads the body.
+  it('sends exactly "HTTP/1.1 100 Continue" before the body of an Expect: 100-continue request, then answers it', async () => {
+    const body = plant('Patient');
+    const head = create(body, { extra: ['Expect: 100-continue'] }).subarray(0, -Buffer.byteLength(body));
+    const wire = await Wire.open(server.port);
+    wire.write(head);
+    const interim = await wire.read(1);
+    expect(interim.responses[0].raw.toString('latin1')).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+    expect(wire.pending).toHaveLength(0);
+    wire.write(body);
+    const final = await wire.read(1);
+    expect(final.responses[0].status).toBe(200);
+    expect(final.responses[0].text).toBe('{"name":"Patient"}');
+  });
+
+  // RFC 9110 §10.1.1: a server that receives an expectation it does not support MAY answer 417;
+  // the body it did not want is then read and dropped (or the connection closed), never taken
+  // for a next request.
+  it('answers an unknown expectation with 417, stores nothing, and skips the refused body', async () => {
+    const before = count();
+    const { responses, wire } = await exchange(create(plant(), { extra: ['Expect: something-else'] }));
+    expect(responses[0].status).toBe(417);
+    expect(count()).toBe(before);
+    if (await wire.waitForClose(100)) return; // closing is allowed too
+    wire.write(create(plant('AfterExpect')));
+    const next = await wire.read(1);
+    expect(next.responses[0].status).toBe(200);
+    expect(next.responses[0].text).toBe('{"name":"AfterExpect"}');
+  });
+
+  it.each([
+    // §5.1: no whitespace is allowed between the field name and the colon; a server MUST answer 400.
+    ['whitespace before the colon', ['Host: x', 'Authorization: Bearer t', 'Content-Type : application/json']],
+    // §5.2: obs-fold; a server MUST answer 400 or replace the fold with spaces.
+    ['an obs-fold continuation line', ['Host: x', 'Authorization: Bearer t', 'Content-Type:', ' application/json']],
+    // RFC 9110 §5.5: NUL, CR and LF in a value are dangerous; a recipient MUST reject (or replace them).
+    ['a NUL in a value', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\x00b']],
+    ['a bare CR in a value', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\rb']],
+    ['a control byte (0x01) in a value', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\x01b']],
+    ['DEL (0x7f) in a value', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\x7fb']],
+    ['a space inside a field name', ['Host: x', 'Authorization: Bearer t', 'Content Type: application/json']],
+    ['a header line without a colon', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing']],
+  ])('refuses %s with 400 and stores nothing', async (_, headers) => {
+    const before = count();
+    const { responses } = await exchange(create(plant(), { headers }));
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+
+  // §2.2: a recipient MAY accept a bare LF as a line terminator; llhttp in strict mode does not.
+  it.each([
+    ['after a header line', (bytes: Buffer) => bytes.toString('latin1').replace('Host: x\r\n', 'Host: x\n')],
+    ['after the request line', (bytes: Buffer) => bytes.toString('latin1').replace('HTTP/1.1\r\n', 'HTTP/1.1\n')],
+    ['as the empty line ending the head', (bytes: Buffer) => bytes.toString('latin1').replace('\r\n\r\n', '\r\n\n')],
+  ])('refuses a bare LF %s with 400', async (_, edit) => {
+    const before = count();
+    const { responses } = await exchange(edit(create(plant())));
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+
+  // §5: field names are case-insensitive.
+  it('accepts field names in any case', async () => {
+    const { responses } = await exchange(create(plant('Cased'), { headers: ['HOST: x', 'AUTHORIZATION: Bearer t', 'content-TYPE: application/json'] }));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"Cased"}');
+  });
+
+  it('is not put off by a repeated ordinary field', async () => {
+    const { responses } = await exchange(create(plant('Twice'), { extra: ['X-Thing: a', 'X-Thing: b'] }));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"Twice"}');
+  });
+
+  it('answers two Authorization fields with 401 and stores nothing', async () => {
+    const before = count();
+    const { responses } = await exchange(create(plant(), { extra: ['Authorization: Bearer u'] }));
+    expect(responses[0].status).toBe(401);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+});
+
+describe('response head (RFC 9112 §4, §6.2; RFC 9110 §6.6.1)', () => {
+  it('starts with "HTTP/1.1 200 OK" and carries Date, Content-Type and the body\'s UTF-8 byte length', async () => {
+    const name = 'Fërn 🌿';
+    const { responses } = await exchange(create(plant(name)));
+    const [answer] = responses;
+    expect(answer.statusLine).toBe('HTTP/1.1 200 OK');
+    expect(answer.headers.date).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(Math.abs(Date.parse(answer.headers.date) - Date.now())).toBeLessThan(5_000);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.text).toBe(JSON.stringify({ name }));
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text));
+    expect(Number(answer.headers['content-length'])).toBeGreaterThan(answer.text.length); // bytes, not UTF-16 units
+  });
+
+  it('sends each header field once', async () => {
+    const { responses } = await exchange(create(plant()));
+    const names = responses[0].headerNames;
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('limits and timeouts', () => {
+  // RFC 9110 §15.5.14: 413; closing after it stops the client from sending the rest as a next request.
+  it.each([
+    ['announced by Content-Length', () => create(`{"id":1,"name":"${'x'.repeat(5000)}"}`)],
+    ['arriving chunked', () => chunkedCreate(`{"id":1,"name":"${'x'.repeat(5000)}"}`, { pieces: 4 })],
+  ])('answers a body over maxBodyBytes %s with an Error-shaped 413, Connection: close, and closes', async (_, bytes) => {
+    const before = count();
+    const { responses, wire } = await exchange(bytes());
+    expect(responses[0].status).toBe(413);
+    errorShaped(responses[0]);
+    expect(responses[0].headers.connection).toBe('close');
+    expect(await wire.waitForClose()).toBe(true);
+    expect(count()).toBe(before);
+  });
+
+  // RFC 6585 §5: 431 when the header section is too large (Node's limit is 16 KiB).
+  it('answers 3,000 header lines with 431', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `X-H${i}: ${'v'.repeat(10)}`);
+    const { responses, wire } = await exchange(message(['GET /plants HTTP/1.1', 'Host: x', ...lines]));
+    expect(responses[0].status).toBe(431);
+    errorShaped(responses[0]);
+    expect(await wire.waitForClose()).toBe(true);
+  });
+
+  // §3: a server should answer 414 to a target longer than it will parse; node:http counts the
+  // request line in the same 16 KiB as the fields, so it answers 431.
+  it('answers a request line of 20 KB with 431', async () => {
+    const { responses, wire } = await exchange(create(plant(), { line: `POST /plants?q=${'a'.repeat(20_000)} HTTP/1.1` }));
+    expect(responses[0].status).toBe(431);
+    errorShaped(responses[0]);
+    expect(await wire.waitForClose()).toBe(true);
+  });
+
+  it('cuts off headers that do not arrive within headersTimeoutMs with 408 and closes', async () => {
+    const started = Date.now();
+    const { responses, wire } = await exchange('POST /plants HTTP/1.1\r\nHost: x\r\n');
+    expect(responses[0].status).toBe(408);
+    errorShaped(responses[0]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    expect(await wire.waitForClose()).toBe(true);
+  });
+
+  it('answers a Content-Length longer than the body with 408 after requestTimeoutMs, closes, and stores nothing', async () => {
+    const before = count();
+    const started = Date.now();
+    const { responses, wire } = await exchange(create(plant(), { extra: ['Content-Length: 100'], length: false }));
+    expect(responses[0].status).toBe(408);
+    errorShaped(responses[0]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+    expect(await wire.waitForClose()).toBe(true);
+    expect(count()).toBe(before);
+  });
+
+  // node:http stops reading a connection whose answers are not being read (needDrain), so a client
+  // that floods without reading costs bounded memory and cannot starve the others. The answers are
+  // ~2 KB each so that they overflow the kernel's socket buffers (~4 MB here): 20,000 small
+  // answers (~3.6 MB) fit in them, and a server with no backpressure could not be told apart.
+  it('stops reading a pipelining client that never reads its answers, and serves the next client', async () => {
+    const before = count();
+    const flood = 10_000;
+    const wire = await Wire.open(server.port);
+    wire.socket.pause(); // never read: the answers fill the kernel's buffers, then the server must stop
+    wire.write(Buffer.concat(Array.from({ length: flood }, () => create(plant('x'.repeat(2000))))));
+    // Wait until the server has stopped taking requests (the count holds for 200 ms).
+    let last = -1;
+    for (const deadline = Date.now() + 4_000; count() !== last && Date.now() < deadline; ) {
+      last = count();
+      await sleep(200);
+    }
+    const processed = count() - before;
+    wire.destroy();
+    expect(count() - before).toBe(processed); // it settled
+    expect(processed).toBeGreaterThan(0);
+    expect(processed).toBeLessThan(flood / 2); // it stopped reading what it could not answer
+    const { responses } = await exchange(create(plant('After')));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"After"}');
+  });
+});
+
+describe('connection management (RFC 9112 §9)', () => {
+  // §9.3: HTTP/1.1 connections are persistent by default.
+  it('keeps the connection open across two creates and says so with Connection and Keep-Alive', async () => {
+    const wire = await Wire.open(server.port);
+    for (const name of ['One', 'Two']) {
+      wire.write(create(plant(name)));
+      const { responses, closed } = await wire.read(1);
+      expect(responses[0].status).toBe(200);
+      expect(responses[0].text).toBe(JSON.stringify({ name }));
+      expect(responses[0].headers.connection).toBe('keep-alive');
+      expect(responses[0].headers['keep-alive']).toBe('timeout=5');
+      expect(closed).toBe(false);
+    }
+    expect(await wire.waitForClose(100)).toBe(false);
+  });
+
+  // §9.6: after a request with Connection: close the server closes after its answer.
+  it('answers a request with Connection: close with Connection: close, then closes', async () => {
+    const { responses, wire } = await exchange(create(plant(), { extra: ['Connection: close'] }));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].headers.connection).toBe('close');
+    expect(await wire.waitForClose()).toBe(true);
+  });
+
+  // §9.3: an HTTP/1.0 connection persists only if the client asked with Connection: keep-alive.
+  it('answers an HTTP/1.0 request and then closes', async () => {
+    const { responses, wire } = await exchange(create(plant(), { line: 'POST /plants HTTP/1.0' }));
+    expect(responses[0].statusLine).toBe('HTTP/1.1 200 OK'); // §2.3: the server sends its own version
+    expect(responses[0].headers.connection).toBe('close');
+    expect(await wire.waitForClose()).toBe(true);
+  });
+
+  it('keeps an HTTP/1.0 connection with Connection: keep-alive open for a next request', async () => {
+    const { responses, wire } = await exchange(create(plant(), { line: 'POST /plants HTTP/1.0', extra: ['Connection: keep-alive'] }));
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].headers.connection).toBe('keep-alive');
+    expect(await wire.waitForClose(100)).toBe(false);
+    wire.write(create(plant('Again'), { line: 'POST /plants HTTP/1.0', extra: ['Connection: keep-alive'] }));
+    const next = await wire.read(1);
+    expect(next.responses[0].text).toBe('{"name":"Again"}');
+  });
+
+  // RFC 9110 §9.3.2: HEAD gets the head GET would, no body; the connection must stay in step.
+  it('answers HEAD with 405 and no body bytes, and the connection stays usable', async () => {
+    const wire = await Wire.open(server.port);
+    wire.write(message(['HEAD /plants HTTP/1.1', 'Host: x']));
+    const { responses } = await wire.read(1, { head: true });
+    expect(responses[0].status).toBe(405);
+    expect(responses[0].headers.allow).toMatch(/\bPOST\b/);
+    await sleep(50);
+    expect(wire.pending).toHaveLength(0); // no body followed the head
+    wire.write(create(plant('AfterHead')));
+    const next = await wire.read(1);
+    expect(next.responses[0].status).toBe(200);
+    expect(next.responses[0].text).toBe('{"name":"AfterHead"}');
+  });
+
+  it('answers a CORS preflight with 204, the access-control fields and no body, and the connection stays usable', async () => {
+    const wire = await Wire.open(server.port);
+    wire.write(message(['OPTIONS /plants HTTP/1.1', 'Host: x', 'Origin: http://localhost:5173', 'Access-Control-Request-Method: POST', 'Access-Control-Request-Headers: authorization,content-type']));
+    const { responses } = await wire.read(1);
+    const [preflight] = responses;
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(preflight.headers['access-control-allow-methods']).toMatch(/\bPOST\b/);
+    expect(preflight.headers['access-control-allow-headers']).toBe('authorization,content-type');
+    expect(preflight.headers['content-length']).toBeUndefined(); // RFC 9110 §8.6: never in a 204
+    expect(preflight.body).toHaveLength(0);
+    await sleep(50);
+    expect(wire.pending).toHaveLength(0);
+    wire.write(create(plant('AfterPreflight')));
+    const next = await wire.read(1);
+    expect(next.responses[0].status).toBe(200);
+    expect(next.responses[0].text).toBe('{"name":"AfterPreflight"}');
+  });
+
+  it('answers a body cut short by the client closing its side with 400, and keeps serving', async () => {
+    const before = count();
+    const full = create(plant());
+    const wire = await Wire.open(server.port);
+    wire.write(full.subarray(0, full.length - 10));
+    await sleep(50);
+    wire.end();
+    const { responses } = await wire.read(1);
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+    expect(await wire.waitForClose()).toBe(true);
+    expect(count()).toBe(before);
+    const after = await exchange(create(plant('Fresh')));
+    expect(after.responses[0].status).toBe(200);
+  });
+
+  // §9.6: a half-close from the client still lets the server send its answer.
+  it('still answers a request whose client half-closes right after writing it', async () => {
+    const wire = await Wire.open(server.port);
+    wire.write(create(plant('HalfClosed')));
+    wire.end();
+    const { responses } = await wire.read(1);
+    expect(responses[0].status).toBe(200);
+    expect(responses[0].text).toBe('{"name":"HalfClosed"}');
+    expect(await wire.waitForClose()).toBe(true);
+  });
+
+  it('answers 2,000 pipelined creates written at once, all 200 and in order', async () => {
+    const before = count();
+    const names = Array.from({ length: 2000 }, (_, i) => `p${i}`);
+    const wire = await Wire.open(server.port);
+    wire.write(Buffer.concat(names.map((name) => create(plant(name)))));
+    const { responses, closed } = await wire.read(2000, { timeoutMs: 10_000 });
+    expect(responses).toHaveLength(2000);
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(responses.map((r) => JSON.parse(r.text).name)).toEqual(names);
+    expect(closed).toBe(false);
+    expect(count() - before).toBe(2000);
+  });
+
+  // keepAliveTimeout is 5000 ms, advertised as Keep-Alive: timeout=5; node:http (v24) adds its
+  // keepAliveTimeoutBuffer of 1000 ms, so today the idle socket is closed after ~6.0 s.
+  it('closes a keep-alive connection left idle for about 5 s', async () => {
+    const wire = await Wire.open(server.port);
+    wire.write(create(plant()));
+    await wire.read(1);
+    const idleFrom = Date.now();
+    expect(await wire.waitForClose(9_000)).toBe(true);
+    const idle = wire.closedAt! - idleFrom;
+    expect(idle).toBeGreaterThanOrEqual(4_500);
+    expect(idle).toBeLessThan(7_500);
+  }, 15_000);
+
+  it('closes an idle keep-alive connection at once when the server closes, and the close resolves promptly', async () => {
+    const own = await startMockServer({ port: 0 });
+    try {
+      const wire = await Wire.open(own.port);
+      wire.write(create(plant()));
+      expect((await wire.read(1)).responses[0].status).toBe(200);
+      const started = Date.now();
+      await Promise.race([own.close(), sleep(2_000).then(() => Promise.reject(new Error('close() took over 2 s')))]);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(await wire.waitForClose(500)).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
+});
