@@ -24,7 +24,7 @@ describe('hostile input gets a clear 4xx with an Error body, and changes no stat
     ['an array as the body', post('[]'), 400],
     ['two Authorization headers', post('{"id":1,"name":"a"}', ['Authorization: Bearer a', 'Authorization: Bearer b', 'Content-Type: application/json']), 401],
     ['a token with spaces inside', post('{"id":1,"name":"a"}', ['Authorization: Bearer a b c', 'Content-Type: application/json']), 401],
-    ['an unknown method', 'BREW /plants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400],
+    ['a method the document does not use', 'BREW /plants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 405],
     ['a traversal path', 'POST /plants/../plants HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}', 404],
     ['a percent-encoded path', 'POST /%70lants HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}', 404],
     ['headers too large', `GET /plants HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: ${'v'.repeat(10)}\r\n`).join('')}\r\n`, 431],
