@@ -118,6 +118,9 @@ class Connection {
   ended = false;
   busyPaused = false;
   writePaused = false;
+  /** Bytes of answers the client had not read at the last check, and since when. */
+  unread = 0;
+  unreadSince = 0;
 
   constructor(socket: Socket, listener: HttpListener) {
     this.socket = socket;
@@ -125,8 +128,12 @@ class Connection {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('end', () => this.clientEnded());
     socket.on('drain', () => {
+      if (!this.writePaused) return;
       this.writePaused = false;
-      if (!this.busyPaused) socket.resume();
+      if (this.busyPaused || this.phase === Phase.Closed) return;
+      socket.resume();
+      // Requests read before the pause wait in the buffer.
+      this.pump();
     });
     // A reset or a write to a closed peer: the socket closes itself; nothing to answer.
     socket.on('error', () => {});
@@ -146,9 +153,12 @@ class Connection {
     this.pump();
   }
 
-  /** Reads every complete request in hand, answering each, then writes the answers at once. */
+  /**
+   * Reads every complete request in hand, answering each, then writes the answers at once. Stops
+   * while the client is not reading its answers: requests already received wait in the buffer.
+   */
   pump(): void {
-    while (this.buffer !== null) {
+    while (this.buffer !== null && !this.writePaused) {
       const phase = this.phase;
       if (phase === Phase.Idle) this.begin();
       else if (phase === Phase.Head) {
@@ -158,8 +168,11 @@ class Connection {
       } else if (phase === Phase.Chunked) {
         if (!this.readChunked()) break;
       } else break;
+      // Large answers (the journal, the state) go out as they come, so backpressure is seen.
+      if (this.out.length > 65_536) this.flush();
     }
     this.flush();
+    if (this.ended && !this.writePaused) this.finishEnded();
   }
 
   begin(): void {
@@ -191,13 +204,19 @@ class Connection {
     // RFC 9112 §2.2: empty lines before a request line are ignored.
     while (at + 1 < buffer.length && buffer[at] === 13 && buffer[at + 1] === 10) at += 2;
     if (at !== this.offset) this.advance(at - this.offset);
-    if (this.buffer === null) return false;
+    if (this.buffer === null) {
+      // Only empty lines: the connection is still between requests.
+      this.phase = Phase.Idle;
+      this.since = performance.now();
+      return false;
+    }
     const end = buffer.indexOf(HEAD_END, Math.max(at, this.scanFrom));
     if (end === -1) {
       // A line that ends in a bare LF would leave the head without its CRLF CRLF: refuse it now
       // rather than wait for the headers timeout.
       if (hasBareLineFeed(buffer, at, Math.max(at, this.scanFrom))) this.refuse(400, 'malformed HTTP request: a line ends with LF alone, not CRLF');
-      else if (buffer.length - at > MAX_HEAD_BYTES) this.refuse(431, 'request headers too large');
+      // (+ 3: a CR LF CR that may be the start of the blank line ending a head of the full size)
+      else if (buffer.length - at > MAX_HEAD_BYTES + 3) this.refuse(431, 'request headers too large');
       else this.scanFrom = Math.max(at, buffer.length - 3);
       return false;
     }
@@ -205,15 +224,16 @@ class Connection {
       this.refuse(431, 'request headers too large');
       return false;
     }
-    const head = parseRequestHead(buffer.toString('latin1', at, end));
+    const text = buffer.toString('latin1', at, end);
+    const head = parseRequestHead(text);
     this.advance(end + 4 - at);
     if (isRefusal(head)) {
-      this.refuse(head.status, head.message);
+      this.refuse(head.status, head.message, text.startsWith('HEAD '));
       return false;
     }
     const { maxBodyBytes } = this.listener.options;
     if (head.contentLength !== undefined && head.contentLength > maxBodyBytes) {
-      this.refuse(413, `the body is larger than the limit of ${maxBodyBytes} bytes (--max-body)`);
+      this.refuse(413, `the body is larger than the limit of ${maxBodyBytes} bytes (--max-body)`, head.method === 'HEAD');
       return false;
     }
     if (head.expectContinue && (head.chunked || (head.contentLength ?? 0) > 0)) this.out += CONTINUE;
@@ -298,7 +318,8 @@ class Connection {
 
   /** Queues an answer; true when the connection stays open for the next request. */
   answer(head: RequestHead, response: MockResponse): boolean {
-    const keepAlive = head.keepAlive && !this.ended && !this.listener.closing;
+    // A client that has ended its side still gets the answers to every request it sent before.
+    const keepAlive = head.keepAlive && !this.listener.closing;
     let bytes: string | Buffer;
     try {
       bytes = serialize(response, head.method === 'HEAD', keepAlive);
@@ -321,10 +342,11 @@ class Connection {
   }
 
   /** Answers with an Error body and closes: after a framing problem the next byte's place is unknown. */
-  refuse(status: number, message: string): void {
+  refuse(status: number, message: string, isHead = this.head?.method === 'HEAD'): void {
     if (this.phase === Phase.Closed) return;
     const body = this.listener.options.errorBody(status, message);
-    this.out += `${statusLine(status)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${dateLine()}${CLOSE}${body}`;
+    // RFC 9110 §9.3.2: an answer to HEAD has no body, only the length the body would have.
+    this.out += `${statusLine(status)}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${dateLine()}${CLOSE}${isHead ? '' : body}`;
     this.close();
   }
 
@@ -358,6 +380,12 @@ class Connection {
 
   clientEnded(): void {
     this.ended = true;
+    // Requests still waiting behind a busy handler or a full socket are answered first.
+    if (this.phase !== Phase.Busy && !this.writePaused) this.finishEnded();
+  }
+
+  /** After the client's end and every complete request answered: close, or refuse what is cut off. */
+  finishEnded(): void {
     switch (this.phase) {
       case Phase.Idle:
         this.close();
@@ -372,7 +400,7 @@ class Connection {
         this.refuse(400, 'the request body could not be read: the connection ended before it was complete');
         return;
       default:
-        // Busy: the answer goes out, then the connection closes (`ended` turns keep-alive off).
+        // Busy: pump() comes back here once the answer is out.
         return;
     }
   }
@@ -382,6 +410,19 @@ class Connection {
   }
 
   check(now: number): void {
+    // While the client is not reading its answers, no clock of ours runs (an idle keep-alive
+    // connection starts its 5 s once its last answer is written); a client that reads nothing
+    // for the request timeout is disconnected.
+    const unread = this.socket.writableLength;
+    if (unread > 0) {
+      if (unread !== this.unread) {
+        this.unread = unread;
+        this.unreadSince = now;
+      } else if (now - this.unreadSince > this.listener.options.requestTimeoutMs) this.socket.destroy();
+      this.since = now;
+      return;
+    }
+    this.unread = 0;
     const elapsed = now - this.since;
     const { headersTimeoutMs, requestTimeoutMs } = this.listener.options;
     switch (this.phase) {
@@ -412,9 +453,9 @@ function hasBareLineFeed(buffer: Buffer, start: number, from: number): boolean {
 
 function toMockRequest(head: RequestHead, body: Buffer): MockRequest {
   const target = head.target;
-  // An absolute-form target (GET http://host/plants) routes on its path only.
-  const pathStart = target.startsWith('/') ? 0 : target.indexOf('/', target.indexOf('//') + 2);
-  const relative = pathStart <= 0 ? (target.startsWith('/') ? target : '/') : target.slice(pathStart);
+  // An absolute-form target (GET http://host/plants) routes on its path only; OPTIONS * on "*".
+  const pathStart = target.startsWith('/') || target === '*' ? 0 : target.indexOf('/', target.indexOf('//') + 2);
+  const relative = pathStart === 0 ? target : pathStart === -1 ? '/' : target.slice(pathStart);
   const q = relative.indexOf('?');
   return {
     method: head.method,

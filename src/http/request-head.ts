@@ -37,6 +37,8 @@ const FIELD_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
 // RFC 9112 §3: method SP request-target SP HTTP-version; the target is visible ASCII.
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) HTTP\/(\d)\.(\d)$/;
 const DIGITS = /^\d+$/;
+// RFC 9112 §3.2: origin-form (/path), absolute-form (scheme://authority...), or * for OPTIONS.
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*(?:[/?#]|$)/;
 
 // Node keeps the first of a repeated header whose meaning is one value (lib/_http_incoming.js,
 // matchKnownFields); the engine reads headers the way Node handed them over, so this reader does too.
@@ -56,6 +58,11 @@ export function parseRequestHead(text: string): RequestHead | HeadRefusal {
   // RFC 9110 §6.2: a later minor version of HTTP/1 is read as HTTP/1.1, the latest this server knows.
   if (line[3] !== '1') return refuse(505, `HTTP/${line[3]}.${line[4]} is not supported; send HTTP/1.1`);
   const minor = line[4] === '0' ? 0 : 1;
+  const method = line[1];
+  const target = line[2];
+  // The mock is no proxy: CONNECT's authority-form has nothing to route (Node drops the connection).
+  if (method === 'CONNECT') return refuse(501, 'CONNECT is not supported: the mock is not a proxy');
+  if (target.charCodeAt(0) !== 47 && !(target === '*' && method === 'OPTIONS') && !ABSOLUTE_FORM.test(target)) return refuse(400, `malformed request target "${target.slice(0, 60)}": send a path such as /plants`);
 
   const headers: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
   let authorizationCount = 0;
@@ -130,8 +137,8 @@ export function parseRequestHead(text: string): RequestHead | HeadRefusal {
   }
 
   return {
-    method: line[1],
-    target: line[2],
+    method,
+    target,
     minor,
     headers,
     authorizationCount,

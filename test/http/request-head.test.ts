@@ -51,6 +51,14 @@ describe('the request head reader', () => {
     expect(head(['GET / HTTP/1.1', 'Host: x', `A: x${' '.repeat(15_000)}y`]).headers.a).toBe(`x${' '.repeat(15_000)}y`);
   });
 
+  it.each([['/plants?x=1'], ['http://elsewhere.test/plants'], ['HTTPS://h:1'], ['http://h?q']])('takes the request target %s', (target) => {
+    expect(head([`GET ${target} HTTP/1.1`, 'Host: x']).target).toBe(target);
+  });
+
+  it('takes OPTIONS *', () => {
+    expect(head(['OPTIONS * HTTP/1.1', 'Host: x']).target).toBe('*');
+  });
+
   it('reads HTTP/1.2 as HTTP/1.1 (RFC 9110 §6.2)', () => {
     expect(head(['GET / HTTP/1.2', 'Host: x'])).toMatchObject({ minor: 1, keepAlive: true });
     expect(refusal(['GET / HTTP/1.2']).status).toBe(400);
@@ -88,6 +96,10 @@ describe('the request head reader', () => {
     ['Transfer-Encoding in HTTP/1.0', ['POST / HTTP/1.0', 'Transfer-Encoding: chunked'], 400],
     ['a coding before chunked', ['POST / HTTP/1.1', 'Host: x', 'Transfer-Encoding: gzip, chunked'], 501],
     ['an unknown expectation', ['POST / HTTP/1.1', 'Host: x', 'Expect: tea'], 417],
+    ['a target that is neither a path nor absolute', ['GET x/plants HTTP/1.1', 'Host: x'], 400],
+    ['a scheme without an authority', ['GET http:plants/plants HTTP/1.1', 'Host: x'], 400],
+    ['an asterisk for anything but OPTIONS', ['GET * HTTP/1.1', 'Host: x'], 400],
+    ['CONNECT', ['CONNECT example.test:443 HTTP/1.1', 'Host: example.test:443'], 501],
   ])('refuses %s', (_, lines, status) => {
     expect(refusal(lines).status).toBe(status);
   });

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // ---------------------------------------------------------------------------------------------
 // A raw client: writes exact bytes, reads a sequence of answers, says whether the server closed.
@@ -761,5 +762,106 @@ describe('connection management (RFC 9112 §9)', () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+// Each of these was a bug of the node:net transport found by fuzzing it; each test failed before its fix.
+describe('found by fuzzing', () => {
+  it('stops answering requests already received while the client does not read, so a flood of large answers stays bounded', async () => {
+    const own = await startMockServer({ port: 0 });
+    try {
+      // ~1 MB of state: each GET /__mock/state answer is ~1 MB.
+      const seed = JSON.stringify({ '/plants': Array.from({ length: 90 }, (_, i) => ({ id: 9_100_000 + i, name: 'x'.repeat(10_000) })) });
+      const seeded = await Wire.open(own.port);
+      seeded.write(message(['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`], seed));
+      expect((await seeded.read(1)).responses[0].status).toBe(201);
+      const before = own.engine.store.size();
+      const wire = await Wire.open(own.port);
+      wire.socket.pause();
+      // 300 pairs in one write: a large answer, then a create that marks how far the server got.
+      const pairs = Array.from({ length: 300 }, (_, i) => Buffer.concat([Buffer.from('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n'), create(JSON.stringify({ id: 9_200_000 + i, name: 'm' }))]));
+      wire.write(Buffer.concat(pairs));
+      let handled = -1;
+      while (handled !== own.engine.store.size() - before) {
+        handled = own.engine.store.size() - before;
+        await sleep(300);
+      }
+      expect(handled).toBeGreaterThan(0);
+      expect(handled).toBeLessThan(60);
+      wire.destroy();
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('answers every request sent before a half-close, also when answers wait for a state file', async () => {
+    const own = await startMockServer({ port: 0, stateFile: `${tempDir('plantstore-wire-')}/state.jsonl` });
+    try {
+      const wire = await Wire.open(own.port);
+      wire.write(Buffer.concat([create(plant('Durable')), Buffer.from('GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n')]));
+      wire.end();
+      const { responses } = await wire.read(2);
+      expect(responses.map((r) => r.status)).toEqual([200, 404]);
+      expect(await wire.waitForClose()).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('starts the idle clock only once a large answer has been read: a slow reader gets all of it', async () => {
+    const own = await startMockServer({ port: 0 });
+    try {
+      const seed = JSON.stringify({ '/plants': Array.from({ length: 90 }, (_, i) => ({ id: 9_300_000 + i, name: 'y'.repeat(10_000) })) });
+      const seeded = await Wire.open(own.port);
+      seeded.write(message(['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`], seed));
+      expect((await seeded.read(1)).responses[0].status).toBe(201);
+      const wire = await Wire.open(own.port);
+      wire.socket.pause();
+      // Eight ~1 MB answers fill the socket buffers; the client reads nothing for 6 s (past the 5 s idle timeout).
+      wire.write('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(8));
+      await sleep(6_000);
+      wire.socket.resume();
+      const { responses } = await wire.read(8, { timeoutMs: 5_000 });
+      expect(responses).toHaveLength(8);
+      for (const response of responses) expect(response.body.length).toBe(Number(response.headers['content-length']));
+    } finally {
+      await own.close();
+    }
+  }, 20_000);
+
+  it('takes an empty line after a request as nothing: no 408, the connection stays usable', async () => {
+    const wire = await Wire.open(server.port);
+    wire.write(Buffer.concat([create(plant('Stray')), Buffer.from('\r\n')]));
+    expect((await wire.read(1)).responses[0].status).toBe(200);
+    // Past headersTimeoutMs (600) and a sweep: still open, nothing more sent.
+    expect(await wire.waitForClose(1_200)).toBe(false);
+    expect(wire.pending).toHaveLength(0);
+    wire.write(create(plant('AfterStray')));
+    expect((await wire.read(1)).responses[0].status).toBe(200);
+  });
+
+  it('judges a head of exactly 16 KiB alike however its blank line is split', async () => {
+    const head = `GET /x HTTP/1.1\r\nHost: x\r\nX: ${'a'.repeat(16_384 - 'GET /x HTTP/1.1\r\nHost: x\r\nX: '.length)}`;
+    expect(Buffer.byteLength(head)).toBe(16_384);
+    for (const pieces of [[`${head}\r\n\r\n`], [`${head}\r`, '\n\r\n'], [`${head}\r\n\r`, '\n']]) {
+      const { responses } = await exchange(pieces, 1, { gap: 20 });
+      expect(responses[0].status).toBe(404);
+    }
+  });
+
+  it.each([['x/plants'], [',/plants'], ['http:plants/plants']])('refuses the request target %s with 400 and stores nothing', async (target) => {
+    const before = count();
+    const { responses } = await exchange(create(plant(), { line: `POST ${target} HTTP/1.1` }));
+    expect(responses[0].status).toBe(400);
+    errorShaped(responses[0]);
+    expect(count()).toBe(before);
+  });
+
+  it('answers a refused HEAD request without a body', async () => {
+    const { responses, wire } = await exchange(message(['HEAD /plants HTTP/1.1', 'Host: x', 'Content-Length: 99999']), 1, { head: true });
+    expect(responses[0].status).toBe(413);
+    expect(responses[0].body).toHaveLength(0);
+    expect(await wire.waitForClose()).toBe(true);
+    expect(wire.pending).toHaveLength(0);
   });
 });
