@@ -406,7 +406,10 @@ class Connection {
   }
 
   closeWhenIdle(): void {
-    if (this.phase === Phase.Idle) this.socket.destroy();
+    if (this.phase !== Phase.Idle) return;
+    // An answer still on its way to a slow reader is finished first, then the connection ends.
+    if (this.socket.writableLength > 0) this.close();
+    else this.socket.destroy();
   }
 
   check(now: number): void {

@@ -829,6 +829,35 @@ describe('found by fuzzing', () => {
     }
   }, 20_000);
 
+  it('finishes writing a large answer to a slow reader when the server closes', async () => {
+    const own = await startMockServer({ port: 0 });
+    try {
+      // ~8 MB of state, more than the socket buffers hold: the answer is still being written when close() comes.
+      const seeded = await Wire.open(own.port);
+      for (let batch = 0; batch < 9; batch++) {
+        const seed = JSON.stringify({ '/plants': Array.from({ length: 90 }, (_, i) => ({ id: 9_400_000 + batch * 100 + i, name: 'z'.repeat(10_000) })) });
+        seeded.write(message(['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`], seed));
+        expect((await seeded.read(1)).responses[0].status).toBe(201);
+      }
+      seeded.destroy();
+      const wire = await Wire.open(own.port);
+      wire.socket.pause();
+      wire.write('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n');
+      await sleep(300);
+      const closed = own.close();
+      await sleep(300);
+      wire.socket.resume();
+      const { responses, closed: ended } = await wire.read(1, { timeoutMs: 5_000 });
+      expect(responses).toHaveLength(1);
+      expect(responses[0].body.length).toBe(Number(responses[0].headers['content-length']));
+      expect(responses[0].body.length).toBeGreaterThan(8_000_000);
+      expect(ended || (await wire.waitForClose())).toBe(true);
+      await closed;
+    } finally {
+      await own.close();
+    }
+  });
+
   it('takes an empty line after a request as nothing: no 408, the connection stays usable', async () => {
     const wire = await Wire.open(server.port);
     wire.write(Buffer.concat([create(plant('Stray')), Buffer.from('\r\n')]));
