@@ -765,16 +765,24 @@ describe('connection management (RFC 9112 §9)', () => {
   });
 });
 
+/** Seeds `batches` × ~0.9 MB of plants (90 with 10,000-character names each) from `firstId` on. */
+async function seedLargeState(port: number, firstId: number, batches = 1): Promise<void> {
+  const wire = await Wire.open(port);
+  for (let batch = 0; batch < batches; batch++) {
+    const seed = JSON.stringify({ '/plants': Array.from({ length: 90 }, (_, i) => ({ id: firstId + batch * 100 + i, name: 'x'.repeat(10_000) })) });
+    wire.write(message(['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`], seed));
+    expect((await wire.read(1)).responses[0].status).toBe(201);
+  }
+  wire.destroy();
+}
+
 // Each of these was a bug of the node:net transport found by fuzzing it; each test failed before its fix.
 describe('found by fuzzing', () => {
   it('stops answering requests already received while the client does not read, so a flood of large answers stays bounded', async () => {
     const own = await startMockServer({ port: 0 });
     try {
       // ~1 MB of state: each GET /__mock/state answer is ~1 MB.
-      const seed = JSON.stringify({ '/plants': Array.from({ length: 90 }, (_, i) => ({ id: 9_100_000 + i, name: 'x'.repeat(10_000) })) });
-      const seeded = await Wire.open(own.port);
-      seeded.write(message(['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`], seed));
-      expect((await seeded.read(1)).responses[0].status).toBe(201);
+      await seedLargeState(own.port, 9_100_000);
       const before = own.engine.store.size();
       const wire = await Wire.open(own.port);
       wire.socket.pause();
@@ -811,10 +819,7 @@ describe('found by fuzzing', () => {
   it('starts the idle clock only once a large answer has been read: a slow reader gets all of it', async () => {
     const own = await startMockServer({ port: 0 });
     try {
-      const seed = JSON.stringify({ '/plants': Array.from({ length: 90 }, (_, i) => ({ id: 9_300_000 + i, name: 'y'.repeat(10_000) })) });
-      const seeded = await Wire.open(own.port);
-      seeded.write(message(['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`], seed));
-      expect((await seeded.read(1)).responses[0].status).toBe(201);
+      await seedLargeState(own.port, 9_300_000);
       const wire = await Wire.open(own.port);
       wire.socket.pause();
       // Eight ~1 MB answers fill the socket buffers; the client reads nothing for 6 s (past the 5 s idle timeout).
@@ -833,13 +838,7 @@ describe('found by fuzzing', () => {
     const own = await startMockServer({ port: 0 });
     try {
       // ~8 MB of state, more than the socket buffers hold: the answer is still being written when close() comes.
-      const seeded = await Wire.open(own.port);
-      for (let batch = 0; batch < 9; batch++) {
-        const seed = JSON.stringify({ '/plants': Array.from({ length: 90 }, (_, i) => ({ id: 9_400_000 + batch * 100 + i, name: 'z'.repeat(10_000) })) });
-        seeded.write(message(['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`], seed));
-        expect((await seeded.read(1)).responses[0].status).toBe(201);
-      }
-      seeded.destroy();
+      await seedLargeState(own.port, 9_400_000, 9);
       const wire = await Wire.open(own.port);
       wire.socket.pause();
       wire.write('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n');
