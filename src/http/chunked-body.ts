@@ -1,10 +1,10 @@
 // Reads a chunked request body (RFC 9112 §7.1) as it arrives, in any split: size lines with
 // optional extensions, data, CRLF, the last chunk, trailer fields (checked, then dropped, as the
 // engine reads no trailers), and the blank line that ends the message.
-import { isFieldLine } from './request-head.ts';
+import { isFieldLine, TCHAR } from './request-head.ts';
 
 // chunk-size [ chunk-ext ]: ext names are tokens, values tokens or quoted strings.
-const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
+const TOKEN = `${TCHAR}+`;
 const QUOTED = '"(?:[^"\\\\\\x00-\\x08\\x0a-\\x1f\\x7f]|\\\\[\\t\\x20-\\x7e\\x80-\\xff])*"';
 const SIZE_LINE = new RegExp(`^([0-9A-Fa-f]+)(?:[\\t ]*;[\\t ]*${TOKEN}(?:[\\t ]*=[\\t ]*(?:${TOKEN}|${QUOTED}))?)*$`);
 /** A size line longer than this is refused: extensions carry nothing the mock reads. */

@@ -8,7 +8,7 @@ import { Server, type Socket } from 'node:net';
 import type { MockRequest, MockResponse } from '../mock/http-types.ts';
 import { ChunkedBody } from './chunked-body.ts';
 import { http } from './node-http.ts';
-import { isRefusal, parseRequestHead, type RequestHead } from './request-head.ts';
+import { isRefusal, isToken, parseRequestHead, type RequestHead } from './request-head.ts';
 
 export interface ListenerOptions {
   maxBodyBytes: number;
@@ -35,7 +35,6 @@ const KEEP_ALIVE = `connection: keep-alive\r\nkeep-alive: timeout=${KEEP_ALIVE_T
 const CLOSE = 'connection: close\r\n\r\n';
 // A header value may hold HTAB, visible ASCII and obs-text (RFC 9110 §5.5); never CR or LF.
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const ASCII = /^[\x00-\x7f]*$/;
 
 const Phase = {
@@ -149,7 +148,6 @@ class Connection {
       this.scanFrom -= this.offset;
       this.offset = 0;
     }
-    if (this.phase === Phase.Idle) this.begin();
     this.pump();
   }
 
@@ -233,7 +231,7 @@ class Connection {
     }
     const { maxBodyBytes } = this.listener.options;
     if (head.contentLength !== undefined && head.contentLength > maxBodyBytes) {
-      this.refuse(413, `the body is larger than the limit of ${maxBodyBytes} bytes (--max-body)`, head.method === 'HEAD');
+      this.refuseTooLarge(head.method === 'HEAD');
       return false;
     }
     if (head.expectContinue && (head.chunked || (head.contentLength ?? 0) > 0)) this.out += CONTINUE;
@@ -268,7 +266,7 @@ class Connection {
   readChunked(): boolean {
     const progress = (this.chunked as ChunkedBody).feed(this.buffer as Buffer, this.offset);
     if ('error' in progress) {
-      if (progress.error === 'too-large') this.refuse(413, `the body is larger than the limit of ${this.listener.options.maxBodyBytes} bytes (--max-body)`);
+      if (progress.error === 'too-large') this.refuseTooLarge();
       else this.refuse(400, `malformed chunked body: ${progress.message}`);
       return false;
     }
@@ -302,7 +300,7 @@ class Connection {
       (ready) => this.resumeWith(head, ready),
       (error) => {
         this.listener.options.onError(`plantstore bug: ${(error as Error).stack ?? String(error)}`);
-        this.resumeWith(head, { status: 500, headers: { 'content-type': 'application/json' }, body: this.listener.options.errorBody(500, 'internal mock error; see the mock log') });
+        this.resumeWith(head, this.internalError());
       },
     );
     return false;
@@ -325,7 +323,7 @@ class Connection {
       bytes = serialize(response, head.method === 'HEAD', keepAlive);
     } catch (error) {
       this.listener.options.onError(`plantstore bug: ${(error as Error).message}`);
-      bytes = serialize({ status: 500, headers: { 'content-type': 'application/json' }, body: this.listener.options.errorBody(500, 'internal mock error; see the mock log') }, false, keepAlive);
+      bytes = serialize(this.internalError(), false, keepAlive);
     }
     if (typeof bytes === 'string') this.out += bytes;
     else {
@@ -339,6 +337,15 @@ class Connection {
     this.phase = Phase.Idle;
     this.since = performance.now();
     return true;
+  }
+
+  /** The answer to a request the handler failed on: a mock bug, already logged. */
+  internalError(): MockResponse {
+    return { status: 500, headers: { 'content-type': 'application/json' }, body: this.listener.options.errorBody(500, 'internal mock error; see the mock log') };
+  }
+
+  refuseTooLarge(isHead?: boolean): void {
+    this.refuse(413, `the body is larger than the limit of ${this.listener.options.maxBodyBytes} bytes (--max-body)`, isHead);
   }
 
   /** Answers with an Error body and closes: after a framing problem the next byte's place is unknown. */
@@ -500,7 +507,7 @@ function formatHeaders(headers: Record<string, string>): string {
   let block = '';
   for (const name in headers) {
     const value = headers[name];
-    if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(value)) throw new Error(`the answer's header ${JSON.stringify(name)}: ${JSON.stringify(value)} cannot be sent`);
+    if (!isToken(name) || !HEADER_VALUE.test(value)) throw new Error(`the answer's header ${JSON.stringify(name)}: ${JSON.stringify(value)} cannot be sent`);
     block += `${name}: ${value}\r\n`;
   }
   return block;

@@ -32,10 +32,12 @@ export interface HeadRefusal {
 // A CR or LF inside a line is a bare line end, which this reader refuses (llhttp does too).
 // The line is split and trimmed by hand: one expression with a lazy value before trailing
 // whitespace backtracks in cubic time on "A:" + spaces + a control byte (16 KB of spaces: hours).
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** RFC 9110 §5.6.2: one token character (tchar), as a regular expression's source. */
+export const TCHAR = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]";
+const TOKEN = new RegExp(`^${TCHAR}+$`);
 const FIELD_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
 // RFC 9112 §3: method SP request-target SP HTTP-version; the target is visible ASCII.
-const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([\x21-\x7e]+) HTTP\/(\d)\.(\d)$/;
+const REQUEST_LINE = new RegExp(`^(${TCHAR}+) ([\\x21-\\x7e]+) HTTP\\/(\\d)\\.(\\d)$`);
 const DIGITS = /^\d+$/;
 // RFC 9112 §3.2: origin-form (/path), absolute-form (scheme://authority...), or * for OPTIONS.
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*(?:[/?#]|$)/;
@@ -151,6 +153,11 @@ export function parseRequestHead(text: string): RequestHead | HeadRefusal {
 
 export function isRefusal(head: RequestHead | HeadRefusal): head is HeadRefusal {
   return (head as HeadRefusal).status !== undefined;
+}
+
+/** Whether a text is a token (RFC 9110 §5.6.2), as a method or a field name must be. */
+export function isToken(text: string): boolean {
+  return TOKEN.test(text);
 }
 
 /** Whether a line (without its CRLF) is a well-formed field line, as a trailer must be. */
