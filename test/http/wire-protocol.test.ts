@@ -54,41 +54,14 @@ function parseResponse(buffer: Buffer, bodiless: boolean, closed: boolean): { re
   const start = headEnd + 4;
   const done = (body: Buffer, end: number) => ({ response: { statusLine, status, headers, headerNames, body, text: body.toString('utf8'), raw: buffer.subarray(0, end) }, used: end });
   if (bodiless || status < 200 || status === 204 || status === 304) return done(Buffer.alloc(0), start);
-  if (headers['transfer-encoding'] !== undefined) {
-    // The mock's answers are never chunked; node:http's own 400 (no Host) and 417 were.
-    if (headers['transfer-encoding'].toLowerCase() !== 'chunked') throw new Error(`unexpected Transfer-Encoding in an answer: ${headers['transfer-encoding']}`);
-    return parseChunked(buffer, start, done);
-  }
+  // The mock writes every answer with a Content-Length (node:http framed its own 400 and 417 chunked).
+  if (headers['transfer-encoding'] !== undefined) throw new Error(`unexpected Transfer-Encoding in an answer: ${headers['transfer-encoding']}`);
   if (headers['content-length'] !== undefined) {
     if (!/^\d+$/.test(headers['content-length'])) throw new Error(`bad Content-Length in an answer: ${headers['content-length']}`);
     const end = start + Number(headers['content-length']);
     return buffer.length < end ? undefined : done(buffer.subarray(start, end), end);
   }
   return closed ? done(buffer.subarray(start), buffer.length) : undefined; // delimited by the close
-}
-
-function parseChunked<T>(buffer: Buffer, start: number, done: (body: Buffer, end: number) => T): T | undefined {
-  const parts: Buffer[] = [];
-  let at = start;
-  for (;;) {
-    const lineEnd = buffer.indexOf('\r\n', at);
-    if (lineEnd === -1) return undefined;
-    const size = parseInt(buffer.subarray(at, lineEnd).toString('latin1'), 16);
-    if (Number.isNaN(size)) throw new Error(`bad chunk size in an answer: ${JSON.stringify(buffer.subarray(at, lineEnd).toString('latin1'))}`);
-    at = lineEnd + 2;
-    if (size === 0) break;
-    if (buffer.length < at + size + 2) return undefined;
-    parts.push(buffer.subarray(at, at + size));
-    at += size + 2;
-  }
-  // Trailer fields, if any, up to the empty line.
-  for (;;) {
-    const lineEnd = buffer.indexOf('\r\n', at);
-    if (lineEnd === -1) return undefined;
-    const empty = lineEnd === at;
-    at = lineEnd + 2;
-    if (empty) return done(Buffer.concat(parts), at);
-  }
 }
 
 /** Every connection a test opens, destroyed after it. */
