@@ -62,8 +62,10 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const operations = listOperations(spec);
   const route = createRouter(operations);
   const declaredRoutes = operations.map((op) => `${op.method} ${op.path}`).join(', '); // for 404 messages
+  // Schemas compile on an operation's first request, not here: GitHub's document has 1,200
+  // operations, and compiling them all would hold up start-up for seconds. The loader has already
+  // checked every schema against its meta-schema.
   const validators = createValidators(spec);
-  compileAll(operations, validators.at);
   const errorBodies = createErrorBodies(document, operations, validators);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
   const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
@@ -199,16 +201,4 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     journal,
     webhooks,
   };
-}
-
-/** Compiles every request and response schema now, so a broken schema fails start-up. */
-function compileAll(operations: Operation[], at: (pointer: string) => unknown): void {
-  for (const operation of operations) {
-    for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) at(content.schemaPointer);
-    for (const response of operation.responses) {
-      const content = jsonContent(response.contents);
-      if (content?.schema !== undefined) at(content.schemaPointer);
-    }
-    for (const param of operation.parameters) if (param.schema !== undefined) at(param.schemaPointer);
-  }
 }
