@@ -80,7 +80,8 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   const dialect = String(bundled.openapi).startsWith('3.1') ? '3.1' : '3.0';
   // Dereferencing changes the object it is given; the bundled form is kept for the validator.
   const bundledText = JSON.stringify(bundled);
-  const document = await dereference(file, JSON.parse(bundledText) as OpenApiDocument);
+  const { dereferenceBundled } = await import('./dereference.ts');
+  const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
   const spec: LoadedSpec = { file, dialect, document, bundled, warnings };
   if (!cached) {
     const { schemaWarnings } = await import('../validation/validator.ts');
@@ -91,16 +92,6 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     throw new PlantstoreError('SPEC_INVALID', `${file}: the document has ${spec.warnings.length} problem(s), refused under --strict`, spec.warnings.slice(0, 20));
   }
   return spec;
-}
-
-async function dereference(file: string, bundled: OpenApiDocument): Promise<OpenApiDocument> {
-  const [{ default: SwaggerParser }, { describeReadError }] = await Promise.all([import('@apidevtools/swagger-parser'), import('./read-document.ts')]);
-  try {
-    // Every $ref is internal by now: nothing is read from disk or the network here.
-    return (await new SwaggerParser().dereference(bundled as never, { dereference: { circular: 'ignore' }, resolve: { external: false } } as never)) as unknown as OpenApiDocument;
-  } catch (error) {
-    throw describeReadError(file, error);
-  }
 }
 
 /** Escapes one JSON pointer token (RFC 6901). */
