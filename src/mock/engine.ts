@@ -146,11 +146,23 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return outcome;
   }
 
+  // An example that breaks its own schema is never served (the loader warned about it once):
+  // a generated body answers instead. Judged once per example object.
+  const exampleVerdicts = new WeakMap<object, boolean>();
+  function exampleFits(schemaPointer: string | undefined, value: unknown): boolean {
+    if (schemaPointer === undefined) return true;
+    const known = value !== null && typeof value === 'object' ? exampleVerdicts.get(value) : undefined;
+    if (known !== undefined) return known;
+    const fits = validators.at(schemaPointer)(value as JsonValue).ok;
+    if (value !== null && typeof value === 'object') exampleVerdicts.set(value, fits);
+    return fits;
+  }
+
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
     let value: JsonValue | undefined;
-    if (choice.example && !preferences.dynamic) value = choice.example.value as JsonValue;
+    if (choice.example && !preferences.dynamic && exampleFits(choice.schemaPointer, choice.example.value)) value = choice.example.value as JsonValue;
     else if (choice.schemaPointer) value = await generateBody(spec, validators, choice.schemaPointer, options.seed, generated++);
     return responder.json(request, operation, choice.status, value);
   }

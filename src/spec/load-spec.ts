@@ -84,8 +84,12 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
   const spec: LoadedSpec = { file, dialect, document, bundled, warnings };
   if (!cached) {
-    const { schemaWarnings } = await import('../validation/validator.ts');
-    spec.warnings = [...warnings, ...schemaWarnings(spec)];
+    const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }] = await Promise.all([
+      import('../validation/validator.ts'),
+      import('./operations.ts'),
+      import('./example-audit.ts'),
+    ]);
+    spec.warnings = [...warnings, ...schemaWarnings(spec), ...auditExamples(listOperations(spec), createValidators(spec))];
     writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings);
   }
   if (options.strict && spec.warnings.length > 0) {
