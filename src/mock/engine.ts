@@ -12,6 +12,7 @@ import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
 import { generateBody } from './dynamic-body.ts';
+import { documentAnswer } from './document-answer.ts';
 import { createErrorBodies } from './error-bodies.ts';
 import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
 import type { MockRequest, MockResponse } from './http-types.ts';
@@ -138,7 +139,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       return announced(binding, outcome);
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
-    return forced(request, operation, { dynamic: false });
+    return documented(request, operation);
   }
 
   function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {
@@ -156,6 +157,13 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const fits = validators.at(schemaPointer)(value as JsonValue).ok;
     if (value !== null && typeof value === 'object') exampleVerdicts.set(value, fits);
     return fits;
+  }
+
+  function documented(request: MockRequest, operation: Operation): Eventually<Outcome> {
+    const answer = documentAnswer(operation);
+    if (answer.example && exampleFits(answer.schemaPointer, answer.example.value)) return responder.json(request, operation, answer.status, answer.example.value as JsonValue);
+    if (answer.schemaPointer === undefined) return responder.json(request, operation, answer.status, undefined);
+    return generateBody(spec, validators, answer.schemaPointer, options.seed, generated++).then((value) => responder.json(request, operation, answer.status, value));
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
