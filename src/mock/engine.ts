@@ -106,7 +106,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // Absent items of operations without a 404 are answered from the document: said once, now.
   for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
   const hooks: StateHooks = { nextKey, serverFields: planServerFields(bindings, document), fields: createFieldMaker(spec, validators, options.seed), absent };
-  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), nextKey };
+  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), hooks };
 
   // Not async: most answers are ready at once, and the listener then writes them in the same tick.
   function respond(request: MockRequest): Eventually<Outcome> {

@@ -48,6 +48,9 @@ export interface StateHooks {
   absent(request: MockRequest, operation: Operation, binding: ResourceBinding, key: string): StateOutcome | Promise<StateOutcome>;
 }
 
+/** Whether a key is unused in a collection (built only where a key may be made: not per request). */
+const freeIn = (store: StateStore, collection: string) => (key: string) => store.get(collection, key) === undefined;
+
 /** Applies the operation's role to the store and answers. */
 export function applyState(store: StateStore, responder: Responder, context: StateContext, hooks: StateHooks): StateOutcome | Promise<StateOutcome> {
   const { request, operation, binding, body } = context;
@@ -59,7 +62,6 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
     const loading = hooks.fields.ready(fields);
     if (loading) return loading.then(() => applyState(store, responder, context, hooks));
   }
-  const isFree = (key: string) => store.get(collection, key) === undefined;
 
   switch (binding.role) {
     case 'create': {
@@ -70,7 +72,7 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
       if (fields !== undefined) {
         record = { ...record };
         try {
-          made = hooks.fields.fill(record, fields, collection, isFree);
+          made = hooks.fields.fill(record, fields, collection, freeIn(store, collection));
         } catch (error) {
           return refuseWhenFull(error, responder, request, operation);
         }
@@ -121,7 +123,7 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
       }
       const record = binding.role === 'replace' ? { ...incoming } : mergePatch(existing, incoming);
       if (keyField !== undefined) record[keyField] = existing[keyField];
-      if (fields !== undefined) hooks.fields.fill(record, fields, collection, isFree, existing);
+      if (fields !== undefined) hooks.fields.fill(record, fields, collection, freeIn(store, collection), existing);
       try {
         store.replace(collection, key, record);
       } catch (error) {

@@ -119,3 +119,17 @@ describe('server-made fields', () => {
     expect(engine.store.list('/plants')).toEqual([{ id: 9007199254740993n, name: 'Fern' }]);
   });
 });
+
+describe('seeded items (POST /__mock/state)', () => {
+  it('get the fields a create would make, so reading and listing them answers valid bodies', async () => {
+    const engine = await engineFor();
+    const seeded = await send(engine, { method: 'POST', path: '/__mock/state', json: { '/things': [{ name: 'a' }, { name: 'b' }], '/counters': [{ label: 'c' }] } });
+    expect(seeded).toMatchObject({ status: 201, json: { seeded: { '/things': 2, '/counters': 1 } } });
+    const list = await send(engine, get('/things'));
+    expect(list.status).toBe(200);
+    const [first] = list.json as Thing[];
+    expect(first).toMatchObject({ name: 'a', id: expect.stringMatching(UUID), createdAt: expect.any(String) });
+    expect(await send(engine, get(`/things/${first.id}`))).toMatchObject({ status: 200, json: first });
+    expect(await send(engine, get('/counters/1'))).toMatchObject({ status: 200, json: { id: 1, label: 'c' } });
+  });
+});
