@@ -42,15 +42,18 @@ describe('server-made fields', () => {
     expect((list.json as Thing[]).map((t) => t.id)).toEqual([...ids]);
   });
 
-  it('makes the same keys for the same --seed, and other keys for another seed', async () => {
-    const idsOf = async (seed: number) => {
+  it('makes the same keys and values for the same --seed, and other keys for another seed', async () => {
+    const madeBy = async (seed: number) => {
       const engine = await engineFor({ seed });
-      const ids = [];
-      for (const name of ['a', 'b', 'c']) ids.push(((await send(engine, post('/things', { name }))).json as Thing).id);
-      return ids;
+      const made = [];
+      for (const name of ['a', 'b', 'c']) {
+        const { id, state, revision } = (await send(engine, post('/things', { name }))).json as Thing;
+        made.push({ id, state, revision });
+      }
+      return made;
     };
-    expect(await idsOf(7)).toEqual(await idsOf(7));
-    expect(await idsOf(7)).not.toEqual(await idsOf(8));
+    expect(await madeBy(7)).toEqual(await madeBy(7));
+    expect((await madeBy(7)).map((m) => m.id)).not.toEqual((await madeBy(8)).map((m) => m.id));
   });
 
   it('steps over a made key that is already stored (a state file kept from an earlier run with the same seed)', async () => {
@@ -90,11 +93,21 @@ describe('server-made fields', () => {
     expect(await send(engine, get('/counters/3'))).toMatchObject({ status: 200, json: { id: 3, label: 'c' } });
   });
 
-  it('stamps a unix-time field with the seconds of the create', async () => {
+  it('stamps a unix-time field with the seconds of the create, and a date field with its day', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const counter = (await send(await engineFor(), post('/counters', { label: 'a' }))).json as { created: number };
+    const counter = (await send(await engineFor(), post('/counters', { label: 'a' }))).json as { created: number; day: string };
     expect(counter.created).toBeGreaterThanOrEqual(before);
     expect(counter.created).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+    expect(counter.day).toBe(new Date(counter.created * 1000).toISOString().slice(0, 10));
+  });
+
+  it('refuses a create with the error shape and 400 when the key schema leaves no unused key (maximum 2)', async () => {
+    const engine = await engineFor();
+    const answers = [];
+    for (const label of ['a', 'b', 'c']) answers.push(await send(engine, post('/slots', { label })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 400]);
+    expect(answers[2].json).toEqual({ code: 400, message: "the mock's state is full: no unused id is left in /slots (the schema allows 1 to 2); DELETE /__mock/state clears it" });
+    expect(engine.store.size()).toBe(2);
   });
 
   it.each([
