@@ -112,7 +112,7 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
       const check = content ? admin.validators.at(content.schemaPointer)(item) : { ok: true as const };
       if (!check.ok) return bad(`${collection}[${index}]: ${formatIssues(check.issues)}`);
       // Seeded items get the fields a create would make, so that reads and lists of them are valid.
-      const fields = hooks.serverFields.get(operation);
+      const fields = item !== null && typeof item === 'object' && !Array.isArray(item) ? hooks.serverFields.get(operation) : undefined;
       const record = fields === undefined ? (item as StoredRecord) : { ...(item as StoredRecord) };
       let made: string | undefined;
       try {

@@ -69,7 +69,8 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
       let made: string | undefined;
       let text = context.bodyText;
       let plain = context.bodyPlain;
-      if (fields !== undefined) {
+      // (Only an object body has fields to add; a schema may allow an array or a scalar create.)
+      if (fields !== undefined && isRecord(record)) {
         record = { ...record };
         try {
           made = hooks.fields.fill(record, fields, collection, freeIn(store, collection));
@@ -156,6 +157,10 @@ function lowestSuccess(operation: Operation): number {
     successCache.set(operation, success);
   }
   return success;
+}
+
+function isRecord(value: unknown): value is StoredRecord {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function toCount(value: JsonValue | undefined): number | undefined {
