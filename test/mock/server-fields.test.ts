@@ -42,6 +42,14 @@ describe('server-made fields', () => {
     expect((list.json as Thing[]).map((t) => t.id)).toEqual([...ids]);
   });
 
+  it.each([['/things', { name: 'n' }], ['/counters', { label: 'n' }]])('gives each of 50 concurrent creates of %s its own key', async (path, body) => {
+    const engine = await engineFor();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => send(engine, post(path, body))));
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set([path === '/things' ? 201 : 200]));
+    expect(new Set(answers.map((a) => String((a.json as { id: unknown }).id))).size).toBe(50);
+    expect(engine.store.size()).toBe(50);
+  });
+
   it('makes the same keys and values for the same --seed, and other keys for another seed', async () => {
     const madeBy = async (seed: number) => {
       const engine = await engineFor({ seed });
