@@ -22,7 +22,10 @@ import { readParameters } from './parameters.ts';
 import { readBody } from './request-body.ts';
 import { bindResources, type ResourceBinding } from '../spec/resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
-import { applyState, type StateOutcome } from './state-actions.ts';
+import { applyState, type StateHooks, type StateOutcome } from './state-actions.ts';
+import { absentAnswer, absentItemWarnings } from './absent-items.ts';
+import { createFieldMaker } from './field-maker.ts';
+import { planServerFields } from './server-fields.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
@@ -103,7 +106,10 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   let keyCounter = 0;
   let generated = 0;
   const nextKey = () => String(++keyCounter);
-  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), nextKey };
+  // Absent items of operations without a 404 are answered from the document: said once, now.
+  for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
+  const hooks: StateHooks = { nextKey, serverFields: planServerFields(bindings, document), fields: createFieldMaker(spec, validators, options.seed), absent };
+  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), hooks };
 
   // Not async: most answers are ready at once, and the listener then writes them in the same tick.
   function respond(request: MockRequest): Eventually<Outcome> {
@@ -133,13 +139,21 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (preferences) return forced(request, operation, preferences);
     const binding = bindings.get(operation);
     if (binding) {
-      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query: parameters.values }, nextKey);
+      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query: parameters.values }, hooks);
       // (No function per request: the common answer is ready now, and only a change is announced.)
       if (outcome instanceof Promise) return outcome.then((done) => announced(binding, done));
       return announced(binding, outcome);
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
     return documented(request, operation);
+  }
+
+  // No stored item matched: a declared (or asked-for) 404, else what the document answers.
+  function absent(request: MockRequest, operation: Operation, binding: ResourceBinding, key: string): Eventually<StateOutcome> {
+    const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
+    if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
+    const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
+    return forced(request, operation, { dynamic: false }).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
   }
 
   function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {
