@@ -153,7 +153,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
     if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
     const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
-    return forced(request, operation, { dynamic: false }).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
+    return Promise.resolve(documented(request, operation)).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
   }
 
   function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {
