@@ -70,6 +70,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // operations, and compiling them all would hold up start-up for seconds. The loader has already
   // checked every schema against its meta-schema.
   const validators = createValidators(spec);
+  validators.prepare();
   const errorBodies = createErrorBodies(document, operations, validators);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
   const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
