@@ -12,7 +12,8 @@ import { jsonContent, type JsonSchema, type Operation } from '../spec/operations
 import type { Validators } from '../validation/validator.ts';
 import type { Case, FixtureRequest, FixtureStep, StatusExpectation } from './fixture.ts';
 import type { CaseSource, GenerateOptions } from './generated-cases.ts';
-import { authHeaders, withUniqueField, type UniqueBody } from './generated-request-parts.ts';
+import { credentialsFor, withCredentials } from './credentials.ts';
+import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
 
 /** The page asked of a list whose `limit` declares no maximum: large, yet not a load test. */
 const DEFAULT_LIST_LIMIT = 1000;
@@ -39,7 +40,7 @@ export function generateSequences(spec: LoadedSpec, operations: Operation[], val
     if (binding.role !== 'create') continue;
     const roles: Roles = {};
     for (const [operation, other] of bindings) {
-      if (other.collection === binding.collection && sendable(operation, other)) roles[other.role] ??= { operation, keyParam: other.keyParam };
+      if (other.collection === binding.collection && sendable(operation, other, options.auth)) roles[other.role] ??= { operation, keyParam: other.keyParam };
     }
     if (roles.create?.operation === create) out.push(...sequencesFor(binding, roles, context));
   }
@@ -47,8 +48,8 @@ export function generateSequences(spec: LoadedSpec, operations: Operation[], val
 }
 
 /** True when the runner can fill every required parameter (the item key, a list's `limit`) and present the credentials. */
-function sendable(operation: Operation, binding: ResourceBinding): boolean {
-  if (authHeaders(operation) === undefined) return false;
+function sendable(operation: Operation, binding: ResourceBinding, auth: Record<string, string>): boolean {
+  if (!credentialsFor(operation, auth).ok) return false;
   if (binding.role === 'create' && !jsonContent(operation.requestBody?.contents ?? [])?.schema) return false;
   return operation.parameters.every((p) => !p.required || (p.in === 'path' && p.name === binding.keyParam) || (binding.role === 'list' && isLimit(p)));
 }
@@ -73,7 +74,7 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check) ?? body;
     // The path names the item by the key sent; a key the runner could not make unique goes in as generated.
     const keyText = binding.keyField === undefined ? undefined : key ? String(key.template[binding.keyField]) : encodedKey(generated[binding.keyField]);
-    const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context.document);
+    const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context);
     if (steps.length < 2) return;
     out.push({
       id: `generated/sequence${binding.collection}/${index + 1}`,
@@ -85,19 +86,19 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   return out;
 }
 
-function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string | undefined, page: ListPage | undefined, mediaType: string, document: unknown): FixtureStep[] {
-  const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}): FixtureRequest => ({
-    method: operation.method,
-    path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!),
-    headers: authHeaders(operation)!,
-    ...extra,
-  });
+function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string | undefined, page: ListPage | undefined, mediaType: string, context: SequenceContext): FixtureStep[] {
+  const { document } = context;
+  const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}): FixtureRequest => {
+    const credentials = credentialsFor(operation, context.options.auth);
+    const plain: FixtureRequest = { method: operation.method, path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!), headers: {}, ...extra };
+    return credentials.ok ? withCredentials(plain, credentials.parts) : plain;
+  };
   const { create, list } = roles;
   // Item operations need the key in their path: without a key field, the server numbers the items itself.
   const read = keyText === undefined ? undefined : roles.read;
   const remove = keyText === undefined ? undefined : roles.remove;
   const steps: FixtureStep[] = [
-    { name: 'create', request: request(create!, { headers: { ...authHeaders(create!.operation), 'content-type': mediaType }, body: sent }), expect: { status: '2xx' } },
+    { name: 'create', request: request(create!, { headers: { 'content-type': mediaType }, body: sent }), expect: { status: '2xx' } },
   ];
   if (read) {
     const expected = declaredPart(sent, successSchema(read.operation), document);

@@ -104,7 +104,8 @@ function toOutgoing(request: FixtureRequest, context: CaseContext): OutgoingRequ
   url.pathname = `${url.pathname.replace(/\/+$/, '')}${request.path}`;
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(request.query ?? {})) for (const item of [value].flat()) search.append(key, String(item));
-  url.search = search.toString();
+  // Styled parameters keep their own delimiters (",", "|", "[...]"): appended, not re-encoded.
+  url.search = [search.toString(), ...(request.rawQuery ?? [])].filter((piece) => piece !== '').join('&');
   const headers: Record<string, string> = { ...context.headers };
   for (const [key, value] of Object.entries(request.headers ?? {})) headers[key.toLowerCase()] = value;
   let body: string | undefined;
