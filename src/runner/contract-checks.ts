@@ -2,7 +2,7 @@
 // document alone. A registry, in the order they run; each returns findings (expected failures
 // are values). The body is judged by the toolkit's one validator.
 import type { JsonValue } from '../json/exact-json.ts';
-import { findResponse, jsonContent, type Operation } from '../spec/operations.ts';
+import { findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { RouteResult } from '../spec/router.ts';
 import type { ValidationIssue, Validators } from '../validation/validator.ts';
 import type { Finding } from './report.ts';
@@ -74,9 +74,11 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
     return [failure('undeclared-content-type', `Content-Type ${contentType} is not declared for ${response.status} (declared: ${declared.types.join(', ')})`, { expected: declared.types.join(', '), actual: contentType })];
   },
 
+  // Only a JSON answer (application/json, any +json) is judged against a schema; any other media
+  // type has had its Content-Type checked, and that is all the runner can say about it.
   body: ({ route, response, validators }) => {
     const declared = declaredContents(route, response.status);
-    const content = declared && jsonContent(declared.contents);
+    const content = declared && servedContent(declared.contents, response.headers['content-type']);
     if (!content || content.schema === undefined || response.json === undefined) return [];
     if (!response.json.ok) return [failure('body-not-json', `the body is not JSON (${response.json.message})${snippet(response.text)}; ${response.status} declares ${content.mediaType}`)];
     const result = validators.at(content.schemaPointer)(response.json.value);
@@ -96,6 +98,14 @@ function declaredContents(route: RouteResult, status: number) {
   const declared = findResponse(operation, status);
   if (!declared || declared.contents.length === 0) return undefined;
   return { contents: declared.contents, types: declared.contents.map((c) => c.mediaType) };
+}
+
+/** The declared content the answer's Content-Type names, when the answer is JSON; without a Content-Type, the declared JSON one. */
+function servedContent(contents: MediaContent[], contentType: string | undefined): MediaContent | undefined {
+  if (contentType === undefined) return jsonContent(contents);
+  const essence = contentType.split(';')[0].trim().toLowerCase();
+  if (essence !== 'application/json' && !/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence)) return undefined;
+  return contents.find((c) => c.mediaType === essence) ?? contents.find((c) => mediaTypeMatches(c.mediaType, essence));
 }
 
 function mediaTypeMatches(declared: string, essence: string): boolean {
