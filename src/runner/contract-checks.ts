@@ -27,6 +27,8 @@ export interface ContractContext {
   response: ReceivedResponse;
   validators: Validators;
   strict: boolean;
+  /** The request was made to be refused (a generated negative case, expecting a 4xx). */
+  rejection?: boolean;
 }
 
 export type ContractCheck = (context: ContractContext) => Finding[];
@@ -49,7 +51,7 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       ? [failure('redirect', `the server redirected with ${response.status}${response.headers.location ? ` to ${response.headers.location}` : ''}; redirects are not followed, point --target at the final address`, { actual: response.status })]
       : [],
 
-  status: ({ route, response, strict }) => {
+  status: ({ route, response, strict, rejection }) => {
     const { status } = response;
     if (judgedElsewhere(status)) return [];
     const operation = operationOf(route);
@@ -60,6 +62,11 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       return [{ code: 'off-contract-status', severity: strict ? 'failure' : 'warning', message: `${status} is not declared (${where}); it is in the documented off-contract class (401, 404, 405, 415)${strict ? ' and --strict is on' : ''}`, actual: status }];
     }
     if (!operation) return [{ code: 'no-operation', severity: 'warning', message: `${where}; only the always-on checks apply`, actual: status }];
+    // The server refused a request made to be refused; the gap is the document's (it declares no
+    // status for bad input), so it warns like the off-contract class.
+    if (rejection && status >= 400 && status < 500) {
+      return [{ code: 'undeclared-rejection-status', severity: strict ? 'failure' : 'warning', message: `${status} refuses this invalid request, but ${operation.id} declares no such status (${declared})${strict ? ' and --strict is on' : ''}`, actual: status }];
+    }
     return [failure('undeclared-status', `${status} is not a status ${operation.id} declares (${declared})`, { expected: declared, actual: status })];
   },
 

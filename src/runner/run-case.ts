@@ -70,7 +70,7 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   }
   const text = outcome.body.toString('utf8');
   const received: ReceivedResponse = { status: outcome.status, headers: outcome.headers, text, json: text === '' ? undefined : parseJson(text) };
-  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict }), ...checkExpectations(expect, received)];
+  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }), ...checkExpectations(expect, received)];
   const body: JsonValue | undefined = received.json === undefined ? undefined : received.json.ok ? received.json.value : cut(text);
   const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers), body };
   scope.steps.set(name, { ...remembered, response: { status: outcome.status, headers: outcome.headers, body } });
