@@ -12,7 +12,7 @@ interface Row {
   auth?: Record<string, string>;
   /** Operations that must be reported as uncovered. */
   uncovered?: string[];
-  /** Operations where today's mock is wrong and the runner right: judged in the skipped tests below. */
+  /** Case id prefixes where today's mock is wrong and the runner right: judged in the skipped tests below. */
   mockBugs?: string[];
 }
 
@@ -23,9 +23,10 @@ const DOCUMENTS: Record<string, Row> = {
   'the grown Plant Store': { spec: 'test/documents/plant-store-grown.yaml' },
   'a document with examples': { spec: 'test/documents/examples.yaml' },
   'a document split over files': { spec: 'test/documents/split/main.yaml' },
-  'parameters and security schemes': { spec: 'test/documents/runner-params.yaml', auth: AUTH, mockBugs: ['styledQuery'] },
+  'parameters and security schemes': { spec: 'test/documents/runner-params.yaml', auth: AUTH, mockBugs: ['generated/styledQuery/'] },
   'string, uuid and integer keys': { spec: 'test/documents/runner-keys.yaml' },
-  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importXml'], mockBugs: ['exportCsv'] },
+  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importXml'], mockBugs: ['generated/exportCsv/'] },
+  'items the server numbers': { spec: 'test/documents/runner-server-ids.yaml', mockBugs: ['generated/addPet/', 'generated/sequence/pets/', 'generated/findPets/'] },
 };
 
 const mocks: MockServer[] = [];
@@ -38,23 +39,31 @@ async function run(row: Row, filter?: string[]): Promise<VerifyReport> {
 }
 
 const failures = (report: VerifyReport, skip: string[] = []) =>
-  report.cases.filter((c) => c.status !== 'passed' && !skip.some((operation) => c.id.startsWith(`generated/${operation}/`))).map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`);
+  report.cases.filter((c) => c.status !== 'passed' && !skip.some((prefix) => c.id.startsWith(prefix))).map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`);
 
 describe('verify --generate against the plantstore mock', () => {
   it.each(Object.entries(DOCUMENTS))('passes every generated case of %s', async (_name, row) => {
     const report = await run(row);
     expect(failures(report, row.mockBugs)).toEqual([]);
     expect(report.uncovered.map((u) => u.operationId)).toEqual(row.uncovered ?? []);
-    const covered = new Set(report.cases.map((c) => c.id.split('/')[1]));
-    for (const operationId of row.mockBugs ?? []) expect(covered).toContain(operationId);
+    for (const prefix of row.mockBugs ?? []) expect(report.cases.some((c) => c.id.startsWith(prefix))).toBe(true);
     expect(report.cases.filter((c) => c.source === 'generated').length).toBeGreaterThan(0);
   });
 
   // Mock bug: the mock reads a query parameter as one raw string (src/mock/parameters.ts), without
   // its style and explode, so "tags=red,blue" is judged against an array schema and refused with 400.
   it.skip('accepts arrays and objects in the query in every style (form, spaceDelimited, pipeDelimited, deepObject)', async () => {
-    const row = DOCUMENTS['parameters and security schemes'];
-    expect(failures(await run(row, ['styledQuery']))).toEqual([]);
+    expect(failures(await run(DOCUMENTS['parameters and security schemes'], ['styledQuery']))).toEqual([]);
+    // tags=a&tags=b (form, exploded): the mock reads only the first "tags".
+    expect(failures(await run(DOCUMENTS['items the server numbers'], ['findPets']))).toEqual([]);
+  });
+
+  // Mock bug: a create whose body has no id but whose answer requires one (the server numbers the
+  // items) gets a 500 "the mock produced an answer the document does not allow": the mock does not
+  // add the id it generated to the answer.
+  it.skip('creates items the server numbers, and follows them through the sequence', async () => {
+    const row = DOCUMENTS['items the server numbers'];
+    expect(failures(await run(row, ['addPet', 'sequence']))).toEqual([]);
   });
 
   // Mock bug: for an operation whose only answer is text/csv the mock answers 400 "cannot force
