@@ -14,6 +14,7 @@ import type { Case, FixtureRequest, FixtureStep, StatusExpectation } from './fix
 import type { CaseSource, GenerateOptions } from './generated-cases.ts';
 import { credentialsFor, withCredentials } from './credentials.ts';
 import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
+import { updateSteps } from './sequence-updates.ts';
 
 /** The page asked of a list whose `limit` declares no maximum: large, yet not a load test. */
 const DEFAULT_LIST_LIMIT = 1000;
@@ -50,7 +51,8 @@ export function generateSequences(spec: LoadedSpec, operations: Operation[], val
 /** True when the runner can fill every required parameter (the item key, a list's `limit`) and present the credentials. */
 function sendable(operation: Operation, binding: ResourceBinding, auth: Record<string, string>): boolean {
   if (!credentialsFor(operation, auth).ok) return false;
-  if (binding.role === 'create' && !jsonContent(operation.requestBody?.contents ?? [])?.schema) return false;
+  const needsBody = binding.role === 'create' || binding.role === 'replace' || binding.role === 'merge';
+  if (needsBody && !jsonContent(operation.requestBody?.contents ?? [])?.schema) return false;
   return operation.parameters.every((p) => !p.required || (p.in === 'path' && p.name === binding.keyParam) || (binding.role === 'list' && isLimit(p)));
 }
 
@@ -66,6 +68,7 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   const page = roles.list && listPage(roles.list.operation, context);
   const { count, seed } = context.options;
   const out: Case[] = [];
+  const drawn = new Map<Operation, JsonValue[]>();
   context.source.valid(create, count, seed).forEach((generated, index) => {
     if (generated === null || typeof generated !== 'object' || Array.isArray(generated)) return;
     let body: UniqueBody = { template: generated, sample: generated };
@@ -75,6 +78,16 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     // The path names the item by the key sent; a key the runner could not make unique goes in as generated.
     const keyText = binding.keyField === undefined ? undefined : key ? String(key.template[binding.keyField]) : encodedKey(generated[binding.keyField]);
     const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context);
+    if (keyText !== undefined) {
+      const keyField = binding.keyField!;
+      const keyValue = key ? { field: keyField, template: body.template[keyField], sample: body.sample[keyField] } : { field: keyField, template: generated[keyField], sample: generated[keyField] };
+      const keyParamOf = (operation: Operation) => Object.values(roles).find((role) => role.operation === operation)?.keyParam;
+      const request = (operation: Operation, extra: Partial<FixtureRequest>) => itemRequest(operation, keyParamOf(operation), keyText, extra, context);
+      const updates = updateSteps(roles.replace?.operation, roles.merge?.operation, roles.read?.operation, index, { document: context.document, validators: context.validators, source: context.source, seed, count, drawn, request, key: keyValue, label, noun: binding.noun });
+      // After the list (which looks for the item as created), before the delete.
+      const at = steps.findIndex((step) => step.name === 'delete');
+      steps.splice(at === -1 ? steps.length : at, 0, ...updates);
+    }
     if (steps.length < 2) return;
     out.push({
       id: `generated/sequence${binding.collection}/${index + 1}`,
@@ -88,11 +101,7 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
 
 function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string | undefined, page: ListPage | undefined, mediaType: string, context: SequenceContext): FixtureStep[] {
   const { document } = context;
-  const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}): FixtureRequest => {
-    const credentials = credentialsFor(operation, context.options.auth);
-    const plain: FixtureRequest = { method: operation.method, path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!), headers: {}, ...extra };
-    return credentials.ok ? withCredentials(plain, credentials.parts) : plain;
-  };
+  const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}) => itemRequest(operation, keyParam, keyText, extra, context);
   const { create, list } = roles;
   // Item operations need the key in their path: without a key field, the server numbers the items itself.
   const read = keyText === undefined ? undefined : roles.read;
@@ -114,6 +123,13 @@ function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string 
     if (read) steps.push({ name: 'read-after-delete', request: request(read), expect: { status: goneStatuses(read.operation) } });
   }
   return steps;
+}
+
+/** A request of the sequence: to the collection, or (keyParam) to the item it created. */
+function itemRequest(operation: Operation, keyParam: string | undefined, keyText: string | undefined, extra: Partial<FixtureRequest>, context: SequenceContext): FixtureRequest {
+  const credentials = credentialsFor(operation, context.options.auth);
+  const plain: FixtureRequest = { method: operation.method, path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!), headers: {}, ...extra };
+  return credentials.ok ? withCredentials(plain, credentials.parts) : plain;
 }
 
 /** What was sent, cut to what the answer declares (as the mock cuts its answers); undefined when nothing is left to compare. */
