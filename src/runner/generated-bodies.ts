@@ -122,4 +122,3 @@ function escapeQuoted(text: string): string {
 function asRecord(value: JsonValue | undefined): Record<string, JsonValue> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
-

@@ -10,7 +10,7 @@ const builder = (y: Argv) =>
     .option('token', { type: 'string', default: process.env.PLANTSTORE_TOKEN, defaultDescription: '$PLANTSTORE_TOKEN', describe: 'Bearer token for {{token}}; redacted from every report' })
     .option('auth', { type: 'string', array: true, describe: 'Credentials of generated requests per security scheme: NAME=VALUE (bearer/oauth2: the token; basic: USER:PASSWORD; apiKey: the key); repeatable, redacted from every report' })
     .option('fixtures', { type: 'string', array: true, defaultDescription: 'fixtures/plant-store with the built-in document, else none', describe: 'Fixture files or folders (YAML/JSON), repeatable' })
-    .option('generate', { type: 'number', default: 0, describe: 'Valid generated bodies per operation, plus the negative cases and N create/read/list/delete sequences per collection (0: none)' })
+    .option('generate', { type: 'number', default: 0, describe: 'Valid generated requests per operation (parameters, bodies, credentials), plus the negative cases and N create/read/list/replace/delete sequences per collection (0: none)' })
     .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated cases (same seed, same cases)' })
     .option('timeout', { type: 'number', default: DEFAULT_TIMEOUT_MS, describe: 'Deadline per request in ms, connect to last body byte' })
     .option('max-response-size', { type: 'number', default: DEFAULT_MAX_RESPONSE_BYTES, describe: 'Largest response body in bytes; larger fails the case' })
