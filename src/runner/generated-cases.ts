@@ -9,7 +9,6 @@
 // no credentials. An operation the runner cannot build a request for gets no case, and the
 // report says why. The same seed gives the same cases. The example module loads
 // json-schema-faker, so it is imported only when cases are generated.
-import { isPlantstoreError } from '../errors.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import type { MediaContent, Operation } from '../spec/operations.ts';
@@ -21,6 +20,7 @@ import { drawsFromSchema, planBody, writeBody, type BodyPlan } from './generated
 import { generateParameters, type ParameterParts } from './generated-parameters.ts';
 import { withUniqueKey } from './generated-request-parts.ts';
 import { generateSequences } from './generated-sequences.ts';
+import { guarded } from './generation-guard.ts';
 import type { UncoveredOperation } from './report.ts';
 
 export interface GenerateOptions {
@@ -80,16 +80,6 @@ async function exampleCaseSource(spec: LoadedSpec, validators: Validators): Prom
     invalid: (operation, seed) => generator.invalidExamples(targetOf(operation), { seed, malformed: true }),
     value: (pointer, seed) => generator.generateOne(pointer, seed),
   };
-}
-
-// A schema the generator cannot satisfy costs that operation its cases, not the whole run.
-function guarded(build: () => Case[] | string): Case[] | string {
-  try {
-    return build();
-  } catch (error) {
-    if (isPlantstoreError(error)) return `cannot generate a request: ${error.message}`;
-    throw error;
-  }
 }
 
 function casesFor(operation: Operation, context: GenerateContext): Case[] | string {

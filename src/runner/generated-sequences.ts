@@ -12,6 +12,7 @@ import { jsonContent, type JsonSchema, type Operation } from '../spec/operations
 import type { Validators } from '../validation/validator.ts';
 import type { Case, FixtureRequest, FixtureStep, StatusExpectation } from './fixture.ts';
 import type { CaseSource, GenerateOptions } from './generated-cases.ts';
+import { guarded } from './generation-guard.ts';
 import { credentialsFor, withCredentials } from './credentials.ts';
 import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
 import { updateSteps } from './sequence-updates.ts';
@@ -43,7 +44,10 @@ export function generateSequences(spec: LoadedSpec, operations: Operation[], val
     for (const [operation, other] of bindings) {
       if (other.collection === binding.collection && sendable(operation, other, options.auth)) roles[other.role] ??= { operation, keyParam: other.keyParam };
     }
-    if (roles.create?.operation === create) out.push(...sequencesFor(binding, roles, context));
+    if (roles.create?.operation !== create) continue;
+    // A body the generator cannot draw leaves the collection without sequences; its operations still get single cases (or a reason).
+    const sequences = guarded(() => sequencesFor(binding, roles, context));
+    if (typeof sequences !== 'string') out.push(...sequences);
   }
   return out;
 }

@@ -101,3 +101,20 @@ describe('generated requests for every operation', () => {
     expect(uncovered[1].reason).toContain('--auth basicAuth=USER:PASSWORD');
   });
 });
+
+describe('an operation the generator cannot draw a value for', () => {
+  it('is reported with the reason, and the other operations still get cases', async () => {
+    const spec = await loadSpec(PARAMS);
+    const source = {
+      valid: () => [],
+      invalid: () => [],
+      value: (pointer: string) => {
+        if (pointer.includes('/~1quota/') || pointer.includes('~1reports')) throw new Error('unsatisfiable');
+        return 'x';
+      },
+    };
+    const { cases, uncovered } = await generateCases(spec, listOperations(spec), createValidators(spec), { count: 1, seed: 1, auth: AUTH }, source);
+    expect(uncovered).toEqual([{ operationId: 'getReport', method: 'GET', path: '/reports/{year}/{month}', reason: expect.stringContaining('the example generator failed (unsatisfiable)') }]);
+    expect(cases.some((c) => c.id.startsWith('generated/search/'))).toBe(true);
+  });
+});
