@@ -25,8 +25,9 @@ describe('plantstore verify --auth', () => {
     const dir = tempDir('plantstore-auth-');
     const result = await runCli(['verify', '--spec', SPEC, '--target', mock.url, '--generate', '1', ...AUTH_ARGS, ...FILTERS, '--junit', join(dir, 'v.xml'), '--json', join(dir, 'v.json')]);
     expect(result.stderr).toBe('');
+    const report = JSON.parse(readFileSync(join(dir, 'v.json'), 'utf8')) as { uncovered: unknown[]; cases: Array<{ name: string; status: string; steps: Array<{ findings: Array<{ message: string }> }> }> };
+    expect(report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`)).toEqual([]);
     expect(result.code).toBe(0);
-    const report = JSON.parse(readFileSync(join(dir, 'v.json'), 'utf8')) as { uncovered: unknown[]; cases: Array<{ steps: Array<{ request: { headers: Record<string, string>; query: string } }> }> };
     expect(report.uncovered).toEqual([]);
     const everything = [result.stdout, readFileSync(join(dir, 'v.xml'), 'utf8'), JSON.stringify(report)].join('\n');
     for (const secret of [...Object.values(SECRETS), Buffer.from(SECRETS.basicAuth).toString('base64')]) expect(everything).not.toContain(secret);
