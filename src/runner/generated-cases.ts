@@ -11,7 +11,7 @@
 // json-schema-faker, so it is imported only when cases are generated.
 import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import type { MediaContent, Operation } from '../spec/operations.ts';
+import type { MediaContent, Operation, ParameterSpec } from '../spec/operations.ts';
 import { bindResources, type ResourceBinding } from '../spec/resources.ts';
 import type { Validators } from '../validation/validator.ts';
 import { credentialsFor, hasCredentials, withCredentials, type CredentialParts } from './credentials.ts';
@@ -90,7 +90,8 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   if (!body.ok) return body.reason;
   const plan = body.plan;
   const draw = context.source.value;
-  const first = generateParameters(operation, draw, seed, context.document, true);
+  const filled = (parameter: ParameterSpec) => carriesCredentials(parameter, credentials.parts);
+  const first = generateParameters(operation, draw, seed, context.document, true, filled);
   if (!first.ok) return first.reason;
   const itemOperation = operation.parameters.some((p) => p.in === 'path');
   const varies = (plan !== undefined && drawsFromSchema(plan)) || operation.parameters.length > 0;
@@ -102,7 +103,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const out: Case[] = [];
   for (let index = 0; index < (varies ? count : 1); index++) {
     // Optional parameters in the odd cases (1st, 3rd, ...), left out in the even ones.
-    const parameters = index === 0 ? first : generateParameters(operation, draw, seed + index, context.document, index % 2 === 0);
+    const parameters = index === 0 ? first : generateParameters(operation, draw, seed + index, context.document, index % 2 === 0, filled);
     if (!parameters.ok) continue;
     const request = build(operation, parameters.parts, credentials.parts, plan, bodies[index % Math.max(bodies.length, 1)], seed + index, context.document);
     out.push(make(`valid-${index + 1}`, validName(index + 1, itemOperation, plan !== undefined, operation.parameters.length > 0, seed), request, validExpect));
@@ -116,8 +117,9 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     });
   }
   for (const parameter of operation.parameters) {
-    if (!parameter.required || parameter.in === 'path') continue;
-    const without = generateParameters(operation, draw, seed, context.document, true, parameter);
+    // A parameter that is also where the credentials go is the credentials' business (no-credentials below).
+    if (!parameter.required || parameter.in === 'path' || filled(parameter)) continue;
+    const without = generateParameters(operation, draw, seed, context.document, true, (other) => other === parameter || filled(other));
     if (!without.ok) continue;
     const request = build(operation, without.parts, credentials.parts, plan, firstBody, seed, context.document);
     out.push(make(`missing-${parameter.in}-${parameter.name}`, `rejects a request without the required ${parameter.in} parameter "${parameter.name}"`, request, { status: '4xx' }));
@@ -127,6 +129,12 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     out.push(make('no-credentials', plan ? 'rejects a valid body without credentials' : 'rejects a request without credentials', request, { status: '4xx' }));
   }
   return out;
+}
+
+/** True when a security scheme puts its credential where this parameter goes (an API key declared as a parameter too). */
+function carriesCredentials(parameter: ParameterSpec, parts: CredentialParts): boolean {
+  if (parameter.in === 'header') return Object.hasOwn(parts.headers, parameter.name.toLowerCase());
+  return Object.hasOwn(parameter.in === 'query' ? parts.query : parts.cookies, parameter.name);
 }
 
 function validName(n: number, itemOperation: boolean, hasBody: boolean, hasParameters: boolean, seed: number): string {

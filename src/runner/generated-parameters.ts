@@ -27,17 +27,17 @@ const MAX_DRAWS = 8;
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
 /**
- * The parameters of one valid request. `leaveOut` names parameters not to send (a negative case
- * drops a required one); optional ones are sent when `withOptional` is true.
+ * The parameters of one valid request. `omit` names parameters not to send (one the credentials
+ * fill, or a required one a negative case drops); optional ones are sent when `withOptional` is true.
  */
-export function generateParameters(operation: Operation, draw: DrawValue, seed: number, document: unknown, withOptional: boolean, leaveOut?: ParameterSpec): ParametersResult {
+export function generateParameters(operation: Operation, draw: DrawValue, seed: number, document: unknown, withOptional: boolean, omit: (parameter: ParameterSpec) => boolean): ParametersResult {
   let path = operation.path;
   const rawQuery: string[] = [];
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
   const sent: string[] = [];
   for (const [index, parameter] of operation.parameters.entries()) {
-    if (parameter === leaveOut || (!parameter.required && !withOptional)) continue;
+    if (omit(parameter) || (!parameter.required && !withOptional)) continue;
     if (parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue;
     const pointer = valuePointer(parameter, document);
     if (pointer === undefined) {

@@ -84,6 +84,13 @@ describe('generated requests for every operation', () => {
     expect(without.query?.api_key).toBeUndefined();
   });
 
+  it('sends an API key declared as a parameter too once, as the credential, and never drops it as a "missing parameter"', () => {
+    const quota = request(all.cases, 'generated/getQuota/valid-1');
+    expect(quota.query).toEqual({ api_key: 'query-key-2' });
+    expect(quota.rawQuery).toBeUndefined();
+    expect(all.cases.map((c) => c.id)).not.toContain('generated/getQuota/missing-query-api_key');
+  });
+
   it('expects a 2xx without path parameters, and only the contract with them (the item may not exist)', () => {
     expect(all.cases.find((c) => c.id === 'generated/search/valid-1')!.steps[0].expect).toEqual({ status: '2xx' });
     expect(all.cases.find((c) => c.id === 'generated/getAccount/valid-1')!.steps[0].expect).toEqual({});
