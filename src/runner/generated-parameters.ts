@@ -60,6 +60,8 @@ export function generateParameters(operation: Operation, draw: DrawValue, seed: 
     else cookies.push(...text);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
+  const undeclared = /\{([^}]+)\}/.exec(path);
+  if (undeclared) return { ok: false, reason: `the path parameter {${undeclared[1]}} is not declared, so no value can be generated for it` };
   return { ok: true, parts: { path, rawQuery, headers, sent } };
 }
 

@@ -1,12 +1,15 @@
 // Every operation of a document gets generated requests: parameters drawn from their schemas and
 // written in their styles, the credentials each security scheme asks for (from --token and
 // --auth), and, where the runner cannot build a request, a reason instead of a case.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateCases, type GeneratedCases } from '../../src/runner/generated-cases.ts';
 import type { Case, FixtureRequest } from '../../src/runner/fixture.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
 import { listOperations } from '../../src/spec/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const PARAMS = 'test/documents/runner-params.yaml';
 const AUTH = { headerKey: 'header-key-1', queryKey: 'query-key-2', cookieKey: 'cookie-key-3', basicAuth: 'alice:s3cret' };
@@ -123,5 +126,16 @@ describe('an operation the generator cannot draw a value for', () => {
     const { cases, uncovered } = await generateCases(spec, listOperations(spec), createValidators(spec), { count: 1, seed: 1, auth: AUTH }, source);
     expect(uncovered).toEqual([{ operationId: 'getReport', method: 'GET', path: '/reports/{year}/{month}', reason: expect.stringContaining('the example generator failed (unsatisfiable)') }]);
     expect(cases.some((c) => c.id.startsWith('generated/search/'))).toBe(true);
+  });
+});
+
+describe('a path whose parameter the document does not declare', () => {
+  it('is reported, not sent with "{name}" in the path', async () => {
+    const file = join(tempDir('plantstore-undeclared-'), 'undeclared.yaml');
+    writeFileSync(file, "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /things/{thingId}:\n    get:\n      operationId: getThing\n      responses:\n        '200': { description: ok }\n");
+    const loaded = await loadSpec(file);
+    const { cases, uncovered } = await generateCases(loaded, listOperations(loaded), createValidators(loaded), { count: 1, seed: 1, auth: {} });
+    expect(cases).toEqual([]);
+    expect(uncovered[0].reason).toBe('the path parameter {thingId} is not declared, so no value can be generated for it');
   });
 });
