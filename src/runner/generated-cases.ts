@@ -35,7 +35,8 @@ export interface GenerateOptions {
 export interface CaseSource {
   /** `count` valid bodies of an operation's request `content` (its JSON body when left out). */
   valid(operation: Operation, count: number, seed: number, content?: MediaContent): JsonValue[];
-  invalid(operation: Operation, seed: number): Array<{ description: string } & ({ body: JsonValue } | { rawBody: string })>;
+  /** Bodies that each break one rule of the request `content` schema (its JSON body when left out). */
+  invalid(operation: Operation, seed: number, content?: MediaContent): Array<{ rule: string; description: string } & ({ body: JsonValue } | { rawBody: string })>;
   /** One valid value of the schema at a document pointer (a parameter). */
   value(pointer: string, seed: number): JsonValue;
 }
@@ -77,7 +78,7 @@ async function exampleCaseSource(spec: LoadedSpec, validators: Validators): Prom
   const targetOf = (operation: Operation, content = jsonContent(operation.requestBody?.contents ?? [])!) => ({ name: operation.id, kind: 'operation' as const, pointer: content.schemaPointer, schema: content.schema!, operation, mediaType: content.mediaType });
   return {
     valid: (operation, count, seed, content) => generator.examples(targetOf(operation, content), { seed, count }),
-    invalid: (operation, seed) => generator.invalidExamples(targetOf(operation), { seed, malformed: true }),
+    invalid: (operation, seed, content) => generator.invalidExamples(targetOf(operation, content), { seed, malformed: true }),
     value: (pointer, seed) => generator.generateOne(pointer, seed),
   };
 }
@@ -109,11 +110,12 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     out.push(make(`valid-${index + 1}`, validName(index + 1, itemOperation, plan !== undefined, operation.parameters.length > 0, seed), request, validExpect));
   }
   const firstBody = bodies[0];
-  if (plan?.kind === 'json' && drawsFromSchema(plan)) {
-    context.source.invalid(operation, seed).forEach((negative, index) => {
-      const request = build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document);
-      const payload = 'rawBody' in negative ? { rawBody: negative.rawBody } : { body: negative.body };
-      out.push(make(`invalid-${index + 1}`, `rejects ${negative.description}`, { ...request, headers: { ...request.headers, 'content-type': plan.content.mediaType }, ...payload }, { status: '4xx' }));
+  if (plan && drawsFromSchema(plan) && plan.kind !== 'text') {
+    negativeBodies(context.source.invalid(operation, seed, plan.content), plan).forEach((negative, index) => {
+      const request = 'rawBody' in negative
+        ? { ...build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document), rawBody: negative.rawBody }
+        : build(operation, first.parts, credentials.parts, plan, negative.body, seed, context.document);
+      out.push(make(`invalid-${index + 1}`, `rejects ${negative.description}`, { ...request, headers: { ...request.headers, 'content-type': request.headers?.['content-type'] ?? plan.content.mediaType } }, { status: '4xx' }));
     });
   }
   for (const parameter of operation.parameters) {
@@ -129,6 +131,16 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     out.push(make('no-credentials', plan ? 'rejects a valid body without credentials' : 'rejects a request without credentials', request, { status: '4xx' }));
   }
   return out;
+}
+
+/**
+ * The negative bodies that still break their rule once written as the media type: all of them in
+ * JSON; in a form, where every value is text, only a dropped required field and a value out of
+ * range (a wrong type such as "42" for a string would be valid text, and malformed JSON is no form).
+ */
+function negativeBodies<T extends { rule: string }>(negatives: T[], plan: BodyPlan): T[] {
+  if (plan.kind === 'json') return negatives;
+  return negatives.filter((negative) => negative.rule === 'required' || negative.rule === 'range');
 }
 
 /** True when a security scheme puts its credential where this parameter goes (an API key declared as a parameter too). */

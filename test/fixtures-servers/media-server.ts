@@ -35,6 +35,7 @@ export async function startMediaServer(defect?: MediaDefect): Promise<MediaServe
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const contentType = req.headers['content-type'] ?? '';
     if (req.method === 'POST' && (path === '/signups' || path === '/uploads')) {
+      // Each form is checked against its schema in the document, field by field.
       let data: FormData;
       try {
         data = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
@@ -44,10 +45,8 @@ export async function startMediaServer(defect?: MediaDefect): Promise<MediaServe
       const fields: Array<[string, ParsedField]> = [];
       for (const [name, value] of data) fields.push([name, typeof value === 'string' ? value : { file: value.name, type: value.type, text: await value.text() }]);
       forms.push({ path, contentType, fields });
-      const has = (name: string) => data.has(name);
-      if (path === '/signups' && (!contentType.startsWith('application/x-www-form-urlencoded') || !has('email') || !['free', 'team'].includes(String(data.get('plan'))))) return json(res, 400, { message: 'email and plan (free|team) are required' });
-      if (path === '/uploads' && (!contentType.startsWith('multipart/form-data') || typeof data.get('file') === 'string' || data.get('file') === null)) return json(res, 400, { message: 'a file part is required' });
-      return json(res, 200, { ok: true });
+      const problem = path === '/signups' ? signupProblem(contentType, data) : await uploadProblem(contentType, data);
+      return problem ? json(res, 400, { message: problem }) : json(res, 200, { ok: true });
     }
     if (req.method === 'POST' && path === '/notes') return body.length > 0 && contentType.startsWith('text/plain') ? json(res, 200, { ok: true }) : json(res, 400, { message: 'a text body is required' });
     if (req.method === 'GET' && path === '/exports') return send(res, 200, defect === 'html-export' ? 'text/html' : 'text/csv; charset=utf-8', 'id,name\n1,first\n');
@@ -63,4 +62,30 @@ export async function startMediaServer(defect?: MediaDefect): Promise<MediaServe
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, forms, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+function signupProblem(contentType: string, data: FormData): string | undefined {
+  if (!contentType.startsWith('application/x-www-form-urlencoded')) return 'send a urlencoded form';
+  if (!String(data.get('email') ?? '').includes('@')) return 'email is required';
+  if (!['free', 'team'].includes(String(data.get('plan')))) return 'plan is free or team';
+  const seats = data.get('seats');
+  if (seats !== null && !(/^\d+$/.test(String(seats)) && Number(seats) >= 1 && Number(seats) <= 10)) return 'seats is 1 to 10';
+  const topics = data.getAll('topics').map(String);
+  if (topics.length > 3 || !topics.every((topic) => topic === 'news' || topic === 'tips')) return 'topics: at most 3 of news, tips';
+  return undefined;
+}
+
+async function uploadProblem(contentType: string, data: FormData): Promise<string | undefined> {
+  if (!contentType.startsWith('multipart/form-data')) return 'send multipart/form-data';
+  const file = data.get('file');
+  if (file === null || typeof file === 'string') return 'a file part is required';
+  const note = data.get('note');
+  if (note !== null && String(note).length > 40) return 'note is at most 40 characters';
+  const meta = data.get('meta');
+  if (meta !== null) {
+    const text = typeof meta === 'string' ? meta : await meta.text();
+    const size = (JSON.parse(text) as { size?: unknown }).size;
+    if (size !== undefined && !(Number.isInteger(size) && (size as number) >= 0)) return 'meta.size is a whole number';
+  }
+  return undefined;
 }

@@ -25,7 +25,7 @@ const DOCUMENTS: Record<string, Row> = {
   'a document split over files': { spec: 'test/documents/split/main.yaml' },
   'parameters and security schemes': { spec: 'test/documents/runner-params.yaml', auth: AUTH, mockBugs: ['generated/styledQuery/'] },
   'string, uuid and integer keys': { spec: 'test/documents/runner-keys.yaml' },
-  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importXml'], mockBugs: ['generated/exportCsv/'] },
+  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importXml'], mockBugs: ['generated/exportCsv/', 'generated/signUp/invalid-', 'generated/upload/invalid-'] },
   'items the server numbers': { spec: 'test/documents/runner-server-ids.yaml', mockBugs: ['generated/addPet/', 'generated/sequence/pets/', 'generated/findPets/'] },
 };
 
@@ -64,6 +64,13 @@ describe('verify --generate against the plantstore mock', () => {
   it.skip('creates items the server numbers, and follows them through the sequence', async () => {
     const row = DOCUMENTS['items the server numbers'];
     expect(failures(await run(row, ['addPet', 'sequence']))).toEqual([]);
+  });
+
+  // Mock bug: the mock reads no form or multipart body (src/mock/request-body.ts answers a declared
+  // non-JSON media type without parsing it), so a form without a required field gets a 200.
+  it.skip('refuses form and multipart bodies that break their schema', async () => {
+    const row = DOCUMENTS['non-JSON media types'];
+    expect(failures(await run(row, ['signUp: rejects', 'upload: rejects']))).toEqual([]);
   });
 
   // Mock bug: for an operation whose only answer is text/csv the mock answers 400 "cannot force

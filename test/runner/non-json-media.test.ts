@@ -25,7 +25,8 @@ describe('non-JSON media types', () => {
 
   it('sends a urlencoded form the server parses into the schema\'s fields', async () => {
     await run();
-    const signups = server!.forms.filter((f) => f.path === '/signups');
+    // The two valid cases run first; the negative ones follow.
+    const signups = server!.forms.filter((f) => f.path === '/signups').slice(0, 2);
     expect(signups.length).toBe(2);
     for (const form of signups) {
       const names = form.fields.map(([name]) => name);
@@ -41,6 +42,14 @@ describe('non-JSON media types', () => {
     expect(upload.fields.find(([name]) => name === 'file')![1]).toMatchObject({ file: 'file.bin', type: 'application/octet-stream' });
     const meta = upload.fields.find(([name]) => name === 'meta');
     if (meta) expect(JSON.parse((meta[1] as { text: string }).text)).toBeTypeOf('object');
+  });
+
+  it('rejects, as negative cases, forms without a required field or with a value out of range', async () => {
+    const report = await run();
+    const negatives = report.cases.filter((c) => /^generated\/(signUp|upload)\/invalid-/.test(c.id)).map((c) => c.name);
+    expect(negatives).toEqual(expect.arrayContaining(['signUp: rejects /email: removed required field', 'signUp: rejects /seats: out of range: 11 is above the maximum 10', 'upload: rejects /file: removed required field']));
+    // In a form every value is text: a "wrong type" would be valid text, so none is sent.
+    expect(negatives.filter((name) => name.includes('wrong type') || name.includes('malformed'))).toEqual([]);
   });
 
   it.each([
