@@ -11,13 +11,11 @@ export interface ParameterParts {
   path: string;
   rawQuery: string[];
   headers: Record<string, string>;
-  /** The parameters sent, by "in:name", for messages. */
-  sent: string[];
 }
 
 export type ParametersResult = { ok: true; parts: ParameterParts } | { ok: false; reason: string };
 
-/** Draws one valid value for the schema at a document pointer; `attempt` asks for another one. */
+/** Draws one valid value for the schema at a document pointer; another seed, another value. */
 export type DrawValue = (pointer: string, seed: number) => JsonValue;
 
 /** Draws a parameter value this many times before saying it cannot be sent. */
@@ -35,7 +33,6 @@ export function generateParameters(operation: Operation, draw: DrawValue, seed: 
   const rawQuery: string[] = [];
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
-  const sent: string[] = [];
   for (const [index, parameter] of operation.parameters.entries()) {
     if (omit(parameter) || (!parameter.required && !withOptional)) continue;
     if (parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue;
@@ -53,7 +50,6 @@ export function generateParameters(operation: Operation, draw: DrawValue, seed: 
       text = written(parameter, value, format);
     }
     if (text === undefined) return { ok: false, reason: `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent (${WHY[parameter.in]})` };
-    sent.push(`${parameter.in}:${parameter.name}`);
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, text[0]);
     else if (parameter.in === 'query') rawQuery.push(...text);
     else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = text[0];
@@ -62,12 +58,12 @@ export function generateParameters(operation: Operation, draw: DrawValue, seed: 
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
   const undeclared = /\{([^}]+)\}/.exec(path);
   if (undeclared) return { ok: false, reason: `the path parameter {${undeclared[1]}} is not declared, so no value can be generated for it` };
-  return { ok: true, parts: { path, rawQuery, headers, sent } };
+  return { ok: true, parts: { path, rawQuery, headers } };
 }
 
 const WHY: Record<ParameterSpec['in'], string> = {
   path: 'a path segment cannot be empty, "." or ".."',
-  query: 'unexpected',
+  query: 'a query value can always be sent',
   header: 'a header value must be visible ASCII without surrounding spaces',
   cookie: 'a cookie value must be visible ASCII',
 };
