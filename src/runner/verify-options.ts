@@ -35,6 +35,8 @@ export interface VerifyOptions {
   filter: string[];
   /** Extra request headers (names in any case). */
   headers: Record<string, string>;
+  /** Credentials of generated requests by security scheme name (--auth NAME=VALUE); redacted like the token. */
+  auth: Record<string, string>;
   /** PEM file of certificates to trust (a self-signed server). */
   ca?: string;
   /** Off-contract statuses (401, 404, 405, 415) fail instead of warn. */
@@ -72,6 +74,7 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     bail: input.bail ?? false,
     filter: input.filter ?? [],
     headers: input.headers ?? {},
+    auth: input.auth ?? {},
     ca: input.ca,
     strict: input.strict ?? false,
     reporters: input.reporters ?? [],
