@@ -19,6 +19,8 @@ export interface VerifyOptions {
   /** Bearer token for {{token}}; never written to any report. */
   token?: string;
   spec: string;
+  /** Follow the document's `$ref`s to http(s) URLs (--remote-refs). */
+  remoteRefs: boolean;
   /** Fixture files and folders. Default: the shipped Plant Store fixtures with the built-in document, else none. */
   fixtures: string[];
   /** Valid generated bodies per operation, and sequences per collection (0: no generated cases). */
@@ -65,6 +67,7 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     target: input.target,
     token: input.token === '' ? undefined : input.token,
     spec,
+    remoteRefs: input.remoteRefs ?? false,
     fixtures: input.fixtures ?? (usesBuiltIn ? [DEFAULT_FIXTURES_DIR] : []),
     generate: input.generate ?? 0,
     seed: input.seed ?? 1,

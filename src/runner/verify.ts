@@ -27,7 +27,7 @@ import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './v
  */
 export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const options = resolveVerifyOptions(input);
-  const spec = await loadSpec(options.spec);
+  const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs });
   const operations = listOperations(spec);
   const validators = createValidators(spec);
   checkAuth(options.auth, spec.document.components?.securitySchemes ?? {});

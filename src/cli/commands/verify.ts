@@ -46,6 +46,7 @@ export const verifyCommand = {
         target: argv.target,
         token: argv.token,
         spec: argv.spec,
+        remoteRefs: argv['remote-refs'],
         fixtures: argv.fixtures?.map(String),
         generate: argv.generate,
         seed: argv.seed,
