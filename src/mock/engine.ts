@@ -40,6 +40,12 @@ export interface MockEngine {
   handle(request: MockRequest): Eventually<MockResponse>;
   /** The document's Error-shaped body for answers given outside the engine (413, 408). */
   errorBody(status: number, message: string): string;
+  /**
+   * Compiles every operation's schemas in the background, one operation per turn of the event
+   * loop, so that a large document's operations are ready before their first request without
+   * holding up start-up or any request (each turn is short). Returns a function that stops it.
+   */
+  warmUp(): () => void;
   readonly operations: Operation[];
   readonly store: StateStore;
   readonly journal: Journal;
@@ -230,10 +236,41 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       }
       return finish(request, outcome, started);
     },
+    warmUp() {
+      let next = 0;
+      let timer: NodeJS.Immediate | undefined;
+      const step = () => {
+        const operation = operations[next++];
+        if (operation === undefined) return;
+        try {
+          compileOperation(operation, validators.at);
+        } catch {
+          // A schema that cannot compile is the loader's warning; its first request says so again.
+        }
+        timer = setImmediate(step);
+        timer.unref();
+      };
+      timer = setImmediate(step);
+      timer.unref();
+      return () => {
+        next = operations.length;
+        if (timer) clearImmediate(timer);
+      };
+    },
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body),
     operations,
     store,
     journal,
     webhooks,
   };
+}
+
+/** Compiles an operation's request, parameter and JSON response schemas. */
+function compileOperation(operation: Operation, at: (pointer: string) => unknown): void {
+  for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) at(content.schemaPointer);
+  for (const parameter of operation.parameters) if (parameter.schema !== undefined) at(parameter.schemaPointer);
+  for (const response of operation.responses) {
+    const content = jsonContent(response.contents);
+    if (content?.schema !== undefined) at(content.schemaPointer);
+  }
 }

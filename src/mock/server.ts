@@ -49,6 +49,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     server.listen(options.port, options.host, resolve);
   });
   const { port } = server.address() as AddressInfo;
+  const stopWarmUp = engine.warmUp();
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   let closing: Promise<void> | undefined;
   return {
@@ -57,6 +58,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     engine,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        stopWarmUp();
         server.close(() => {
           void (fileStore?.close() ?? Promise.resolve()).finally(() => {
             logger.flush();
