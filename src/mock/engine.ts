@@ -4,16 +4,17 @@
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { declaredStatuses, jsonContent, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, jsonContent, listOperations, preferDeclared, type MediaContent, type Operation } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
-import { generateBody } from './dynamic-body.ts';
+import { generateBody, generateBodyNow } from './dynamic-body.ts';
 import { createErrorBodies } from './error-bodies.ts';
-import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
+import { createForcedResponder, exampleOf, readPreferences, type Preferences } from './forced-response.ts';
+import { wantsOwnBytes } from './media-bodies.ts';
 import type { MockRequest, MockResponse } from './http-types.ts';
 import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
@@ -64,7 +65,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const declaredRoutes = operations.map((op) => `${op.method} ${op.path}`).join(', '); // for 404 messages
   const validators = createValidators(spec);
   compileAll(operations, validators.at);
-  const errorBodies = createErrorBodies(document, operations, validators);
+  // An error schema a status and a message cannot fill gets its declared example, else a generated body.
+  const errorBase = (content: MediaContent) => (exampleOf(content, undefined)?.value as JsonValue | undefined) ?? generateBodyNow(spec, validators, content.schemaPointer, options.seed);
+  const errorBodies = createErrorBodies(document, operations, validators, errorBase);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
   const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
   const bindings = bindResources(operations, document);
@@ -125,6 +128,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       const result = validators.at(body.content.schemaPointer)(body.value, body.plain);
       if (!result.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`);
     }
+    // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes nothing.
+    const unacceptable = responder.refuseUnacceptable(request, operation);
+    if (unacceptable) return unacceptable;
     // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
     const preferences = readPreferences(request);
     if (preferences) return forced(request, operation, preferences);
@@ -147,10 +153,19 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
+    const chosen = responder.negotiate(request, operation, choice.status, options.declaredOnly);
+    if (chosen.kind === 'not-acceptable') return responder.fail(request, operation, 406, `Accept "${request.headers.accept}" allows none of the media types of the ${choice.status} answer: ${chosen.declared.join(', ')}`);
+    if (chosen.kind === 'none') return responder.json(request, operation, choice.status, undefined);
+    const { content, mediaType } = chosen;
+    const example = exampleOf(content, preferences.exampleKey);
+    if (preferences.exampleKey !== undefined && !example) {
+      return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: the ${choice.status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`);
+    }
     let value: JsonValue | undefined;
-    if (choice.example && !preferences.dynamic) value = choice.example.value as JsonValue;
-    else if (choice.schemaPointer) value = await generateBody(spec, validators, choice.schemaPointer, options.seed, generated++);
-    return responder.json(request, operation, choice.status, value);
+    if (example && !preferences.dynamic) value = example.value as JsonValue;
+    // A picture is answered with a real one rather than a generated string.
+    else if (content.schema !== undefined && !wantsOwnBytes(mediaType)) value = await generateBody(spec, validators, content.schemaPointer, options.seed, generated++);
+    return responder.json(request, operation, choice.status, value, undefined, mediaType);
   }
 
   function record(request: MockRequest, outcome: Outcome, started: number): void {
@@ -193,7 +208,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       }
       return finish(request, outcome, started);
     },
-    errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body),
+    errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     operations,
     store,
     journal,
@@ -205,10 +220,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
 function compileAll(operations: Operation[], at: (pointer: string) => unknown): void {
   for (const operation of operations) {
     for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) at(content.schemaPointer);
-    for (const response of operation.responses) {
-      const content = jsonContent(response.contents);
-      if (content?.schema !== undefined) at(content.schemaPointer);
-    }
+    for (const response of operation.responses) for (const content of response.contents) if (content.schema !== undefined) at(content.schemaPointer);
     for (const param of operation.parameters) if (param.schema !== undefined) at(param.schemaPointer);
   }
 }
