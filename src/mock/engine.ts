@@ -19,7 +19,7 @@ import type { MockRequest, MockResponse } from './http-types.ts';
 import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
-import { readBody } from './request-body.ts';
+import { readBody, type BodyResult } from './request-body.ts';
 import { bindResources, type ResourceBinding } from '../spec/resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
 import { applyState, type StateOutcome } from './state-actions.ts';
@@ -122,7 +122,14 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (!auth.ok) return responder.fail(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge });
     const parameters = readParameters(operation, params, request, validators, document);
     if (!parameters.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), parameters.message);
-    const body = readBody(operation, request, options.maxDepth);
+    // A multipart body is read by the platform's parser, which only answers later.
+    const body = readBody(operation, request, options.maxDepth, document);
+    if (body instanceof Promise) return body.then((read) => withBody(request, operation, params, parameters.values, read));
+    return withBody(request, operation, params, parameters.values, body);
+  }
+
+  /** The rest of the pipeline, once the body is read: validate it, negotiate, then answer. */
+  function withBody(request: MockRequest, operation: Operation, params: Record<string, string>, query: Record<string, JsonValue>, body: BodyResult): Eventually<Outcome> {
     if (!body.ok) return responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message);
     if (body.value !== undefined && body.content?.schema !== undefined) {
       const result = validators.at(body.content.schemaPointer)(body.value, body.plain);
@@ -136,7 +143,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (preferences) return forced(request, operation, preferences);
     const binding = bindings.get(operation);
     if (binding) {
-      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query: parameters.values }, nextKey);
+      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query }, nextKey);
       // (No function per request: the common answer is ready now, and only a change is announced.)
       if (outcome instanceof Promise) return outcome.then((done) => announced(binding, done));
       return announced(binding, outcome);

@@ -1,13 +1,14 @@
 // Path, query, header and cookie parameters: required ones must be there, and each value, read
 // back in its declared style (parameter-styles.ts) and as the types its schema says (the wire
 // only carries text), must be valid against that schema.
-import { exactInteger, parseJson, type JsonValue } from '../json/exact-json.ts';
+import { parseJson, type JsonValue } from '../json/exact-json.ts';
+import { coerceRaw, kindOf } from './coerce-text.ts';
 import { escapePointerToken, getAtPointer } from '../spec/load-spec.ts';
 import { isJsonMediaType, type Operation, type ParameterSpec } from '../spec/operations.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from './http-types.ts';
 import { resolveSchema } from '../spec/schema-shape.ts';
-import { cookiePairs, readStyled, stylingOf, type ParameterKind, type ParameterSource, type RawValue, type Styling } from './parameter-styles.ts';
+import { cookiePairs, readStyled, stylingOf, type ParameterSource, type Styling } from './parameter-styles.ts';
 
 export type ParameterResult = { ok: true; values: Record<string, JsonValue> } | { ok: false; message: string };
 
@@ -94,43 +95,4 @@ function prepare(param: ParameterSpec, document: unknown): Prepared {
   const kind = kindOf(schema);
   const properties = schema && typeof schema.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : [];
   return { param, styling: stylingOf(param, declared, kind, properties), schema, schemaPointer: param.schema === undefined ? undefined : param.schemaPointer };
-}
-
-function typesOf(schema: Obj | undefined): unknown[] {
-  return Array.isArray(schema?.type) ? schema.type : [schema?.type];
-}
-
-function kindOf(schema: Obj | undefined): ParameterKind {
-  const types = typesOf(schema);
-  if (types.includes('array') || (schema?.items !== undefined && schema.type === undefined)) return 'array';
-  if (types.includes('object') || (schema?.properties !== undefined && schema.type === undefined)) return 'object';
-  return 'primitive';
-}
-
-/** The text of a parameter as the values its schema describes: items and properties by their own schemas. */
-function coerceRaw(raw: RawValue, kind: ParameterKind, schema: Obj | undefined, document: unknown): JsonValue {
-  if (kind === 'array' && Array.isArray(raw)) {
-    const items = resolveSchema(schema?.items, document);
-    return raw.map((text) => coerce(text, typesOf(items)));
-  }
-  if (kind === 'object' && typeof raw === 'object' && !Array.isArray(raw)) {
-    const properties = (schema?.properties ?? {}) as Obj;
-    const object: Record<string, JsonValue> = {};
-    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesOf(resolveSchema(properties[name], document)));
-    return object;
-  }
-  return coerce(String(raw), typesOf(schema));
-}
-
-function coerce(text: string, types: unknown[]): JsonValue {
-  if (types.includes('integer') || types.includes('number')) {
-    if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) {
-      const exact = exactInteger(text);
-      if (exact !== undefined) return Number.isSafeInteger(Number(exact)) ? Number(exact) : exact;
-      return Number(text);
-    }
-  }
-  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
-  if (types.includes('null') && text === '') return null;
-  return text;
 }
