@@ -3,6 +3,7 @@
 // is built once, here, before the first request.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
+import { PlantstoreError } from '../errors.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { declaredStatuses, jsonContent, listOperations, preferDeclared, type MediaContent, type Operation } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
@@ -66,7 +67,10 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const validators = createValidators(spec);
   compileAll(operations, validators.at);
   // An error schema a status and a message cannot fill gets its declared example, else a generated body.
-  const errorBase = (content: MediaContent) => (exampleOf(content, undefined)?.value as JsonValue | undefined) ?? generateBodyNow(spec, validators, content.schemaPointer, options.seed);
+  const errorBase = (content: MediaContent) => {
+    const example = exampleOf(content, undefined)?.value as JsonValue | undefined;
+    return example !== undefined && validators.at(content.schemaPointer)(example).ok ? example : generateBodyNow(spec, validators, content.schemaPointer, options.seed);
+  };
   const errorBodies = createErrorBodies(document, operations, validators, errorBase);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
   const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
@@ -152,6 +156,17 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return forced(request, operation, { dynamic: false });
   }
 
+  const invalidExamples = new Set<string>();
+  /** Warns once per example that fails its schema; always false, for use in a condition. */
+  function warnInvalidExample(operation: Operation, status: number, mediaType: string): false {
+    const key = `${operation.id} ${status} ${mediaType}`;
+    if (!invalidExamples.has(key)) {
+      invalidExamples.add(key);
+      logger.warn(`the example of ${key} does not fit its schema; answering generated bodies instead`);
+    }
+    return false;
+  }
+
   function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {
     if (outcome.changed) webhooks.announce(binding, outcome.changed);
     return outcome;
@@ -169,9 +184,20 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: the ${choice.status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`);
     }
     let value: JsonValue | undefined;
-    if (example && !preferences.dynamic) value = example.value as JsonValue;
+    // A declared example that its own schema refuses is not sent: a valid generated body is, and the log says why.
+    const usable = example !== undefined && !preferences.dynamic && (responder.fits(content, example.value as JsonValue) || warnInvalidExample(operation, choice.status, mediaType));
+    if (usable) value = example.value as JsonValue;
     // A picture is answered with a real one rather than a generated string.
-    else if (content.schema !== undefined && !wantsOwnBytes(mediaType)) value = await generateBody(spec, validators, content.schemaPointer, options.seed, generated++);
+    else if (content.schema !== undefined && !wantsOwnBytes(mediaType)) {
+      try {
+        value = await generateBody(spec, validators, content.schemaPointer, options.seed, generated++);
+      } catch (error) {
+        // A schema json-schema-faker cannot satisfy is the document's problem, said as such: no stack trace.
+        if (!(error instanceof PlantstoreError)) throw error;
+        logger.warn(error.message);
+        return responder.fail(request, operation, 500, `the mock cannot make a ${choice.status} ${mediaType} body for ${operation.id}: ${error.message}`);
+      }
+    }
     return responder.json(request, operation, choice.status, value, undefined, mediaType);
   }
 

@@ -30,6 +30,8 @@ export interface Responder {
   json(request: MockRequest, operation: Operation, status: number, value: JsonValue | undefined, plain?: boolean, mediaType?: string): Outcome;
   /** The declared content that answers a status for this request's Accept header; `lenient` never refuses. */
   negotiate(request: MockRequest, operation: Operation, status: number, lenient?: boolean): Negotiated;
+  /** Whether a value, cut to what the content declares, is valid against its schema (a declared example may not be). */
+  fits(content: MediaContent, value: JsonValue | undefined): boolean;
   /** The 406 for a request whose Accept header allows none of the media types its success answer declares, else undefined. */
   refuseUnacceptable(request: MockRequest, operation: Operation): Outcome | undefined;
   /** An error answer with the document's Error shape. */
@@ -113,13 +115,29 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
       return { response: { status, headers: headersFor(request, undefined) }, operation };
     }
     const { content } = chosen;
-    const plan = planOf(content);
-    const body = value === undefined || plan.pick === undefined ? value : (plan.pick(value) as JsonValue);
-    const check = body === undefined ? undefined : plan.check?.(body, plain);
-    if (check && !check.ok) return bug(request, operation, `${operation.id} ${status} body fails ${content.schemaPointer}: ${formatIssues(check.issues)}`);
+    const fitted = fit(content, value, plain);
+    if (!fitted.ok) return bug(request, operation, `${operation.id} ${status} body fails ${content.schemaPointer}: ${fitted.problem}`);
+    const body = fitted.body;
     const encoded = encodeBody(body, chosen.mediaType, content.schema, document, plain);
     return { response: { status, headers: headersFor(request, encoded.contentType), body: encoded.body }, operation };
   };
+
+  /**
+   * The value cut to what the content declares, checked. A schema may require a property it does
+   * not declare (`required: [key]` without `key` in `properties`): when the cut value fails and
+   * the whole one passes, the whole one is the answer.
+   */
+  const fit = (content: MediaContent, value: JsonValue | undefined, plain?: boolean): { ok: true; body: JsonValue | undefined } | { ok: false; problem: string } => {
+    const plan = planOf(content);
+    if (value === undefined || plan.check === undefined) return { ok: true, body: value };
+    const body = plan.pick === undefined ? value : (plan.pick(value) as JsonValue);
+    const check = plan.check(body, plain);
+    if (check.ok) return { ok: true, body };
+    if (body !== value && plan.check(value, plain).ok) return { ok: true, body: value };
+    return { ok: false, problem: formatIssues(check.issues) };
+  };
+
+  const fits: Responder['fits'] = (content, value) => fit(content, value).ok;
 
   const refuseUnacceptable: Responder['refuseUnacceptable'] = (request, operation) => {
     if (acceptsAnything(request.headers.accept)) return undefined;
@@ -146,7 +164,7 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     response: { status, headers: headersFor(request, value === undefined ? undefined : 'application/json'), body: value === undefined ? undefined : stringifyJson(value, 2) },
   });
 
-  return { json, negotiate, refuseUnacceptable, fail, raw };
+  return { json, negotiate, fits, refuseUnacceptable, fail, raw };
 }
 
 function acceptsAnything(accept: string | undefined): boolean {
