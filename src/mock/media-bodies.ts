@@ -20,8 +20,19 @@ const isObj = (value: unknown): value is Obj => value !== null && typeof value =
 
 const BINARY_APPLICATION = /^application\/(octet-stream|pdf|zip|gzip|x-tar|x-7z-compressed|vnd\.ms-excel|msword|wasm|x-protobuf|protobuf)$/;
 
-/** How a media type is written on the wire. */
+const kinds = new Map<string, MediaKind>();
+
+/** How a media type is written on the wire (worked out once per media type: answers ask on every request). */
 export function mediaKind(mediaType: string): MediaKind {
+  let kind = kinds.get(mediaType);
+  if (kind === undefined) {
+    kind = kindOf(mediaType);
+    if (kinds.size < 256) kinds.set(mediaType, kind);
+  }
+  return kind;
+}
+
+function kindOf(mediaType: string): MediaKind {
   const essence = mediaType.split(';')[0].trim().toLowerCase();
   if (isJsonMediaType(essence)) return 'json';
   if (essence === 'application/x-www-form-urlencoded') return 'form';

@@ -12,8 +12,27 @@ export type Negotiated =
 
 const NONE: Negotiated = Object.freeze({ kind: 'none' });
 
+// A client sends the same few Accept headers again and again: each is negotiated once per list of
+// contents (a declared response's), and at most 32 are kept per list.
+const known = new WeakMap<MediaContent[], Map<string, Negotiated>>();
+
 /** Picks the content of a response for an Accept header; `lenient` falls back to the preferred content instead of refusing. */
 export function negotiateContent(contents: MediaContent[], accept: string | undefined, lenient = false): Negotiated {
+  let byAccept = known.get(contents);
+  if (!byAccept) {
+    byAccept = new Map();
+    known.set(contents, byAccept);
+  }
+  const key = `${lenient ? 'l' : 's'}${accept ?? ''}`;
+  let chosen = byAccept.get(key);
+  if (chosen === undefined) {
+    chosen = negotiate(contents, accept, lenient);
+    if (byAccept.size < 32) byAccept.set(key, chosen);
+  }
+  return chosen;
+}
+
+function negotiate(contents: MediaContent[], accept: string | undefined, lenient: boolean): Negotiated {
   if (contents.length === 0) return NONE;
   if (acceptsAnything(accept)) return preferred(contents);
   const negotiator = new Negotiator({ headers: { accept } });

@@ -95,19 +95,8 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     return plan;
   };
 
-  // A client sends the same few Accept headers again and again: each one is negotiated once per answer.
-  const negotiations = perOperationStatus((): Map<string, Negotiated> => new Map());
-  const negotiate: Responder['negotiate'] = (request, operation, status, lenient = false) => {
-    const accept = request.headers.accept;
-    const known = negotiations(operation, status);
-    const key = `${lenient ? 'l' : 's'}${accept ?? ''}`;
-    let chosen = known.get(key);
-    if (chosen === undefined) {
-      chosen = negotiateContent(responseFor(operation, status)?.contents ?? NO_CONTENT, accept, lenient);
-      if (known.size < 32) known.set(key, chosen);
-    }
-    return chosen;
-  };
+  const negotiate: Responder['negotiate'] = (request, operation, status, lenient = false) =>
+    negotiateContent(responseFor(operation, status)?.contents ?? NO_CONTENT, request.headers.accept, lenient);
 
   const json: Responder['json'] = (request, operation, status, value, plain, mediaType) => {
     const chosen = mediaType === undefined ? negotiate(request, operation, status, true) : chosenContent(responseFor(operation, status)?.contents ?? NO_CONTENT, mediaType);
