@@ -3,6 +3,7 @@ export type PlantstoreErrorCode =
   | 'SPEC_NOT_FOUND'
   | 'SPEC_INVALID'
   | 'SPEC_UNSUPPORTED'
+  | 'SPEC_REMOTE_REF'
   | 'USAGE'
   | 'LISTEN_FAILED'
   | 'STATE_FILE_CORRUPT'

@@ -3,15 +3,27 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { PlantstoreError } from '../errors.ts';
-import { DEFAULT_SPEC_PATH } from '../spec/load-spec.ts';
+import { DEFAULT_SPEC_PATH, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import { reportFatal } from './report-fatal.ts';
 
 /** `--spec FILE` (default: the built-in Plant Store document). */
 export const SPEC_OPTION = { type: 'string', default: DEFAULT_SPEC_PATH, defaultDescription: 'the built-in Plant Store document', describe: 'OpenAPI 3.0/3.1 document (YAML or JSON)' } as const;
 
-/** Adds `--spec FILE`. */
+/** `--remote-refs`: follow `$ref`s to http(s) URLs, which are otherwise refused. */
+export const REMOTE_REFS_OPTION = { type: 'boolean', default: false, describe: 'Fetch $refs that point to http(s) URLs (off: such a document is refused)' } as const;
+
+/** Adds `--spec FILE` and `--remote-refs`. */
 export function withSpecOption<T>(y: Argv<T>) {
-  return y.option('spec', SPEC_OPTION);
+  return y.option('spec', SPEC_OPTION).option('remote-refs', REMOTE_REFS_OPTION);
+}
+
+/** Loads the document a command names; its warnings go to stderr as one line, not one per flaw. */
+export async function loadCommandSpec(argv: { spec: string; 'remote-refs'?: boolean; strict?: boolean }): Promise<LoadedSpec> {
+  const spec = await loadSpec(argv.spec, { remoteRefs: argv['remote-refs'] === true, strict: argv.strict === true });
+  if (spec.warnings.length > 0) {
+    process.stderr.write(`plantstore: ${spec.file}: ${spec.warnings.length} warning(s) about the document (plantstore spec --check --spec FILE lists them)\n`);
+  }
+  return spec;
 }
 
 /** Runs a command body; its result is the exit code, a thrown error is reported on stderr (exit 2). */

@@ -5,7 +5,7 @@ import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { PlantstoreError } from '../errors.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { declaredStatuses, jsonContent, listOperations, preferDeclared, type MediaContent, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, listOperations, preferDeclared, type MediaContent, type Operation } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues } from '../validation/validator.ts';
@@ -64,12 +64,14 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const operations = listOperations(spec);
   const route = createRouter(operations);
   const declaredRoutes = operations.map((op) => `${op.method} ${op.path}`).join(', '); // for 404 messages
+  // Schemas compile on an operation's first request, not here: GitHub's document has 1,200
+  // operations, and compiling them all would hold up start-up for seconds. The loader has already
+  // checked every schema against its meta-schema.
   const validators = createValidators(spec);
-  compileAll(operations, validators.at);
   // An error schema a status and a message cannot fill gets its declared example, else a generated body.
   const errorBase = (content: MediaContent) => {
     const example = exampleOf(content, undefined)?.value as JsonValue | undefined;
-    return example !== undefined && validators.at(content.schemaPointer)(example).ok ? example : generateBodyNow(spec, validators, content.schemaPointer, options.seed);
+    return example !== undefined && exampleFits(content.schemaPointer, example) ? example : generateBodyNow(spec, validators, content.schemaPointer, options.seed);
   };
   const errorBodies = createErrorBodies(document, operations, validators, errorBase);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
@@ -156,20 +158,21 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return forced(request, operation, { dynamic: false });
   }
 
-  const invalidExamples = new Set<string>();
-  /** Warns once per example that fails its schema; always false, for use in a condition. */
-  function warnInvalidExample(operation: Operation, status: number, mediaType: string): false {
-    const key = `${operation.id} ${status} ${mediaType}`;
-    if (!invalidExamples.has(key)) {
-      invalidExamples.add(key);
-      logger.warn(`the example of ${key} does not fit its schema; answering generated bodies instead`);
-    }
-    return false;
-  }
-
   function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {
     if (outcome.changed) webhooks.announce(binding, outcome.changed);
     return outcome;
+  }
+
+  // An example that breaks its own schema is never served (the loader warned about it once):
+  // a generated body answers instead. Judged once per example object.
+  const exampleVerdicts = new WeakMap<object, boolean>();
+  function exampleFits(schemaPointer: string | undefined, value: unknown): boolean {
+    if (schemaPointer === undefined) return true;
+    const known = value !== null && typeof value === 'object' ? exampleVerdicts.get(value) : undefined;
+    if (known !== undefined) return known;
+    const fits = validators.at(schemaPointer)(value as JsonValue).ok;
+    if (value !== null && typeof value === 'object') exampleVerdicts.set(value, fits);
+    return fits;
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
@@ -184,9 +187,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: the ${choice.status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`);
     }
     let value: JsonValue | undefined;
-    // A declared example that its own schema refuses is not sent: a valid generated body is, and the log says why.
-    const usable = example !== undefined && !preferences.dynamic && (responder.fits(content, example.value as JsonValue) || warnInvalidExample(operation, choice.status, mediaType));
-    if (usable) value = example.value as JsonValue;
+    if (example && !preferences.dynamic && exampleFits(content.schema === undefined ? undefined : content.schemaPointer, example.value)) value = example.value as JsonValue;
     // A picture is answered with a real one rather than a generated string.
     else if (content.schema !== undefined && !wantsOwnBytes(mediaType)) {
       try {
@@ -247,13 +248,4 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     journal,
     webhooks,
   };
-}
-
-/** Compiles every request and response schema now, so a broken schema fails start-up. */
-function compileAll(operations: Operation[], at: (pointer: string) => unknown): void {
-  for (const operation of operations) {
-    for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) at(content.schemaPointer);
-    for (const response of operation.responses) for (const content of response.contents) if (content.schema !== undefined) at(content.schemaPointer);
-    for (const param of operation.parameters) if (param.schema !== undefined) at(param.schemaPointer);
-  }
 }

@@ -11,6 +11,10 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export interface MockOptions {
   /** Path of the OpenAPI document. */
   spec: string;
+  /** Follow `$ref`s to http(s) URLs. */
+  remoteRefs: boolean;
+  /** Refuse a document the loader has warnings about. */
+  strictSpec: boolean;
   port: number;
   host: string;
   /** Accepted bearer tokens; empty means any well-formed token is accepted. */
@@ -50,6 +54,8 @@ export interface MockOptions {
 
 export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   spec: DEFAULT_SPEC_PATH,
+  remoteRefs: false,
+  strictSpec: false,
   port: 4010,
   host: '127.0.0.1',
   tokens: [],

@@ -30,8 +30,6 @@ export interface Responder {
   json(request: MockRequest, operation: Operation, status: number, value: JsonValue | undefined, plain?: boolean, mediaType?: string): Outcome;
   /** The declared content that answers a status for this request's Accept header; `lenient` never refuses. */
   negotiate(request: MockRequest, operation: Operation, status: number, lenient?: boolean): Negotiated;
-  /** Whether a value, cut to what the content declares, is valid against its schema (a declared example may not be). */
-  fits(content: MediaContent, value: JsonValue | undefined): boolean;
   /** The 406 for a request whose Accept header allows none of the media types its success answer declares, else undefined. */
   refuseUnacceptable(request: MockRequest, operation: Operation): Outcome | undefined;
   /** An error answer with the document's Error shape. */
@@ -126,8 +124,6 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     return { ok: false, problem: formatIssues(check.issues) };
   };
 
-  const fits: Responder['fits'] = (content, value) => fit(content, value).ok;
-
   const refuseUnacceptable: Responder['refuseUnacceptable'] = (request, operation) => {
     if (acceptsAnything(request.headers.accept)) return undefined;
     // --declared-only never answers an undeclared 406: it answers in a declared type instead (RFC 9110 §12.1 allows ignoring Accept).
@@ -153,7 +149,7 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     response: { status, headers: headersFor(request, value === undefined ? undefined : 'application/json'), body: value === undefined ? undefined : stringifyJson(value, 2) },
   });
 
-  return { json, negotiate, fits, refuseUnacceptable, fail, raw };
+  return { json, negotiate, refuseUnacceptable, fail, raw };
 }
 
 function acceptsAnything(accept: string | undefined): boolean {

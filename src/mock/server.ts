@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PlantstoreError } from '../errors.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createListener } from '../http/listener.ts';
-import { loadSpec } from '../spec/load-spec.ts';
+import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
 import type { StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
@@ -30,7 +30,8 @@ export interface StartMockServerOptions extends Partial<MockOptions> {
 export async function startMockServer(input: StartMockServerOptions = {}): Promise<MockServer> {
   const { logger = silentLogger, store, ...partial } = input;
   const options = resolveMockOptions(partial);
-  const spec = await loadSpec(options.spec);
+  const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
+  warnAbout(spec, logger);
   const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes }) : undefined;
   const engine = createMockEngine({ spec, options, logger, store: store ?? fileStore });
   const server = createListener(engine.handle, {
@@ -65,4 +66,11 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
         server.closeIdleConnections();
       })),
   };
+}
+
+/** The loader's warnings, at start-up: a few in full, then a count (GitHub-sized documents can have hundreds). */
+function warnAbout(spec: LoadedSpec, logger: Logger): void {
+  const shown = spec.warnings.slice(0, 10);
+  for (const warning of shown) logger.warn(`${spec.file}: ${warning}`);
+  if (spec.warnings.length > shown.length) logger.warn(`${spec.file}: ${spec.warnings.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`);
 }

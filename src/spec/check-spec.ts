@@ -27,7 +27,7 @@ export function checkSpec(spec: LoadedSpec): SpecSummary {
     operations: operations.map(({ method, path, id }) => ({ method, path, id })),
     schemas: schemaNames(spec),
     securitySchemes: Object.entries(schemes).map(([name, s]) => ({ name, description: [s.type, s.scheme ?? (s.in ? `in ${s.in} as ${s.name}` : undefined)].filter(Boolean).join(' ') })),
-    warnings: operations.flatMap((operation) => warningsOf(operation, Object.keys(schemes))),
+    warnings: [...spec.warnings, ...operations.flatMap((operation) => warningsOf(operation, Object.keys(schemes)))],
   };
 }
 

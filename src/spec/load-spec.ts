@@ -25,71 +25,77 @@ export interface LoadedSpec {
   dialect: '3.0' | '3.1';
   /**
    * The dereferenced document. $refs are inlined, except circular ones, which stay as `$ref`
-   * strings pointing into this same document (so schemas stay a tree, never an object cycle).
+   * strings pointing into `bundled` (so schemas stay a tree, never an object cycle).
    */
   document: OpenApiDocument;
+  /**
+   * The same document bundled: one object, every `$ref` kept and internal. The validator
+   * compiles from it, so a schema referred to from many places is compiled once.
+   */
+  bundled: OpenApiDocument;
+  /** What the document gets wrong that the toolkit works around (one line each); `--strict` refuses them. */
+  warnings: string[];
+}
+
+export interface LoadOptions {
+  /** Follow `$ref`s to http(s) URLs (`--remote-refs`); off, such a reference fails the load. */
+  remoteRefs?: boolean;
+  /** Refuse the document for any warning, not only for what the official OpenAPI schema refuses. */
+  strict?: boolean;
 }
 
 /**
- * Loads, validates and dereferences an OpenAPI 3.0 or 3.1 document (YAML or JSON, $refs across
- * files). Fails with a PlantstoreError naming the file, the JSON pointer and the reason.
+ * Loads, validates and dereferences an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one
+ * (converted to 3.0); YAML or JSON, $refs across files. Fails with a PlantstoreError naming the
+ * file, the JSON pointer and the reason; what the document gets wrong but can be worked around is
+ * listed in `warnings` instead.
  * @example const spec = await loadSpec('openapi/plant-store.yaml');
  */
-export async function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> {
+export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOptions = {}): Promise<LoadedSpec> {
   const file = resolve(path);
   if (!existsSync(file)) {
     throw new PlantstoreError('SPEC_NOT_FOUND', `${file}: no such file`, ['Pass an OpenAPI 3.0 or 3.1 document (YAML or JSON) with --spec FILE.']);
   }
-  const cached = readCachedSpec(file);
-  if (cached) return { file, dialect: cached.dialect, document: cached.document as OpenApiDocument };
-  // Imported here, not at the top: a cache hit never pays for loading it.
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  const parser = new SwaggerParser();
-  let document: OpenApiDocument;
-  try {
-    document = (await parser.validate(file, { dereference: { circular: 'ignore' } })) as OpenApiDocument;
-  } catch (error) {
-    throw describeLoadError(file, error);
+  const cacheKey = `${file}${options.remoteRefs ? '\0remote' : ''}`;
+  const cached = readCachedSpec(cacheKey);
+  let bundled: OpenApiDocument;
+  let warnings: string[];
+  let files: string[] | undefined;
+  if (cached) {
+    bundled = cached.document as OpenApiDocument;
+    warnings = cached.warnings;
+  } else {
+    const [{ readDocument }, { officialVerdict }] = await Promise.all([import('./read-document.ts'), import('./official-schema.ts')]);
+    const read = await readDocument(file, { remoteRefs: options.remoteRefs === true });
+    bundled = read.document;
+    files = read.files;
+    const version = String(bundled.openapi ?? '');
+    if (!/^3\.[01]\./.test(version)) {
+      throw new PlantstoreError('SPEC_UNSUPPORTED', `${file}: OpenAPI ${version || '(no version)'} is not supported; use an OpenAPI 3.0 or 3.1 document, or Swagger 2.0`);
+    }
+    const verdict = await officialVerdict(bundled);
+    if (verdict.errors.length > 0) throw new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, verdict.errors.slice(0, 20));
+    warnings = [...read.notes, ...verdict.warnings];
   }
-  const version = String(document.openapi ?? '');
-  if (!/^3\.[01]\./.test(version)) {
-    throw new PlantstoreError('SPEC_UNSUPPORTED', `${file}: OpenAPI ${version || (document as { swagger?: string }).swagger || '(unknown)'} is not supported; use an OpenAPI 3.0 or 3.1 document`);
+  const dialect = String(bundled.openapi).startsWith('3.1') ? '3.1' : '3.0';
+  // Dereferencing changes the object it is given; the bundled form is kept for the validator.
+  const bundledText = JSON.stringify(bundled);
+  const { dereferenceBundled } = await import('./dereference.ts');
+  const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
+  const spec: LoadedSpec = { file, dialect, document, bundled, warnings };
+  if (!cached) {
+    const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }] = await Promise.all([
+      import('../validation/validator.ts'),
+      import('./operations.ts'),
+      import('./example-audit.ts'),
+    ]);
+    spec.warnings = [...warnings, ...schemaWarnings(spec), ...auditExamples(listOperations(spec), createValidators(spec))];
+    writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings);
   }
-  const dialect = version.startsWith('3.1') ? '3.1' : '3.0';
-  const spec: LoadedSpec = { file, dialect, document };
-  await checkAllSchemas(spec);
-  writeCachedSpec(file, parser.$refs.paths(), dialect, document);
+  if (options.strict && spec.warnings.length > 0) {
+    throw new PlantstoreError('SPEC_INVALID', `${file}: the document has ${spec.warnings.length} problem(s), refused under --strict`, spec.warnings.slice(0, 20));
+  }
   return spec;
-}
-
-/** Every schema of the document must be a valid schema of its dialect (swagger-parser checks 3.1 schemas only loosely). */
-async function checkAllSchemas(spec: LoadedSpec): Promise<void> {
-  const [{ checkSchemas }, { listOperations }] = await Promise.all([import('../validation/validator.ts'), import('./operations.ts')]);
-  const pointers = Object.keys(spec.document.components?.schemas ?? {}).map((name) => `#/components/schemas/${escapePointerToken(name)}`);
-  for (const operation of listOperations(spec)) {
-    for (const content of operation.requestBody?.contents ?? []) pointers.push(content.schemaPointer);
-    for (const response of operation.responses) for (const content of response.contents) pointers.push(content.schemaPointer);
-    for (const parameter of operation.parameters) pointers.push(parameter.schemaPointer);
-  }
-  checkSchemas(spec, pointers);
-}
-
-type AjvLikeIssue = { instancePath?: string; message?: string; params?: Record<string, unknown> };
-
-function describeLoadError(file: string, error: unknown): PlantstoreError {
-  const err = error as Error & { details?: AjvLikeIssue[]; source?: string; path?: string[]; code?: string };
-  if (Array.isArray(err.details) && err.details.length > 0) {
-    const lines = err.details.map((issue) => {
-      const extra = issue.params?.unevaluatedProperty ?? issue.params?.additionalProperty;
-      return `#${issue.instancePath ?? ''}: ${issue.message ?? 'is invalid'}${extra ? ` ('${String(extra)}')` : ''}`;
-    });
-    return new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, lines);
-  }
-  // json-schema-ref-parser errors carry the file (source) and the pointer (path) where they arose.
-  const where = err.source ? resolve(err.source.replace(/^file:\/\//, '')) : file;
-  const pointer = Array.isArray(err.path) && err.path.length > 0 ? `#/${err.path.map((p) => escapePointerToken(String(p))).join('/')}: ` : '';
-  const reason = String(err.message ?? error).split('\n')[0];
-  return new PlantstoreError('SPEC_INVALID', `${where}: ${pointer}${reason}`);
 }
 
 /** Escapes one JSON pointer token (RFC 6901). */

@@ -9,6 +9,8 @@ import { PlantstoreError } from '../errors.ts';
 import { type JsonValue } from '../json/exact-json.ts';
 import { isInt32, isInt64, toValidationView } from '../json/int64.ts';
 import { escapePointerToken, getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
+import { listOperations } from '../spec/operations.ts';
+import { bundledPointer, validationView, type Direction } from './schema-view.ts';
 
 // ajv-draft-04 and ajv-formats are CommonJS with a default export, which Node's ESM interop (and
 // require) wraps once more. Ajv for JSON Schema draft 4, which OpenAPI 3.0 documents use, is
@@ -39,10 +41,12 @@ export interface Validators {
 
 const DOCUMENT_ID = 'plantstore:document';
 const OK: ValidationResult = Object.freeze({ ok: true });
+const ANYTHING: SchemaCheck = () => OK;
 
-function createAjv(spec: LoadedSpec): Ajv {
+function createAjv(spec: LoadedSpec, view: object): Ajv {
   // No meta-schema check per compile (compiling the 2020-12 meta-schema costs ~60 ms a start):
-  // the loader runs checkSchemas once per document version, and its result is cached with it.
+  // the loader checks every schema once per document version (schemaWarnings), and its result is
+  // cached with it.
   const options = { allErrors: true, strict: false, logger: false, validateFormats: true, validateSchema: false } as const;
   const ajv: Ajv = spec.dialect === '3.1' ? new Ajv2020(options) : new (ajvDraft04())(options);
   addFormats(ajv);
@@ -50,36 +54,69 @@ function createAjv(spec: LoadedSpec): Ajv {
   ajv.addFormat('int32', { type: 'number', validate: isInt32 });
   ajv.addFormat('int64', { type: 'number', validate: isInt64 });
   // OpenAPI's own schema keywords, so Ajv knows them for what they are.
-  ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator', 'x-plantstore-id']);
-  // Circular $refs stay as "#/components/..." strings; registering the document lets them resolve.
-  ajv.addSchema(spec.document as object, DOCUMENT_ID, undefined, false);
+  ajv.addVocabulary(['xml', 'externalDocs', 'discriminator']);
+  // Schemas are compiled by reference into the bundled document, so a component used by many
+  // operations is compiled once, and circular references resolve.
+  ajv.addSchema(view, DOCUMENT_ID, undefined, false);
   return ajv;
 }
 
-/**
- * Checks schemas against their dialect's meta-schema (compiling the meta-schema costs ~40 ms, so
- * the loader does this once per document version and the result is cached with the document).
- */
-export function checkSchemas(spec: LoadedSpec, pointers: string[]): void {
-  const ajv = createAjv(spec);
-  for (const pointer of pointers) {
-    const schema = getAtPointer(spec.document, pointer);
-    if (schema === undefined || typeof schema === 'boolean') continue;
-    if (!ajv.validateSchema(schema as object)) {
-      throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: invalid schema: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
-    }
-  }
+/** Which view of the document a pointer is judged by: readOnly and writeOnly depend on the direction. */
+function directionOf(pointer: string): Direction {
+  if (pointer.includes('/requestBody/') || pointer.includes('/parameters/')) return 'request';
+  if (pointer.includes('/responses/')) return 'response';
+  return 'neutral';
 }
 
-/** Builds the validators of one loaded document. */
+/**
+ * Checks every schema the toolkit uses against its dialect's meta-schema: each failure is one
+ * warning (compiling the meta-schema costs ~40 ms, so the loader does this once per document
+ * version, and the result is cached with the document). Compiling waits for first use.
+ */
+export function schemaWarnings(spec: LoadedSpec): string[] {
+  const view = validationView(spec.bundled, 'neutral');
+  const ajv = createAjv(spec, view);
+  const warnings: string[] = [];
+  const checked = new Set<unknown>();
+  for (const pointer of schemaPointers(spec)) {
+    const where = bundledPointer(view, pointer);
+    const schema = where && getAtPointer(view, where);
+    if (schema === undefined || typeof schema === 'boolean' || checked.has(schema)) continue;
+    checked.add(schema);
+    // A flaw such as a repeated enum item fails the meta-schema but compiles and checks as meant.
+    if (!ajv.validateSchema(schema as object)) warnings.push(`${pointer}: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
+  }
+  return warnings;
+}
+
+/** Every schema the mock, the runner and the CLI may compile: components and each operation's. */
+function schemaPointers(spec: LoadedSpec): string[] {
+  const pointers = Object.keys(spec.document.components?.schemas ?? {}).map((name) => `#/components/schemas/${escapePointerToken(name)}`);
+  for (const operation of listOperations(spec)) {
+    for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) pointers.push(content.schemaPointer);
+    for (const response of operation.responses) for (const content of response.contents) if (content.schema !== undefined) pointers.push(content.schemaPointer);
+    for (const parameter of operation.parameters) if (parameter.schema !== undefined) pointers.push(parameter.schemaPointer);
+  }
+  return pointers;
+}
+
+/** Builds the validators of one loaded document. Each schema is compiled on first use and kept. */
 export function createValidators(spec: LoadedSpec): Validators {
-  const ajv = createAjv(spec);
+  const instances = new Map<Direction, Ajv>();
+  const ajvFor = (direction: Direction) => {
+    let ajv = instances.get(direction);
+    if (!ajv) {
+      ajv = createAjv(spec, validationView(spec.bundled, direction));
+      instances.set(direction, ajv);
+    }
+    return ajv;
+  };
   const cache = new Map<string, SchemaCheck>();
   return {
     at(pointer) {
       let check = cache.get(pointer);
       if (!check) {
-        check = compile(ajv, spec, pointer);
+        check = compile(ajvFor(directionOf(pointer)), spec, pointer);
         cache.set(pointer, check);
       }
       return check;
@@ -88,13 +125,17 @@ export function createValidators(spec: LoadedSpec): Validators {
 }
 
 function compile(ajv: Ajv, spec: LoadedSpec, pointer: string): SchemaCheck {
-  const schema = getAtPointer(spec.document, pointer);
-  if (schema === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
+  const normalized = pointer.startsWith('#') ? pointer : `#${pointer}`;
+  if (getAtPointer(spec.document, normalized) === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
+  const where = bundledPointer(spec.bundled, normalized);
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}${pointer.startsWith('#') ? pointer : `#${pointer}`}` });
-  } catch (error) {
-    throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: invalid schema: ${(error as Error).message}`);
+    if (where === undefined) throw new Error('not found in the bundled document');
+    validate = ajv.compile({ $ref: `${DOCUMENT_ID}${where}` });
+  } catch {
+    // The loader warned about this schema (schemaWarnings): a schema that cannot be compiled
+    // cannot refuse anything, and refusing everything would make the operation unusable.
+    return ANYTHING;
   }
   return (value, plain) => {
     if (validate(plain ? value : toValidationView(value))) return OK;

@@ -15,14 +15,13 @@ async function engineWithLog() {
 }
 
 describe('declared examples and schemas as found in the wild', () => {
-  it('answers a generated valid body, with one warning, when the declared example fails its own schema', async () => {
-    const { get, warnings, errors } = await engineWithLog();
+  it('answers a generated valid body when the declared example fails its own schema', async () => {
+    const { get, errors } = await engineWithLog();
     for (let i = 0; i < 2; i++) {
       const answer = await get('/stale');
       expect(answer.status).toBe(200);
       expect(Number.isInteger((answer.json as { id: unknown }).id)).toBe(true);
     }
-    expect(warnings.filter((w) => w.includes('getStale 200 application/json does not fit'))).toHaveLength(1);
     expect(errors).toEqual([]);
   });
 

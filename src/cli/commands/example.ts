@@ -3,9 +3,8 @@
 import type { Argv } from 'yargs';
 import { PlantstoreError } from '../../errors.ts';
 import { PAYLOAD_FORMATS, PAYLOAD_SHAPES, type PayloadFormat, type PayloadShape } from '../../example/payload-formats.ts';
-import { loadSpec } from '../../spec/load-spec.ts';
 import { resolveTarget } from '../../spec/resolve-target.ts';
-import { runCommand, withSpecOption } from '../command-support.ts';
+import { loadCommandSpec, runCommand, withSpecOption } from '../command-support.ts';
 
 const builder = (y: Argv) =>
   withSpecOption(y)
@@ -42,7 +41,7 @@ export const exampleCommand = {
         import('../../example/payload-shapes.ts'),
         import('../../example/render-payloads.ts'),
       ]);
-      const spec = await loadSpec(argv.spec);
+      const spec = await loadCommandSpec(argv);
       const target = resolveTarget(spec, argv.name);
       if (argv.as !== 'body') requireOperation(target); // fail before generating anything
       const generator = createExampleGenerator(spec);

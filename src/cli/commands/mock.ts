@@ -3,7 +3,7 @@ import type { Argv, Options } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
 import { DEFAULT_MOCK_OPTIONS, ISOLATION_MODES, LOG_FORMATS, type IsolationMode, type LogFormat } from '../../mock/options.ts';
 import { startMockServer } from '../../mock/server.ts';
-import { SPEC_OPTION, withSpecOption } from '../command-support.ts';
+import { REMOTE_REFS_OPTION, SPEC_OPTION, withSpecOption } from '../command-support.ts';
 
 const d = DEFAULT_MOCK_OPTIONS;
 
@@ -26,6 +26,7 @@ const OPTIONS = {
   'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
   'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
   'state-file': { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' },
+  strict: { type: 'boolean', default: d.strictSpec, describe: 'Refuse a document with any warning (duplicate enum items, schemas that cannot be checked, ...)' },
 } as const satisfies Record<string, Options>;
 
 /** The parsed flags the handler reads (yargs gives more: aliases, camelCase copies, `_`). */
@@ -47,6 +48,8 @@ export interface MockArgs {
   'webhook-url'?: string;
   'webhook-retries': number;
   'state-file'?: string;
+  'remote-refs': boolean;
+  strict: boolean;
 }
 
 /** The checks a value's type cannot express; yargs runs them (and says what is wrong), and so does the quick path. */
@@ -71,7 +74,7 @@ const builder = (y: Argv) =>
     .example('$0 mock --spec grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token', 'Deliver webhooks; one state per token');
 
 type Option = { alias?: string; type?: string; array?: boolean; default?: unknown; choices?: readonly string[] };
-const ALL: Record<string, Option> = { spec: SPEC_OPTION, ...OPTIONS };
+const ALL: Record<string, Option> = { spec: SPEC_OPTION, 'remote-refs': REMOTE_REFS_OPTION, ...OPTIONS };
 const QUICK_CONFIG = Object.fromEntries(
   Object.entries(ALL).map(([name, o]) => [name, { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true, ...(o.alias ? { short: o.alias } : {}) }]),
 );
@@ -131,6 +134,8 @@ export const mockCommand = {
     const logger = createLogger({ format: argv['log-format'] as LogFormat, quiet: argv.quiet, stream: process.stderr });
     const server = await startMockServer({
       spec: argv.spec,
+      remoteRefs: argv['remote-refs'],
+      strictSpec: argv.strict,
       port: argv.port,
       host: argv.host,
       tokens: argv.token.map(String),
@@ -151,7 +156,8 @@ export const mockCommand = {
     });
     const ops = server.engine.operations;
     // The banner goes out even with --quiet: with --port 0 it is the only way to learn the port.
-    process.stderr.write(`plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${ops.map((op) => `${op.method} ${op.path}`).join(', ')}) on ${server.url}\n`);
+    const listed = ops.slice(0, 8).map((op) => `${op.method} ${op.path}`).join(', ') + (ops.length > 8 ? `, and ${ops.length - 8} more` : '');
+    process.stderr.write(`plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${listed}) on ${server.url}\n`);
     process.stderr.write(`admin API: ${server.url}/__mock/  (state, requests, health)  Ctrl-C to stop\n`);
     const stop = (signal: string) => {
       logger.info(`${signal}: shutting down`);

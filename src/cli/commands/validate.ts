@@ -1,8 +1,7 @@
 import type { Argv } from 'yargs';
 import { PlantstoreError } from '../../errors.ts';
-import { loadSpec } from '../../spec/load-spec.ts';
 import { formatIssueLines, validatePayload } from '../../validation/validate-payload.ts';
-import { isStdin, readInput, runCommand, withSpecOption } from '../command-support.ts';
+import { isStdin, readInput, loadCommandSpec, runCommand, withSpecOption } from '../command-support.ts';
 
 const builder = (y: Argv) =>
   withSpecOption(y)
@@ -21,7 +20,7 @@ export const validateCommand = {
   builder,
   handler: (argv: ValidateArgs) =>
     runCommand(async () => {
-      const spec = await loadSpec(argv.spec);
+      const spec = await loadCommandSpec(argv);
       const text = await readInput(argv.file);
       const verdict = validatePayload(spec, argv.name, text);
       const source = isStdin(argv.file) ? 'stdin' : argv.file;

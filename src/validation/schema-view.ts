@@ -1,0 +1,131 @@
+// The copy of a bundled document that Ajv compiles from. Real documents carry things Ajv would
+// misread or refuse, and OpenAPI gives some keywords a meaning that depends on the direction:
+// - examples, `example` and `x-` extensions hold free data: an example object with an `id`
+//   (GitHub's document) reads as a schema id to Ajv, and two such examples collide;
+// - `nullable: true` without `type` (Stripe, GitHub, OpenAI, Twilio) means "any value": Ajv
+//   refuses to compile it, so it is dropped;
+// - `$recursiveAnchor`/`$recursiveRef` (JSON Schema 2019-09, in OpenAI's document) are unknown
+//   to Ajv's 2020-12 dialect: the anchor is dropped and the reference accepts any value;
+// - readOnly properties are never required in a request, and writeOnly ones never in an answer
+//   (OpenAPI 3.0 section 4.7.25.1, and the 3.1 schema object's annotations).
+// Name maps (properties, components.schemas, ...) keep every key: a property may be named `example`.
+
+export type Direction = 'request' | 'response' | 'neutral';
+
+type Obj = Record<string, unknown>;
+const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'schemas', 'responses', 'parameters', 'requestBodies', 'headers', 'securitySchemes', 'links', 'callbacks', 'pathItems', 'content', 'paths', 'webhooks', 'encoding', 'variables', 'mapping', 'scopes']);
+const FREE_DATA = new Set(['example', 'examples']);
+// A nested `$schema` names a dialect Ajv may not have loaded (draft-07 inside a 3.1 document);
+// the document's dialect decides.
+const DROPPED = new Set(['$recursiveAnchor', '$schema']);
+// Values that are data, not schemas: copied as they are.
+const VALUES = new Set(['enum', 'const', 'default', 'required']);
+
+/** The Ajv view of a bundled document for one direction. */
+export function validationView(bundled: object, direction: Direction): Obj {
+  const copies = new Map<object, unknown>();
+  const copy = (node: unknown, parentKey: string | undefined): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    const known = copies.get(node);
+    if (known !== undefined) return known;
+    if (Array.isArray(node)) {
+      const out: unknown[] = [];
+      copies.set(node, out);
+      for (const item of node) out.push(copy(item, undefined));
+      return out;
+    }
+    const source = node as Obj;
+    const out: Obj = {};
+    copies.set(node, out);
+    const names = parentKey !== undefined && NAME_MAPS.has(parentKey);
+    for (const [key, value] of Object.entries(source)) {
+      if (!names) {
+        if (FREE_DATA.has(key) || key.startsWith('x-') || DROPPED.has(key)) continue;
+        if (key === '$recursiveRef') continue; // accepts any value where it stood
+        if (key === 'nullable' && source.type === undefined) continue;
+        if (VALUES.has(key)) {
+          out[key] = value;
+          continue;
+        }
+      }
+      out[key] = copy(value, key);
+    }
+    if (!names && direction !== 'neutral' && Array.isArray(source.required) && source.required.length > 0) {
+      const hidden = hiddenProperties(source, bundled, direction === 'request' ? 'readOnly' : 'writeOnly');
+      if (hidden.size > 0) out.required = source.required.filter((name) => !hidden.has(String(name)));
+    }
+    return out;
+  };
+  return copy(bundled, undefined) as Obj;
+}
+
+/** Properties of a schema (own and through allOf) marked readOnly or writeOnly. */
+function hiddenProperties(schema: Obj, root: object, flag: 'readOnly' | 'writeOnly'): Set<string> {
+  const hidden = new Set<string>();
+  const visit = (node: unknown, depth: number) => {
+    const s = follow(node, root);
+    if (!s || depth > 8) return;
+    if (isObj(s.properties)) {
+      for (const [name, property] of Object.entries(s.properties)) if (follow(property, root)?.[flag] === true) hidden.add(name);
+    }
+    if (Array.isArray(s.allOf)) for (const branch of s.allOf) visit(branch, depth + 1);
+  };
+  visit(schema, 0);
+  return hidden;
+}
+
+/** Follows internal `$ref`s of the bundled document. */
+export function follow(node: unknown, root: object): Obj | undefined {
+  let current = node;
+  for (let hops = 0; isObj(current) && typeof current.$ref === 'string' && hops < 32; hops++) {
+    current = pointerValue(root, current.$ref);
+  }
+  return isObj(current) ? current : undefined;
+}
+
+/**
+ * Where a pointer of the dereferenced document lies in the bundled one. On the way, a step may
+ * land on a `$ref` (a response or a request body defined in components): the walk continues at
+ * its target, so the result is a pointer Ajv can resolve without passing through a reference.
+ */
+export function bundledPointer(root: object, pointer: string): string | undefined {
+  const tokens = pointer.replace(/^#/, '').split('/').slice(1);
+  let path: string[] = [];
+  let node: unknown = root;
+  for (const token of tokens) {
+    for (let hops = 0; isObj(node) && typeof node.$ref === 'string' && hops < 32; hops++) {
+      if (!node.$ref.startsWith('#')) return undefined;
+      path = node.$ref.slice(1).split('/').slice(1);
+      node = pointerValue(root, node.$ref);
+    }
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Obj)[unescape(token)];
+    path.push(token);
+  }
+  return node === undefined ? undefined : `#/${path.join('/')}`;
+}
+
+function pointerValue(root: unknown, pointer: string): unknown {
+  if (!pointer.startsWith('#')) return undefined;
+  let node = root;
+  for (const raw of pointer.slice(1).split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Obj)[unescape(raw)];
+  }
+  return node;
+}
+
+function unescape(token: string): string {
+  const decoded = token.includes('%') ? safeDecode(token) : token;
+  return decoded.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+function safeDecode(token: string): string {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
+}
