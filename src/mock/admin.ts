@@ -8,6 +8,7 @@ import type { MockRequest } from './http-types.ts';
 import type { Journal } from './journal.ts';
 import { keyString, type ResourceBinding } from '../spec/resources.ts';
 import type { Outcome, Responder } from './responder.ts';
+import type { StateHooks } from './state-actions.ts';
 import type { Webhooks } from './webhooks.ts';
 import { listTenants } from '../state/scoped-store.ts';
 
@@ -26,7 +27,8 @@ export interface AdminContext {
   validators: Validators;
   responder: Responder;
   startedAt: number;
-  nextKey: () => string;
+  /** The numbering and the server-made fields of creates, shared with the API's own creates. */
+  hooks: StateHooks;
 }
 
 const ENDPOINTS = {
@@ -91,6 +93,13 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
   if (collections === null || typeof collections !== 'object' || Array.isArray(collections)) return bad('send {"<collection path>": [items...]}, e.g. {"/plants": [{"id": 1, "name": "Fern"}]}');
   const creates = new Map<string, [Operation, ResourceBinding]>();
   for (const [operation, binding] of admin.bindings) if (binding.role === 'create') creates.set(binding.collection, [operation, binding]);
+  // The example generator, where a seeded item's server fields need it, is loaded before any
+  // key is checked: from the first check to the last insert nothing waits.
+  const { hooks } = admin;
+  for (const collection of Object.keys(collections)) {
+    const fields = creates.has(collection) ? hooks.serverFields.get(creates.get(collection)![0]) : undefined;
+    if (fields !== undefined) await hooks.fields.ready(fields);
+  }
   const planned: Array<{ collection: string; key: string; record: StoredRecord }> = [];
   const plannedKeys = new Set<string>();
   for (const [collection, items] of Object.entries(collections)) {
@@ -102,8 +111,17 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
     for (const [index, item] of items.entries()) {
       const check = content ? admin.validators.at(content.schemaPointer)(item) : { ok: true as const };
       if (!check.ok) return bad(`${collection}[${index}]: ${formatIssues(check.issues)}`);
-      const record = item as StoredRecord;
-      const key = (binding.keyField ? keyString(record[binding.keyField]) : undefined) ?? admin.nextKey();
+      // Seeded items get the fields a create would make, so that reads and lists of them are valid.
+      const fields = item !== null && typeof item === 'object' && !Array.isArray(item) ? hooks.serverFields.get(operation) : undefined;
+      const record = fields === undefined ? (item as StoredRecord) : { ...(item as StoredRecord) };
+      let made: string | undefined;
+      try {
+        if (fields !== undefined) made = hooks.fields.fill(record, fields, collection, (key) => !store.get(collection, key) && !plannedKeys.has(`${collection}\u0000${key}`));
+      } catch (error) {
+        if (!(error instanceof StateFullError)) throw error;
+        return responder.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
+      }
+      const key = made ?? (binding.keyField ? keyString(record[binding.keyField]) : undefined) ?? hooks.nextKey();
       if (store.get(collection, key) || plannedKeys.has(`${collection}\u0000${key}`)) return bad(`${collection}[${index}]: ${binding.keyField ?? 'key'} ${key} already exists`);
       planned.push({ collection, key, record });
       plannedKeys.add(`${collection}\u0000${key}`);

@@ -13,6 +13,7 @@ import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
 import { generateBody, generateBodyNow } from './dynamic-body.ts';
+import { documentAnswer } from './document-answer.ts';
 import { createErrorBodies } from './error-bodies.ts';
 import { createForcedResponder, exampleOf, readPreferences, type Preferences } from './forced-response.ts';
 import { wantsOwnBytes } from './media-bodies.ts';
@@ -23,7 +24,10 @@ import { readParameters } from './parameters.ts';
 import { readBody, type BodyResult } from './request-body.ts';
 import { bindResources, type ResourceBinding } from '../spec/resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
-import { applyState, type StateOutcome } from './state-actions.ts';
+import { applyState, type StateHooks, type StateOutcome } from './state-actions.ts';
+import { absentAnswer, absentItemWarnings } from './absent-items.ts';
+import { createFieldMaker } from './field-maker.ts';
+import { planServerFields } from './server-fields.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
@@ -109,7 +113,10 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   let keyCounter = 0;
   let generated = 0;
   const nextKey = () => String(++keyCounter);
-  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), nextKey };
+  // Absent items of operations without a 404 are answered from the document: said once, now.
+  for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
+  const hooks: StateHooks = { nextKey, serverFields: planServerFields(bindings, document), fields: createFieldMaker(spec, validators, options.seed), absent };
+  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), hooks };
 
   // Not async: most answers are ready at once, and the listener then writes them in the same tick.
   function respond(request: MockRequest): Eventually<Outcome> {
@@ -149,13 +156,21 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (preferences) return forced(request, operation, preferences);
     const binding = bindings.get(operation);
     if (binding) {
-      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query }, nextKey);
+      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query }, hooks);
       // (No function per request: the common answer is ready now, and only a change is announced.)
       if (outcome instanceof Promise) return outcome.then((done) => announced(binding, done));
       return announced(binding, outcome);
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
-    return forced(request, operation, { dynamic: false });
+    return documented(request, operation);
+  }
+
+  // No stored item matched: a declared (or asked-for) 404, else what the document answers.
+  function absent(request: MockRequest, operation: Operation, binding: ResourceBinding, key: string): Eventually<StateOutcome> {
+    const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
+    if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
+    const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
+    return forced(request, operation, { dynamic: false }).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
   }
 
   function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {
@@ -175,31 +190,41 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return fits;
   }
 
+  // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
+  function documented(request: MockRequest, operation: Operation): Eventually<Outcome> {
+    return answerFrom(request, operation, documentAnswer(operation).status, { dynamic: false });
+  }
+
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
-    const chosen = responder.negotiate(request, operation, choice.status, options.declaredOnly);
-    if (chosen.kind === 'not-acceptable') return responder.fail(request, operation, 406, `Accept "${request.headers.accept}" allows none of the media types of the ${choice.status} answer: ${chosen.declared.join(', ')}`);
-    if (chosen.kind === 'none') return responder.json(request, operation, choice.status, undefined);
+    return answerFrom(request, operation, choice.status, preferences);
+  }
+
+  /** Answers a status in the media type the request accepts: the named (or first) fitting example, else a generated body. */
+  function answerFrom(request: MockRequest, operation: Operation, status: number, preferences: Preferences): Eventually<Outcome> {
+    const chosen = responder.negotiate(request, operation, status, options.declaredOnly);
+    if (chosen.kind === 'not-acceptable') return responder.fail(request, operation, 406, `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ${chosen.declared.join(', ')}`);
+    if (chosen.kind === 'none') return responder.json(request, operation, status, undefined);
     const { content, mediaType } = chosen;
     const example = exampleOf(content, preferences.exampleKey);
     if (preferences.exampleKey !== undefined && !example) {
-      return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: the ${choice.status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`);
+      return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: the ${status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`);
     }
-    let value: JsonValue | undefined;
-    if (example && !preferences.dynamic && exampleFits(content.schema === undefined ? undefined : content.schemaPointer, example.value)) value = example.value as JsonValue;
+    if (example && !preferences.dynamic && exampleFits(content.schema === undefined ? undefined : content.schemaPointer, example.value)) {
+      return responder.json(request, operation, status, example.value as JsonValue, undefined, mediaType);
+    }
     // A picture is answered with a real one rather than a generated string.
-    else if (content.schema !== undefined && !wantsOwnBytes(mediaType)) {
-      try {
-        value = await generateBody(spec, validators, content.schemaPointer, options.seed, generated++);
-      } catch (error) {
+    if (content.schema === undefined || wantsOwnBytes(mediaType)) return responder.json(request, operation, status, undefined, undefined, mediaType);
+    return generateBody(spec, validators, content.schemaPointer, options.seed, generated++).then(
+      (value) => responder.json(request, operation, status, value, undefined, mediaType),
+      (error: unknown) => {
         // A schema json-schema-faker cannot satisfy is the document's problem, said as such: no stack trace.
         if (!(error instanceof PlantstoreError)) throw error;
         logger.warn(error.message);
-        return responder.fail(request, operation, 500, `the mock cannot make a ${choice.status} ${mediaType} body for ${operation.id}: ${error.message}`);
-      }
-    }
-    return responder.json(request, operation, choice.status, value, undefined, mediaType);
+        return responder.fail(request, operation, 500, `the mock cannot make a ${status} ${mediaType} body for ${operation.id}: ${error.message}`);
+      },
+    );
   }
 
   function record(request: MockRequest, outcome: Outcome, started: number): void {

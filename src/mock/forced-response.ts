@@ -48,20 +48,35 @@ const silentLogger: Record<string, unknown> = {};
 for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'success', 'log']) silentLogger[level] = () => undefined;
 silentLogger.child = () => silentLogger;
 
-/** Prism's negotiator over the document's operations, loaded and built once, on first use. */
+/**
+ * Prism's negotiator, loaded once on first use, over one operation at a time: Prism's transform
+ * of a whole document takes seconds for GitHub's 1,200 operations (the first answer must not), so
+ * each operation is handed over alone, in a document of its own, the first time it is forced.
+ */
 export function createForcedResponder(spec: LoadedSpec) {
-  let prism: Promise<{ negotiator: Negotiator; operations: PrismOperation[] }> | undefined;
+  let prism: Promise<{ negotiator: Negotiator; transform(doc: object): Promise<PrismOperation[]> }> | undefined;
   const load = () =>
     (prism ??= (async () => {
       const require = createRequire(import.meta.url);
       const { getHttpOperationsFromSpec } = require('@stoplight/prism-http') as { getHttpOperationsFromSpec(doc: object): Promise<PrismOperation[]> };
       const negotiator = (require('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default;
-      return { negotiator, operations: await getHttpOperationsFromSpec(structuredClone(spec.document)) };
+      return { negotiator, transform: getHttpOperationsFromSpec };
     })());
+  const prismOperations = new Map<Operation, Promise<PrismOperation | undefined>>();
+  const prismOperationFor = (operation: Operation) => {
+    let found = prismOperations.get(operation);
+    if (!found) {
+      found = load().then(async ({ transform }) => {
+        const operations = await transform(structuredClone(singleOperationDocument(spec, operation)));
+        return operations.find((op) => op.method.toUpperCase() === operation.method && op.path === operation.path);
+      });
+      prismOperations.set(operation, found);
+    }
+    return found;
+  };
 
   return async (operation: Operation, preferences: Preferences): Promise<ForcedChoice> => {
-    const { negotiator, operations } = await load();
-    const prismOperation = operations.find((op) => op.method.toUpperCase() === operation.method && op.path === operation.path);
+    const [{ negotiator }, prismOperation] = await Promise.all([load(), prismOperationFor(operation)]);
     if (!prismOperation) return { ok: false, message: `Prism found no operation for ${operation.method} ${operation.path}` };
     // Prism picks the response; its media type and example are chosen by the mock for every
     // declared content (Prism would look for the example only in its JSON one).
@@ -84,4 +99,19 @@ export function exampleOf(content: MediaContent, exampleKey: string | undefined)
   if (exampleKey !== undefined) return content.examples.has(exampleKey) ? { value: content.examples.get(exampleKey) } : undefined;
   const [first] = content.examples.values();
   return content.examples.size > 0 ? { value: first } : undefined;
+}
+
+/**
+ * A document holding one operation of the dereferenced document. Components come along only when
+ * the operation still holds a `$ref` (a circular schema), which points into them.
+ */
+function singleOperationDocument(spec: LoadedSpec, operation: Operation): object {
+  const { document } = spec;
+  const pathItem = (document.paths?.[operation.path] ?? {}) as Record<string, unknown>;
+  const own = pathItem[operation.method.toLowerCase()];
+  const item: Record<string, unknown> = { [operation.method.toLowerCase()]: own };
+  if (pathItem.parameters !== undefined) item.parameters = pathItem.parameters;
+  const refers = JSON.stringify(item).includes('"$ref"');
+  const components = refers ? document.components : { securitySchemes: document.components?.securitySchemes ?? {} };
+  return { openapi: document.openapi, info: document.info, paths: { [operation.path]: item }, components };
 }

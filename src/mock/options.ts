@@ -7,6 +7,9 @@ export const LOG_FORMATS = ['text', 'json'] as const;
 export const ISOLATION_MODES = ['none', 'token'] as const;
 export type IsolationMode = (typeof ISOLATION_MODES)[number];
 export type LogFormat = (typeof LOG_FORMATS)[number];
+/** How an absent item is answered where its operation declares no 404: from the document, or with an undeclared 404. */
+export const ABSENT_ITEM_MODES = ['document', '404'] as const;
+export type AbsentItemMode = (typeof ABSENT_ITEM_MODES)[number];
 
 export interface MockOptions {
   /** Path of the OpenAPI document. */
@@ -22,6 +25,8 @@ export interface MockOptions {
   cors: boolean;
   /** Answer every error with a status the operation declares. */
   declaredOnly: boolean;
+  /** 'document': an absent item of an operation without a 404 gets its lowest 2xx; '404': an undeclared 404. */
+  absentItems: AbsentItemMode;
   /** Seed for generated (dynamic) response bodies. */
   seed: number;
   logFormat: LogFormat;
@@ -61,6 +66,7 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   tokens: [],
   cors: true,
   declaredOnly: false,
+  absentItems: 'document',
   seed: 1,
   logFormat: 'text',
   quiet: false,

@@ -6,6 +6,8 @@ import { declaredStatuses, preferDeclared, type Operation } from '../spec/operat
 import type { MockRequest } from './http-types.ts';
 import { keyFromParam, keyString, type ResourceBinding } from '../spec/resources.ts';
 import type { Outcome, Responder } from './responder.ts';
+import type { FieldMaker } from './field-maker.ts';
+import type { ServerField } from './server-fields.ts';
 
 export interface StateContext {
   request: MockRequest;
@@ -35,20 +37,54 @@ function withChange(outcome: Outcome, changed: StoredRecord): StateOutcome {
   return outcome;
 }
 
+/** What applyState takes from its engine, built once. */
+export interface StateHooks {
+  /** A key for a record that carries none (the mock numbers it). */
+  nextKey(): string;
+  /** Per create, replace and merge: the server fields it fills, when it has any. */
+  serverFields: Map<Operation, ServerField[]>;
+  fields: FieldMaker;
+  /** The answer when no stored record matches an item's key. */
+  absent(request: MockRequest, operation: Operation, binding: ResourceBinding, key: string): StateOutcome | Promise<StateOutcome>;
+}
+
+/** Whether a key is unused in a collection (built only where a key may be made: not per request). */
+const freeIn = (store: StateStore, collection: string) => (key: string) => store.get(collection, key) === undefined;
+
 /** Applies the operation's role to the store and answers. */
-export function applyState(store: StateStore, responder: Responder, context: StateContext, nextKey: () => string): StateOutcome | Promise<StateOutcome> {
+export function applyState(store: StateStore, responder: Responder, context: StateContext, hooks: StateHooks): StateOutcome | Promise<StateOutcome> {
   const { request, operation, binding, body } = context;
   const { collection, keyField, noun } = binding;
   const success = lowestSuccess(operation);
-  const notFound = (key: string) => responder.fail(request, operation, 404, `no ${noun} with ${keyField ?? 'key'} ${key}`);
+  const fields = hooks.serverFields.get(operation);
+  if (fields !== undefined) {
+    // Loaded before anything is read, so the check for a free key and the insert stay one step.
+    const loading = hooks.fields.ready(fields);
+    if (loading) return loading.then(() => applyState(store, responder, context, hooks));
+  }
 
   switch (binding.role) {
     case 'create': {
-      const record = body as StoredRecord;
-      const key = (keyField !== undefined ? keyString(record[keyField]) : undefined) ?? nextKey();
+      let record = body as StoredRecord;
+      let made: string | undefined;
+      let text = context.bodyText;
+      let plain = context.bodyPlain;
+      // (Only an object body has fields to add; a schema may allow an array or a scalar create.)
+      if (fields !== undefined && isRecord(record)) {
+        record = { ...record };
+        try {
+          made = hooks.fields.fill(record, fields, collection, freeIn(store, collection));
+        } catch (error) {
+          return refuseWhenFull(error, responder, request, operation);
+        }
+        // The record is no longer the body: serialized anew, and checked whole (a made int64 may pass 2^53).
+        text = undefined;
+        plain = undefined;
+      }
+      const key = made ?? (keyField !== undefined ? keyString(record[keyField]) : undefined) ?? hooks.nextKey();
       let inserted: boolean;
       try {
-        inserted = store.insert(collection, key, record, context.bodyText);
+        inserted = store.insert(collection, key, record, text);
       } catch (error) {
         return refuseWhenFull(error, responder, request, operation);
       }
@@ -57,8 +93,8 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
       }
       // Written out rather than through whenDurable: no closure and no copy on the common path.
       const pending = store.flush();
-      if (pending) return pending.then(() => withChange(responder.json(request, operation, success, record, context.bodyPlain), record));
-      return withChange(responder.json(request, operation, success, record, context.bodyPlain), record);
+      if (pending) return pending.then(() => withChange(responder.json(request, operation, success, record, plain), record));
+      return withChange(responder.json(request, operation, success, record, plain), record);
     }
     case 'list': {
       const offset = toCount(context.query.offset) ?? 0;
@@ -69,10 +105,11 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
       break;
   }
 
-  const key = keyFromParam(context.params[binding.keyParam ?? ''] ?? '', binding.keyType);
-  if (key === undefined) return notFound(context.params[binding.keyParam ?? ''] ?? '');
+  const named = context.params[binding.keyParam ?? ''] ?? '';
+  const key = keyFromParam(named, binding.keyType);
+  if (key === undefined) return hooks.absent(request, operation, binding, named);
   const existing = store.get(collection, key);
-  if (!existing) return notFound(key);
+  if (!existing) return hooks.absent(request, operation, binding, key);
   switch (binding.role) {
     case 'read':
       return responder.json(request, operation, success, existing);
@@ -87,6 +124,7 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
       }
       const record = binding.role === 'replace' ? { ...incoming } : mergePatch(existing, incoming);
       if (keyField !== undefined) record[keyField] = existing[keyField];
+      if (fields !== undefined) hooks.fields.fill(record, fields, collection, freeIn(store, collection), existing);
       try {
         store.replace(collection, key, record);
       } catch (error) {
@@ -119,6 +157,10 @@ function lowestSuccess(operation: Operation): number {
     successCache.set(operation, success);
   }
   return success;
+}
+
+function isRecord(value: unknown): value is StoredRecord {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function toCount(value: JsonValue | undefined): number | undefined {

@@ -59,10 +59,12 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   const cacheKey = `${file}${options.remoteRefs ? '\0remote' : ''}`;
   const cached = readCachedSpec(cacheKey);
   let bundled: OpenApiDocument;
+  let bundledText: string;
   let warnings: string[];
   let files: string[] | undefined;
   if (cached) {
-    bundled = cached.document as OpenApiDocument;
+    bundledText = cached.documentText;
+    bundled = JSON.parse(bundledText) as OpenApiDocument;
     warnings = cached.warnings;
   } else {
     const [{ readDocument }, { officialVerdict }] = await Promise.all([import('./read-document.ts'), import('./official-schema.ts')]);
@@ -76,10 +78,10 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     const verdict = await officialVerdict(bundled);
     if (verdict.errors.length > 0) throw new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, verdict.errors.slice(0, 20));
     warnings = [...read.notes, ...verdict.warnings];
+    bundledText = JSON.stringify(bundled);
   }
   const dialect = String(bundled.openapi).startsWith('3.1') ? '3.1' : '3.0';
   // Dereferencing changes the object it is given; the bundled form is kept for the validator.
-  const bundledText = JSON.stringify(bundled);
   const { dereferenceBundled } = await import('./dereference.ts');
   const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
   const spec: LoadedSpec = { file, dialect, document, bundled, warnings };

@@ -2,7 +2,7 @@
 // document needs no configuration: POST /plants creates in the collection /plants, GET /plants
 // lists it, and GET|PUT|PATCH|DELETE /plants/{id} read, replace, merge or remove one item.
 // The key is the body field `id` (or the schema's `x-plantstore-id`), matched to the item's
-// path parameter.
+// path parameter; a key only the answer declares is made by the mock at the create.
 import { jsonContent, type Operation } from './operations.ts';
 import { objectShape, resolveSchema } from './schema-shape.ts';
 
@@ -33,8 +33,10 @@ export function bindResource(operation: Operation, document: unknown): ResourceB
   const okResponse = operation.responses.find((r) => r.status.startsWith('2'));
   const responseSchema = okResponse && jsonContent(okResponse.contents)?.schema;
   const shape = objectShape(bodySchema ?? itemSchema(responseSchema, document), document);
-  const keyField = shape.idField ?? (shape.properties.has('id') ? 'id' : undefined);
-  const keySchema = keyField ? resolveSchema(shape.properties.get(keyField), document) : undefined;
+  // A server-made key (a readOnly id) is declared by the answer only; the mock then generates it.
+  const answer = objectShape(itemSchema(responseSchema, document), document);
+  const keyField = shape.idField ?? answer.idField ?? (shape.properties.has('id') || answer.properties.has('id') ? 'id' : undefined);
+  const keySchema = keyField ? resolveSchema(shape.properties.get(keyField) ?? answer.properties.get(keyField), document) : undefined;
   const keyType = keySchema?.type === 'string' ? 'string' : 'integer';
   const base = { collection, keyField, keyType, noun } as const;
   if (!item) {

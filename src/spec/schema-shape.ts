@@ -58,7 +58,7 @@ function computeShape(schema: unknown, document: unknown): ObjectShape {
 /** Cuts a value down to what one schema declares; `depth` counts the levels above it. */
 export type Picker = (value: unknown, depth?: number) => unknown;
 
-/** Keeps only what the schema declares, recursively; undeclared properties are dropped. */
+/** Keeps only what the schema declares, recursively; undeclared and writeOnly properties are dropped. */
 export function pickDeclared(value: unknown, schema: unknown, document: unknown): unknown {
   return declaredPicker(schema, document)(value);
 }
@@ -87,10 +87,11 @@ export function declaredPicker(schema: unknown, document: unknown): Picker {
   // Registered before its parts are built, so a cycle back to this schema finds it.
   let pickItem: Picker | undefined;
   let fields: Array<[name: string, pick: Picker]> = [];
+  let freeForm = true;
   const picker: Picker = (value, depth = 0) => {
     if (depth > 64 || value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) return pickItem === undefined ? value : value.map((item) => pickItem!(item, depth + 1));
-    if (fields.length === 0) return value; // a free-form object declares no list to cut to
+    if (freeForm) return value; // a free-form object declares no list to cut to
     const out: Obj = {};
     for (let i = 0; i < fields.length; i++) {
       const [name, pick] = fields[i];
@@ -100,6 +101,11 @@ export function declaredPicker(schema: unknown, document: unknown): Picker {
   };
   ofDocument.set(s, picker);
   if (s.items !== undefined) pickItem = declaredPicker(s.items, document);
-  fields = [...objectShape(s, document).properties].map(([name, propertySchema]) => [name, declaredPicker(propertySchema, document)]);
+  // writeOnly properties (a password) are the client's to send and never the server's to answer.
+  const declared = objectShape(s, document).properties;
+  freeForm = declared.size === 0;
+  fields = [...declared]
+    .filter(([, propertySchema]) => resolveSchema(propertySchema, document)?.writeOnly !== true)
+    .map(([name, propertySchema]) => [name, declaredPicker(propertySchema, document)]);
   return picker;
 }

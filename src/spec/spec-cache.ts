@@ -27,14 +27,19 @@ const cacheDir = (() => {
 const fileHash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const entryPath = (root: string) => join(cacheDir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
 
-/** The cached document for a root file, if every file it was read from is unchanged. */
-export function readCachedSpec(root: string): Pick<CacheEntry, 'dialect' | 'document' | 'warnings'> | undefined {
+/** The cached document for a root file (as JSON text), if every file it was read from is unchanged. */
+export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings: string[]; documentText: string } | undefined {
   if (process.env.PLANTSTORE_NO_CACHE) return undefined;
   try {
-    const entry = JSON.parse(readFileSync(entryPath(root), 'utf8')) as CacheEntry;
-    if (entry.format !== CACHE_FORMAT) return undefined;
-    for (const [path, hash] of Object.entries(entry.files)) if (fileHash(path) !== hash) return undefined;
-    return entry;
+    const text = readFileSync(entryPath(root), 'utf8');
+    // The entry is written as {head...,"document":TEXT}: the head is parsed alone, and the
+    // document's text handed over unparsed (the loader parses it twice anyway).
+    const split = text.indexOf(',"document":');
+    if (split < 0) return undefined;
+    const head = JSON.parse(`${text.slice(0, split)}}`) as Omit<CacheEntry, 'document'>;
+    if (head.format !== CACHE_FORMAT) return undefined;
+    for (const [path, hash] of Object.entries(head.files)) if (fileHash(path) !== hash) return undefined;
+    return { dialect: head.dialect, warnings: head.warnings, documentText: text.slice(split + ',"document":'.length, -1) };
   } catch {
     return undefined; // no entry, an unreadable one, or a file that is gone: validate afresh
   }

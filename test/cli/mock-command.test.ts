@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { BIN, exitOf, runCli, startCliMock } from '../helpers/cli.ts';
 import { CANARY } from '../helpers/engine.ts';
 
-const FLAGS = ['--spec', '--port', '--host', '--token', '--cors', '--declared-only', '--seed', '--log-format', '--quiet', '--journal-size', '--max-body', '--max-depth', '--state-file', '--isolate-by', '--webhook-url', '--webhook-retries'];
+const FLAGS = ['--spec', '--port', '--host', '--token', '--cors', '--declared-only', '--absent-items', '--seed', '--log-format', '--quiet', '--journal-size', '--max-body', '--max-depth', '--state-file', '--isolate-by', '--webhook-url', '--webhook-retries'];
 
 describe('plantstore mock (command line)', () => {
   it('--help describes every flag', async () => {

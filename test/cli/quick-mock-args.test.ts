@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { mockCommand, quickMockArgs, type MockArgs } from '../../src/cli/commands/mock.ts';
 
-const KEYS: (keyof MockArgs)[] = ['spec', 'port', 'host', 'token', 'cors', 'declared-only', 'seed', 'log-format', 'quiet', 'journal-size', 'max-body', 'max-depth', 'max-state-mb', 'isolate-by', 'webhook-url', 'webhook-retries', 'state-file'];
+const KEYS: (keyof MockArgs)[] = ['spec', 'port', 'host', 'token', 'cors', 'declared-only', 'absent-items', 'seed', 'log-format', 'quiet', 'journal-size', 'max-body', 'max-depth', 'max-state-mb', 'isolate-by', 'webhook-url', 'webhook-retries', 'state-file'];
 
 /** What yargs hands the mock's handler for a command line, or the error it refuses it with. */
 async function viaYargs(argv: string[]): Promise<Partial<MockArgs> | Error> {
@@ -40,6 +40,8 @@ describe('the quick reading of plantstore mock', () => {
     [['mock', '--log-format', 'json', '--isolate-by', 'token']],
     [['mock', '--journal-size', '0', '--max-body', '2048', '--max-depth', '10', '--seed', '42']],
     [['mock', '--max-state-mb', '64']],
+    [['mock', '--absent-items', '404']],
+    [['mock', '--absent-items=document', '--declared-only']],
     [['mock', '--webhook-url', 'http://127.0.0.1:9/hooks', '--webhook-retries', '3']],
     [['mock', '--state-file', '/tmp/plants.log', '--spec', 'test/documents/plant-store-crud.yaml', '--host', '0.0.0.0']],
   ])('reads %j as yargs does', async (argv) => {
@@ -68,6 +70,7 @@ describe('the quick reading of plantstore mock', () => {
     [['mock', '-p8080']],
     [['mock', '-qp', '1']],
     [['mock', '--log-format', 'xml']],
+    [['mock', '--absent-items', '410']],
     [['mock', '--webhook-url', 'ftp://example.com']],
     [['mock', '--', 'x']],
     [['mock', 'extra']],
@@ -85,6 +88,7 @@ describe('the quick reading of plantstore mock', () => {
     expect(await viaYargs(['mock', '--port', '70000'])).toBeInstanceOf(Error);
     expect(await viaYargs(['mock', '--max-state-mb', '0'])).toMatchObject({ message: expect.stringContaining('--max-state-mb must be a whole number of 1 or more') });
     expect(await viaYargs(['mock', '--log-format', 'xml'])).toBeInstanceOf(Error);
+    expect(await viaYargs(['mock', '--absent-items', '410'])).toMatchObject({ message: expect.stringContaining('Choices: "document", "404"') });
     expect(await viaYargs(['mock', 'extra'])).toBeInstanceOf(Error);
   });
 });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Argv, Options } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
-import { DEFAULT_MOCK_OPTIONS, ISOLATION_MODES, LOG_FORMATS, type IsolationMode, type LogFormat } from '../../mock/options.ts';
+import { ABSENT_ITEM_MODES, DEFAULT_MOCK_OPTIONS, ISOLATION_MODES, LOG_FORMATS, type AbsentItemMode, type IsolationMode, type LogFormat } from '../../mock/options.ts';
 import { startMockServer } from '../../mock/server.ts';
 import { REMOTE_REFS_OPTION, SPEC_OPTION, withSpecOption } from '../command-support.ts';
 
@@ -15,6 +15,7 @@ const OPTIONS = {
   token: { type: 'string', array: true, default: [] as string[], defaultDescription: 'any well-formed token', describe: 'Accept only this bearer token (repeatable)' },
   cors: { type: 'boolean', default: d.cors, describe: 'Answer CORS preflights and reflect Origin (--no-cors turns it off)' },
   'declared-only': { type: 'boolean', default: d.declaredOnly, describe: 'Answer every error with a status the operation declares (400 here)' },
+  'absent-items': { type: 'string', choices: ABSENT_ITEM_MODES, default: d.absentItems, describe: 'An item not stored, where its operation declares no 404: document (its lowest 2xx, as Prism) or 404 (undeclared)' },
   seed: { type: 'number', default: d.seed, describe: 'Seed for generated response bodies (Prefer: dynamic=true)' },
   'log-format': { choices: LOG_FORMATS, default: d.logFormat, describe: 'Request log format (to stderr)' },
   quiet: { alias: 'q', type: 'boolean', default: d.quiet, describe: 'No request lines; warnings and errors only' },
@@ -37,6 +38,7 @@ export interface MockArgs {
   token: (string | number)[];
   cors: boolean;
   'declared-only': boolean;
+  'absent-items': string;
   seed: number;
   'log-format': string;
   quiet: boolean;
@@ -141,6 +143,7 @@ export const mockCommand = {
       tokens: argv.token.map(String),
       cors: argv.cors,
       declaredOnly: argv['declared-only'],
+      absentItems: argv['absent-items'] as AbsentItemMode,
       seed: argv.seed,
       logFormat: argv['log-format'] as LogFormat,
       quiet: argv.quiet,
