@@ -1,13 +1,15 @@
 // Form request bodies read into the object their schema describes, so they are validated by the
 // same compiled schema as a JSON body: application/x-www-form-urlencoded through URLSearchParams
-// (each property in its encoding's style, form and exploded by default), multipart/form-data
+// (each property in its encoding's style, form and exploded by default) and qs for bracketed
+// nested names (deepObject, a[0]=x, a[b][c]=y), multipart/form-data
 // through the platform's own parser (undici's Response.formData), parts typed by the property
 // schema, JSON parts (an encoding's contentType, a part's own type, or an object property) parsed.
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { getAtPointer } from '../spec/load-spec.ts';
 import { isJsonMediaType, type MediaContent } from '../spec/operations.ts';
 import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
-import { coerce, coerceRaw, kindOf, typesOf } from './coerce-text.ts';
+import qs from 'qs';
+import { coerce, coerceDeep, coerceRaw, kindOf, typesOf } from './coerce-text.ts';
 import { readStyled, stylingOf } from './parameter-styles.ts';
 
 export type FormResult = { ok: true; value: JsonValue } | { ok: false; message: string };
@@ -28,11 +30,16 @@ function shapeOf(content: MediaContent, document: unknown): FormShape {
   return { properties, encoding: isObj(encoding) ? encoding : {} };
 }
 
+const QS_OPTIONS = { depth: 32, arrayLimit: 10_000, parameterLimit: 100_000, allowPrototypes: false, plainObjects: true, duplicates: 'combine' } as const;
+
 const jsonEncoded = (encoding: Obj, name: string) => isObj(encoding[name]) && typeof encoding[name].contentType === 'string' && isJsonMediaType(encoding[name].contentType.toLowerCase());
 
 /** An application/x-www-form-urlencoded body as the object its schema describes. */
 export function readUrlEncoded(text: string, content: MediaContent, document: unknown): FormResult {
   const pairs = [...new URLSearchParams(text)];
+  // Bracketed names (a[b]=1, a[0]=x, a[]=x: deepObject, and what qs, Rails and Stripe's clients
+  // send for nested data) are read by qs, with limits wide enough for real forms.
+  const nested = pairs.some(([key]) => key.includes('[')) ? qs.parse(text, QS_OPTIONS) : undefined;
   const { properties, encoding } = shapeOf(content, document);
   const value: Record<string, JsonValue> = {};
   const claimed = new Set<string>();
@@ -47,6 +54,11 @@ export function readUrlEncoded(text: string, content: MediaContent, document: un
       claimed.add(name);
       continue;
     }
+    if (nested !== undefined && pairs.some(([key]) => key.startsWith(`${name}[`))) {
+      value[name] = coerceDeep(nested[name], schema, document);
+      claimed.add(name);
+      continue;
+    }
     const styling = stylingOf({ name, in: 'query', required: false, schemaPointer: '' }, isObj(encoding[name]) ? encoding[name] : {}, kind, isObj(schema?.properties) ? Object.keys(schema.properties) : []);
     const read = readStyled({ name, in: 'query', required: false, schemaPointer: '' }, styling, { path: {}, query: pairs, headers: {}, cookies: [] });
     if (!read.present) continue;
@@ -54,9 +66,12 @@ export function readUrlEncoded(text: string, content: MediaContent, document: un
     value[name] = coerceRaw(read.raw, kind, schema, document);
     claimed.add(name);
     if (kind === 'object' && styling.explode && styling.style === 'form') for (const key of styling.properties) claimed.add(key);
-    if (styling.style === 'deepObject') for (const [key] of pairs) if (key.startsWith(`${name}[`)) claimed.add(key);
   }
   // Undeclared fields stay, as text, for the schema's additionalProperties to judge.
+  if (nested !== undefined) {
+    for (const [key, item] of Object.entries(nested)) if (!claimed.has(key) && !(key in value)) value[key] = coerceDeep(item, undefined, document);
+    return { ok: true, value };
+  }
   for (const [key, text] of pairs) {
     if (claimed.has(key)) continue;
     const known = value[key];
