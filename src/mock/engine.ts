@@ -72,6 +72,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // operations, and compiling them all would hold up start-up for seconds. The loader has already
   // checked every schema against its meta-schema.
   const validators = createValidators(spec);
+  validators.prepare();
   // An error schema a status and a message cannot fill gets its declared example, else a generated body.
   const errorBase = (content: MediaContent) => {
     const example = exampleOf(content, undefined)?.value as JsonValue | undefined;
@@ -170,7 +171,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
     if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
     const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
-    return forced(request, operation, { dynamic: false }).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
+    return Promise.resolve(documented(request, operation)).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
   }
 
   function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {

@@ -1,5 +1,6 @@
-// The copy of a bundled document that Ajv compiles from. Real documents carry things Ajv would
-// misread or refuse, and OpenAPI gives some keywords a meaning that depends on the direction:
+// The bundled document as Ajv compiles from it, made once, in place. Real documents carry things
+// Ajv would misread or refuse, and OpenAPI gives some keywords a meaning that depends on the
+// direction:
 // - examples, `example` and `x-` extensions hold free data: an example object with an `id`
 //   (GitHub's document) reads as a schema id to Ajv, and two such examples collide;
 // - `nullable: true` without `type` (Stripe, GitHub, OpenAI, Twilio) means "any value": Ajv
@@ -7,8 +8,19 @@
 // - `$recursiveAnchor`/`$recursiveRef` (JSON Schema 2019-09, in OpenAI's document) are unknown
 //   to Ajv's 2020-12 dialect: the anchor is dropped and the reference accepts any value;
 // - readOnly properties are never required in a request, and writeOnly ones never in an answer
-//   (OpenAPI 3.0 section 4.7.25.1, and the 3.1 schema object's annotations).
+//   (OpenAPI 3.0 section 4.7.25.1, and the 3.1 schema object's annotations): such names leave
+//   `required` for DIRECTIONAL, which the validator checks by the direction of the value.
+// One view serves both directions, so a large document is walked and registered with Ajv once.
 // Name maps (properties, components.schemas, ...) keep every key: a property may be named `example`.
+
+/** The keyword that holds the names required in one direction only. */
+export const DIRECTIONAL = 'plantstoreDirectional';
+
+/** Required only in requests (writeOnly) or only in answers (readOnly); both when neutral. */
+export interface DirectionalRequired {
+  request: string[];
+  response: string[];
+}
 
 export type Direction = 'request' | 'response' | 'neutral';
 
@@ -21,44 +33,47 @@ const FREE_DATA = new Set(['example', 'examples']);
 // the document's dialect decides.
 const DROPPED = new Set(['$recursiveAnchor', '$schema']);
 // Values that are data, not schemas: copied as they are.
-const VALUES = new Set(['enum', 'const', 'default', 'required']);
+const VALUES = new Set(['enum', 'const', 'default', 'required', DIRECTIONAL]);
 
-/** The Ajv view of a bundled document for one direction. */
-export function validationView(bundled: object, direction: Direction): Obj {
-  const copies = new Map<object, unknown>();
-  const copy = (node: unknown, parentKey: string | undefined): unknown => {
-    if (node === null || typeof node !== 'object') return node;
-    const known = copies.get(node);
-    if (known !== undefined) return known;
+const prepared = new WeakSet<object>();
+
+/** Turns a bundled document into Ajv's view of it, in place, once; returns it. */
+export function prepareForValidation<T extends object>(bundled: T): T {
+  if (prepared.has(bundled)) return bundled;
+  prepared.add(bundled);
+  const seen = new Set<object>();
+  const visit = (node: unknown, parentKey: string | undefined): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
     if (Array.isArray(node)) {
-      const out: unknown[] = [];
-      copies.set(node, out);
-      for (const item of node) out.push(copy(item, undefined));
-      return out;
+      for (const item of node) visit(item, undefined);
+      return;
     }
     const source = node as Obj;
-    const out: Obj = {};
-    copies.set(node, out);
     const names = parentKey !== undefined && NAME_MAPS.has(parentKey);
-    for (const [key, value] of Object.entries(source)) {
-      if (!names) {
-        if (FREE_DATA.has(key) || key.startsWith('x-') || DROPPED.has(key)) continue;
-        if (key === '$recursiveRef') continue; // accepts any value where it stood
-        if (key === 'nullable' && source.type === undefined) continue;
-        if (VALUES.has(key)) {
-          out[key] = value;
-          continue;
-        }
+    if (!names) {
+      if (Array.isArray(source.required) && source.required.length > 0) splitRequired(source, bundled);
+      for (const key of Object.keys(source)) {
+        if (FREE_DATA.has(key) || key.startsWith('x-') || DROPPED.has(key) || key === '$recursiveRef') delete source[key];
+        else if (key === 'nullable' && source.type === undefined) delete source[key];
       }
-      out[key] = copy(value, key);
     }
-    if (!names && direction !== 'neutral' && Array.isArray(source.required) && source.required.length > 0) {
-      const hidden = hiddenProperties(source, bundled, direction === 'request' ? 'readOnly' : 'writeOnly');
-      if (hidden.size > 0) out.required = source.required.filter((name) => !hidden.has(String(name)));
-    }
-    return out;
+    for (const [key, value] of Object.entries(source)) if (names || !VALUES.has(key)) visit(value, key);
   };
-  return copy(bundled, undefined) as Obj;
+  visit(bundled, undefined);
+  return bundled;
+}
+
+/** Moves readOnly and writeOnly names out of `required`, into the directional keyword. */
+function splitRequired(schema: Obj, root: object): void {
+  const required = schema.required as unknown[];
+  const readOnly = hiddenProperties(schema, root, 'readOnly');
+  const writeOnly = hiddenProperties(schema, root, 'writeOnly');
+  if (readOnly.size === 0 && writeOnly.size === 0) return;
+  const names = required.map(String);
+  schema.required = names.filter((name) => !readOnly.has(name) && !writeOnly.has(name));
+  const directional: DirectionalRequired = { request: names.filter((name) => writeOnly.has(name)), response: names.filter((name) => readOnly.has(name)) };
+  schema[DIRECTIONAL] = directional;
 }
 
 /** Properties of a schema (own and through allOf) marked readOnly or writeOnly. */

@@ -10,7 +10,7 @@ import { type JsonValue } from '../json/exact-json.ts';
 import { isInt32, isInt64, toValidationView } from '../json/int64.ts';
 import { escapePointerToken, getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
-import { bundledPointer, validationView, type Direction } from './schema-view.ts';
+import { bundledPointer, DIRECTIONAL, prepareForValidation, type Direction, type DirectionalRequired } from './schema-view.ts';
 
 // ajv-draft-04 and ajv-formats are CommonJS with a default export, which Node's ESM interop (and
 // require) wraps once more. Ajv for JSON Schema draft 4, which OpenAPI 3.0 documents use, is
@@ -37,13 +37,19 @@ export type SchemaCheck = (value: JsonValue, plain?: boolean) => ValidationResul
 export interface Validators {
   /** The check for the schema at a pointer of the document, compiled on first use and kept. */
   at(pointer: string): SchemaCheck;
+  /**
+   * Registers the document with Ajv now (a large document's first request would otherwise pay
+   * for it: ~0.5 s on GitHub's), so that a first request only compiles its own schemas.
+   */
+  prepare(): void;
 }
 
 const DOCUMENT_ID = 'plantstore:document';
 const OK: ValidationResult = Object.freeze({ ok: true });
 const ANYTHING: SchemaCheck = () => OK;
 
-function createAjv(spec: LoadedSpec, view: object): Ajv {
+function createAjv(spec: LoadedSpec): Ajv {
+  const view = prepareForValidation(spec.bundled);
   // No meta-schema check per compile (compiling the 2020-12 meta-schema costs ~60 ms a start):
   // the loader checks every schema once per document version (schemaWarnings), and its result is
   // cached with it.
@@ -55,11 +61,27 @@ function createAjv(spec: LoadedSpec, view: object): Ajv {
   ajv.addFormat('int64', { type: 'number', validate: isInt64 });
   // OpenAPI's own schema keywords, so Ajv knows them for what they are.
   ajv.addVocabulary(['xml', 'externalDocs', 'discriminator']);
+  ajv.addKeyword({ keyword: DIRECTIONAL, type: 'object', schemaType: 'object', errors: true, validate: requiredInDirection });
   // Schemas are compiled by reference into the bundled document, so a component used by many
   // operations is compiled once, and circular references resolve.
   ajv.addSchema(view, DOCUMENT_ID, undefined, false);
   return ajv;
 }
+
+// The direction of the value being validated now. Validation is synchronous and never calls out,
+// so one compiled schema serves requests and answers: the check sets this around each call.
+let direction: Direction = 'neutral';
+
+/** The DIRECTIONAL keyword: readOnly names are required in answers, writeOnly ones in requests. */
+const requiredInDirection = Object.assign(
+  (schema: DirectionalRequired, data: Record<string, unknown>): boolean => {
+    const names = direction === 'request' ? schema.request : direction === 'response' ? schema.response : [...schema.request, ...schema.response];
+    const missing = names.filter((name) => !Object.hasOwn(data, name));
+    requiredInDirection.errors = missing.map((name) => ({ keyword: 'required', params: { missingProperty: name }, message: `must have required property '${name}'` }));
+    return missing.length === 0;
+  },
+  { errors: [] as Array<Partial<ErrorObject>> },
+);
 
 /** Which view of the document a pointer is judged by: readOnly and writeOnly depend on the direction. */
 function directionOf(pointer: string): Direction {
@@ -74,8 +96,8 @@ function directionOf(pointer: string): Direction {
  * version, and the result is cached with the document). Compiling waits for first use.
  */
 export function schemaWarnings(spec: LoadedSpec): string[] {
-  const view = validationView(spec.bundled, 'neutral');
-  const ajv = createAjv(spec, view);
+  const ajv = createAjv(spec);
+  const view = spec.bundled;
   const warnings: string[] = [];
   const checked = new Set<unknown>();
   for (const pointer of schemaPointers(spec)) {
@@ -102,21 +124,17 @@ function schemaPointers(spec: LoadedSpec): string[] {
 
 /** Builds the validators of one loaded document. Each schema is compiled on first use and kept. */
 export function createValidators(spec: LoadedSpec): Validators {
-  const instances = new Map<Direction, Ajv>();
-  const ajvFor = (direction: Direction) => {
-    let ajv = instances.get(direction);
-    if (!ajv) {
-      ajv = createAjv(spec, validationView(spec.bundled, direction));
-      instances.set(direction, ajv);
-    }
-    return ajv;
-  };
+  let ajv: Ajv | undefined;
   const cache = new Map<string, SchemaCheck>();
   return {
+    prepare() {
+      ajv ??= createAjv(spec);
+    },
     at(pointer) {
       let check = cache.get(pointer);
       if (!check) {
-        check = compile(ajvFor(directionOf(pointer)), spec, pointer);
+        ajv ??= createAjv(spec);
+        check = compile(ajv, spec, pointer, directionOf(pointer));
         cache.set(pointer, check);
       }
       return check;
@@ -124,7 +142,7 @@ export function createValidators(spec: LoadedSpec): Validators {
   };
 }
 
-function compile(ajv: Ajv, spec: LoadedSpec, pointer: string): SchemaCheck {
+function compile(ajv: Ajv, spec: LoadedSpec, pointer: string, side: Direction): SchemaCheck {
   const normalized = pointer.startsWith('#') ? pointer : `#${pointer}`;
   if (getAtPointer(spec.document, normalized) === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
   const where = bundledPointer(spec.bundled, normalized);
@@ -138,8 +156,14 @@ function compile(ajv: Ajv, spec: LoadedSpec, pointer: string): SchemaCheck {
     return ANYTHING;
   }
   return (value, plain) => {
-    if (validate(plain ? value : toValidationView(value))) return OK;
-    return { ok: false, issues: toIssues(validate.errors ?? []) };
+    direction = side;
+    let valid: boolean;
+    try {
+      valid = validate(plain ? value : toValidationView(value)) as boolean;
+    } finally {
+      direction = 'neutral';
+    }
+    return valid ? OK : { ok: false, issues: toIssues(validate.errors ?? []) };
   };
 }
 
