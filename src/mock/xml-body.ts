@@ -15,7 +15,9 @@ const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: A
 export function toXml(value: unknown, schema: unknown, document: unknown): string {
   const s = resolveSchema(schema, document);
   const root = xmlOf(s).name ?? componentName(s, document) ?? 'root';
-  const tree = Array.isArray(value) ? { [root]: { [itemName(s, document, 'item')]: mapArray(value, s, document) } } : { [root]: mapValue(value, s, document) };
+  const items = resolveSchema(s?.items, document);
+  // A list at the root: its items named like any item (xml.name, else their component, else "item").
+  const tree = Array.isArray(value) ? { [root]: { [xmlOf(items).name ?? componentName(items, document) ?? 'item']: mapArray(value, items, document) } } : { [root]: mapValue(value, s, document) };
   return `<?xml version="1.0" encoding="UTF-8"?>${builder.build(tree)}`;
 }
 
@@ -47,10 +49,6 @@ function mapValue(value: unknown, schema: Obj | undefined, document: unknown): u
 
 function mapArray(values: unknown[], itemSchema: Obj | undefined, document: unknown): unknown[] {
   return values.map((item) => mapValue(item, itemSchema, document));
-}
-
-function itemName(arraySchema: Obj | undefined, document: unknown, fallback: string): string {
-  return xmlOf(resolveSchema(arraySchema?.items, document)).name ?? fallback;
 }
 
 function xmlOf(schema: Obj | undefined): { name?: string; attribute?: boolean; wrapped?: boolean } {

@@ -41,6 +41,9 @@ describe('the mock answers every declared media type', () => {
     ['octet-stream with its example as bytes', '/download', {}, 'application/octet-stream', (a) => expect(a.bytes!.toString()).toBe('raw bytes here')],
     ['octet-stream from a format: byte example, decoded', '/encoded', {}, 'application/octet-stream', (a) => expect([...a.bytes!]).toEqual([0, 1, 2, 255])],
     ['*/* as JSON', '/anything', {}, 'application/json', (a) => expect(a.json).toMatchObject({ ok: expect.any(Boolean) })],
+    ['a declared image/* as PNG without Accept', '/thumbnail', {}, 'image/png', (a) => expect(isValidPng(a.bytes!)).toBe(true)],
+    ['a declared image/* as the accepted GIF', '/thumbnail', { accept: 'image/gif' }, 'image/gif', (a) => expect(a.bytes!.subarray(0, 6).toString()).toBe('GIF89a')],
+    ['an XML list, items named after their component', '/reports', {}, 'application/xml', (a) => expect(a.text).toBe('<?xml version="1.0" encoding="UTF-8"?><reports><report id="1"><title>A</title></report><report id="2"><title>B</title></report></reports>')],
   ])('answers %s', async (_, path, headers, contentType, check) => {
     const answer = await get(path, headers);
     expect(answer.status).toBe(200);
