@@ -34,6 +34,8 @@ export interface ErrorAnswer {
   mediaType: string;
   /** The schema the body was made for, for writing it in a non-JSON media type. */
   schema?: unknown;
+  /** False when the body may hold a bigint (a generated base), which plain JSON.stringify cannot write. */
+  plain?: boolean;
 }
 
 export type ErrorBodies = (operation: Operation | undefined, status: number, message: string, accept?: string) => ErrorAnswer;
@@ -83,7 +85,7 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
     if (!template.check || template.check(body, true).ok) return { status, body, valid: true, mediaType, schema: content!.schema };
     // Made on the first misfit only: generating a body loads the example generator.
     if (template.base === undefined) template.base = (baseValue && content && baseValue(content)) ?? null;
-    if (template.base !== null) return { status, body: fillBase(template.base, template.check, status, message), valid: true, mediaType, schema: content!.schema };
+    if (template.base !== null) return { status, body: fillBase(template.base, template.check, status, message), valid: true, mediaType, schema: content!.schema, plain: false };
     return { status, body, valid: false, mediaType, schema: content!.schema };
   };
 }

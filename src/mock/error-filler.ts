@@ -2,7 +2,7 @@
 // enum of codes, a nested envelope): a valid body of that schema (its declared example, else a
 // generated one), with the message written into its most fitting string field and the status into
 // its status field, each only where the body stays valid.
-import type { JsonValue } from '../json/exact-json.ts';
+import { containsBigInt, type JsonValue } from '../json/exact-json.ts';
 import type { SchemaCheck } from '../validation/validator.ts';
 
 type Obj = Record<string, JsonValue>;
@@ -24,12 +24,14 @@ interface Slot {
 /** The base body with the message and status written where they fit and keep it valid. */
 export function fillBase(base: JsonValue, check: SchemaCheck, status: number, message: string): JsonValue {
   const body = structuredClone(base);
+  // A generated base may hold an int64 beyond 2^53 (a bigint): the check must then project it.
+  const plain = !containsBigInt(body);
   const slots = collectSlots(body);
   const tryWrite = (candidates: Slot[], value: (slot: Slot) => JsonValue) => {
     for (const slot of candidates) {
       const before = (slot.holder as Record<string | number, JsonValue>)[slot.key];
       (slot.holder as Record<string | number, JsonValue>)[slot.key] = value(slot);
-      if (check(body, true).ok) return slot;
+      if (check(body, plain).ok) return slot;
       (slot.holder as Record<string | number, JsonValue>)[slot.key] = before;
     }
     return undefined;

@@ -138,10 +138,10 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
   const fail: Responder['fail'] = (request, operation, status, message, headers) => {
     const answerStatus = options.declaredOnly ? declaredErrorStatus(operation, status, fallbackErrorStatus) : status;
     const answer = errorBodies(operation, answerStatus, message, request.headers.accept);
-    if (!answer.valid) logger.warn(`the error schema of ${operation?.id ?? 'the document'} cannot be filled with a status and a message; answering {error, message}`);
+    if (!answer.valid) logger.warn(`the error schema of ${operation?.id ?? 'the document'} cannot be filled with a status and a message, and no valid body of it could be made; answering one that does not fit it`);
     if (answer.body === undefined) return { response: { status: answerStatus, headers: headersFor(request, undefined, headers) }, operation, problems: [message] };
-    // An error body holds a status, a message and fillers: never a bigint, so plain JSON.stringify.
-    const encoded = encodeBody(answer.body, answer.mediaType, answer.schema, document, true);
+    // A templated error body holds a status, a message and fillers: never a bigint, so plain JSON.stringify.
+    const encoded = encodeBody(answer.body, answer.mediaType, answer.schema, document, answer.plain ?? true);
     return { response: { status: answerStatus, headers: headersFor(request, encoded.contentType, headers), body: encoded.body }, operation, problems: [message] };
   };
 

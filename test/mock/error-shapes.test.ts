@@ -26,6 +26,15 @@ describe('error answers in the document\'s own shape', () => {
     expect(answer.json).toEqual({ errors: [{ code: 'invalid', detail: expect.stringContaining('/q') }] });
   });
 
+  it('writes a generated error body holding an int64 past 2^53 exactly', async () => {
+    const loaded = await spec;
+    const answer = await send(await plantEngine({}, loaded), { method: 'GET', path: '/ledger', headers: { authorization: undefined } });
+    expect(answer.status).toBe(401);
+    expect(typeof (answer.json as { trace: unknown }).trace).toBe('bigint');
+    expect(answer.json).toMatchObject({ detail: expect.stringMatching(/bearer/i) });
+    expect(createValidators(loaded).at('#/paths/~1ledger/get/responses/401/content/application~1json/schema')(answer.json as JsonValue)).toEqual({ ok: true });
+  });
+
   it('answers a status declared without content with no body', async () => {
     const answer = await send(await plantEngine({}, await spec), { method: 'GET', path: '/orders', headers: { prefer: 'code=404' } });
     expect([answer.status, answer.text, answer.headers['content-type']]).toEqual([404, undefined, undefined]);
