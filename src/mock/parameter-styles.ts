@@ -28,9 +28,18 @@ export interface Styling {
 
 const ABSENT: StyledResult = Object.freeze({ present: false });
 
+// The styles each location allows (the specification's table); another one is read as the default.
+const STYLES: Record<ParameterSpec['in'], string[]> = {
+  path: ['simple', 'label', 'matrix'],
+  query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+  header: ['simple'],
+  cookie: ['form'],
+};
+
 /** The style and explode a parameter declares, with OpenAPI's defaults. */
 export function stylingOf(param: ParameterSpec, declared: { style?: unknown; explode?: unknown }, kind: ParameterKind, properties: string[]): Styling {
-  const style = typeof declared.style === 'string' ? declared.style : param.in === 'query' || param.in === 'cookie' ? 'form' : 'simple';
+  const allowed = STYLES[param.in] ?? STYLES.query;
+  const style = typeof declared.style === 'string' && allowed.includes(declared.style) ? declared.style : allowed[0];
   const explode = typeof declared.explode === 'boolean' ? declared.explode : style === 'form';
   return { style, explode, kind, properties };
 }
@@ -41,9 +50,9 @@ export function readStyled(param: ParameterSpec, styling: Styling, source: Param
     case 'path':
       return fromText(source.path[param.name], param.name, styling);
     case 'header':
-      return fromText(source.headers[param.name.toLowerCase()], param.name, { ...styling, style: 'simple' });
+      return fromText(source.headers[param.name.toLowerCase()], param.name, styling);
     case 'cookie':
-      return fromPairs(source.cookies, param.name, { ...styling, style: 'form' });
+      return fromPairs(source.cookies, param.name, styling);
     default:
       return fromPairs(source.query, param.name, styling);
   }
@@ -67,8 +76,6 @@ function fromText(text: string | undefined, name: string, { style, explode, kind
     const values = pieces.map((p) => p.slice(prefix.length));
     if (kind === 'array') return { present: true, raw: explode ? values : splitList(values[0], ',') };
     body = values[0];
-  } else if (style !== 'simple') {
-    return { present: true, error: `style "${style}" is not defined for this parameter location` };
   }
   if (kind === 'primitive') return { present: true, raw: body };
   const parts = splitList(body, separator);
@@ -84,8 +91,7 @@ function fromPairs(pairs: Array<[string, string]>, name: string, { style, explod
     for (const [key, value] of pairs) if (key.startsWith(prefix) && key.endsWith(']')) object[key.slice(prefix.length, -1)] = value;
     return Object.keys(object).length === 0 ? ABSENT : { present: true, raw: object };
   }
-  const separator = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : style === 'form' ? ',' : undefined;
-  if (separator === undefined) return { present: true, error: `style "${style}" is not defined for this parameter location` };
+  const separator = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
   if (kind === 'object' && explode) {
     // An exploded form object spreads its properties over the query: ?role=admin&firstName=Alex.
     const object: Record<string, string> = {};
