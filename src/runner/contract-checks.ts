@@ -2,7 +2,7 @@
 // document alone. A registry, in the order they run; each returns findings (expected failures
 // are values). The body is judged by the toolkit's one validator.
 import type { JsonValue } from '../json/exact-json.ts';
-import { findResponse, jsonContent, type Operation } from '../spec/operations.ts';
+import { findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { RouteResult } from '../spec/router.ts';
 import type { ValidationIssue, Validators } from '../validation/validator.ts';
 import type { Finding } from './report.ts';
@@ -27,6 +27,8 @@ export interface ContractContext {
   response: ReceivedResponse;
   validators: Validators;
   strict: boolean;
+  /** The request was made to be refused (a generated negative case, expecting a 4xx). */
+  rejection?: boolean;
 }
 
 export type ContractCheck = (context: ContractContext) => Finding[];
@@ -49,7 +51,7 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       ? [failure('redirect', `the server redirected with ${response.status}${response.headers.location ? ` to ${response.headers.location}` : ''}; redirects are not followed, point --target at the final address`, { actual: response.status })]
       : [],
 
-  status: ({ route, response, strict }) => {
+  status: ({ route, response, strict, rejection }) => {
     const { status } = response;
     if (judgedElsewhere(status)) return [];
     const operation = operationOf(route);
@@ -60,6 +62,11 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       return [{ code: 'off-contract-status', severity: strict ? 'failure' : 'warning', message: `${status} is not declared (${where}); it is in the documented off-contract class (401, 404, 405, 415)${strict ? ' and --strict is on' : ''}`, actual: status }];
     }
     if (!operation) return [{ code: 'no-operation', severity: 'warning', message: `${where}; only the always-on checks apply`, actual: status }];
+    // The server refused a request made to be refused; the gap is the document's (it declares no
+    // status for bad input), so it warns like the off-contract class.
+    if (rejection && status >= 400 && status < 500) {
+      return [{ code: 'undeclared-rejection-status', severity: strict ? 'failure' : 'warning', message: `${status} refuses this invalid request, but ${operation.id} declares no such status (${declared})${strict ? ' and --strict is on' : ''}`, actual: status }];
+    }
     return [failure('undeclared-status', `${status} is not a status ${operation.id} declares (${declared})`, { expected: declared, actual: status })];
   },
 
@@ -74,9 +81,11 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
     return [failure('undeclared-content-type', `Content-Type ${contentType} is not declared for ${response.status} (declared: ${declared.types.join(', ')})`, { expected: declared.types.join(', '), actual: contentType })];
   },
 
+  // Only a JSON answer (application/json, any +json) is judged against a schema; any other media
+  // type has had its Content-Type checked, and that is all the runner can say about it.
   body: ({ route, response, validators }) => {
     const declared = declaredContents(route, response.status);
-    const content = declared && jsonContent(declared.contents);
+    const content = declared && servedContent(declared.contents, response.headers['content-type']);
     if (!content || content.schema === undefined || response.json === undefined) return [];
     if (!response.json.ok) return [failure('body-not-json', `the body is not JSON (${response.json.message})${snippet(response.text)}; ${response.status} declares ${content.mediaType}`)];
     const result = validators.at(content.schemaPointer)(response.json.value);
@@ -96,6 +105,14 @@ function declaredContents(route: RouteResult, status: number) {
   const declared = findResponse(operation, status);
   if (!declared || declared.contents.length === 0) return undefined;
   return { contents: declared.contents, types: declared.contents.map((c) => c.mediaType) };
+}
+
+/** The declared content the answer's Content-Type names, when the answer is JSON; without a Content-Type, the declared JSON one. */
+function servedContent(contents: MediaContent[], contentType: string | undefined): MediaContent | undefined {
+  if (contentType === undefined) return jsonContent(contents);
+  const essence = contentType.split(';')[0].trim().toLowerCase();
+  if (essence !== 'application/json' && !/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence)) return undefined;
+  return contents.find((c) => c.mediaType === essence) ?? contents.find((c) => mediaTypeMatches(c.mediaType, essence));
 }
 
 function mediaTypeMatches(declared: string, essence: string): boolean {

@@ -11,6 +11,11 @@ export interface FixtureRequest {
   headers?: Record<string, string>;
   body?: JsonValue;
   rawBody?: string;
+  /**
+   * Generated cases only, not in the fixture file format: query pieces already written in the
+   * parameter's style ("ids=1,2", "filter%5Bcolor%5D=red"), sent after `query`.
+   */
+  rawQuery?: string[];
 }
 
 export interface FixtureExpectation {

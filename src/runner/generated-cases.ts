@@ -1,86 +1,178 @@
-// Cases built from the document (--generate N --seed S). Per operation: N valid request bodies
-// from the example generator, which must be accepted (2xx); then negative ones, which must be
-// rejected with a 4xx: each mutation the generator makes (a required field dropped, a field of
-// the wrong type, a value out of range, malformed JSON) and a request without credentials. The
-// same seed gives the same cases. Stateful sequences (create, read, list, delete) follow, see
-// generated-sequences.ts. The example module loads json-schema-faker, so it is imported
-// only when cases are generated.
+// Cases built from the document (--generate N --seed S), for every operation. Valid requests:
+// parameters drawn from their schemas and written in their styles, credentials from --token and
+// --auth, N bodies of the media type the operation takes. An operation without path parameters
+// must accept them (2xx). One with path parameters cannot know whether the generated item
+// exists, so (as Schemathesis judges it) its answer only has to keep the contract: a status the
+// operation declares, never a 5xx, a body valid against its schema; the sequences follow a
+// created item through read and delete. Negative requests must get a 4xx: each mutation the
+// example generator makes of a JSON body, a required query/header/cookie parameter left out, and
+// no credentials. An operation the runner cannot build a request for gets no case, and the
+// report says why. The same seed gives the same cases. The example module loads
+// json-schema-faker, so it is imported only when cases are generated.
 import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { jsonContent, type Operation } from '../spec/operations.ts';
+import type { MediaContent, Operation, ParameterSpec } from '../spec/operations.ts';
+import { bindResources, type ResourceBinding } from '../spec/resources.ts';
 import type { Validators } from '../validation/validator.ts';
-import type { Case, FixtureRequest } from './fixture.ts';
-import { authHeaders, withUniqueKey } from './generated-request-parts.ts';
+import { credentialsFor, hasCredentials, withCredentials, type CredentialParts } from './credentials.ts';
+import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
+import { drawsFromSchema, planBody, writeBody, type BodyPlan } from './generated-bodies.ts';
+import { generateParameters, type ParameterParts } from './generated-parameters.ts';
+import { withUniqueKey } from './generated-request-parts.ts';
 import { generateSequences } from './generated-sequences.ts';
+import { guarded } from './generation-guard.ts';
+import type { UncoveredOperation } from './report.ts';
 
 export interface GenerateOptions {
-  /** Valid bodies per operation. */
+  /** Valid requests per operation. */
   count: number;
   seed: number;
+  /** --auth values by security scheme name. */
+  auth: Record<string, string>;
 }
 
 /** What the runner needs from an example generator (src/example/ provides it). */
 export interface CaseSource {
-  valid(operation: Operation, count: number, seed: number): JsonValue[];
-  invalid(operation: Operation, seed: number): Array<{ description: string } & ({ body: JsonValue } | { rawBody: string })>;
+  /** `count` valid bodies of an operation's request `content` (its JSON body when left out). */
+  valid(operation: Operation, count: number, seed: number, content?: MediaContent): JsonValue[];
+  /** Bodies that each break one rule of the request `content` schema (its JSON body when left out). */
+  invalid(operation: Operation, seed: number, content?: MediaContent): Array<{ rule: string; description: string } & ({ body: JsonValue } | { rawBody: string })>;
+  /** One valid value of the schema at a document pointer (a parameter). */
+  value(pointer: string, seed: number): JsonValue;
+}
+
+export interface GeneratedCases {
+  cases: Case[];
+  /** Operations that got no case at all, each with the reason. */
+  uncovered: UncoveredOperation[];
+}
+
+interface GenerateContext {
+  document: unknown;
+  source: CaseSource;
+  validators: Validators;
+  options: GenerateOptions;
+  bindings: Map<Operation, ResourceBinding>;
 }
 
 /** Builds the generated cases of a document. */
-export async function generateCases(spec: LoadedSpec, operations: Operation[], validators: Validators, options: GenerateOptions, source?: CaseSource): Promise<Case[]> {
-  if (options.count <= 0) return [];
+export async function generateCases(spec: LoadedSpec, operations: Operation[], validators: Validators, options: GenerateOptions, source?: CaseSource): Promise<GeneratedCases> {
+  if (options.count <= 0) return { cases: [], uncovered: [] };
   const cases = source ?? (await exampleCaseSource(spec, validators));
+  const context: GenerateContext = { document: spec.document, source: cases, validators, options, bindings: bindResources(operations, spec.document) };
   const out: Case[] = [];
-  for (const operation of operations) out.push(...casesFor(operation, cases, validators, options));
+  const uncovered: UncoveredOperation[] = [];
+  for (const operation of operations) {
+    const built = guarded(() => casesFor(operation, context));
+    if (typeof built === 'string') uncovered.push({ operationId: operation.id, method: operation.method, path: operation.path, reason: built });
+    else out.push(...built);
+  }
   out.push(...generateSequences(spec, operations, validators, options, cases));
-  return out;
+  return { cases: out, uncovered };
 }
 
 /** The example module behind the CaseSource interface. */
 async function exampleCaseSource(spec: LoadedSpec, validators: Validators): Promise<CaseSource> {
-  const { createExampleGenerator } = await import('../example/index.ts');
+  const [{ createExampleGenerator }, { jsonContent }] = await Promise.all([import('../example/index.ts'), import('../spec/operations.ts')]);
   const generator = createExampleGenerator(spec, validators);
-  const targetOf = (operation: Operation) => {
-    const media = jsonContent(operation.requestBody?.contents ?? [])!;
-    return { name: operation.id, kind: 'operation' as const, pointer: media.schemaPointer, schema: media.schema!, operation, mediaType: media.mediaType };
-  };
+  const targetOf = (operation: Operation, content = jsonContent(operation.requestBody?.contents ?? [])!) => ({ name: operation.id, kind: 'operation' as const, pointer: content.schemaPointer, schema: content.schema!, operation, mediaType: content.mediaType });
   return {
-    valid: (operation, count, seed) => generator.examples(targetOf(operation), { seed, count }),
-    invalid: (operation, seed) => generator.invalidExamples(targetOf(operation), { seed, malformed: true }),
+    valid: (operation, count, seed, content) => generator.examples(targetOf(operation, content), { seed, count }),
+    invalid: (operation, seed, content) => generator.invalidExamples(targetOf(operation, content), { seed, malformed: true }),
+    value: (pointer, seed) => generator.generateOne(pointer, seed),
   };
 }
 
-function casesFor(operation: Operation, source: CaseSource, validators: Validators, options: GenerateOptions): Case[] {
-  // Path parameters would need existing resources to be accepted; those operations are left to fixtures.
-  if (operation.path.includes('{') || operation.parameters.some((p) => p.required)) return [];
-  const media = jsonContent(operation.requestBody?.contents ?? []);
-  if (operation.requestBody && (!media || media.schema === undefined)) return [];
-  const auth = authHeaders(operation);
-  if (auth === undefined) return [];
+function casesFor(operation: Operation, context: GenerateContext): Case[] | string {
+  const { count, seed, auth } = context.options;
+  const credentials = credentialsFor(operation, auth);
+  if (!credentials.ok) return credentials.reason;
+  const body = planBody(operation);
+  if (!body.ok) return body.reason;
+  const plan = body.plan;
+  const draw = context.source.value;
+  const filled = (parameter: ParameterSpec) => carriesCredentials(parameter, credentials.parts);
+  const first = generateParameters(operation, draw, seed, context.document, true, filled);
+  if (!first.ok) return first.reason;
+  const itemOperation = operation.parameters.some((p) => p.in === 'path');
+  const varies = (plan !== undefined && drawsFromSchema(plan)) || operation.parameters.length > 0;
+  const bodies = plan && drawsFromSchema(plan) ? uniqueKeys(context.source.valid(operation, count, seed, plan.content), operation, plan, context) : [];
   const base = `generated/${operation.id}`;
-  const request = (headers: Record<string, string>, body?: { body: JsonValue } | { rawBody: string }): FixtureRequest => ({
-    method: operation.method,
-    path: operation.path,
-    headers: body ? { ...headers, 'content-type': media!.mediaType } : headers,
-    ...body,
-  });
-  const make = (id: string, name: string, req: FixtureRequest, status: '2xx' | '4xx'): Case => ({ id: `${base}/${id}`, name: `${operation.id}: ${name}`, source: 'generated', steps: [{ name: 'request', request: req, expect: { status } }] });
+  const make = (id: string, name: string, request: FixtureRequest, expect: FixtureExpectation): Case => ({ id: `${base}/${id}`, name: `${operation.id}: ${name}`, source: 'generated', steps: [{ name: 'request', request, expect }] });
+  // Without path parameters the request must succeed; with them the item may not exist (see the top).
+  const validExpect: FixtureExpectation = itemOperation ? {} : { status: '2xx' };
   const out: Case[] = [];
-  if (!media) {
-    out.push(make('valid-1', 'accepts a request (generated)', request(auth), '2xx'));
-    if (Object.keys(auth).length > 0) out.push(make('no-credentials', 'rejects a request without credentials', request({}), '4xx'));
-    return out;
+  for (let index = 0; index < (varies ? count : 1); index++) {
+    // Optional parameters in the odd cases (1st, 3rd, ...), left out in the even ones.
+    const parameters = index === 0 ? first : generateParameters(operation, draw, seed + index, context.document, index % 2 === 0, filled);
+    if (!parameters.ok) continue;
+    const request = build(operation, parameters.parts, credentials.parts, plan, bodies[index % Math.max(bodies.length, 1)], seed + index, context.document);
+    out.push(make(`valid-${index + 1}`, validName(index + 1, itemOperation, plan !== undefined, operation.parameters.length > 0, seed), request, validExpect));
   }
-  const check = validators.at(media.schemaPointer);
-  const valid = source.valid(operation, options.count, options.seed);
-  valid.forEach((body, index) => {
-    out.push(make(`valid-${index + 1}`, `accepts generated example ${index + 1} (seed ${options.seed})`, request(auth, { body: withUniqueKey(body, check) }), '2xx'));
-  });
-  source.invalid(operation, options.seed).forEach((negative, index) => {
-    const payload = 'rawBody' in negative ? { rawBody: negative.rawBody } : { body: negative.body };
-    out.push(make(`invalid-${index + 1}`, `rejects ${negative.description}`, request(auth, payload), '4xx'));
-  });
-  if (Object.keys(auth).length > 0 && valid.length > 0) {
-    out.push(make('no-credentials', 'rejects a valid body without credentials', request({}, { body: withUniqueKey(valid[0], check) }), '4xx'));
+  const firstBody = bodies[0];
+  if (plan && drawsFromSchema(plan) && plan.kind !== 'text') {
+    negativeBodies(context.source.invalid(operation, seed, plan.content), plan).forEach((negative, index) => {
+      const request = 'rawBody' in negative
+        ? { ...build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document), rawBody: negative.rawBody }
+        : build(operation, first.parts, credentials.parts, plan, negative.body, seed, context.document);
+      out.push(make(`invalid-${index + 1}`, `rejects ${negative.description}`, { ...request, headers: { ...request.headers, 'content-type': request.headers?.['content-type'] ?? plan.content.mediaType } }, { status: '4xx' }));
+    });
+  }
+  for (const parameter of operation.parameters) {
+    // A parameter that is also where the credentials go is the credentials' business (no-credentials below).
+    if (!parameter.required || parameter.in === 'path' || filled(parameter)) continue;
+    const without = generateParameters(operation, draw, seed, context.document, true, (other) => other === parameter || filled(other));
+    if (!without.ok) continue;
+    const request = build(operation, without.parts, credentials.parts, plan, firstBody, seed, context.document);
+    out.push(make(`missing-${parameter.in}-${parameter.name}`, `rejects a request without the required ${parameter.in} parameter "${parameter.name}"`, request, { status: '4xx' }));
+  }
+  if (hasCredentials(credentials.parts)) {
+    const request = build(operation, first.parts, { headers: {}, query: {}, cookies: {} }, plan, firstBody, seed, context.document);
+    out.push(make('no-credentials', plan ? 'rejects a valid body without credentials' : 'rejects a request without credentials', request, { status: '4xx' }));
   }
   return out;
+}
+
+/**
+ * The negative bodies that still break their rule once written as the media type: all of them in
+ * JSON; in a form, where every value is text, only a dropped required field and a value out of
+ * range (a wrong type such as "42" for a string would be valid text, and malformed JSON is no form).
+ */
+function negativeBodies<T extends { rule: string }>(negatives: T[], plan: BodyPlan): T[] {
+  if (plan.kind === 'json') return negatives;
+  return negatives.filter((negative) => negative.rule === 'required' || negative.rule === 'range');
+}
+
+/** True when a security scheme puts its credential where this parameter goes (an API key declared as a parameter too). */
+function carriesCredentials(parameter: ParameterSpec, parts: CredentialParts): boolean {
+  if (parameter.in === 'header') return Object.hasOwn(parts.headers, parameter.name.toLowerCase());
+  return Object.hasOwn(parameter.in === 'query' ? parts.query : parts.cookies, parameter.name);
+}
+
+function validName(n: number, itemOperation: boolean, hasBody: boolean, hasParameters: boolean, seed: number): string {
+  const what = hasBody ? `generated example ${n}` : hasParameters ? `generated parameters ${n}` : 'a request';
+  if (itemOperation) return `answers ${what} as the document declares (seed ${seed}; the item may not exist)`;
+  return hasBody || hasParameters ? `accepts ${what} (seed ${seed})` : 'accepts a request (generated)';
+}
+
+function build(operation: Operation, parameters: ParameterParts, credentials: CredentialParts, plan: BodyPlan | undefined, value: JsonValue | undefined, seed: number, document: unknown): FixtureRequest {
+  const written = plan && writeBody(plan, value, seed, document);
+  const request: FixtureRequest = {
+    method: operation.method,
+    path: parameters.path,
+    ...(parameters.rawQuery.length > 0 && { rawQuery: parameters.rawQuery }),
+    headers: { ...parameters.headers, ...(written && { 'content-type': written.contentType }) },
+    ...(written && ('body' in written ? { body: written.body } : { rawBody: written.rawBody })),
+  };
+  return withCredentials(request, credentials);
+}
+
+/** A create's key field (whatever its type) becomes run-unique, so neither a sequence nor a re-run meets "already exists". */
+function uniqueKeys(bodies: JsonValue[], operation: Operation, plan: BodyPlan, context: GenerateContext): JsonValue[] {
+  if (plan.kind !== 'json') return bodies;
+  const binding = context.bindings.get(operation);
+  const field = binding?.role === 'create' ? binding.keyField : 'id';
+  const type = binding?.role === 'create' ? binding.keyType : 'integer';
+  const check = context.validators.at(plan.content.schemaPointer);
+  return bodies.map((body) => withUniqueKey(body, field, type, binding ? `${binding.noun}-` : '', check));
 }

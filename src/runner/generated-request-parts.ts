@@ -1,31 +1,10 @@
-// What every generated request is made of, for single cases and sequences alike: the
-// credentials an operation needs, and run-unique values for fields that must not collide with
-// what an earlier case or run left on the server.
+// Run-unique values for body fields that must not collide with what an earlier case, a sequence
+// or an earlier run left on the server: the key of a created item, and the label a list shows.
 import type { JsonValue } from '../json/exact-json.ts';
-import type { Operation } from '../spec/operations.ts';
-
-const BEARER_LIKE = new Set(['oauth2', 'openIdConnect']);
+import { uniqueString, uniqueUuid } from './unique-values.ts';
 
 /** A run-unique int64 of the same size as {{uniqueId}}, to ask the validator whether one fits. */
 const SAMPLE_UNIQUE_ID = 1_700_000_000_000_000_000n;
-
-/** The credentials header a secured operation needs ({} when open), or undefined when the runner cannot present them. */
-export function authHeaders(operation: Operation): Record<string, string> | undefined {
-  if (operation.security.length === 0 || operation.security.some((requirement) => requirement.length === 0)) return {};
-  const bearer = operation.security.find((requirement) => requirement.every((s) => (s.type === 'http' && s.scheme === 'bearer') || BEARER_LIKE.has(s.type)));
-  return bearer ? { authorization: 'Bearer {{token}}' } : undefined;
-}
-
-/**
- * A valid body's integer `id` becomes {{uniqueId}}, so that a server which keeps its data does not
- * answer a re-run with "already exists"; only when a run-unique int64 is still valid there.
- */
-export function withUniqueKey(body: JsonValue, check: (value: JsonValue) => { ok: boolean }): JsonValue {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const id = body.id;
-  if (typeof id !== 'number' && typeof id !== 'bigint') return body;
-  return withUniqueField({ template: body, sample: body }, 'id', 'integer', '', check)?.template ?? body;
-}
 
 /** A body to send (`template`, with variables) and the same body with values in their place, to validate. */
 export interface UniqueBody {
@@ -34,13 +13,32 @@ export interface UniqueBody {
 }
 
 /**
- * The body with `field` set to a run-unique value: {{uniqueId}} for an integer, "PREFIX{{uniqueId}}"
- * for a string (a string is never the bare variable, which would send an integer). Undefined when
- * such a value would make the body invalid (a pattern, a maximum).
+ * The body with `field` set to a run-unique value that keeps the body valid: {{uniqueId}} for an
+ * integer; for a string the first that fits of "PREFIX{{uniqueId}}", {{uniqueUuid}} (format
+ * uuid), {{uniqueString}} (13 characters, for a maxLength or an alphanumeric pattern) and
+ * "PREFIX{{uniqueString}}". Undefined when none does (an enum, a tight pattern).
  */
 export function withUniqueField(body: UniqueBody, field: string, type: 'integer' | 'string', prefix: string, check: (value: JsonValue) => { ok: boolean }): UniqueBody | undefined {
-  const text = prefix === '' ? 'id-' : prefix;
-  const sample = { ...body.sample, [field]: type === 'integer' ? SAMPLE_UNIQUE_ID : `${text}${SAMPLE_UNIQUE_ID}` };
-  if (!check(sample).ok) return undefined;
-  return { template: { ...body.template, [field]: type === 'integer' ? '{{uniqueId}}' : `${text}{{uniqueId}}` }, sample };
+  for (const [template, sample] of candidates(type, prefix === '' ? 'id-' : prefix)) {
+    const candidate = { ...body.sample, [field]: sample };
+    if (check(candidate).ok) return { template: { ...body.template, [field]: template }, sample: candidate };
+  }
+  return undefined;
+}
+
+/** The body with its key field made run-unique (when the key fits one), else as it was. */
+export function withUniqueKey(body: JsonValue, field: string | undefined, type: 'integer' | 'string', prefix: string, check: (value: JsonValue) => { ok: boolean }): JsonValue {
+  if (field === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, field)) return body;
+  return withUniqueField({ template: body, sample: body }, field, type, prefix, check)?.template ?? body;
+}
+
+// A string is never the bare {{uniqueId}}, which would send an integer.
+function candidates(type: 'integer' | 'string', prefix: string): Array<[template: string, sample: JsonValue]> {
+  if (type === 'integer') return [['{{uniqueId}}', SAMPLE_UNIQUE_ID]];
+  return [
+    [`${prefix}{{uniqueId}}`, `${prefix}${SAMPLE_UNIQUE_ID}`],
+    ['{{uniqueUuid}}', uniqueUuid(SAMPLE_UNIQUE_ID)],
+    ['{{uniqueString}}', uniqueString(SAMPLE_UNIQUE_ID)],
+    [`${prefix}{{uniqueString}}`, `${prefix}${uniqueString(SAMPLE_UNIQUE_ID)}`],
+  ];
 }

@@ -12,7 +12,10 @@ import { jsonContent, type JsonSchema, type Operation } from '../spec/operations
 import type { Validators } from '../validation/validator.ts';
 import type { Case, FixtureRequest, FixtureStep, StatusExpectation } from './fixture.ts';
 import type { CaseSource, GenerateOptions } from './generated-cases.ts';
-import { authHeaders, withUniqueField, type UniqueBody } from './generated-request-parts.ts';
+import { guarded } from './generation-guard.ts';
+import { credentialsFor, withCredentials } from './credentials.ts';
+import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
+import { updateSteps } from './sequence-updates.ts';
 
 /** The page asked of a list whose `limit` declares no maximum: large, yet not a load test. */
 const DEFAULT_LIST_LIMIT = 1000;
@@ -39,17 +42,21 @@ export function generateSequences(spec: LoadedSpec, operations: Operation[], val
     if (binding.role !== 'create') continue;
     const roles: Roles = {};
     for (const [operation, other] of bindings) {
-      if (other.collection === binding.collection && sendable(operation, other)) roles[other.role] ??= { operation, keyParam: other.keyParam };
+      if (other.collection === binding.collection && sendable(operation, other, options.auth)) roles[other.role] ??= { operation, keyParam: other.keyParam };
     }
-    if (roles.create?.operation === create) out.push(...sequencesFor(binding, roles, context));
+    if (roles.create?.operation !== create) continue;
+    // A body the generator cannot draw leaves the collection without sequences; its operations still get single cases (or a reason).
+    const sequences = guarded(() => sequencesFor(binding, roles, context));
+    if (typeof sequences !== 'string') out.push(...sequences);
   }
   return out;
 }
 
 /** True when the runner can fill every required parameter (the item key, a list's `limit`) and present the credentials. */
-function sendable(operation: Operation, binding: ResourceBinding): boolean {
-  if (authHeaders(operation) === undefined) return false;
-  if (binding.role === 'create' && !jsonContent(operation.requestBody?.contents ?? [])?.schema) return false;
+function sendable(operation: Operation, binding: ResourceBinding, auth: Record<string, string>): boolean {
+  if (!credentialsFor(operation, auth).ok) return false;
+  const needsBody = binding.role === 'create' || binding.role === 'replace' || binding.role === 'merge';
+  if (needsBody && !jsonContent(operation.requestBody?.contents ?? [])?.schema) return false;
   return operation.parameters.every((p) => !p.required || (p.in === 'path' && p.name === binding.keyParam) || (binding.role === 'list' && isLimit(p)));
 }
 
@@ -65,6 +72,7 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   const page = roles.list && listPage(roles.list.operation, context);
   const { count, seed } = context.options;
   const out: Case[] = [];
+  const drawn = new Map<Operation, JsonValue[]>();
   context.source.valid(create, count, seed).forEach((generated, index) => {
     if (generated === null || typeof generated !== 'object' || Array.isArray(generated)) return;
     let body: UniqueBody = { template: generated, sample: generated };
@@ -73,7 +81,17 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check) ?? body;
     // The path names the item by the key sent; a key the runner could not make unique goes in as generated.
     const keyText = binding.keyField === undefined ? undefined : key ? String(key.template[binding.keyField]) : encodedKey(generated[binding.keyField]);
-    const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context.document);
+    const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context);
+    if (keyText !== undefined) {
+      const keyField = binding.keyField!;
+      const keyValue = key ? { field: keyField, template: body.template[keyField], sample: body.sample[keyField] } : { field: keyField, template: generated[keyField], sample: generated[keyField] };
+      const keyParamOf = (operation: Operation) => Object.values(roles).find((role) => role.operation === operation)?.keyParam;
+      const request = (operation: Operation, extra: Partial<FixtureRequest>) => itemRequest(operation, keyParamOf(operation), keyText, extra, context);
+      const updates = updateSteps(roles.replace?.operation, roles.merge?.operation, roles.read?.operation, index, { document: context.document, validators: context.validators, source: context.source, seed, count, drawn, request, key: keyValue, label, noun: binding.noun });
+      // After the list (which looks for the item as created), before the delete.
+      const at = steps.findIndex((step) => step.name === 'delete');
+      steps.splice(at === -1 ? steps.length : at, 0, ...updates);
+    }
     if (steps.length < 2) return;
     out.push({
       id: `generated/sequence${binding.collection}/${index + 1}`,
@@ -85,19 +103,15 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   return out;
 }
 
-function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string | undefined, page: ListPage | undefined, mediaType: string, document: unknown): FixtureStep[] {
-  const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}): FixtureRequest => ({
-    method: operation.method,
-    path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!),
-    headers: authHeaders(operation)!,
-    ...extra,
-  });
+function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string | undefined, page: ListPage | undefined, mediaType: string, context: SequenceContext): FixtureStep[] {
+  const { document } = context;
+  const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}) => itemRequest(operation, keyParam, keyText, extra, context);
   const { create, list } = roles;
   // Item operations need the key in their path: without a key field, the server numbers the items itself.
   const read = keyText === undefined ? undefined : roles.read;
   const remove = keyText === undefined ? undefined : roles.remove;
   const steps: FixtureStep[] = [
-    { name: 'create', request: request(create!, { headers: { ...authHeaders(create!.operation), 'content-type': mediaType }, body: sent }), expect: { status: '2xx' } },
+    { name: 'create', request: request(create!, { headers: { 'content-type': mediaType }, body: sent }), expect: { status: '2xx' } },
   ];
   if (read) {
     const expected = declaredPart(sent, successSchema(read.operation), document);
@@ -113,6 +127,13 @@ function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string 
     if (read) steps.push({ name: 'read-after-delete', request: request(read), expect: { status: goneStatuses(read.operation) } });
   }
   return steps;
+}
+
+/** A request of the sequence: to the collection, or (keyParam) to the item it created. */
+function itemRequest(operation: Operation, keyParam: string | undefined, keyText: string | undefined, extra: Partial<FixtureRequest>, context: SequenceContext): FixtureRequest {
+  const credentials = credentialsFor(operation, context.options.auth);
+  const plain: FixtureRequest = { method: operation.method, path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!), headers: {}, ...extra };
+  return credentials.ok ? withCredentials(plain, credentials.parts) : plain;
 }
 
 /** What was sent, cut to what the answer declares (as the mock cuts its answers); undefined when nothing is left to compare. */

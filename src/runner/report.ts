@@ -67,6 +67,14 @@ export interface CaseResult {
   skipReason?: string;
 }
 
+/** An operation that --generate gave no case, and why (missing credentials, an unsupported media type, ...). */
+export interface UncoveredOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  reason: string;
+}
+
 export interface VerifySummary {
   total: number;
   passed: number;
@@ -88,6 +96,8 @@ export interface VerifyReport {
   outcome: 'passed' | 'failed';
   summary: VerifySummary;
   cases: CaseResult[];
+  /** With --generate: the operations that got no generated case, each with the reason. */
+  uncovered: UncoveredOperation[];
 }
 
 /** Counts the cases of a run. */

@@ -70,7 +70,7 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   }
   const text = outcome.body.toString('utf8');
   const received: ReceivedResponse = { status: outcome.status, headers: outcome.headers, text, json: text === '' ? undefined : parseJson(text) };
-  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict }), ...checkExpectations(expect, received)];
+  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }), ...checkExpectations(expect, received)];
   const body: JsonValue | undefined = received.json === undefined ? undefined : received.json.ok ? received.json.value : cut(text);
   const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers), body };
   scope.steps.set(name, { ...remembered, response: { status: outcome.status, headers: outcome.headers, body } });
@@ -104,7 +104,8 @@ function toOutgoing(request: FixtureRequest, context: CaseContext): OutgoingRequ
   url.pathname = `${url.pathname.replace(/\/+$/, '')}${request.path}`;
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(request.query ?? {})) for (const item of [value].flat()) search.append(key, String(item));
-  url.search = search.toString();
+  // Styled parameters keep their own delimiters (",", "|", "[...]"): appended, not re-encoded.
+  url.search = [search.toString(), ...(request.rawQuery ?? [])].filter((piece) => piece !== '').join('&');
   const headers: Record<string, string> = { ...context.headers };
   for (const [key, value] of Object.entries(request.headers ?? {})) headers[key.toLowerCase()] = value;
   let body: string | undefined;

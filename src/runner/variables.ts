@@ -1,7 +1,9 @@
-// Variables in fixtures: {{token}}, {{uniqueId}} and {{steps.NAME.request|response.PATH}}.
+// Variables in fixtures: {{token}}, {{uniqueId}} (and its string forms {{uniqueUuid}} and
+// {{uniqueString}}) and {{steps.NAME.request|response.PATH}}.
 // A string that is exactly one variable takes the variable's own type (so `id: "{{uniqueId}}"`
 // sends an integer); a variable inside a longer string is written as text.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import { uniqueString, uniqueUuid } from './unique-values.ts';
 
 /** What variables resolve against while one case runs. */
 export interface VariableScope {
@@ -14,6 +16,13 @@ export interface VariableScope {
 
 export type Substituted<T> = { ok: true; value: T } | { ok: false; message: string };
 
+/** The case's run-unique value as each variable writes it. */
+const UNIQUE_FORMS: Record<string, (uniqueId: bigint) => JsonValue> = {
+  uniqueId: (uniqueId) => uniqueId,
+  uniqueUuid,
+  uniqueString,
+};
+
 const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
 const STEP_REFERENCE = /^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.(request|response)(?:\.(.+))?$/;
@@ -25,9 +34,9 @@ export function variablesIn(text: string): string[] {
 
 /** Why a variable name cannot be used in a step that comes after `earlierSteps`, or undefined. */
 export function checkVariable(name: string, earlierSteps: readonly string[]): string | undefined {
-  if (name === 'token' || name === 'uniqueId') return undefined;
+  if (name === 'token' || Object.hasOwn(UNIQUE_FORMS, name)) return undefined;
   const reference = STEP_REFERENCE.exec(name);
-  if (!reference) return `unknown variable {{${name}}}; use {{token}}, {{uniqueId}} or {{steps.NAME.request.PATH}} / {{steps.NAME.response.PATH}}`;
+  if (!reference) return `unknown variable {{${name}}}; use {{token}}, {{uniqueId}}, {{uniqueUuid}}, {{uniqueString}} or {{steps.NAME.request.PATH}} / {{steps.NAME.response.PATH}}`;
   if (!earlierSteps.includes(reference[1])) {
     return `{{${name}}} names step '${reference[1]}', which does not run before this one${earlierSteps.length ? ` (earlier steps: ${earlierSteps.join(', ')})` : ''}`;
   }
@@ -86,7 +95,7 @@ function resolve(name: string, scope: VariableScope): Substituted<JsonValue> {
   if (name === 'token') {
     return scope.token === undefined ? { ok: false, message: '{{token}} is used but no token was given (--token or PLANTSTORE_TOKEN)' } : { ok: true, value: scope.token };
   }
-  if (name === 'uniqueId') return { ok: true, value: scope.uniqueId };
+  if (Object.hasOwn(UNIQUE_FORMS, name)) return { ok: true, value: UNIQUE_FORMS[name](scope.uniqueId) };
   const reference = STEP_REFERENCE.exec(name);
   if (!reference) return { ok: false, message: `unknown variable {{${name}}}` };
   const [, stepName, side, path] = reference;

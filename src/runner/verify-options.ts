@@ -19,6 +19,8 @@ export interface VerifyOptions {
   /** Bearer token for {{token}}; never written to any report. */
   token?: string;
   spec: string;
+  /** Follow the document's `$ref`s to http(s) URLs (--remote-refs). */
+  remoteRefs: boolean;
   /** Fixture files and folders. Default: the shipped Plant Store fixtures with the built-in document, else none. */
   fixtures: string[];
   /** Valid generated bodies per operation, and sequences per collection (0: no generated cases). */
@@ -35,6 +37,8 @@ export interface VerifyOptions {
   filter: string[];
   /** Extra request headers (names in any case). */
   headers: Record<string, string>;
+  /** Credentials of generated requests by security scheme name (--auth NAME=VALUE); redacted like the token. */
+  auth: Record<string, string>;
   /** PEM file of certificates to trust (a self-signed server). */
   ca?: string;
   /** Off-contract statuses (401, 404, 405, 415) fail instead of warn. */
@@ -63,6 +67,7 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     target: input.target,
     token: input.token === '' ? undefined : input.token,
     spec,
+    remoteRefs: input.remoteRefs ?? false,
     fixtures: input.fixtures ?? (usesBuiltIn ? [DEFAULT_FIXTURES_DIR] : []),
     generate: input.generate ?? 0,
     seed: input.seed ?? 1,
@@ -72,6 +77,7 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     bail: input.bail ?? false,
     filter: input.filter ?? [],
     headers: input.headers ?? {},
+    auth: input.auth ?? {},
     ca: input.ca,
     strict: input.strict ?? false,
     reporters: input.reporters ?? [],

@@ -7,12 +7,13 @@ import { loadSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
 import { createValidators } from '../validation/validator.ts';
+import { authSecrets, checkAuth } from './credentials.ts';
 import type { Case } from './fixture.ts';
 import { generateCases } from './generated-cases.ts';
 import { createHttpClient } from './http-client.ts';
 import { loadFixtures } from './load-fixtures.ts';
 import { createRedactor, isCredentialHeader } from './redact.ts';
-import { summarize, type CaseResult, type VerifyReport } from './report.ts';
+import { summarize, type CaseResult, type UncoveredOperation, type VerifyReport } from './report.ts';
 import { REPORTERS, type Reporter } from './reporters/index.ts';
 import { runCase, type CaseContext } from './run-case.ts';
 import { runCases } from './run-cases.ts';
@@ -26,15 +27,18 @@ import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './v
  */
 export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const options = resolveVerifyOptions(input);
-  const spec = await loadSpec(options.spec);
+  const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs });
   const operations = listOperations(spec);
   const validators = createValidators(spec);
-  const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...(await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed }))];
+  checkAuth(options.auth, spec.document.components?.securitySchemes ?? {});
+  const generated = await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed, auth: options.auth });
+  const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...generated.cases];
   const cases = select(all, options.filter);
+  if (cases.length === 0) throw nothingToRun(operations.length, generated.uncovered);
   if (options.token === undefined) requireToken(cases);
 
   const credentialHeaders = Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value);
-  const redact = createRedactor([options.token, ...credentialHeaders, decodeURIComponent(options.targetUrl.password)]);
+  const redact = createRedactor([options.token, ...credentialHeaders, ...authSecrets(options.auth), decodeURIComponent(options.targetUrl.password)]);
   const outputs = options.reporters.map((target) => openReporter(target));
   const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
   const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact };
@@ -67,6 +71,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     outcome: summary.failed > 0 ? 'failed' : 'passed',
     summary,
     cases: results,
+    uncovered: generated.uncovered,
   });
   for (const output of outputs) {
     output.reporter.end(report);
@@ -83,6 +88,16 @@ function select(cases: Case[], filter: string[]): Case[] {
     throw new PlantstoreError('USAGE', `no case matches --filter ${filter.map((f) => JSON.stringify(f)).join(', ')}`, [`There are ${cases.length} cases, e.g. ${cases.slice(0, 3).map((c) => JSON.stringify(c.name)).join(', ')}.`]);
   }
   return selected;
+}
+
+// A run that checks nothing must not look like a pass (exit 0): it is a usage error, with the reasons.
+function nothingToRun(operationCount: number, uncovered: UncoveredOperation[]): PlantstoreError {
+  const shown = uncovered.slice(0, 10).map((u) => `${u.method} ${u.path} (${u.operationId}): ${u.reason}`);
+  if (uncovered.length > shown.length) shown.push(`… and ${uncovered.length - shown.length} more`);
+  return new PlantstoreError('USAGE', `nothing to run: no fixtures, and none of the document's ${operationCount} operation${operationCount === 1 ? '' : 's'} got a generated case`, [
+    ...shown,
+    'Pass --fixtures PATH, or the credentials the operations need (--token, --auth NAME=VALUE).',
+  ]);
 }
 
 // Asking for the token up front beats failing every authenticated case with the same message.

@@ -17,12 +17,13 @@ beforeAll(async () => {
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-function judge(status: number, text: string, headers: Record<string, string> = JSON_TYPE, options: { strict?: boolean; method?: string; path?: string } = {}) {
+function judge(status: number, text: string, headers: Record<string, string> = JSON_TYPE, options: { strict?: boolean; method?: string; path?: string; rejection?: boolean } = {}) {
   const findings = checkContract({
     route: route(options.method ?? 'POST', options.path ?? '/plants'),
     response: { status, headers, text, json: text === '' ? undefined : parseJson(text) },
     validators,
     strict: options.strict ?? false,
+    rejection: options.rejection,
   });
   return findings.map((f) => `${f.severity} ${f.code}${f.pointer !== undefined ? ` ${f.pointer}` : ''}`);
 }
@@ -50,6 +51,17 @@ describe('contract checks on every answer', () => {
 
   it('turns the off-contract warning into a failure under --strict', () => {
     expect(judge(401, '{"error":401,"message":"no"}', JSON_TYPE, { strict: true })).toEqual(['failure off-contract-status']);
+  });
+
+  it('warns, and fails only under --strict, when a request made to be refused gets an undeclared 4xx', () => {
+    expect(judge(422, '{"error":422,"message":"no"}', JSON_TYPE, { rejection: true })).toEqual(['warning undeclared-rejection-status']);
+    expect(judge(422, '{"error":422,"message":"no"}', JSON_TYPE, { rejection: true, strict: true })).toEqual(['failure undeclared-rejection-status']);
+    expect(judge(422, '{"error":422,"message":"no"}', JSON_TYPE)).toEqual(['failure undeclared-status']);
+  });
+
+  it('holds only a JSON answer to a schema: an undeclared media type fails on its Content-Type alone', () => {
+    expect(judge(200, 'name,tag', { 'content-type': 'text/csv' })).toEqual(['failure undeclared-content-type']);
+    expect(judge(200, '{"tag":"x"}', { 'content-type': 'application/vnd.plant+json' })).toEqual(['failure undeclared-content-type']);
   });
 
   it('warns about 404 and 405 for paths and methods the document does not have', () => {

@@ -33,11 +33,11 @@ function grownWithout(...operations: Array<'listPlants' | 'getPlant' | 'deletePl
   return file;
 }
 
-const fixedBodies: CaseSource = { valid: (_operation, count) => Array.from({ length: count }, () => ({ id: 7, name: 'Fern', tag: 'green' })), invalid: () => [] };
+const fixedBodies: CaseSource = { valid: (_operation, count) => Array.from({ length: count }, () => ({ id: 7, name: 'Fern', tag: 'green' })), invalid: () => [], value: () => 7 };
 
 async function sequencesOf(file: string, count = 1, source: CaseSource | undefined = fixedBodies, seed = 1): Promise<Case[]> {
   const spec = await loadSpec(file);
-  const cases = await generateCases(spec, listOperations(spec), createValidators(spec), { count, seed }, source);
+  const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), { count, seed, auth: {} }, source);
   return cases.filter((c) => c.id.startsWith('generated/sequence/'));
 }
 

@@ -8,8 +8,9 @@ const builder = (y: Argv) =>
   withSpecOption(y)
     .option('target', { type: 'string', demandOption: true, describe: 'Base URL of the server under test, e.g. http://127.0.0.1:4010' })
     .option('token', { type: 'string', default: process.env.PLANTSTORE_TOKEN, defaultDescription: '$PLANTSTORE_TOKEN', describe: 'Bearer token for {{token}}; redacted from every report' })
+    .option('auth', { type: 'string', array: true, describe: 'Credentials of generated requests per security scheme: NAME=VALUE (bearer/oauth2: the token; basic: USER:PASSWORD; apiKey: the key); repeatable, redacted from every report' })
     .option('fixtures', { type: 'string', array: true, defaultDescription: 'fixtures/plant-store with the built-in document, else none', describe: 'Fixture files or folders (YAML/JSON), repeatable' })
-    .option('generate', { type: 'number', default: 0, describe: 'Valid generated bodies per operation, plus the negative cases and N create/read/list/delete sequences per collection (0: none)' })
+    .option('generate', { type: 'number', default: 0, describe: 'Valid generated requests per operation (parameters, bodies, credentials), plus the negative cases and N create/read/list/replace/delete sequences per collection (0: none)' })
     .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated cases (same seed, same cases)' })
     .option('timeout', { type: 'number', default: DEFAULT_TIMEOUT_MS, describe: 'Deadline per request in ms, connect to last body byte' })
     .option('max-response-size', { type: 'number', default: DEFAULT_MAX_RESPONSE_BYTES, describe: 'Largest response body in bytes; larger fails the case' })
@@ -24,7 +25,8 @@ const builder = (y: Argv) =>
     .option('json', { type: 'string', describe: 'Also write the full JSON report to FILE' })
     .example('$0 verify --target http://127.0.0.1:4010 --token test-token', 'Replay the shipped Plant Store fixtures')
     .example('$0 verify --target $URL --generate 20 --seed 7 --junit out/verify.xml', 'Add generated cases; write JUnit XML')
-    .example('$0 verify --target $URL --fixtures my-fixtures/ --filter duplicate --bail', 'Your own fixtures, only matching cases');
+    .example('$0 verify --target $URL --fixtures my-fixtures/ --filter duplicate --bail', 'Your own fixtures, only matching cases')
+    .example('$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD', 'Generated cases for another document, with its credentials');
 
 type VerifyArgs = Awaited<ReturnType<typeof builder>['argv']>;
 
@@ -35,7 +37,7 @@ export const verifyCommand = {
   handler: (argv: VerifyArgs) =>
     runCommand(async () => {
       // Loaded here, not at the top: `plantstore mock` never pays for the runner (undici, yaml).
-      const { parseHeaderFlags, verify } = await import('../../runner/index.ts');
+      const { parseAuthFlags, parseHeaderFlags, verify } = await import('../../runner/index.ts');
       const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
       const reporters: ReporterTarget[] = [{ name: argv.reporter as ReporterName, stream: process.stdout, color, progress: process.stdout.isTTY === true }];
       if (argv.junit) reporters.push({ name: 'junit', file: argv.junit });
@@ -44,6 +46,7 @@ export const verifyCommand = {
         target: argv.target,
         token: argv.token,
         spec: argv.spec,
+        remoteRefs: argv['remote-refs'],
         fixtures: argv.fixtures?.map(String),
         generate: argv.generate,
         seed: argv.seed,
@@ -53,6 +56,7 @@ export const verifyCommand = {
         bail: argv.bail,
         filter: argv.filter?.map(String),
         headers: parseHeaderFlags((argv.header ?? []).map(String)),
+        auth: parseAuthFlags((argv.auth ?? []).map(String)),
         ca: argv.ca,
         strict: argv.strict,
         reporters,

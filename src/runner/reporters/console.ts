@@ -54,8 +54,12 @@ export function createConsoleReporter(context: ReporterContext): Reporter {
       if (summary.warned > 0) parts.push(`${summary.warned} with warnings`);
       if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
       const verdict = report.outcome === 'passed' ? paint('PASS', 'PASSED') : paint('FAIL', 'FAILED');
+      if (report.uncovered.length > 0) {
+        context.write(`\n${report.uncovered.length} operation${report.uncovered.length === 1 ? '' : 's'} got no generated case:\n`);
+        for (const item of report.uncovered) context.write(`  ${paint('SKIP', 'NONE')}  ${item.method} ${item.path} (${item.operationId}): ${item.reason}\n`);
+      }
       context.write(`\n${verdict}: ${parts.join(', ')} of ${summary.total} (${(report.durationMs / 1000).toFixed(1)} s)\n`);
-      if (summary.warned > 0 && !report.strict) context.write('Warnings are documented off-contract statuses (401, 404, 405, 415); --strict makes them failures.\n');
+      if (summary.warned > 0 && !report.strict) context.write('Warnings are documented off-contract statuses (401, 404, 405, 415) and undeclared 4xx answers to invalid requests; --strict makes them failures.\n');
     },
   };
 }

@@ -1,6 +1,8 @@
 // JUnit XML (--junit FILE): one <testsuite> per fixture file (and one for generated cases), one
 // <testcase> per case. Broken contracts and unmet expectations are <failure>s; answers that never
 // arrived (refused, timed out, reset) are <error>s, as JUnit means "could not be evaluated".
+// Operations --generate gave no case are <skipped> test cases of a suite "not covered", so a CI
+// page shows them next to the cases that ran.
 import type { CaseResult, VerifyReport } from '../report.ts';
 import { caseDetails, failedStep } from './case-details.ts';
 import type { Reporter, ReporterContext } from './index.ts';
@@ -19,15 +21,22 @@ export function createJunitReporter(context: ReporterContext): Reporter {
 export function renderJunit(report: VerifyReport): string {
   const suites = new Map<string, CaseResult[]>();
   for (const result of report.cases) suites.set(result.source, [...(suites.get(result.source) ?? []), result]);
-  const counts = (cases: CaseResult[]) => {
+  const counts = (cases: CaseResult[], notCovered = 0) => {
     const errors = cases.filter(isError).length;
-    return `tests="${cases.length}" failures="${cases.filter((c) => c.status === 'failed').length - errors}" errors="${errors}" skipped="${cases.filter((c) => c.status === 'skipped').length}" time="${seconds(cases.reduce((sum, c) => sum + c.durationMs, 0))}"`;
+    return `tests="${cases.length + notCovered}" failures="${cases.filter((c) => c.status === 'failed').length - errors}" errors="${errors}" skipped="${cases.filter((c) => c.status === 'skipped').length + notCovered}" time="${seconds(cases.reduce((sum, c) => sum + c.durationMs, 0))}"`;
   };
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="plantstore verify ${attr(report.target)}" ${counts(report.cases)} timestamp="${attr(report.startedAt)}">`];
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="plantstore verify ${attr(report.target)}" ${counts(report.cases, report.uncovered.length)} timestamp="${attr(report.startedAt)}">`];
   for (const [source, cases] of suites) {
     out.push(`  <testsuite name="${attr(source)}" ${counts(cases)} timestamp="${attr(report.startedAt)}">`);
     out.push('    <properties>', `      <property name="target" value="${attr(report.target)}"/>`, `      <property name="spec" value="${attr(report.spec)}"/>`, `      <property name="seed" value="${report.seed}"/>`, `      <property name="strict" value="${report.strict}"/>`, '    </properties>');
     for (const result of cases) out.push(...testcase(result, source));
+    out.push('  </testsuite>');
+  }
+  if (report.uncovered.length > 0) {
+    out.push(`  <testsuite name="not covered" tests="${report.uncovered.length}" failures="0" errors="0" skipped="${report.uncovered.length}" time="0.000" timestamp="${attr(report.startedAt)}">`);
+    for (const item of report.uncovered) {
+      out.push(`    <testcase name="${attr(`${item.operationId}: no generated case`)}" classname="not-covered" time="0.000">`, `      <skipped message="${attr(item.reason)}"/>`, '    </testcase>');
+    }
     out.push('  </testsuite>');
   }
   out.push('</testsuites>', '');

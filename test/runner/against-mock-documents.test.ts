@@ -1,0 +1,81 @@
+// `verify --generate` against the project's own mock passes for every document the tests load:
+// the mock and the runner agree on every generated case, and every operation gets cases unless
+// the report says why not.
+import { afterAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/mock/server.ts';
+import { verify, type VerifyReport } from '../../src/runner/index.ts';
+
+const AUTH = { headerKey: 'header-key-1', queryKey: 'query-key-2', cookieKey: 'cookie-key-3', basicAuth: 'alice:s3cret' };
+
+interface Row {
+  spec: string;
+  auth?: Record<string, string>;
+  /** Operations that must be reported as uncovered. */
+  uncovered?: string[];
+  /** Case id prefixes where today's mock is wrong and the runner right: judged in the skipped tests below. */
+  mockBugs?: string[];
+}
+
+const DOCUMENTS: Record<string, Row> = {
+  'the built-in Plant Store': { spec: 'openapi/plant-store.yaml' },
+  'the Plant Store in OpenAPI 3.0': { spec: 'test/documents/plant-store-3.0.json' },
+  'the CRUD Plant Store': { spec: 'test/documents/plant-store-crud.yaml' },
+  'the grown Plant Store': { spec: 'test/documents/plant-store-grown.yaml' },
+  'a document with examples': { spec: 'test/documents/examples.yaml' },
+  'a document split over files': { spec: 'test/documents/split/main.yaml' },
+  'parameters and security schemes': { spec: 'test/documents/runner-params.yaml', auth: AUTH, mockBugs: ['generated/styledQuery/'] },
+  'string, uuid and integer keys': { spec: 'test/documents/runner-keys.yaml' },
+  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importXml'], mockBugs: ['generated/exportCsv/', 'generated/signUp/invalid-', 'generated/upload/invalid-'] },
+  'items the server numbers': { spec: 'test/documents/runner-server-ids.yaml', mockBugs: ['generated/findPets/'] },
+};
+
+const mocks: MockServer[] = [];
+afterAll(() => Promise.all(mocks.map((mock) => mock.close())));
+
+async function run(row: Row, filter?: string[]): Promise<VerifyReport> {
+  const mock = await startMockServer({ port: 0, spec: row.spec });
+  mocks.push(mock);
+  return verify({ target: mock.url, token: 'mock-token', spec: row.spec, fixtures: [], generate: 3, seed: 7, auth: row.auth ?? {}, filter });
+}
+
+const failures = (report: VerifyReport, skip: string[] = []) =>
+  report.cases.filter((c) => c.status !== 'passed' && !skip.some((prefix) => c.id.startsWith(prefix))).map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`);
+
+describe('verify --generate against the plantstore mock', () => {
+  it.each(Object.entries(DOCUMENTS))('passes every generated case of %s', async (_name, row) => {
+    const report = await run(row);
+    expect(failures(report, row.mockBugs)).toEqual([]);
+    expect(report.uncovered.map((u) => u.operationId)).toEqual(row.uncovered ?? []);
+    for (const prefix of row.mockBugs ?? []) expect(report.cases.some((c) => c.id.startsWith(prefix))).toBe(true);
+    expect(report.cases.filter((c) => c.source === 'generated').length).toBeGreaterThan(0);
+  });
+
+  // Mock bug: the mock reads a query parameter as one raw string (src/mock/parameters.ts), without
+  // its style and explode, so "tags=red,blue" is judged against an array schema and refused with 400.
+  it.skip('accepts arrays and objects in the query in every style (form, spaceDelimited, pipeDelimited, deepObject)', async () => {
+    expect(failures(await run(DOCUMENTS['parameters and security schemes'], ['styledQuery']))).toEqual([]);
+    // tags=a&tags=b (form, exploded): the mock reads only the first "tags".
+    expect(failures(await run(DOCUMENTS['items the server numbers'], ['findPets']))).toEqual([]);
+  });
+
+  // A create whose body has no id but whose answer requires one: the mock makes the id (server-made
+  // fields), and the sequence reads, lists and removes the item by it.
+  it('creates items the server numbers, and follows them through the sequence', async () => {
+    const row = DOCUMENTS['items the server numbers'];
+    expect(failures(await run(row, ['addPet', 'sequence']))).toEqual([]);
+  });
+
+  // Mock bug: the mock reads no form or multipart body (src/mock/request-body.ts answers a declared
+  // non-JSON media type without parsing it), so a form without a required field gets a 200.
+  it.skip('refuses form and multipart bodies that break their schema', async () => {
+    const row = DOCUMENTS['non-JSON media types'];
+    expect(failures(await run(row, ['signUp: rejects', 'upload: rejects']))).toEqual([]);
+  });
+
+  // Mock bug: for an operation whose only answer is text/csv the mock answers 400 "cannot force
+  // that response", an undeclared status, instead of the CSV example.
+  it.skip('answers an operation whose only media type is text/csv', async () => {
+    const row = DOCUMENTS['non-JSON media types'];
+    expect(failures(await run(row, ['exportCsv']))).toEqual([]);
+  });
+});
