@@ -101,7 +101,8 @@ function fromPairs(pairs: Array<[string, string]>, name: string, { style, explod
   const values = pairs.filter(([key]) => key === name).map(([, value]) => value);
   if (values.length === 0) return ABSENT;
   if (kind === 'primitive') return { present: true, raw: values[0] };
-  if (kind === 'array') return { present: true, raw: explode ? values : splitList(values[0], separator) };
+  // The specification's table writes an empty array as "name=" in every style: one empty value is [].
+  if (kind === 'array') return { present: true, raw: explode && !(values.length === 1 && values[0] === '') ? values : splitList(values[0], separator) };
   return { present: true, raw: alternating(splitList(values[0], separator)) };
 }
 

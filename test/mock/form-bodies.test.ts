@@ -23,6 +23,7 @@ describe('form request bodies are validated like JSON ones', () => {
     ['an object sent as JSON text', 'name=Ann&age=3&prefs=%7B%22theme%22%3A%22dark%22%7D', 201, undefined],
     ['a deepObject-encoded object', 'name=Ann&age=3&filter[min]=2', 201, undefined],
     ['a missing required field', 'age=3', 400, /\/name: is required/],
+    ['an empty array written as "name="', 'name=Ann&age=3&scores=', 201, undefined],
     ['a field of the wrong type', 'name=Ann&age=old', 400, /\/age: must be integer/],
     ['an array item of the wrong type', 'name=Ann&age=3&scores=1&scores=x', 400, /\/scores\/1: must be integer/],
     ['a value outside an enum inside a JSON field', 'name=Ann&age=3&prefs=%7B%22theme%22%3A%22red%22%7D', 400, /\/prefs\/theme/],

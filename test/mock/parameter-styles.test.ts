@@ -31,6 +31,7 @@ describe('parameters are read in their declared style before validation', () => 
     ['matrix object', '/matrix-object/;v=x,1,y,2', { v: { x: 1, y: 2 } }],
     ['form array, exploded (the query default)', '/search?ids=3&ids=4', { ids: [3, 4] }],
     ['form array', '/search?csv=3,4,5', { csv: [3, 4, 5] }],
+    ['an empty form array, written "name=" as the specification\'s table does', '/search?ids=', { ids: [] }],
     ['spaceDelimited array', '/search?space=3%204%205', { space: [3, 4, 5] }],
     ['pipeDelimited array', '/search?pipe=3|4|5', { pipe: [3, 4, 5] }],
     ['deepObject', '/search?filter[min]=1&filter[max]=9', { filter: { min: 1, max: 9 } }],
