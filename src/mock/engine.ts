@@ -3,20 +3,18 @@
 // is built once, here, before the first request.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
-import { PlantstoreError } from '../errors.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { declaredStatuses, listOperations, preferDeclared, type MediaContent, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
-import { generateBody, generateBodyNow } from './dynamic-body.ts';
+import { createDeclaredAnswers, INVALID } from './declared-answers.ts';
 import { documentAnswer } from './document-answer.ts';
 import { createErrorBodies } from './error-bodies.ts';
-import { createForcedResponder, exampleOf, readPreferences, type Preferences } from './forced-response.ts';
-import { wantsOwnBytes } from './media-bodies.ts';
+import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
 import type { MockRequest, MockResponse } from './http-types.ts';
 import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
@@ -30,9 +28,6 @@ import { createFieldMaker } from './field-maker.ts';
 import { planServerFields } from './server-fields.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
-
-// A request the document would refuse: 400 where declared, else 422 where declared.
-const INVALID = [400, 422];
 
 /** A value now, or later: the common request is answered synchronously, like a hand-written server. */
 export type Eventually<T> = T | Promise<T>;
@@ -73,12 +68,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // checked every schema against its meta-schema.
   const validators = createValidators(spec);
   validators.prepare();
-  // An error schema a status and a message cannot fill gets its declared example, else a generated body.
-  const errorBase = (content: MediaContent) => {
-    const example = exampleOf(content, undefined)?.value as JsonValue | undefined;
-    return example !== undefined && exampleFits(content.schemaPointer, example) ? example : generateBodyNow(spec, validators, content.schemaPointer, options.seed);
-  };
-  const errorBodies = createErrorBodies(document, operations, validators, errorBase);
+  // Answers from the document; an error schema a status and a message cannot fill gets its example, else a generated body.
+  const declared = createDeclaredAnswers(spec, validators, logger, options);
+  const errorBodies = createErrorBodies(document, operations, validators, declared.errorBase);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
   const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
   const bindings = bindResources(operations, document);
@@ -112,7 +104,6 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return tenantStore(tenant);
   };
   let keyCounter = 0;
-  let generated = 0;
   const nextKey = () => String(++keyCounter);
   // Absent items of operations without a 404 are answered from the document: said once, now.
   for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
@@ -179,53 +170,15 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return outcome;
   }
 
-  // An example that breaks its own schema is never served (the loader warned about it once):
-  // a generated body answers instead. Judged once per example object.
-  const exampleVerdicts = new WeakMap<object, boolean>();
-  function exampleFits(schemaPointer: string | undefined, value: unknown): boolean {
-    if (schemaPointer === undefined) return true;
-    const known = value !== null && typeof value === 'object' ? exampleVerdicts.get(value) : undefined;
-    if (known !== undefined) return known;
-    const fits = validators.at(schemaPointer)(value as JsonValue).ok;
-    if (value !== null && typeof value === 'object') exampleVerdicts.set(value, fits);
-    return fits;
-  }
-
   // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
   function documented(request: MockRequest, operation: Operation): Eventually<Outcome> {
-    return answerFrom(request, operation, documentAnswer(operation).status, { dynamic: false });
+    return declared.answer(responder, request, operation, documentAnswer(operation).status, { dynamic: false });
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
-    return answerFrom(request, operation, choice.status, preferences);
-  }
-
-  /** Answers a status in the media type the request accepts: the named (or first) fitting example, else a generated body. */
-  function answerFrom(request: MockRequest, operation: Operation, status: number, preferences: Preferences): Eventually<Outcome> {
-    const chosen = responder.negotiate(request, operation, status, options.declaredOnly);
-    if (chosen.kind === 'not-acceptable') return responder.fail(request, operation, 406, `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ${chosen.declared.join(', ')}`);
-    if (chosen.kind === 'none') return responder.json(request, operation, status, undefined);
-    const { content, mediaType } = chosen;
-    const example = exampleOf(content, preferences.exampleKey);
-    if (preferences.exampleKey !== undefined && !example) {
-      return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: the ${status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`);
-    }
-    if (example && !preferences.dynamic && exampleFits(content.schema === undefined ? undefined : content.schemaPointer, example.value)) {
-      return responder.json(request, operation, status, example.value as JsonValue, undefined, mediaType);
-    }
-    // A picture is answered with a real one rather than a generated string.
-    if (content.schema === undefined || wantsOwnBytes(mediaType)) return responder.json(request, operation, status, undefined, undefined, mediaType);
-    return generateBody(spec, validators, content.schemaPointer, options.seed, generated++).then(
-      (value) => responder.json(request, operation, status, value, undefined, mediaType),
-      (error: unknown) => {
-        // A schema json-schema-faker cannot satisfy is the document's problem, said as such: no stack trace.
-        if (!(error instanceof PlantstoreError)) throw error;
-        logger.warn(error.message);
-        return responder.fail(request, operation, 500, `the mock cannot make a ${status} ${mediaType} body for ${operation.id}: ${error.message}`);
-      },
-    );
+    return declared.answer(responder, request, operation, choice.status, preferences);
   }
 
   function record(request: MockRequest, outcome: Outcome, started: number): void {
