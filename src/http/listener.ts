@@ -529,6 +529,8 @@ function serialize(response: MockResponse, isHead: boolean, keepAlive: boolean):
   else if (!isHead && status >= 200 && status !== 204 && status !== 304) head += 'content-length: 0\r\n';
   head += dateLine() + (keepAlive ? KEEP_ALIVE : CLOSE);
   const payload = body === undefined || isHead ? '' : body;
+  // Bytes (an image, an octet stream) go out as they are, after the head.
+  if (typeof payload !== 'string') return Buffer.concat([Buffer.from(head, 'latin1'), payload]);
   if (ascii) return head + payload;
   // A header value with obs-text (an echoed Origin, say) goes out byte for byte, as Node sends it.
   return Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from(payload)]);

@@ -4,14 +4,14 @@
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { declaredStatuses, jsonContent, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
-import { generateBody } from './dynamic-body.ts';
+import { createDeclaredAnswers, INVALID } from './declared-answers.ts';
 import { documentAnswer } from './document-answer.ts';
 import { createErrorBodies } from './error-bodies.ts';
 import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
@@ -19,7 +19,7 @@ import type { MockRequest, MockResponse } from './http-types.ts';
 import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
-import { readBody } from './request-body.ts';
+import { readBody, type BodyResult } from './request-body.ts';
 import { bindResources, type ResourceBinding } from '../spec/resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
 import { applyState, type StateHooks, type StateOutcome } from './state-actions.ts';
@@ -28,9 +28,6 @@ import { createFieldMaker } from './field-maker.ts';
 import { planServerFields } from './server-fields.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
-
-// A request the document would refuse: 400 where declared, else 422 where declared.
-const INVALID = [400, 422];
 
 /** A value now, or later: the common request is answered synchronously, like a hand-written server. */
 export type Eventually<T> = T | Promise<T>;
@@ -77,7 +74,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // checked every schema against its meta-schema.
   const validators = createValidators(spec);
   validators.prepare();
-  const errorBodies = createErrorBodies(document, operations, validators);
+  // Answers from the document; an error schema a status and a message cannot fill gets its example, else a generated body.
+  const declared = createDeclaredAnswers(spec, validators, logger, options);
+  const errorBodies = createErrorBodies(document, operations, validators, declared.errorBase);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
   const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
   const bindings = bindResources(operations, document);
@@ -111,7 +110,6 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return tenantStore(tenant);
   };
   let keyCounter = 0;
-  let generated = 0;
   const nextKey = () => String(++keyCounter);
   // Absent items of operations without a 404 are answered from the document: said once, now.
   for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
@@ -135,18 +133,28 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (!auth.ok) return responder.fail(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge });
     const parameters = readParameters(operation, params, request, validators, document);
     if (!parameters.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), parameters.message);
-    const body = readBody(operation, request, options.maxDepth);
+    // A multipart body is read by the platform's parser, which only answers later.
+    const body = readBody(operation, request, options.maxDepth, document);
+    if (body instanceof Promise) return body.then((read) => withBody(request, operation, params, parameters.values, read));
+    return withBody(request, operation, params, parameters.values, body);
+  }
+
+  /** The rest of the pipeline, once the body is read: validate it, negotiate, then answer. */
+  function withBody(request: MockRequest, operation: Operation, params: Record<string, string>, query: Record<string, JsonValue>, body: BodyResult): Eventually<Outcome> {
     if (!body.ok) return responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message);
     if (body.value !== undefined && body.content?.schema !== undefined) {
       const result = validators.at(body.content.schemaPointer)(body.value, body.plain);
       if (!result.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`);
     }
+    // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes nothing.
+    const unacceptable = responder.refuseUnacceptable(request, operation);
+    if (unacceptable) return unacceptable;
     // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
     const preferences = readPreferences(request);
     if (preferences) return forced(request, operation, preferences);
     const binding = bindings.get(operation);
     if (binding) {
-      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query: parameters.values }, hooks);
+      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query }, hooks);
       // (No function per request: the common answer is ready now, and only a change is announced.)
       if (outcome instanceof Promise) return outcome.then((done) => announced(binding, done));
       return announced(binding, outcome);
@@ -168,32 +176,15 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return outcome;
   }
 
-  // An example that breaks its own schema is never served (the loader warned about it once):
-  // a generated body answers instead. Judged once per example object.
-  const exampleVerdicts = new WeakMap<object, boolean>();
-  function exampleFits(schemaPointer: string | undefined, value: unknown): boolean {
-    if (schemaPointer === undefined) return true;
-    const known = value !== null && typeof value === 'object' ? exampleVerdicts.get(value) : undefined;
-    if (known !== undefined) return known;
-    const fits = validators.at(schemaPointer)(value as JsonValue).ok;
-    if (value !== null && typeof value === 'object') exampleVerdicts.set(value, fits);
-    return fits;
-  }
-
+  // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
   function documented(request: MockRequest, operation: Operation): Eventually<Outcome> {
-    const answer = documentAnswer(operation);
-    if (answer.example && exampleFits(answer.schemaPointer, answer.example.value)) return responder.json(request, operation, answer.status, answer.example.value as JsonValue);
-    if (answer.schemaPointer === undefined) return responder.json(request, operation, answer.status, undefined);
-    return generateBody(spec, validators, answer.schemaPointer, options.seed, generated++).then((value) => responder.json(request, operation, answer.status, value));
+    return declared.answer(responder, request, operation, documentAnswer(operation).status, { dynamic: false });
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
-    let value: JsonValue | undefined;
-    if (choice.example && !preferences.dynamic && exampleFits(choice.schemaPointer, choice.example.value)) value = choice.example.value as JsonValue;
-    else if (choice.schemaPointer) value = await generateBody(spec, validators, choice.schemaPointer, options.seed, generated++);
-    return responder.json(request, operation, choice.status, value);
+    return declared.answer(responder, request, operation, choice.status, preferences);
   }
 
   function record(request: MockRequest, outcome: Outcome, started: number): void {
@@ -257,7 +248,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
         if (timer) clearImmediate(timer);
       };
     },
-    errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body),
+    errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     operations,
     store,
     journal,

@@ -1,13 +1,14 @@
 // Builds the Error-shaped body of every error answer from the document's own error schema, so
-// a 401 or 404 looks exactly like the declared 400 ({"error": 401, "message": "..."} here).
+// a 401 or 404 looks exactly like the declared 400 ({"error": 401, "message": "..."} here). A
+// status declared without content gets no body; a schema that a status and a message cannot
+// fill gets a valid body of its own shape (error-filler.ts), never an invalid one.
 import { http } from '../http/node-http.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import { findResponse, jsonContent, perOperationStatus, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { Validators, SchemaCheck } from '../validation/validator.ts';
 import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
-
-const STATUS_NAMES = ['error', 'code', 'status', 'statusCode', 'status_code'];
-const MESSAGE_NAMES = ['message', 'detail', 'title', 'error_description', 'description', 'msg'];
+import { fillBase, MESSAGE_NAMES, STATUS_NAMES } from './error-filler.ts';
+import { negotiateContent } from './media-negotiation.ts';
 
 interface ErrorTemplate {
   statusProperty?: string;
@@ -19,21 +20,31 @@ interface ErrorTemplate {
   /** Fixed fillers for other required properties. */
   extras: Record<string, JsonValue>;
   check?: SchemaCheck;
+  /** A valid body to write the status and message into, when the fields above cannot make one (null: none could be made). */
+  base?: JsonValue | null;
 }
 
 export interface ErrorAnswer {
   status: number;
-  body: JsonValue;
+  /** Undefined when the document declares the status without content. */
+  body: JsonValue | undefined;
   /** False when the body could not be made valid against a declared schema (a document issue). */
   valid: boolean;
   /** The declared media type of the error schema (application/json when none is declared). */
   mediaType: string;
+  /** The schema the body was made for, for writing it in a non-JSON media type. */
+  schema?: unknown;
+  /** False when the body may hold a bigint (a generated base), which plain JSON.stringify cannot write. */
+  plain?: boolean;
 }
 
-export type ErrorBodies = (operation: Operation | undefined, status: number, message: string) => ErrorAnswer;
+export type ErrorBodies = (operation: Operation | undefined, status: number, message: string, accept?: string) => ErrorAnswer;
 
-/** Prepares one template per error schema of the document, at start-up. */
-export function createErrorBodies(document: unknown, operations: Operation[], validators: Validators): ErrorBodies {
+/** A valid value of the schema at a pointer (its example or a generated one), or undefined when none can be made. */
+export type BaseValue = (content: MediaContent) => JsonValue | undefined;
+
+/** Prepares one template per error schema of the document, on its first use. */
+export function createErrorBodies(document: unknown, operations: Operation[], validators: Validators, baseValue?: BaseValue): ErrorBodies {
   const templates = new Map<string, ErrorTemplate>();
   const templateFor = (content: MediaContent): ErrorTemplate => {
     let template = templates.get(content.schemaPointer);
@@ -43,40 +54,66 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
     }
     return template;
   };
-  // For answers no operation owns (unknown paths), the document's most used error schema.
-  const fallback = operations.map(errorContent).find((c) => c !== undefined);
-
-  // Which content answers (operation, status) is fixed by the document: looked up once per pair.
-  const contentFor = perOperationStatus(errorContent);
-
-  return (operation, status, message) => {
-    const content = (operation && contentFor(operation, status)) ?? fallback;
-    const template = content ? templateFor(content) : undefined;
-    if (!template || (!template.statusProperty && !template.messageProperty)) {
-      return { status, body: { error: status, message }, valid: !content, mediaType: 'application/json' };
+  // For answers no operation owns (unknown paths): a declared error response for that status
+  // (a 404's content for a routing miss), else the first operation's main error content.
+  const fallbackFor = (status: number): MediaContent[] | undefined => {
+    for (const op of operations) {
+      const declared = op.responses.find((r) => r.status === String(status) && r.contents.some((c) => c.schema !== undefined));
+      if (declared) return withSchema(declared.contents);
     }
-    const body: Record<string, JsonValue> = { ...template.extras };
-    if (template.statusProperty) body[template.statusProperty] = template.statusAsText ? String(status) : status;
-    if (template.messageProperty) body[template.messageProperty] = message;
-    // RFC 9457 problem details: the title is the short summary, the detail the message.
-    if (template.titleProperty) body[template.titleProperty] = http.STATUS_CODES[status] ?? 'Error';
+    return operations.map((op) => errorContents(op)).find((c) => c !== undefined);
+  };
+  const fallbacks = new Map<number, MediaContent[] | undefined>();
+
+  // Which contents answer (operation, status) are fixed by the document: looked up once per pair.
+  const contentsFor = perOperationStatus(errorContents);
+
+  return (operation, status, message, accept) => {
+    let contents = operation && contentsFor(operation, status);
+    if (contents !== undefined && contents.length === 0) return { status, body: undefined, valid: true, mediaType: 'application/json' };
+    if (contents === undefined) {
+      if (!fallbacks.has(status)) fallbacks.set(status, fallbackFor(status));
+      contents = fallbacks.get(status);
+    }
+    const chosen = contents ? negotiateContent(contents, accept, true) : undefined;
+    const content = chosen?.kind === 'content' ? chosen.content : undefined;
+    const mediaType = chosen?.kind === 'content' ? chosen.mediaType : 'application/json';
+    const template = content ? templateFor(content) : undefined;
+    if (!template) return { status, body: { error: status, message }, valid: true, mediaType: 'application/json' };
+    const body = templatedBody(template, status, message);
     // Status, message, title and the fillers above: never a bigint, so the check needs no projection.
-    const valid = template.check ? template.check(body, true).ok : true;
-    return { status, body, valid, mediaType: content!.mediaType.includes('*') ? 'application/json' : content!.mediaType };
+    if (!template.check || template.check(body, true).ok) return { status, body, valid: true, mediaType, schema: content!.schema };
+    // Made on the first misfit only: generating a body loads the example generator.
+    if (template.base === undefined) template.base = (baseValue && content && baseValue(content)) ?? null;
+    if (template.base !== null) return { status, body: fillBase(template.base, template.check, status, message), valid: true, mediaType, schema: content!.schema, plain: false };
+    return { status, body, valid: false, mediaType, schema: content!.schema };
   };
 }
 
-/** The JSON content of the response declared for this status, else of the operation's error response. */
-function errorContent(operation: Operation, status?: number): MediaContent | undefined {
+/**
+ * The contents that answer an error status: those of the response declared for it (exactly or by
+ * class; [] when declared without content), else those of the operation's main error response;
+ * undefined when the operation declares no error schema.
+ */
+function errorContents(operation: Operation, status?: number): MediaContent[] | undefined {
   const declared = status === undefined ? undefined : findResponse(operation, status);
-  if (declared && declared.status !== 'default' && jsonContent(declared.contents)?.schema) return jsonContent(declared.contents);
+  if (declared && declared.status !== 'default') return withSchema(declared.contents);
   const errors = operation.responses.filter((r) => /^[45]/.test(r.status) || r.status === 'default');
   const preferred = errors.find((r) => r.status === '400') ?? errors.find((r) => r.status.startsWith('4')) ?? errors[0];
-  const content = preferred && jsonContent(preferred.contents);
-  return content?.schema ? content : undefined;
+  const contents = preferred && withSchema(preferred.contents);
+  return contents && contents.length > 0 ? contents : undefined;
+}
+
+/** The declared contents with a schema, JSON ones first; a content without a schema is kept only when none has one. */
+function withSchema(contents: MediaContent[]): MediaContent[] {
+  const schematic = contents.filter((c) => c.schema !== undefined);
+  if (schematic.length === 0) return contents;
+  const json = jsonContent(schematic);
+  return json ? [json, ...schematic.filter((c) => c !== json)] : schematic;
 }
 
 function buildTemplate(content: MediaContent, document: unknown, validators: Validators): ErrorTemplate {
+  if (content.schema === undefined) return { statusAsText: false, extras: {} };
   const shape = objectShape(content.schema, document);
   const typeOf = (name: string) => {
     const s = resolveSchema(shape.properties.get(name), document);
@@ -93,4 +130,15 @@ function buildTemplate(content: MediaContent, document: unknown, validators: Val
     extras[name] = type === 'integer' || type === 'number' ? 0 : type === 'boolean' ? false : type === 'array' ? [] : type === 'object' ? {} : 'error';
   }
   return { statusProperty, statusAsText, messageProperty, titleProperty, extras, check: validators.at(content.schemaPointer) };
+}
+
+/** The body a template makes: its status, message and title fields over the fillers; {error, message} when it names neither. */
+function templatedBody(template: ErrorTemplate, status: number, message: string): JsonValue {
+  if (!template.statusProperty && !template.messageProperty) return { error: status, message };
+  const body: Record<string, JsonValue> = { ...template.extras };
+  if (template.statusProperty) body[template.statusProperty] = template.statusAsText ? String(status) : status;
+  if (template.messageProperty) body[template.messageProperty] = message;
+  // RFC 9457 problem details: the title is the short summary, the detail the message.
+  if (template.titleProperty) body[template.titleProperty] = http.STATUS_CODES[status] ?? 'Error';
+  return body;
 }

@@ -4,7 +4,7 @@
 // costs ~650 ms, more than the mock's whole start-up budget).
 import { createRequire } from 'node:module';
 import type { LoadedSpec } from '../spec/load-spec.ts';
-import { jsonContent, type Operation } from '../spec/operations.ts';
+import type { MediaContent, Operation } from '../spec/operations.ts';
 import type { MockRequest } from './http-types.ts';
 
 export interface Preferences {
@@ -35,11 +35,10 @@ export function readPreferences(request: MockRequest): Preferences | undefined {
   return preferences.code !== undefined || preferences.exampleKey !== undefined || preferences.dynamic ? preferences : undefined;
 }
 
-export type ForcedChoice =
-  | { ok: true; status: number; schemaPointer?: string; example?: { value: unknown }; dynamic: boolean }
-  | { ok: false; message: string };
+/** Prism's choice of status; the media type (by Accept) and the example (by name) are chosen per content afterwards. */
+export type ForcedChoice = { ok: true; status: number } | { ok: false; message: string };
 
-type Either = { _tag: 'Left'; left: Error & { detail?: string } } | { _tag: 'Right'; right: { code: string; mediaType?: string; bodyExample?: { value: unknown } } };
+type Either = { _tag: 'Left'; left: Error & { detail?: string } } | { _tag: 'Right'; right: { code: string } };
 type Negotiator = {
   negotiateOptionsForValidRequest(op: unknown, options: object): (logger: object) => Either;
 };
@@ -79,24 +78,27 @@ export function createForcedResponder(spec: LoadedSpec) {
   return async (operation: Operation, preferences: Preferences): Promise<ForcedChoice> => {
     const [{ negotiator }, prismOperation] = await Promise.all([load(), prismOperationFor(operation)]);
     if (!prismOperation) return { ok: false, message: `Prism found no operation for ${operation.method} ${operation.path}` };
+    // Prism picks the response; its media type and example are chosen by the mock for every
+    // declared content (Prism would look for the example only in its JSON one).
     const result = negotiator.negotiateOptionsForValidRequest(prismOperation, {
       code: preferences.code === undefined ? undefined : String(preferences.code),
-      exampleKey: preferences.exampleKey,
-      dynamic: preferences.dynamic,
-      mediaTypes: ['application/json'],
+      dynamic: false,
     })(silentLogger);
     if (result._tag === 'Left') {
       const declared = operation.responses.map((r) => r.status).join(', ');
       return { ok: false, message: `${(result.left.detail || result.left.message).replace(/\.$/, '')} (declared responses: ${declared})` };
     }
-    const { code, bodyExample } = result.right;
-    const status = Number(code);
-    const response = operation.responses.find((r) => r.status === code) ?? operation.responses.find((r) => r.status === 'default');
-    const content = response && jsonContent(response.contents);
+    const status = Number(result.right.code);
     // Prism falls back to `default` for an undeclared code; the status is then the asked one.
-    const answerStatus = Number.isInteger(status) ? status : (preferences.code ?? 200);
-    return { ok: true, status: answerStatus, schemaPointer: content?.schema ? content.schemaPointer : undefined, example: bodyExample && 'value' in bodyExample ? { value: bodyExample.value } : undefined, dynamic: preferences.dynamic || !bodyExample };
+    return { ok: true, status: Number.isInteger(status) ? status : (preferences.code ?? 200) };
   };
+}
+
+/** The example a content answers with: the named one, else its first (undefined when it has none). */
+export function exampleOf(content: MediaContent, exampleKey: string | undefined): { value: unknown } | undefined {
+  if (exampleKey !== undefined) return content.examples.has(exampleKey) ? { value: content.examples.get(exampleKey) } : undefined;
+  const [first] = content.examples.values();
+  return content.examples.size > 0 ? { value: first } : undefined;
 }
 
 /**

@@ -18,6 +18,6 @@ export interface MockRequest {
 export interface MockResponse {
   status: number;
   headers: Record<string, string>;
-  /** Serialized body, or undefined for none (204, HEAD). */
-  body?: string;
+  /** Serialized body (text, or bytes for a binary media type), or undefined for none (204, HEAD). */
+  body?: string | Uint8Array;
 }

@@ -1,32 +1,79 @@
-// Path, query and header parameters: required ones must be there, and each value, read as the
-// type its schema says (the wire only carries text), must be valid against that schema.
-import { exactInteger, type JsonValue } from '../json/exact-json.ts';
-import type { Operation } from '../spec/operations.ts';
+// Path, query, header and cookie parameters: required ones must be there, and each value, read
+// back in its declared style (parameter-styles.ts) and as the types its schema says (the wire
+// only carries text), must be valid against that schema.
+import { parseJson, type JsonValue } from '../json/exact-json.ts';
+import { coerceRaw, kindOf } from './coerce-text.ts';
+import { escapePointerToken, getAtPointer } from '../spec/load-spec.ts';
+import { isJsonMediaType, type Operation, type ParameterSpec } from '../spec/operations.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from './http-types.ts';
 import { resolveSchema } from '../spec/schema-shape.ts';
+import { cookiePairs, readStyled, stylingOf, type ParameterSource, type Styling } from './parameter-styles.ts';
 
 export type ParameterResult = { ok: true; values: Record<string, JsonValue> } | { ok: false; message: string };
 
 const NONE: ParameterResult = Object.freeze({ ok: true, values: Object.freeze({}) as Record<string, JsonValue> });
 
+// OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored (those are
+// described by the content and security objects).
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+type Obj = Record<string, unknown>;
+
+interface Prepared {
+  param: ParameterSpec;
+  styling: Styling;
+  schema: Obj | undefined;
+  /** Where the schema to validate against is: the parameter's schema, or its `content` media type's. */
+  schemaPointer: string | undefined;
+  /** A `content` parameter: its text is a value of that media type (JSON is parsed). */
+  contentType?: string;
+}
+
+const preparedCache = new WeakMap<Operation, Prepared[]>();
+
 /** Reads and checks the declared parameters of a request. */
 export function readParameters(operation: Operation, pathParams: Record<string, string>, request: MockRequest, validators: Validators, document: unknown): ParameterResult {
   if (operation.parameters.length === 0) return NONE;
-  const query = new URLSearchParams(request.query);
+  let prepared = preparedCache.get(operation);
+  if (!prepared) {
+    prepared = operation.parameters.filter((p) => !(p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase()))).map((p) => prepare(p, document));
+    preparedCache.set(operation, prepared);
+  }
+  const source: ParameterSource = {
+    path: pathParams,
+    query: request.query === '' ? [] : [...new URLSearchParams(request.query)],
+    headers: request.headers,
+    cookies: prepared.some((p) => p.param.in === 'cookie') ? cookiePairs(request.headers.cookie) : [],
+  };
   const values: Record<string, JsonValue> = {};
   const problems: string[] = [];
-  for (const param of operation.parameters) {
-    const text = param.in === 'path' ? pathParams[param.name] : param.in === 'query' ? (query.get(param.name) ?? undefined) : param.in === 'header' ? request.headers[param.name.toLowerCase()] : undefined;
-    if (text === undefined) {
-      if (param.required) problems.push(`${param.in} parameter "${param.name}" is required`);
+  for (const { param, styling, schema, schemaPointer, contentType } of prepared) {
+    const where = `${param.in} parameter "${param.name}"`;
+    const read = contentType !== undefined ? readStyled(param, { ...styling, kind: 'primitive' }, source) : readStyled(param, styling, source);
+    if (!read.present) {
+      if (param.required) problems.push(`${where} is required`);
       continue;
     }
-    const value = coerce(text, resolveSchema(param.schema, document)?.type);
-    if (param.schema !== undefined) {
-      const result = validators.at(param.schemaPointer)(value);
+    if ('error' in read) {
+      problems.push(`${where}: ${read.error}`);
+      continue;
+    }
+    let value: JsonValue;
+    if (contentType !== undefined) {
+      const parsed = isJsonMediaType(contentType) ? parseJson(read.raw as string) : undefined;
+      if (parsed && !parsed.ok) {
+        problems.push(`${where}: not valid ${contentType}: ${parsed.message}`);
+        continue;
+      }
+      value = parsed ? parsed.value : (read.raw as string);
+    } else {
+      value = coerceRaw(read.raw, styling.kind, schema, document);
+    }
+    if (schemaPointer !== undefined) {
+      const result = validators.at(schemaPointer)(value);
       if (!result.ok) {
-        problems.push(`${param.in} parameter "${param.name}": ${formatIssues(result.issues, 'value')}`);
+        problems.push(`${where}: ${formatIssues(result.issues, 'value')}`);
         continue;
       }
     }
@@ -35,15 +82,17 @@ export function readParameters(operation: Operation, pathParams: Record<string, 
   return problems.length > 0 ? { ok: false, message: problems.join('; ') } : { ok: true, values };
 }
 
-function coerce(text: string, type: unknown): JsonValue {
-  const types = Array.isArray(type) ? type : [type];
-  if (types.includes('integer') || types.includes('number')) {
-    if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) {
-      const exact = exactInteger(text);
-      if (exact !== undefined) return Number.isSafeInteger(Number(exact)) ? Number(exact) : exact;
-      return Number(text);
-    }
+function prepare(param: ParameterSpec, document: unknown): Prepared {
+  const pointer = param.schemaPointer.replace(/\/schema$/, '');
+  const declared = (getAtPointer(document, pointer) ?? {}) as Obj;
+  const content = declared.content !== null && typeof declared.content === 'object' ? Object.entries(declared.content as Obj)[0] : undefined;
+  if (param.schema === undefined && content) {
+    const [mediaType, media] = content;
+    const hasSchema = media !== null && typeof media === 'object' && (media as Obj).schema !== undefined;
+    return { param, styling: stylingOf(param, {}, 'primitive', []), schema: undefined, schemaPointer: hasSchema ? `${pointer}/content/${escapePointerToken(mediaType)}/schema` : undefined, contentType: mediaType.toLowerCase() };
   }
-  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
-  return text;
+  const schema = resolveSchema(param.schema, document);
+  const kind = kindOf(schema);
+  const properties = schema && typeof schema.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : [];
+  return { param, styling: stylingOf(param, declared, kind, properties), schema, schemaPointer: param.schema === undefined ? undefined : param.schemaPointer };
 }

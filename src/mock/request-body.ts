@@ -1,11 +1,16 @@
 // Reads a request body as the operation declares it: media type first (415), then bytes to text
 // with a fatal UTF-8 decoder (invalid bytes are an error, never silently replaced), then the guard
-// (depth, duplicate keys), then exact JSON.
+// (depth, duplicate keys), then exact JSON. Form bodies (URL-encoded, multipart) are read into the
+// object their schema describes (form-body.ts) and a text body under a string schema is its text,
+// so the engine validates them all with the same compiled schema.
 import { isUtf8 } from 'node:buffer';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { guardJson, mayNestDeeperThan, provesNoDuplicateKeys } from '../json/json-guard.ts';
 import { isJsonMediaType, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { MockRequest } from './http-types.ts';
+import { readMultipart, readUrlEncoded, type FormResult } from './form-body.ts';
+import { resolveSchema } from '../spec/schema-shape.ts';
+import { typesOf } from './coerce-text.ts';
 
 export type BodyResult =
   /** `text`: the JSON text `value` was parsed from (exactly: it parses to `value` again); `plain`: `value` holds no bigint. */
@@ -21,8 +26,8 @@ function parseContentType(header: string): { essence: string; charset: string | 
   return { essence, charset: params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '') };
 }
 
-/** Reads and parses the body of a request for an operation. */
-export function readBody(operation: Operation, request: MockRequest, maxDepth: number): BodyResult {
+/** Reads and parses the body of a request for an operation; a multipart body is read asynchronously (the platform's parser). */
+export function readBody(operation: Operation, request: MockRequest, maxDepth: number, document?: unknown): BodyResult | Promise<BodyResult> {
   const declared = operation.requestBody;
   const bytes = request.body;
   const empty = bytes.length === 0;
@@ -37,12 +42,16 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
     return { ok: false, status: 415, message: `Content-Type ${contentType ? `"${contentType}"` : 'missing'}: this operation accepts ${declaredTypes(declared.contents)}` };
   }
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-    return { ok: false, status: 415, message: `charset ${charset} is not supported; send application/json in UTF-8` };
+    return { ok: false, status: 415, message: `charset ${charset} is not supported; send ${essence} in UTF-8` };
   }
-  if (!isJsonMediaType(essence)) return { ok: true, value: undefined, content }; // declared non-JSON: nothing to parse
+  if (essence === 'multipart/form-data' && content.schema !== undefined) return readMultipart(bytes, contentType, content, document).then((form) => formBody(form, content));
+  const textual = isJsonMediaType(essence) || essence === 'application/x-www-form-urlencoded' || (essence.startsWith('text/') && typesOf(resolveSchema(content.schema, document)).includes('string'));
+  if (!textual) return { ok: true, value: undefined, content }; // declared, but no schema to read it by: nothing to parse
   // Invalid bytes are an error, never silently replaced (isUtf8 is a native check; toString would replace).
   if (typeof bytes !== 'string' && !isUtf8(bytes)) return { ok: false, status: 400, message: 'the body is not valid UTF-8' };
   let text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
+  if (essence === 'application/x-www-form-urlencoded') return content.schema === undefined ? { ok: true, value: undefined, content } : formBody(readUrlEncoded(text, content, document), content);
+  if (!isJsonMediaType(essence)) return { ok: true, value: text, content, plain: true };
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 BOM is allowed and ignored (RFC 8259)
   if (isBlank(text)) {
     return declared.required ? { ok: false, status: 400, message: 'the body is empty; a JSON value is required' } : { ok: true, value: undefined, content };
@@ -56,6 +65,10 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   if (!parsed.ok) return { ok: false, status: 400, message: `malformed JSON: ${parsed.message}` };
   const duplicate = !deep && !provesNoDuplicateKeys(text, parsed.value) ? guardRefusal(text, maxDepth) : undefined;
   return duplicate ?? { ok: true, value: parsed.value, content, text, plain: parsed.plain };
+}
+
+function formBody(form: FormResult, content: MediaContent): BodyResult {
+  return form.ok ? { ok: true, value: form.value, content } : { ok: false, status: 400, message: form.message };
 }
 
 /** Empty or only whitespace; trim() only when the first character could be whitespace (a body starts with "{" or "["). */

@@ -1,14 +1,17 @@
-// Turns answers into MockResponses, the one place that does: cuts bodies down to what the
-// response schema declares, checks them against it (a failure is a mock bug, logged loudly),
-// maps statuses in --declared-only mode, and adds the CORS headers.
+// Turns answers into MockResponses, the one place that does: picks the declared media type the
+// request accepts, cuts bodies down to what its schema declares, checks them against it (a
+// failure is a mock bug, logged loudly), writes them in that media type, maps statuses in
+// --declared-only mode, and adds the CORS headers.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
-import { declaredStatuses, findResponse, jsonContent, perOperationStatus, type MediaContent, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, findResponse, perOperationStatus, type MediaContent, type Operation, type ResponseSpec } from '../spec/operations.ts';
 import type { LoadedSpec } from '../spec/load-spec.ts';
 import { formatIssues, type SchemaCheck, type Validators } from '../validation/validator.ts';
 import { corsHeaders } from './cors.ts';
 import type { ErrorBodies } from './error-bodies.ts';
 import type { MockRequest, MockResponse } from './http-types.ts';
+import { encodeBody, mediaKind } from './media-bodies.ts';
+import { negotiateContent, type Negotiated } from './media-negotiation.ts';
 import { declaredPicker, type Picker } from '../spec/schema-shape.ts';
 
 export interface Outcome {
@@ -19,26 +22,33 @@ export interface Outcome {
 }
 
 export interface Responder {
-  /** A declared success or forced answer: the body is cut to the schema and checked. `plain`: the value is known to hold no bigint. */
-  json(request: MockRequest, operation: Operation, status: number, value: JsonValue | undefined, plain?: boolean): Outcome;
+  /**
+   * A declared success or forced answer, in the declared media type the request accepts (`mediaType`
+   * when the caller already chose one): the body is cut to the schema, checked and written in that
+   * type. `plain`: the value is known to hold no bigint.
+   */
+  json(request: MockRequest, operation: Operation, status: number, value: JsonValue | undefined, plain?: boolean, mediaType?: string): Outcome;
+  /** The declared content that answers a status for this request's Accept header; `lenient` never refuses. */
+  negotiate(request: MockRequest, operation: Operation, status: number, lenient?: boolean): Negotiated;
+  /** The 406 for a request whose Accept header allows none of the media types its success answer declares, else undefined. */
+  refuseUnacceptable(request: MockRequest, operation: Operation): Outcome | undefined;
   /** An error answer with the document's Error shape. */
   fail(request: MockRequest, operation: Operation | undefined, status: number, message: string, headers?: Record<string, string>): Outcome;
   /** A plain JSON answer outside the contract (the admin API). */
   raw(request: MockRequest, status: number, value: unknown): Outcome;
 }
 
-interface AnswerPlan {
-  /** The declared JSON content of the answer, if any. */
-  content: MediaContent | undefined;
+interface ContentPlan {
   pick: Picker | undefined;
   check: SchemaCheck | undefined;
-  contentType: string | undefined;
 }
 
 interface ResponderOptions {
   cors: boolean;
   declaredOnly: boolean;
 }
+
+const NO_CONTENT: MediaContent[] = [];
 
 /** Builds the responder of one engine. */
 export function createResponder(spec: LoadedSpec, validators: Validators, errorBodies: ErrorBodies, logger: Logger, options: ResponderOptions, fallbackErrorStatus: number): Responder {
@@ -70,47 +80,92 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     return { response: { status: 500, headers: headersFor(request, 'application/json'), body: stringifyJson(body) }, operation, problems: [what] };
   };
 
-  // What answering an operation with a status takes, worked out on its first answer and kept.
-  const planFor = perOperationStatus((operation, status): AnswerPlan => {
-    const declared = findResponse(operation, status);
-    const content = declared && jsonContent(declared.contents);
-    const hasSchema = content?.schema !== undefined;
-    return {
-      content,
-      pick: hasSchema ? declaredPicker(content.schema, document) : undefined,
-      check: hasSchema ? validators.at(content.schemaPointer) : undefined,
-      contentType: content && contentTypeOf(content.mediaType),
-    };
-  });
+  // The declared response of an operation and status, and each content's picker and check: fixed by the document, worked out once.
+  const responseFor = perOperationStatus((operation, status): ResponseSpec | undefined => findResponse(operation, status));
+  const plans = new WeakMap<MediaContent, ContentPlan>();
+  const planOf = (content: MediaContent): ContentPlan => {
+    let plan = plans.get(content);
+    if (!plan) {
+      const hasSchema = content.schema !== undefined;
+      plan = { pick: hasSchema ? declaredPicker(content.schema, document) : undefined, check: hasSchema ? validators.at(content.schemaPointer) : undefined };
+      plans.set(content, plan);
+    }
+    return plan;
+  };
 
-  const json: Responder['json'] = (request, operation, status, value, plain) => {
-    const plan = planFor(operation, status);
-    if (value === undefined || !plan.content) {
+  const negotiate: Responder['negotiate'] = (request, operation, status, lenient = false) =>
+    negotiateContent(responseFor(operation, status)?.contents ?? NO_CONTENT, request.headers.accept, lenient);
+
+  const json: Responder['json'] = (request, operation, status, value, plain, mediaType) => {
+    const chosen = mediaType === undefined ? negotiate(request, operation, status, true) : chosenContent(responseFor(operation, status)?.contents ?? NO_CONTENT, mediaType);
+    if (chosen.kind !== 'content' || (value === undefined && mediaKind(chosen.mediaType) !== 'binary')) {
       return { response: { status, headers: headersFor(request, undefined) }, operation };
     }
+    const { content } = chosen;
+    const fitted = fit(content, value, plain);
+    if (!fitted.ok) return bug(request, operation, `${operation.id} ${status} body fails ${content.schemaPointer}: ${fitted.problem}`);
+    const body = fitted.body;
+    const encoded = encodeBody(body, chosen.mediaType, content.schema, document, plain);
+    return { response: { status, headers: headersFor(request, encoded.contentType), body: encoded.body }, operation };
+  };
+
+  /**
+   * The value cut to what the content declares, checked. A schema may require a property it does
+   * not declare (`required: [key]` without `key` in `properties`): when the cut value fails and
+   * the whole one passes, the whole one is the answer.
+   */
+  const fit = (content: MediaContent, value: JsonValue | undefined, plain?: boolean): { ok: true; body: JsonValue | undefined } | { ok: false; problem: string } => {
+    const plan = planOf(content);
+    if (value === undefined || plan.check === undefined) return { ok: true, body: value };
     const body = plan.pick === undefined ? value : (plan.pick(value) as JsonValue);
-    const check = plan.check?.(body, plain);
-    if (check && !check.ok) return bug(request, operation, `${operation.id} ${status} body fails ${plan.content.schemaPointer}: ${formatIssues(check.issues)}`);
-    return { response: { status, headers: headersFor(request, plan.contentType), body: plain ? JSON.stringify(body) : stringifyJson(body) }, operation };
+    const check = plan.check(body, plain);
+    if (check.ok) return { ok: true, body };
+    if (body !== value && plan.check(value, plain).ok) return { ok: true, body: value };
+    return { ok: false, problem: formatIssues(check.issues) };
+  };
+
+  const refuseUnacceptable: Responder['refuseUnacceptable'] = (request, operation) => {
+    if (acceptsAnything(request.headers.accept)) return undefined;
+    // --declared-only never answers an undeclared 406: it answers in a declared type instead (RFC 9110 §12.1 allows ignoring Accept).
+    if (options.declaredOnly && !declaredStatuses(operation).includes(406)) return undefined;
+    const success = lowestSuccess(operation);
+    if (success === undefined) return undefined;
+    const chosen = negotiate(request, operation, success);
+    if (chosen.kind !== 'not-acceptable') return undefined;
+    return fail(request, operation, 406, `Accept "${request.headers.accept}" allows none of the media types ${operation.id} answers with: ${chosen.declared.join(', ')}`);
   };
 
   const fail: Responder['fail'] = (request, operation, status, message, headers) => {
     const answerStatus = options.declaredOnly ? declaredErrorStatus(operation, status, fallbackErrorStatus) : status;
-    const answer = errorBodies(operation, answerStatus, message);
-    if (!answer.valid) logger.warn(`the error schema of ${operation?.id ?? 'the document'} cannot be filled with a status and a message; answering {error, message}`);
-    // An error body holds a status, a message and fillers: never a bigint, so plain JSON.stringify.
-    return { response: { status: answerStatus, headers: headersFor(request, answer.mediaType, headers), body: JSON.stringify(answer.body) }, operation, problems: [message] };
+    const answer = errorBodies(operation, answerStatus, message, request.headers.accept);
+    if (!answer.valid) logger.warn(`the error schema of ${operation?.id ?? 'the document'} cannot be filled with a status and a message, and no valid body of it could be made; answering one that does not fit it`);
+    if (answer.body === undefined) return { response: { status: answerStatus, headers: headersFor(request, undefined, headers) }, operation, problems: [message] };
+    // A templated error body holds a status, a message and fillers: never a bigint, so plain JSON.stringify.
+    const encoded = encodeBody(answer.body, answer.mediaType, answer.schema, document, answer.plain ?? true);
+    return { response: { status: answerStatus, headers: headersFor(request, encoded.contentType, headers), body: encoded.body }, operation, problems: [message] };
   };
 
   const raw: Responder['raw'] = (request, status, value) => ({
     response: { status, headers: headersFor(request, value === undefined ? undefined : 'application/json'), body: value === undefined ? undefined : stringifyJson(value, 2) },
   });
 
-  return { json, fail, raw };
+  return { json, negotiate, refuseUnacceptable, fail, raw };
 }
 
-function contentTypeOf(mediaType: string): string {
-  return mediaType.includes('*') ? 'application/json' : mediaType;
+function acceptsAnything(accept: string | undefined): boolean {
+  return accept === undefined || accept === '*/*' || accept.trim() === '';
+}
+
+/** The content a caller already negotiated, by its answer media type. */
+function chosenContent(contents: MediaContent[], mediaType: string): Negotiated {
+  const content = contents.find((c) => c.mediaType === mediaType) ?? contents.find((c) => c.mediaType.includes('*'));
+  return content ? { kind: 'content', content, mediaType } : { kind: 'none' };
+}
+
+/** The status a request answered without a forced choice gets: the lowest declared 2xx. */
+function lowestSuccess(operation: Operation): number | undefined {
+  const statuses = declaredStatuses(operation).filter((s) => s >= 200 && s < 300);
+  return statuses.length === 0 ? undefined : Math.min(...statuses);
 }
 
 /** In --declared-only mode: the status itself when declared, else the operation's declared 4xx. */

@@ -30,14 +30,18 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   text?: string;
+  /** The body as bytes, for binary answers. */
+  bytes?: Buffer;
   json?: JsonValue;
 }
 
 /** Sends a request through the engine and parses the answer exactly. */
 export async function send(engine: MockEngine, partial: Partial<MockRequest> & { json?: unknown }): Promise<Answer> {
   const response = await engine.handle(request(partial));
-  const parsed = response.body === undefined ? undefined : parseJson(response.body);
-  return { status: response.status, headers: response.headers, text: response.body, json: parsed?.ok ? parsed.value : undefined };
+  const bytes = response.body === undefined ? undefined : Buffer.from(response.body);
+  const text = typeof response.body === 'string' ? response.body : bytes?.toString('utf8');
+  const parsed = text === undefined ? undefined : parseJson(text);
+  return { status: response.status, headers: response.headers, text, bytes, json: parsed?.ok ? parsed.value : undefined };
 }
 
 /** POST /plants with a raw JSON text body (exact digits, as a client would send them). */

@@ -44,7 +44,7 @@ describe('the engine, for any request', () => {
         const created = answer.status === 200 && req.method === 'POST' && req.path === '/plants' && !('prefer' in req.headers) && !req.query.includes('__');
         expect(engine.store.size()).toBe(before + (created ? 1 : 0));
         if (req.path.startsWith('/__mock/') || answer.status === 204 || answer.body === undefined) return;
-        const parsed = parseJson(answer.body);
+        const parsed = parseJson(String(answer.body));
         expect(parsed.ok).toBe(true);
         if (!parsed.ok) return;
         if (answer.status === 200) expect(validators.at(PLANT)(parsed.value).ok).toBe(true);

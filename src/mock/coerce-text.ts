@@ -1,0 +1,111 @@
+// Text from the wire (a parameter, a form field) read as the JSON values its schema describes:
+// numbers, booleans and null by the schema's type, list items and object properties by their
+// own schemas. Anything that does not read as its type stays text, for the validator to name.
+import { exactInteger, type JsonValue } from '../json/exact-json.ts';
+import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
+import type { ParameterKind, RawValue } from './parameter-styles.ts';
+
+type Obj = Record<string, unknown>;
+
+export function typesOf(schema: Obj | undefined): unknown[] {
+  return Array.isArray(schema?.type) ? schema.type : [schema?.type];
+}
+
+export function kindOf(schema: Obj | undefined): ParameterKind {
+  const types = typesOf(schema);
+  if (types.includes('array') || (schema?.items !== undefined && schema.type === undefined)) return 'array';
+  if (types.includes('object') || (schema?.properties !== undefined && schema.type === undefined)) return 'object';
+  return 'primitive';
+}
+
+/** The text of a parameter as the values its schema describes: items and properties by their own schemas. */
+export function coerceRaw(raw: RawValue, kind: ParameterKind, schema: Obj | undefined, document: unknown): JsonValue {
+  if (kind === 'array' && Array.isArray(raw)) {
+    const items = resolveSchema(schema?.items, document);
+    return raw.map((text) => coerce(text, typesOf(items)));
+  }
+  if (kind === 'object' && typeof raw === 'object' && !Array.isArray(raw)) {
+    const properties = (schema?.properties ?? {}) as Obj;
+    const object: Record<string, JsonValue> = {};
+    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesOf(resolveSchema(properties[name], document)));
+    return object;
+  }
+  return coerce(String(raw), typesOf(schema));
+}
+
+export function coerce(text: string, types: unknown[]): JsonValue {
+  if (types.includes('integer') || types.includes('number')) {
+    if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) {
+      const exact = exactInteger(text);
+      if (exact !== undefined) return Number.isSafeInteger(Number(exact)) ? Number(exact) : exact;
+      return Number(text);
+    }
+  }
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  if (types.includes('null') && text === '') return null;
+  return text;
+}
+
+/**
+ * Nested form data (qs's objects and arrays of strings) read as the values its schema describes,
+ * property by property and item by item; branches of anyOf/oneOf/allOf lend their types and
+ * properties. A single value where the schema wants an array is a list of one.
+ */
+export function coerceDeep(value: unknown, schema: unknown, document: unknown, depth = 0): JsonValue {
+  const s = resolveSchema(schema, document);
+  if (depth > 32) return value as JsonValue;
+  const types = typesWithBranches(s, document);
+  if (typeof value === 'string') {
+    if (types.includes('array') && !types.includes('string')) return [coerceDeep(value, itemsOf(s, document), document, depth + 1)];
+    return coerce(value, types);
+  }
+  if (Array.isArray(value)) return value.map((item) => coerceDeep(item, itemsOf(s, document), document, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    // qs reads a[0]=x&a[1]=y as an array, but a[5]=x past its limit as an object: an array schema wants the list.
+    if (types.includes('array') && !types.includes('object')) return Object.values(value).map((item) => coerceDeep(item, itemsOf(s, document), document, depth + 1));
+    const out: Record<string, JsonValue> = {};
+    for (const [name, item] of Object.entries(value)) out[name] = coerceDeep(item, propertyOf(s, name, document), document, depth + 1);
+    return out;
+  }
+  return value as JsonValue;
+}
+
+function typesWithBranches(schema: Obj | undefined, document: unknown): unknown[] {
+  const types = new Set(typesOf(schema));
+  if (schema?.properties !== undefined) types.add('object');
+  if (schema?.items !== undefined) types.add('array');
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const branches = schema?.[key];
+    if (Array.isArray(branches)) for (const branch of branches) for (const type of typesWithBranches(resolveSchema(branch, document), document)) types.add(type);
+  }
+  types.delete(undefined);
+  return [...types];
+}
+
+function itemsOf(schema: Obj | undefined, document: unknown): unknown {
+  if (schema?.items !== undefined) return schema.items;
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const branches = schema?.[key];
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches) {
+      const items = itemsOf(resolveSchema(branch, document), document);
+      if (items !== undefined) return items;
+    }
+  }
+  return undefined;
+}
+
+function propertyOf(schema: Obj | undefined, name: string, document: unknown): unknown {
+  const declared = objectShape(schema, document).properties.get(name);
+  if (declared !== undefined) return declared;
+  if (schema?.additionalProperties !== undefined && typeof schema.additionalProperties === 'object') return schema.additionalProperties;
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const branches = schema?.[key];
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches) {
+      const b = resolveSchema(branch, document);
+      if (b?.additionalProperties !== undefined && typeof b.additionalProperties === 'object') return b.additionalProperties;
+    }
+  }
+  return undefined;
+}
