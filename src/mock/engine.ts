@@ -256,12 +256,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   };
 }
 
-/** Compiles an operation's request, parameter and JSON response schemas. */
+/** Compiles an operation's request, parameter and response schemas. */
 function compileOperation(operation: Operation, at: (pointer: string) => unknown): void {
   for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) at(content.schemaPointer);
   for (const parameter of operation.parameters) if (parameter.schema !== undefined) at(parameter.schemaPointer);
-  for (const response of operation.responses) {
-    const content = jsonContent(response.contents);
-    if (content?.schema !== undefined) at(content.schemaPointer);
-  }
+  for (const response of operation.responses) for (const content of response.contents) if (content.schema !== undefined) at(content.schemaPointer);
 }
