@@ -23,10 +23,10 @@ const DOCUMENTS: Record<string, Row> = {
   'the grown Plant Store': { spec: 'test/documents/plant-store-grown.yaml' },
   'a document with examples': { spec: 'test/documents/examples.yaml' },
   'a document split over files': { spec: 'test/documents/split/main.yaml' },
-  'parameters and security schemes': { spec: 'test/documents/runner-params.yaml', auth: AUTH, mockBugs: ['generated/styledQuery/'] },
+  'parameters and security schemes': { spec: 'test/documents/runner-params.yaml', auth: AUTH },
   'string, uuid and integer keys': { spec: 'test/documents/runner-keys.yaml' },
-  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importXml'], mockBugs: ['generated/exportCsv/', 'generated/signUp/invalid-', 'generated/upload/invalid-'] },
-  'items the server numbers': { spec: 'test/documents/runner-server-ids.yaml', mockBugs: ['generated/findPets/'] },
+  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importXml'] },
+  'items the server numbers': { spec: 'test/documents/runner-server-ids.yaml' },
 };
 
 const mocks: MockServer[] = [];
@@ -50,11 +50,10 @@ describe('verify --generate against the plantstore mock', () => {
     expect(report.cases.filter((c) => c.source === 'generated').length).toBeGreaterThan(0);
   });
 
-  // Mock bug: the mock reads a query parameter as one raw string (src/mock/parameters.ts), without
-  // its style and explode, so "tags=red,blue" is judged against an array schema and refused with 400.
-  it.skip('accepts arrays and objects in the query in every style (form, spaceDelimited, pipeDelimited, deepObject)', async () => {
+  // The mock reads each query parameter by its style and explode, as the runner writes it.
+  it('accepts arrays and objects in the query in every style (form, spaceDelimited, pipeDelimited, deepObject)', async () => {
     expect(failures(await run(DOCUMENTS['parameters and security schemes'], ['styledQuery']))).toEqual([]);
-    // tags=a&tags=b (form, exploded): the mock reads only the first "tags".
+    // tags=a&tags=b (form, exploded) is one array.
     expect(failures(await run(DOCUMENTS['items the server numbers'], ['findPets']))).toEqual([]);
   });
 
@@ -65,16 +64,14 @@ describe('verify --generate against the plantstore mock', () => {
     expect(failures(await run(row, ['addPet', 'sequence']))).toEqual([]);
   });
 
-  // Mock bug: the mock reads no form or multipart body (src/mock/request-body.ts answers a declared
-  // non-JSON media type without parsing it), so a form without a required field gets a 200.
-  it.skip('refuses form and multipart bodies that break their schema', async () => {
+  // The mock parses form and multipart bodies and validates them like JSON ones.
+  it('refuses form and multipart bodies that break their schema', async () => {
     const row = DOCUMENTS['non-JSON media types'];
     expect(failures(await run(row, ['signUp: rejects', 'upload: rejects']))).toEqual([]);
   });
 
-  // Mock bug: for an operation whose only answer is text/csv the mock answers 400 "cannot force
-  // that response", an undeclared status, instead of the CSV example.
-  it.skip('answers an operation whose only media type is text/csv', async () => {
+  // An operation whose only answer is text/csv gets its CSV example.
+  it('answers an operation whose only media type is text/csv', async () => {
     const row = DOCUMENTS['non-JSON media types'];
     expect(failures(await run(row, ['exportCsv']))).toEqual([]);
   });
