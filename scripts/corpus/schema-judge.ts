@@ -31,7 +31,8 @@ export function createSchemaJudge(doc: Json, version: '3.0' | '3.1', direction: 
   const view = structuredClone(doc);
   const toJsonSchema = version === '3.0' ? convert30 : (schema: Json) => schema;
   const hidden = direction === 'response' ? 'writeOnly' : 'readOnly';
-  forEachSchema(view, (schema) => stripAccessOnly(toJsonSchema(schema), hidden));
+  // Before the conversion, which drops readOnly and writeOnly (draft-04 has neither).
+  forEachSchema(view, (schema) => toJsonSchema(stripAccessOnly(schema, hidden)));
   const options = { strict: false, validateSchema: false, logger: false as const, unicodeRegExp: false, allErrors: false };
   const ajv = version === '3.0' ? new AjvDraft04(options) : (new Ajv2020(options) as unknown as Ajv);
   addFormats(ajv);
@@ -68,26 +69,36 @@ function convert30(schema: Json): Json {
 /**
  * A response may leave out a writeOnly property even where the schema requires it, and a request a
  * readOnly one (OpenAPI 3.0 and 3.1 both say so), so the judge's view drops them from `properties`
- * and `required`.
+ * and `required`. Example and default values go too: they do not constrain anything, and Ajv reads
+ * every `id`/`$id` string it meets in an added document as a schema id (two examples with
+ * `"id": "v2.0"` make it refuse the whole document).
  */
 function stripAccessOnly(schema: Json, hidden: 'readOnly' | 'writeOnly'): Json {
-  const visit = (node: Json) => {
+  const visit = (node: Json, isMap: boolean) => {
     if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(visit);
-    const props = node.properties;
-    if (props && typeof props === 'object') {
-      for (const [name, prop] of Object.entries<Json>(props)) {
-        if (prop && typeof prop === 'object' && prop[hidden] === true) {
-          delete props[name];
-          if (Array.isArray(node.required)) node.required = node.required.filter((r: string) => r !== name);
+    if (Array.isArray(node)) return node.forEach((child) => visit(child, false));
+    if (!isMap) {
+      for (const key of ['example', 'examples', 'default', 'id']) delete node[key];
+      const props = node.properties;
+      if (props && typeof props === 'object') {
+        for (const [name, prop] of Object.entries<Json>(props)) {
+          if (prop && typeof prop === 'object' && prop[hidden] === true) {
+            delete props[name];
+            if (Array.isArray(node.required)) node.required = node.required.filter((r: string) => r !== name);
+          }
         }
       }
     }
-    for (const [key, child] of Object.entries(node)) if (key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'const' && key !== 'default') visit(child);
+    for (const [key, child] of Object.entries(node)) {
+      if (isMap || (key !== 'enum' && key !== 'const')) visit(child, !isMap && MAPS.has(key));
+    }
   };
-  visit(schema);
+  visit(schema, false);
   return schema;
 }
+
+/** Keywords whose value maps names to schemas: their keys are names, not keywords. */
+const MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
 /**
  * Replaces every schema in the document with `map(schema)`: components.schemas and every `schema`
@@ -101,7 +112,11 @@ export function forEachSchema(doc: Json, map: (schema: Json) => Json): void {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach((child) => visit(child, false));
     for (const [key, child] of Object.entries<Json>(node)) {
-      if (key === 'example' || key === 'examples' || (skipSchemas && key === 'schemas')) continue;
+      if (key === 'example' || key === 'examples') {
+        delete node[key]; // data, not schemas; and see stripAccessOnly on ids in them
+        continue;
+      }
+      if (skipSchemas && key === 'schemas') continue;
       if (key === 'schema' && child && typeof child === 'object' && !Array.isArray(child)) node[key] = map(child);
       else visit(child, key === 'components' && node === doc);
     }

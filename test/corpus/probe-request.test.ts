@@ -1,0 +1,83 @@
+// The corpus harness's probe builder (scripts/corpus/probe-request.ts): one valid request per
+// operation, from the document alone.
+import { describe, expect, it } from 'vitest';
+import { loadDocument } from '../../scripts/corpus/document.ts';
+import { buildProbe } from '../../scripts/corpus/probe-request.ts';
+import { createSchemaJudge } from '../../scripts/corpus/schema-judge.ts';
+import { seededSample } from '../../scripts/corpus/seeded-sample.ts';
+import { writeDocument } from './write-document.ts';
+
+const DOC = {
+  openapi: '3.1.0',
+  info: { title: 'Probe', version: '1' },
+  security: [{ bearer: [] }],
+  paths: {
+    '/items/{id}': {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 5 } }],
+      put: {
+        parameters: [
+          { name: 'tags', in: 'query', required: true, schema: { type: 'array', items: { type: 'string', enum: ['a'] } } },
+          { name: 'optional', in: 'query', schema: { type: 'string' } },
+          { name: 'X-Trace', in: 'header', required: true, example: 'abc' },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 2 }, id: { type: 'integer', readOnly: true } } },
+              // The first example does not validate (too short): the probe must not send it.
+              examples: { bad: { value: { name: 'x' } }, good: { value: { name: 'Fern' } } },
+            },
+          },
+        },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
+    '/keys': {
+      get: { security: [{ digest: [] }, { key: [] }], responses: { '200': { description: 'ok' } } },
+      post: { security: [{}], responses: { '200': { description: 'ok' } } },
+    },
+  },
+  components: {
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer' },
+      digest: { type: 'http', scheme: 'digest' },
+      key: { type: 'apiKey', in: 'query', name: 'api_key' },
+    },
+  },
+};
+
+describe('the corpus probe builder', async () => {
+  const loaded = await loadDocument(writeDocument(DOC));
+  const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
+  const probe = (method: string, path: string) => buildProbe(loaded, requests, loaded.operations.find((o) => o.method === method && o.path === path)!);
+
+  it('fills path, required query and header parameters, and leaves optional ones out', () => {
+    const put = probe('put', '/items/{id}');
+    expect(put.target).toBe('/items/5?tags=a');
+    expect(put.headers['x-trace']).toBe('abc');
+  });
+
+  it('sends the first declared example that validates', () => {
+    const put = probe('put', '/items/{id}');
+    expect(JSON.parse(String(put.body))).toEqual({ name: 'Fern' });
+    expect(put.headers['content-type']).toBe('application/json');
+  });
+
+  it.each([
+    ['the document-wide bearer scheme', 'put', '/items/{id}', (p: ReturnType<typeof probe>) => p.headers.authorization, 'Bearer probe-token'],
+    ['the first alternative it can satisfy (an API key in the query, not digest)', 'get', '/keys', (p: ReturnType<typeof probe>) => p.target, '/keys?api_key=probe-key'],
+    ['nothing where {} makes security optional', 'post', '/keys', (p: ReturnType<typeof probe>) => p.headers.authorization, undefined],
+  ])('gives credentials for %s', (_name, method, path, read, expected) => {
+    expect(read(probe(method, path))).toBe(expected);
+  });
+});
+
+describe('the corpus sample', () => {
+  it('is the same for the same seed, whatever the order of the candidates', () => {
+    const names = Array.from({ length: 100 }, (_, i) => `api-${i}`);
+    expect(seededSample(names, 5, 18)).toEqual(seededSample([...names].reverse(), 5, 18));
+    expect(new Set(seededSample(names, 5, 18)).size).toBe(5);
+    expect(seededSample(names, 5, 18)).not.toEqual(seededSample(names, 5, 19));
+  });
+});
