@@ -46,7 +46,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-const firstLine = (text: string) => text.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).find((l) => l.length > 0) ?? '';
+// The first two lines: plantstore's error line and its first detail (the reason or the pointer).
+const firstLine = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim())
+    .filter((l) => l.length > 0)
+    .slice(0, 2)
+    .join(' / ');
 
 /**
  * Spawns a server and waits for `listening` to match its output (group 1: the URL), then for the
