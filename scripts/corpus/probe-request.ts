@@ -20,9 +20,9 @@ export interface ProbeRequest {
 export const PROBE_TOKEN = 'probe-token';
 const BASIC = `Basic ${Buffer.from('probe:probe-password').toString('base64')}`;
 
-function sampleOf(schema: Json, doc: Json): unknown {
+function sampleOf(schema: Json, doc: Json, skipNonRequired = false): unknown {
   try {
-    return sample(schema ?? {}, { skipReadOnly: true, quiet: true, maxSampleDepth: 8 }, doc);
+    return sample(schema ?? {}, { skipReadOnly: true, skipNonRequired, quiet: true, maxSampleDepth: 8 }, doc);
   } catch {
     return undefined;
   }
@@ -119,14 +119,32 @@ function concreteMediaType(media: string): string {
   return bare.endsWith('/*') ? `${bare.slice(0, -2)}/octet-stream` : bare;
 }
 
-function encodeBody(mediaType: string, value: unknown): { body: string | Buffer; contentType: string } {
+/**
+ * A form body's fields by OpenAPI's encoding rules: a property's `encoding` style `deepObject`
+ * gives `name[key]=value` (recursively, as Stripe's documents declare), an object under the
+ * default form style is spread into its own fields, and an array repeats its name.
+ */
+function formPairs(value: unknown, encoding: Json): [string, string][] {
+  const pairs: [string, string][] = [];
+  const deep = (name: string, v: unknown) => {
+    if (Array.isArray(v)) v.forEach((item, i) => deep(`${name}[${i}]`, item));
+    else if (v !== null && typeof v === 'object') for (const [k, inner] of Object.entries(v)) deep(`${name}[${k}]`, inner);
+    else pairs.push([name, scalar(v)]);
+  };
+  for (const [name, v] of Object.entries(value !== null && typeof value === 'object' ? value : {})) {
+    const style = encoding?.[name]?.style ?? 'form';
+    if (style === 'deepObject' && v !== null && typeof v === 'object') deep(name, v);
+    else if (Array.isArray(v)) for (const item of v) pairs.push([name, scalar(item)]);
+    else if (v !== null && typeof v === 'object' && encoding?.[name]?.explode !== false) for (const [k, inner] of Object.entries(v)) pairs.push([k, scalar(inner)]);
+    else pairs.push([name, scalar(v)]);
+  }
+  return pairs;
+}
+
+function encodeBody(mediaType: string, value: unknown, encoding: Json): { body: string | Buffer; contentType: string } {
   const media = mediaType.toLowerCase();
   if (isJsonMedia(media)) return { body: JSON.stringify(value ?? null), contentType: mediaType };
-  if (media === 'application/x-www-form-urlencoded') {
-    const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(value && typeof value === 'object' ? value : {})) for (const item of Array.isArray(v) ? v : [v]) form.append(k, scalar(item));
-    return { body: form.toString(), contentType: mediaType };
-  }
+  if (media === 'application/x-www-form-urlencoded') return { body: new URLSearchParams(formPairs(value, encoding)).toString(), contentType: mediaType };
   if (media === 'multipart/form-data') {
     const boundary = 'corpus-probe-boundary';
     const parts = Object.entries(value && typeof value === 'object' ? value : {}).map(
@@ -160,10 +178,11 @@ export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Op
       const media = body.value.content[mediaKey] ?? {};
       const schemaPointer = `${body.pointer}/content/${pointerOf(mediaKey).slice(2)}/schema`;
       const generated = sampleOf(media.schema, doc);
-      const candidates = [...firstExample(media, doc), generated];
+      // A sample of the required properties alone is the fallback where a full one breaks a rule.
+      const candidates = [...firstExample(media, doc), generated, sampleOf(media.schema, doc, true)];
       const valid = media.schema ? candidates.find((c) => c !== undefined && requests.validate(schemaPointer, c).ok) : candidates[0];
       if (media.schema && valid === undefined) request.caveats.push(`no example or sample of the ${mediaKey} body validates`);
-      const encoded = encodeBody(concreteMediaType(mediaKey), valid ?? generated);
+      const encoded = encodeBody(concreteMediaType(mediaKey), valid ?? generated, media.encoding);
       request.body = encoded.body;
       request.headers['content-type'] = encoded.contentType;
     }

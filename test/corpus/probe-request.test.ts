@@ -33,6 +33,20 @@ const DOC = {
         responses: { '200': { description: 'ok' } },
       },
     },
+    '/charges': {
+      post: {
+        security: [],
+        requestBody: {
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: { type: 'object', required: ['amount', 'metadata', 'expand'], properties: { amount: { type: 'integer', example: 100 }, metadata: { type: 'object', properties: { order: { type: 'string', example: 'o1' } } }, expand: { type: 'array', items: { type: 'string', example: 'customer' } } } },
+              encoding: { metadata: { style: 'deepObject', explode: true } },
+            },
+          },
+        },
+        responses: { '200': { description: 'ok' } },
+      },
+    },
     '/keys': {
       get: { security: [{ digest: [] }, { key: [] }], responses: { '200': { description: 'ok' } } },
       post: { security: [{}], responses: { '200': { description: 'ok' } } },
@@ -62,6 +76,12 @@ describe('the corpus probe builder', async () => {
     const put = probe('put', '/items/{id}');
     expect(JSON.parse(String(put.body))).toEqual({ name: 'Fern' });
     expect(put.headers['content-type']).toBe('application/json');
+  });
+
+  it('encodes a form body by its encoding: deepObject brackets, repeated array fields', () => {
+    const post = probe('post', '/charges');
+    expect(post.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(decodeURIComponent(String(post.body))).toBe('amount=100&metadata[order]=o1&expand=customer');
   });
 
   it.each([
