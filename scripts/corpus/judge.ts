@@ -17,7 +17,7 @@ export type MissCode = 'no-answer' | 'server-error' | 'refused' | 'status-undecl
 export type Judgement = { ok: true; notFound?: boolean } | { ok: false; code: MissCode; detail: string };
 
 const miss = (code: MissCode, detail: string): Judgement => ({ ok: false, code, detail });
-const snippet = (body: Buffer) => body.toString('utf8', 0, 160).replace(/\s+/g, ' ').trim();
+const snippet = (body: Buffer) => body.toString('utf8', 0, 400).replace(/\s+/g, ' ').trim();
 const mediaTypeOf = (value: string) => value.split(';')[0].trim().toLowerCase();
 export const isJsonMedia = (media: string) => /^application\/(.+\+)?json$/.test(media) || media === '*/*' || /\+json$/.test(media);
 

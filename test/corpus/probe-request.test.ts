@@ -47,6 +47,8 @@ const DOC = {
         responses: { '200': { description: 'ok' } },
       },
     },
+    '/accounts/{sid}': { get: { security: [], parameters: [{ name: 'sid', in: 'path', required: true, schema: { type: 'string', pattern: '^AC[0-9a-f]{32}$' } }], responses: { '200': { description: 'ok' } } } },
+    '/#Action=List Things': { get: { security: [], responses: { '200': { description: 'ok' } } } },
     '/keys': {
       get: { security: [{ digest: [] }, { key: [] }], responses: { '200': { description: 'ok' } } },
       post: { security: [{}], responses: { '200': { description: 'ok' } } },
@@ -70,6 +72,14 @@ describe('the corpus probe builder', async () => {
     const put = probe('put', '/items/{id}');
     expect(put.target).toBe('/items/5?tags=a');
     expect(put.headers['x-trace']).toBe('abc');
+  });
+
+  it('fills a parameter that has a pattern with a value that matches it', () => {
+    expect(probe('get', '/accounts/{sid}').target).toMatch(/^\/accounts\/AC[0-9a-f]{32}$/);
+  });
+
+  it('percent-encodes literal path text a path cannot hold (# would start a fragment)', () => {
+    expect(probe('get', '/#Action=List Things').target).toBe('/%23Action=List%20Things');
   });
 
   it('sends the first declared example that validates', () => {
