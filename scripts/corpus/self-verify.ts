@@ -42,7 +42,7 @@ export async function selfVerify(root: string, file: string, url: string, timeou
     result.failed = json.summary?.failed ?? 0;
     for (const c of json.cases ?? []) {
       if (c.status !== 'failed' || result.problems.length >= 5) continue;
-      const finding = (c.steps ?? []).flatMap((s: { findings?: { severity: string; code: string; message: string }[] }) => s.findings ?? []).find((f: { severity: string }) => f.severity === 'error');
+      const finding = (c.steps ?? []).flatMap((s: { findings?: { severity: string; code: string; message: string }[] }) => s.findings ?? []).find((f: { severity: string }) => f.severity === 'failure');
       result.problems.push(`${c.name}: ${finding ? `${finding.code}: ${finding.message}` : 'failed'}`.slice(0, 300));
     }
   } catch {
