@@ -69,8 +69,7 @@ async function runProbes(url: string, probes: Probe[], loaded: LoadedDocument, r
     if (verdict.ok) {
       result.correct++;
       if (verdict.notFound) result.notFound++;
-    }
-    else result.misses.push({ operation: probe.label, code: verdict.code, detail: verdict.detail });
+    } else result.misses.push({ operation: probe.label, code: verdict.code, detail: verdict.detail });
   }
 }
 
