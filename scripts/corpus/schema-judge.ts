@@ -1,0 +1,125 @@
+// The judge's own schema validator: an Ajv instance of its own over a copy of the document in which
+// every schema is plain JSON Schema. OpenAPI 3.0's dialect (nullable, boolean exclusiveMaximum, ...)
+// goes through @openapi-contrib/openapi-schema-to-json-schema and is judged as draft-04, which that
+// converter emits; 3.1 schemas are JSON Schema 2020-12 already. The document is added whole, so
+// each response schema compiles as a reference into it and recursive schemas stay finite.
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { openapiSchemaToJsonSchema } from '@openapi-contrib/openapi-schema-to-json-schema';
+import type { Json } from './document.ts';
+
+// ajv-draft-04 and ajv-formats are CommonJS with a default export, which Node's ESM interop wraps.
+const AjvDraft04 = ((m: { default?: unknown }) => m.default ?? m)(createRequire(import.meta.url)('ajv-draft-04')) as new (options: object) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+const DOC_ID = 'https://corpus.invalid/document.json';
+
+export type Verdict = { ok: true } | { ok: false; reason: string };
+
+export interface SchemaJudge {
+  /** Judges `value` against the schema at `pointer` (a local pointer into the document). */
+  validate(pointer: string, value: unknown): Verdict;
+}
+
+/**
+ * `response` judges answers (writeOnly properties may be absent), `request` judges the probes'
+ * own bodies (readOnly properties may be absent).
+ */
+export function createSchemaJudge(doc: Json, version: '3.0' | '3.1', direction: 'request' | 'response'): SchemaJudge {
+  const view = structuredClone(doc);
+  const toJsonSchema = version === '3.0' ? convert30 : (schema: Json) => schema;
+  const hidden = direction === 'response' ? 'writeOnly' : 'readOnly';
+  // Before the conversion, which drops readOnly and writeOnly (draft-04 has neither).
+  forEachSchema(view, (schema) => toJsonSchema(stripAccessOnly(schema, hidden)));
+  const options = { strict: false, validateSchema: false, logger: false as const, unicodeRegExp: false, allErrors: false };
+  const ajv = version === '3.0' ? new AjvDraft04(options) : (new Ajv2020(options) as unknown as Ajv);
+  addFormats(ajv);
+  if (version === '3.0') view.id = DOC_ID;
+  else view.$id = DOC_ID;
+  ajv.addSchema(view, DOC_ID);
+  const compiled = new Map<string, ValidateFunction | string>();
+  return {
+    validate(pointer, value) {
+      let fn = compiled.get(pointer);
+      if (fn === undefined) {
+        try {
+          fn = ajv.compile({ $ref: `${DOC_ID}${pointer}` });
+        } catch (error) {
+          fn = `the judge could not compile the schema at ${pointer}: ${(error as Error).message.split('\n')[0]}`;
+        }
+        compiled.set(pointer, fn);
+      }
+      if (typeof fn === 'string') return { ok: false, reason: fn };
+      if (fn(value)) return { ok: true };
+      const first = fn.errors?.[0];
+      return { ok: false, reason: `body ${first?.instancePath || '(root)'} ${first?.message ?? 'invalid'}` };
+    },
+  };
+}
+
+function convert30(schema: Json): Json {
+  const out = openapiSchemaToJsonSchema(schema, { cloneSchema: false, supportPatternProperties: true, strictMode: false }) as Json;
+  // The converter stamps draft-04's $schema on its result; the document's own Ajv knows its dialect.
+  if (out && typeof out === 'object') delete out.$schema;
+  return out;
+}
+
+/**
+ * A response may leave out a writeOnly property even where the schema requires it, and a request a
+ * readOnly one (OpenAPI 3.0 and 3.1 both say so), so the judge's view drops them from `properties`
+ * and `required`. Example and default values go too: they do not constrain anything, and Ajv reads
+ * every `id`/`$id` string it meets in an added document as a schema id (two examples with
+ * `"id": "v2.0"` make it refuse the whole document).
+ */
+function stripAccessOnly(schema: Json, hidden: 'readOnly' | 'writeOnly'): Json {
+  const visit = (node: Json, isMap: boolean) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((child) => visit(child, false));
+    if (!isMap) {
+      for (const key of ['example', 'examples', 'default', 'id']) delete node[key];
+      const props = node.properties;
+      if (props && typeof props === 'object') {
+        for (const [name, prop] of Object.entries<Json>(props)) {
+          if (prop && typeof prop === 'object' && prop[hidden] === true) {
+            delete props[name];
+            if (Array.isArray(node.required)) node.required = node.required.filter((r: string) => r !== name);
+          }
+        }
+      }
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (isMap || (key !== 'enum' && key !== 'const')) visit(child, !isMap && MAPS.has(key));
+    }
+  };
+  visit(schema, false);
+  return schema;
+}
+
+/** Keywords whose value maps names to schemas: their keys are names, not keywords. */
+const MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * Replaces every schema in the document with `map(schema)`: components.schemas and every `schema`
+ * of a parameter, header or media type, wherever it sits (paths, webhooks, callbacks, components).
+ * Example values are data, not schemas, and are left alone.
+ */
+export function forEachSchema(doc: Json, map: (schema: Json) => Json): void {
+  const schemas = doc?.components?.schemas;
+  if (schemas && typeof schemas === 'object') for (const name of Object.keys(schemas)) schemas[name] = map(schemas[name]);
+  const visit = (node: Json, skipSchemas: boolean) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((child) => visit(child, false));
+    for (const [key, child] of Object.entries<Json>(node)) {
+      if (key === 'example' || key === 'examples') {
+        delete node[key]; // data, not schemas; and see stripAccessOnly on ids in them
+        continue;
+      }
+      if (skipSchemas && key === 'schemas') continue;
+      if (key === 'schema' && child && typeof child === 'object' && !Array.isArray(child)) node[key] = map(child);
+      else visit(child, key === 'components' && node === doc);
+    }
+  };
+  visit(doc, false);
+}
