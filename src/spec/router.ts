@@ -13,6 +13,8 @@ interface Route {
   pattern: RegExp;
   names: string[];
   literalSegments: number;
+  /** Characters outside parameters: /v1/{name}:cancel is more specific than /v1/{name}. */
+  literalChars: number;
   byMethod: Map<string, Operation>;
 }
 
@@ -24,9 +26,10 @@ export function createRouter(operations: Operation[]): Router {
   const templated = new Map<string, Route>();
   for (const operation of operations) {
     if (!operation.path.includes('{')) {
-      const methods = literal.get(operation.path) ?? new Map<string, Operation>();
+      const wire = wireForm(operation.path);
+      const methods = literal.get(wire) ?? new Map<string, Operation>();
       methods.set(operation.method, operation);
-      literal.set(operation.path, methods);
+      literal.set(wire, methods);
       continue;
     }
     let route = templated.get(operation.path);
@@ -36,7 +39,7 @@ export function createRouter(operations: Operation[]): Router {
         .split(/(\{[^}]+\})/)
         .map((part) => {
           const param = /^\{([^}]+)\}$/.exec(part);
-          if (!param) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          if (!param) return wireForm(part).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
           names.push(param[1]);
           return '([^/]+)';
         })
@@ -46,13 +49,14 @@ export function createRouter(operations: Operation[]): Router {
         pattern: new RegExp(`^${source}$`),
         names,
         literalSegments: operation.path.split('/').filter((s) => s && !s.includes('{')).length,
+        literalChars: operation.path.replace(/\{[^}]+\}/g, '').length,
         byMethod: new Map(),
       };
       templated.set(operation.path, route);
     }
     route.byMethod.set(operation.method, operation);
   }
-  const routes = [...templated.values()].sort((a, b) => b.literalSegments - a.literalSegments);
+  const routes = [...templated.values()].sort((a, b) => b.literalSegments - a.literalSegments || b.literalChars - a.literalChars);
   const allowOf = (methods: Map<string, Operation>) => [...methods.keys()];
   // A literal path has no parameters: its answers are built once, frozen, and shared.
   const literalResults = new Map<string, { byMethod: Map<string, RouteResult>; notAllowed: RouteResult }>();
@@ -65,19 +69,34 @@ export function createRouter(operations: Operation[]): Router {
   return (method, pathname) => {
     const exact = literalResults.get(pathname);
     if (exact) return exact.byMethod.get(method) ?? exact.notAllowed;
+    let notAllowed: RouteResult | undefined;
     for (const route of routes) {
       const match = route.pattern.exec(pathname);
       if (!match) continue;
       const operation = route.byMethod.get(method);
-      if (!operation) return { kind: 'method-not-allowed', allow: allowOf(route.byMethod) };
+      // Another template may match the same path with this method (/v1/{name} and /v1/{name}:cancel).
+      if (!operation) {
+        notAllowed ??= { kind: 'method-not-allowed', allow: allowOf(route.byMethod) };
+        continue;
+      }
       const params: Record<string, string> = {};
       route.names.forEach((name, i) => {
         params[name] = safeDecode(match[i + 1]);
       });
       return { kind: 'operation', operation, params };
     }
-    return { kind: 'not-found' };
+    return notAllowed ?? { kind: 'not-found' };
   };
+}
+
+/**
+ * A path's literal text as a request carries it: characters a URL path cannot hold (`#`, a
+ * space, `?`, non-ASCII) percent-encoded, everything else as written. AWS's documents declare
+ * paths such as `/#X-Amz-Target=...`, which a client can only send as `/%23X-Amz-Target=...`;
+ * text a path can hold still matches only as written (`/%70lants` is not `/plants`).
+ */
+function wireForm(text: string): string {
+  return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (char) => encodeURIComponent(char));
 }
 
 function safeDecode(segment: string): string {
