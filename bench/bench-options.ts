@@ -58,7 +58,7 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--rounds N] [--pai
   --skip-large     everything but the large-document part
   --large-runs N   starts per server and document (default 3; 1 with --quick)
   --large-ops N    GET operations sampled per document for their first answers (default 20)
-  --large-timeout S  seconds a server gets from spawn to its first answer (default 90)
+  --large-timeout S  seconds a server gets from spawn to its first answer (default 60)
   -h, --help       this text
 
 Figures go to stdout and to bench/results/latest.json (bench/results/profile.json with --profile).
@@ -83,7 +83,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
       'skip-large': { type: 'boolean', default: false },
       'large-runs': { type: 'string' },
       'large-ops': { type: 'string', default: '20' },
-      'large-timeout': { type: 'string', default: '90' },
+      'large-timeout': { type: 'string', default: '60' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,

@@ -44,7 +44,11 @@ function servers(file: string, cacheDir: () => string): Record<string, ServerCom
   const plantstore = (): ServerCommand => ({
     command: process.execPath,
     args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'mock', '--spec', file, '--port', String(port), '--host', '127.0.0.1', '--quiet'],
-    env: { ...process.env, PLANTSTORE_CACHE_DIR: cacheDir(), PLANTSTORE_NO_CACHE: '' },
+    env: () => {
+      const env: NodeJS.ProcessEnv = { ...process.env, PLANTSTORE_CACHE_DIR: cacheDir() };
+      delete env.PLANTSTORE_NO_CACHE; // the warm start is the point of the second start
+      return env;
+    },
   });
   return {
     'plantstore-cold': plantstore(),

@@ -19,7 +19,8 @@ export const TERM_LIMIT_MS = 5000;
 export interface ServerCommand {
   command: string;
   args(port: number): string[];
-  env?: NodeJS.ProcessEnv;
+  /** Read at each spawn (the plantstore configurations change their cache folder between starts). */
+  env?(): NodeJS.ProcessEnv;
 }
 
 export interface OperationAnswer {
@@ -112,7 +113,7 @@ export async function spawnServer(server: ServerCommand, logFile: string): Promi
   const port = await freePort();
   const log = openSync(logFile, 'w');
   const started = performance.now();
-  const child = track(spawn(server.command, server.args(port), { stdio: ['ignore', log, log], env: server.env ?? process.env }));
+  const child = track(spawn(server.command, server.args(port), { stdio: ['ignore', log, log], env: server.env?.() ?? process.env }));
   closeSync(log);
   return { child, port, started };
 }

@@ -19,7 +19,7 @@ export interface ConfigSummary {
   statuses: Record<string, number>;
   rssMb?: number;
   termAfterListeningMs?: number;
-  /** Runs in which SIGTERM took over the limit (the server was then killed). */
+  /** Runs that listened and then took over the limit to end on SIGTERM (the server was then killed). */
   termOverLimit: number;
   stalled: string[];
 }
@@ -58,6 +58,7 @@ export function summariseRuns(runs: readonly RunResult[]): ConfigSummary {
     if (ms !== undefined) answered.push({ operation, ms, status: e.status });
   }
   const times = answered.map((o) => o.ms);
+  const listened = runs.filter((r) => r.listeningMs !== undefined);
   return {
     runs: runs.length,
     listeningMs: medianOfAll(runs.map((r) => r.listeningMs)),
@@ -68,8 +69,9 @@ export function summariseRuns(runs: readonly RunResult[]): ConfigSummary {
     overBar: answered.filter((o) => o.ms > FIRST_ANSWER_BAR_MS).sort((a, b) => b.ms - a.ms),
     statuses,
     rssMb: median(runs.map((r) => (r.rssBytes === undefined ? undefined : r.rssBytes / 1048576))),
-    termAfterListeningMs: medianOfAll(runs.map((r) => r.termMs)),
-    termOverLimit: runs.filter((r) => r.termMs === undefined).length,
+    // A server that never listened got its SIGTERM while loading: not this figure.
+    termAfterListeningMs: medianOfAll(listened.map((r) => r.termMs)),
+    termOverLimit: listened.filter((r) => r.termMs === undefined).length,
     stalled: [...new Set(runs.flatMap((r) => (r.stalled ? [r.stalled] : [])))],
   };
 }

@@ -48,9 +48,17 @@ describe('summariseRuns', () => {
     expect(summary.listeningMs).toBeUndefined();
     expect(summary.firstAnswerMs).toBeUndefined();
     expect(summary.operationsAnswered).toBe(0);
+    expect(summary.stalled).toEqual(['no answer to GET /a within 90 s of spawn']);
+  });
+
+  it('counts a SIGTERM over the limit after listening, and leaves out one sent to a server that never listened', () => {
+    const summary = summariseRuns([
+      run(1000, [{ operation: 'GET /a' }], { stalled: 'no answer to GET /a within 20 s', termMs: undefined }),
+      run(undefined, [], { stalled: 'no answer to GET /a within 90 s of spawn', termMs: 30 }),
+    ]);
     expect(summary.termAfterListeningMs).toBeUndefined();
     expect(summary.termOverLimit).toBe(1);
-    expect(summary.stalled).toEqual(['no answer to GET /a within 90 s of spawn']);
+    expect(summariseRuns([run(undefined, [], { termMs: 30 })]).termOverLimit).toBe(0);
   });
 
   it('counts an operation without an answer as status "none"', () => {
