@@ -6,8 +6,9 @@
 // It asserts nothing. Run: npm run bench -- --large-only [--large-runs N] [--large-ops N] [--large-timeout S]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unpinSelf } from './cpu-pinning.ts';
 import { fetchLargeDocument, fileMegabytes, LARGE_DOCUMENTS } from './large-document-files.ts';
 import { documentRatios, formatDocument, type DocumentReport } from './large-report-text.ts';
 import { getRequests, operationCount, probeRequest, sampleRequests } from './large-requests.ts';
@@ -113,12 +114,16 @@ async function measureDocument(index: number, options: LargeOptions, logDir: str
 /** Measures every large document; prints nothing but progress (`say`), returns the report. */
 export async function measureLargeDocuments(options: LargeOptions, say: (line: string) => void): Promise<LargeReport> {
   const started = performance.now();
+  // After the Plant Store part this process is pinned to the load generator's core, and children
+  // inherit that: start-up on a large document uses more than one core (V8 compiles and collects
+  // on helper threads), so servers here get every core, in a full run as with --large-only.
+  unpinSelf();
   const logDir = join(ROOT, 'bench', 'results', 'logs');
   mkdirSync(logDir, { recursive: true });
   const report: LargeReport = {
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
-    machine: { cores: (await import('node:os')).availableParallelism(), node: process.version, loadAverageBefore: loadavg(), loadAverageAfter: [] },
+    machine: { cores: availableParallelism(), node: process.version, loadAverageBefore: loadavg(), loadAverageAfter: [] },
     settings: { runs: options.runs, operations: options.operations, timeoutSeconds: options.timeoutSeconds, requestTimeoutSeconds: options.requestTimeoutSeconds, seed: options.seed },
     documents: [],
   };
