@@ -126,8 +126,12 @@ export async function measureRun(server: ServerCommand, probe: BenchRequest, sam
   const deadline = started + options.answerTimeoutMs;
   const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
   try {
-    while (result.listeningMs === undefined) {
-      if (exited(child)) throw new Error(`exited before listening (${child.exitCode ?? child.signalCode}); see ${options.logFile}`);
+    while (result.listeningMs === undefined && result.stalled === undefined) {
+      // A server that refuses the document is a result to report, not a reason to stop the benchmark.
+      if (exited(child)) {
+        result.stalled = `exited before listening (${child.exitCode ?? child.signalCode}); see ${options.logFile}`;
+        break;
+      }
       if (await accepts(port)) result.listeningMs = performance.now() - started;
       else if (performance.now() > deadline) break;
       else await sleep(POLL_MS);
@@ -137,10 +141,12 @@ export async function measureRun(server: ServerCommand, probe: BenchRequest, sam
       if (status !== undefined) {
         result.firstAnswerMs = performance.now() - started;
         result.probeStatus = status;
-      } else if (exited(child)) throw new Error(`exited before answering (${child.exitCode ?? child.signalCode}); see ${options.logFile}`);
-      else await sleep(POLL_MS);
+      } else if (exited(child)) {
+        result.stalled = `exited before answering (${child.exitCode ?? child.signalCode}); see ${options.logFile}`;
+        break;
+      } else await sleep(POLL_MS);
     }
-    if (result.firstAnswerMs === undefined) result.stalled = `no answer to ${probe.operation} within ${seconds(options.answerTimeoutMs)} of spawn`;
+    if (result.firstAnswerMs === undefined) result.stalled ??= `no answer to ${probe.operation} within ${seconds(options.answerTimeoutMs)} of spawn`;
     for (const req of result.stalled ? [] : sample) {
       const sent = performance.now();
       const status = await send(url, req, options.requestTimeoutMs);

@@ -106,11 +106,17 @@ if (options === 'help') {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-if (options.largeOnly && options.large) {
-  const large = await measureLargeDocuments(options.large, say);
-  process.stdout.write(`\n${formatLargeReport(large)}\n`);
-  process.exit(0);
+/** The large-document part; false when the harness could not run it (no registry, no tar). */
+async function runLarge(large: NonNullable<BenchOptions['large']>): Promise<boolean> {
+  try {
+    process.stdout.write(`\n${formatLargeReport(await measureLargeDocuments(large, say))}\n`);
+    return true;
+  } catch (error) {
+    say(`bench: the large-document part stopped: ${(error as Error).message}`);
+    return false;
+  }
 }
+if (options.largeOnly && options.large) process.exit((await runLarge(options.large)) ? 0 : 1);
 const { report, broken } = await bench(options);
 const scenarios = options.profile ? SCENARIOS.filter((s) => s.name === 'valid') : SCENARIOS;
 const out = [
@@ -130,8 +136,7 @@ process.stdout.write(`${out.filter((line, i) => line !== '' || out[i - 1] !== ''
 writeFileSync(options.resultsFile, `${JSON.stringify({ ...report, broken }, null, 2)}\n`);
 if (options.large) {
   say('bench: large documents (Stripe, GitHub), plantstore against Prism');
-  const large = await measureLargeDocuments(options.large, say);
-  process.stdout.write(`\n${formatLargeReport(large)}\n`);
+  if (!(await runLarge(options.large))) broken.push('the large-document part (see above)');
 }
 if (broken.length > 0) {
   say(`bench: the harness could not measure everything:\n  ${broken.join('\n  ')}`);
