@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { GENERATOR_NAMES } from './load-drivers.ts';
 import type { GeneratorName } from './load-phase.ts';
 import { MAX_ROUNDS } from './round-schedule.ts';
+import type { LargeOptions } from './large-documents.ts';
 import { ROOT } from './servers.ts';
 
 export interface BenchOptions {
@@ -26,6 +27,9 @@ export interface BenchOptions {
   profile: boolean;
   profileDir: string;
   resultsFile: string;
+  /** Only the large-document part (bench/large-documents.ts); `large` is undefined with --skip-large. */
+  largeOnly: boolean;
+  large?: LargeOptions;
 }
 
 export const USAGE = `Usage: npm run bench [-- --duration S] [--rounds N] [--paired S] [--quick] [--profile] [--generator NAME]
@@ -48,6 +52,13 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--rounds N] [--pai
                    bench/http-load-client.ts), undici (Client.dispatch, one client per
                    connection) or autocannon; both cost more CPU per request than the lean
                    client: on 2 cores they saturate their own core before a fast server does
+  --large-only     only the large-document part: Stripe's and GitHub's documents (fetched once
+                   with npm pack), plantstore (cold and warm cache) against Prism: start-up,
+                   first answers, RSS, SIGTERM (bench/results/large-documents.json)
+  --skip-large     everything but the large-document part
+  --large-runs N   starts per server and document (default 3; 1 with --quick)
+  --large-ops N    GET operations sampled per document for their first answers (default 20)
+  --large-timeout S  seconds a server gets from spawn to its first answer (default 60)
   -h, --help       this text
 
 Figures go to stdout and to bench/results/latest.json (bench/results/profile.json with --profile).
@@ -68,6 +79,11 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
       profile: { type: 'boolean', default: false },
       connections: { type: 'string', default: '50' },
       generator: { type: 'string', default: 'plantstore' },
+      'large-only': { type: 'boolean', default: false },
+      'skip-large': { type: 'boolean', default: false },
+      'large-runs': { type: 'string' },
+      'large-ops': { type: 'string', default: '20' },
+      'large-timeout': { type: 'string', default: '60' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -86,6 +102,23 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const generator = values.generator as GeneratorName;
   if (!GENERATOR_NAMES.includes(generator)) throw new Error(`--generator must be one of ${GENERATOR_NAMES.join(', ')}, got ${values.generator}`);
   const results = join(ROOT, 'bench', 'results');
+  if (values['large-only'] && (values['skip-large'] || values.profile)) throw new Error(`--large-only cannot go with --${values.profile ? 'profile' : 'skip-large'}`);
+  const wholeNumber = (name: string, value: string | undefined, min: number, max: number) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}, got ${value}`);
+    return n;
+  };
+  const large: LargeOptions | undefined = values['skip-large'] || values.profile
+    ? undefined
+    : {
+        runs: wholeNumber('large-runs', values['large-runs'] ?? (quick ? '1' : '3'), 1, 20),
+        operations: wholeNumber('large-ops', values['large-ops'], 1, 500),
+        timeoutSeconds: wholeNumber('large-timeout', values['large-timeout'], 1, 600),
+        // One operation's first request: far past the issue's 200 ms, short enough to move on.
+        requestTimeoutSeconds: 20,
+        seed: 1,
+        resultsFile: join(results, 'large-documents.json'),
+      };
   return {
     durationSeconds,
     rounds,
@@ -99,5 +132,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     profile: values.profile,
     profileDir: join(results, 'prof'),
     resultsFile: join(results, values.profile ? 'profile.json' : 'latest.json'),
+    largeOnly: values['large-only'],
+    large,
   };
 }

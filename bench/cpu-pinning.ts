@@ -3,7 +3,7 @@
 // or with one core, everything runs unpinned and the report says so.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 
 const TASKSET = '/usr/bin/taskset';
 
@@ -20,6 +20,11 @@ export const pinningUnavailable: string | undefined = !existsSync(TASKSET)
 /** The command and arguments that run `command args` on `core` (unchanged when pinning is off). */
 export function pinned(core: number, command: string, args: string[]): [string, string[]] {
   return pinningUnavailable ? [command, args] : [TASKSET, ['-c', String(core), command, ...args]];
+}
+
+/** Lets this process (all its threads) and what it starts from now on run on every core again. */
+export function unpinSelf(): void {
+  if (!pinningUnavailable) execFileSync(TASKSET, ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
 }
 
 /** Moves this process (all its threads) to `core`. */

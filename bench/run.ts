@@ -2,11 +2,15 @@
 // the same document, and a bare node:http plant store, side by side in one run; then the example
 // generator's and the conformance runner's rates. Prints tables, ratios and the issue's bar, and
 // writes every figure to bench/results/latest.json. It asserts nothing (benchmarks are not tests).
-// Run: npm run bench [-- --duration S | --rounds N | --paired S | --quick | --profile | --generator autocannon]
+// Then issue 18's large-document part (bench/large-documents.ts): Stripe's and GitHub's documents,
+// plantstore against Prism, start-up, first answers, RSS, SIGTERM.
+// Run: npm run bench [-- --duration S | --rounds N | --paired S | --quick | --profile | --generator autocannon
+//                        | --large-only | --skip-large]
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { judgeBar } from './bar.ts';
+import { formatLargeReport, measureLargeDocuments } from './large-documents.ts';
 import { resolveBenchOptions, USAGE, type BenchOptions } from './bench-options.ts';
 import { ratiosOf, type BenchReport } from './bench-report.ts';
 import { LOAD_CORE, pinningUnavailable, pinSelf, SERVER_CORE } from './cpu-pinning.ts';
@@ -102,6 +106,17 @@ if (options === 'help') {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
+/** The large-document part; false when the harness could not run it (no registry, no tar). */
+async function runLarge(large: NonNullable<BenchOptions['large']>): Promise<boolean> {
+  try {
+    process.stdout.write(`\n${formatLargeReport(await measureLargeDocuments(large, say))}\n`);
+    return true;
+  } catch (error) {
+    say(`bench: the large-document part stopped: ${(error as Error).message}`);
+    return false;
+  }
+}
+if (options.largeOnly && options.large) process.exit((await runLarge(options.large)) ? 0 : 1);
 const { report, broken } = await bench(options);
 const scenarios = options.profile ? SCENARIOS.filter((s) => s.name === 'valid') : SCENARIOS;
 const out = [
@@ -119,6 +134,10 @@ const out = [
 ];
 process.stdout.write(`${out.filter((line, i) => line !== '' || out[i - 1] !== '').join('\n')}\n`);
 writeFileSync(options.resultsFile, `${JSON.stringify({ ...report, broken }, null, 2)}\n`);
+if (options.large) {
+  say('bench: large documents (Stripe, GitHub), plantstore against Prism');
+  if (!(await runLarge(options.large))) broken.push('the large-document part (see above)');
+}
 if (broken.length > 0) {
   say(`bench: the harness could not measure everything:\n  ${broken.join('\n  ')}`);
   process.exitCode = 1;

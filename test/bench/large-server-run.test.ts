@@ -1,0 +1,45 @@
+// One measured start of a server: what it answered is recorded, and a server that fails is a result.
+import { describe, expect, it } from 'vitest';
+import { measureRun, type ServerCommand } from '../../bench/large-server-run.ts';
+import type { BenchRequest } from '../../bench/large-requests.ts';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+
+const get = (target: string): BenchRequest => ({ operation: `GET ${target}`, method: 'GET', target, headers: {} });
+const node = (script: string): ServerCommand => ({ command: process.execPath, args: (port) => ['-e', script, String(port)] });
+const options = { logFile: join(tmpdir(), 'plantstore-large-server-run.log'), answerTimeoutMs: 20_000, requestTimeoutMs: 2_000 };
+
+const SERVER = `
+const http = require('node:http');
+http.createServer((req, res) => {
+  if (req.url === '/hang') return;
+  res.statusCode = req.url === '/missing' ? 404 : 200;
+  res.end('{}');
+}).listen(Number(process.argv[1]), '127.0.0.1');
+`;
+
+describe('measureRun', () => {
+  it('times listening, the first answer and each operation, and stops the server with SIGTERM', async () => {
+    const result = await measureRun(node(SERVER), get('/'), [get('/a'), get('/missing')], options);
+    expect(result.listeningMs).toBeGreaterThan(0);
+    expect(result.firstAnswerMs).toBeGreaterThanOrEqual(result.listeningMs as number);
+    expect(result.probeStatus).toBe(200);
+    expect(result.answers.map((a) => [a.operation, a.status])).toEqual([['GET /a', 200], ['GET /missing', 404]]);
+    expect(result.rssBytes).toBeGreaterThan(1_000_000);
+    expect(result.termMs).toBeDefined();
+    expect(result.stalled).toBeUndefined();
+  });
+
+  it('ends the requests at the first operation without an answer, and says which', async () => {
+    const result = await measureRun(node(SERVER), get('/'), [get('/hang'), get('/a')], options);
+    expect(result.answers).toEqual([{ operation: 'GET /hang' }]);
+    expect(result.stalled).toBe('no answer to GET /hang within 2 s');
+  });
+
+  it('reports a server that exits before listening instead of stopping the benchmark', async () => {
+    const result = await measureRun(node('process.exit(3)'), get('/'), [get('/a')], options);
+    expect(result.listeningMs).toBeUndefined();
+    expect(result.stalled).toMatch(/^exited before listening \(3\)/);
+    expect(result.answers).toEqual([]);
+  });
+});
