@@ -4,7 +4,7 @@
 import { loadDocument, type LoadedDocument } from './document.ts';
 import { judgeAnswer, type MissCode } from './judge.ts';
 import { freePort, plantstoreArgs, prismArgs, startServer, stop } from './processes.ts';
-import { buildProbe, type ProbeRequest } from './probe-request.ts';
+import { buildProbe, PROBE_TOKEN, type ProbeRequest } from './probe-request.ts';
 import { createSchemaJudge, type SchemaJudge } from './schema-judge.ts';
 import { selfVerify, type SelfVerifyResult } from './self-verify.ts';
 import { send } from './send.ts';
@@ -100,7 +100,7 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
     say(`  ${document.name}: self-verify ...`);
     // The probes created resources; the verifier starts from an empty store, as on a fresh mock.
     await fetch(`${server.url}/__mock/state`, { method: 'DELETE', signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
-    result.selfVerify = await selfVerify(settings.root, document.file, server.url, settings.verifyTimeoutMs);
+    result.selfVerify = await selfVerify(settings.root, document.file, server.url, settings.verifyTimeoutMs, authFlags(loaded?.doc));
     await stop(server.child, 5000);
   } else result.plantstore.error = started.error.slice(0, 300);
 
@@ -119,4 +119,17 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
     } else result.prism.error = prism.error.slice(0, 300);
   }
   return result;
+}
+
+/**
+ * `--auth NAME=VALUE` for every security scheme of the document, as a user of the API would pass
+ * its credentials: a basic pair, an API key, a token (the mock accepts any well-formed one).
+ */
+function authFlags(doc: unknown): string[] {
+  const schemes = ((doc as { components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } } | undefined)?.components?.securitySchemes ?? {}) as Record<string, { type?: string; scheme?: string }>;
+  return Object.entries(schemes).flatMap(([name, scheme]) => {
+    if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') return ['--auth', `${name}=probe:probe-password`];
+    if (scheme.type === 'apiKey') return ['--auth', `${name}=probe-key`];
+    return ['--auth', `${name}=${PROBE_TOKEN}`];
+  });
 }

@@ -1,6 +1,7 @@
 // Step 3: plantstore's own verifier against the mock it just probed, as a user would run it:
 // `plantstore verify --target URL --spec FILE --generate 1`, judged by its exit code and the number
-// of cases in its JSON report. It gets the probes' token, as a user of a secured API would give one.
+// of cases in its JSON report. It gets the probes' token and credentials for every security scheme
+// (--auth), as a user of a secured API would give them.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +17,10 @@ export interface SelfVerifyResult {
   problems: string[];
 }
 
-export async function selfVerify(root: string, file: string, url: string, timeoutMs: number): Promise<SelfVerifyResult> {
+export async function selfVerify(root: string, file: string, url: string, timeoutMs: number, auth: string[] = []): Promise<SelfVerifyResult> {
   const dir = mkdtempSync(join(tmpdir(), 'corpus-verify-'));
   const report = join(dir, 'report.json');
-  const args = [join(root, 'bin', 'plantstore.js'), 'verify', '--target', url, '--spec', file, '--generate', '1', '--json', report, '--timeout', '10000', '--token', PROBE_TOKEN];
+  const args = [join(root, 'bin', 'plantstore.js'), 'verify', '--target', url, '--spec', file, '--generate', '1', '--json', report, '--timeout', '10000', '--token', PROBE_TOKEN, ...auth];
   const child = spawnTracked(process.execPath, args, root);
   let stderr = '';
   child.stdout!.resume();

@@ -40,7 +40,9 @@ export function bindResource(operation: Operation, document: unknown): ResourceB
   const keyType = keySchema?.type === 'string' ? 'string' : 'integer';
   const base = { collection, keyField, keyType, noun } as const;
   if (!item) {
-    if (operation.method === 'POST' && bodySchema) return { role: 'create', ...base };
+    // A create takes an object and answers one (or nothing): a POST of a list (petstore's
+    // /user/createWithList) or one that answers a list (a search) stores nothing.
+    if (operation.method === 'POST' && bodySchema && describesObject(bodySchema, document) && (responseSchema === undefined || describesObject(responseSchema, document))) return { role: 'create', ...base };
     if (operation.method === 'GET' && resolveSchema(responseSchema, document)?.type === 'array') return { role: 'list', ...base };
     return undefined;
   }
@@ -65,6 +67,14 @@ export function bindResources(operations: Operation[], document: unknown): Map<O
     if (create && binding.role !== 'create') bindings.set(operation, { ...binding, keyField: create.keyField, keyType: create.keyType });
   }
   return bindings;
+}
+
+/** Whether a schema can only be an object: not an array, not a scalar, not untyped. */
+function describesObject(schema: unknown, document: unknown): boolean {
+  const s = resolveSchema(schema, document);
+  if (!s) return false;
+  if (s.type !== undefined) return s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
+  return objectShape(s, document).properties.size > 0;
 }
 
 function itemSchema(schema: unknown, document: unknown): unknown {
