@@ -62,6 +62,8 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       return [{ code: 'off-contract-status', severity: strict ? 'failure' : 'warning', message: `${status} is not declared (${where}); it is in the documented off-contract class (401, 404, 405, 415)${strict ? ' and --strict is on' : ''}`, actual: status }];
     }
     if (!operation) return [{ code: 'no-operation', severity: 'warning', message: `${where}; only the always-on checks apply`, actual: status }];
+    // OpenAPI 3.1 lets an operation declare no response at all: then no status breaks it.
+    if (operation.responses.length === 0) return [{ code: 'no-declared-responses', severity: strict ? 'failure' : 'warning', message: `${operation.id} declares no response, so ${status} cannot be judged${strict ? ' and --strict is on' : ''}`, actual: status }];
     // The server refused a request made to be refused; the gap is the document's (it declares no
     // status for bad input), so it warns like the off-contract class.
     if (rejection && status >= 400 && status < 500) {

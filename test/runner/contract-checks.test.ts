@@ -69,3 +69,14 @@ describe('contract checks on every answer', () => {
     expect(judge(405, '', {}, { method: 'GET' })).toEqual(['warning off-contract-status']);
   });
 });
+
+describe('contract checks on an operation that declares no response', () => {
+  it('warns that nothing can be judged, and fails only under --strict', async () => {
+    const spec = await loadSpec('test/corpus/documents/oai/non-oauth-scopes.yaml');
+    const ownRoute = createRouter(listOperations(spec));
+    const codes = (strict: boolean) =>
+      checkContract({ route: ownRoute('GET', '/users'), response: { status: 200, headers: {}, text: '' }, validators: createValidators(spec), strict }).map((f) => `${f.severity} ${f.code}`);
+    expect(codes(false)).toEqual(['warning no-declared-responses']);
+    expect(codes(true)).toEqual(['failure no-declared-responses']);
+  });
+});
