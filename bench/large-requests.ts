@@ -3,6 +3,8 @@
 // operations whose first requests show what lazy compilation costs. GETs only: their requests need
 // no body, so every server gets the same valid request, and the work is the routing, the parameter
 // checks and the response (the largest schemas of Stripe's and GitHub's documents are responses).
+import { createSeededRandom } from '../src/example/seeded-random.ts';
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
 type Json = Record<string, unknown>;
@@ -126,16 +128,10 @@ export const operationCount = (document: Json) =>
 /** The probe: the first GET that needs no parameter (its request is the same on every try). */
 export const probeRequest = (requests: readonly BenchRequest[]) => requests.find((r) => !r.target.includes('?') && !r.operation.includes('{')) ?? requests[0];
 
-/** mulberry32: a small seeded generator, so that every run samples the same operations. */
+/** A seeded uniform [0, 1), so that every run samples the same operations (the toolkit's mulberry32). */
 function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = createSeededRandom(seed);
+  return () => random.next32() / 4294967296;
 }
 
 /** `count` different requests (all if there are fewer), chosen with `seed`, never the probe's operation. */

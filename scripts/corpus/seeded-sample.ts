@@ -1,16 +1,11 @@
+import { createSeededRandom } from '../../src/example/seeded-random.ts';
 // The corpus's random part must be the same list on every machine and every run, so that two runs'
 // figures compare: a fixed seed drives a small PRNG over the sorted candidates.
 
-/** mulberry32: a 32-bit PRNG, enough to shuffle a list of names repeatably. */
+/** A seeded uniform [0, 1) (the toolkit's mulberry32), enough to shuffle a list of names repeatably. */
 export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = createSeededRandom(seed);
+  return () => random.next32() / 4294967296;
 }
 
 /** `count` names drawn without replacement from `candidates` (sorted first, so input order does not matter). */
