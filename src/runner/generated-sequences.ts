@@ -16,6 +16,9 @@ import { guarded } from './generation-guard.ts';
 import { credentialsFor, withCredentials } from './credentials.ts';
 import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
 import { updateSteps } from './sequence-updates.ts';
+import { mixSeed } from '../example/seeded-random.ts';
+
+const SEQUENCE_DRAWS = 0x5e9;
 
 /** The page asked of a list whose `limit` declares no maximum: large, yet not a load test. */
 const DEFAULT_LIST_LIMIT = 1000;
@@ -73,7 +76,9 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   const { count, seed } = context.options;
   const out: Case[] = [];
   const drawn = new Map<Operation, JsonValue[]>();
-  context.source.valid(create, count, seed).forEach((generated, index) => {
+  // Drawn from a seed of their own: the valid cases draw from `seed`, and a key the run cannot
+  // make unique (a tight pattern such as ^ord_[0-9a-z]{26}$) would otherwise be drawn twice.
+  context.source.valid(create, count, mixSeed(seed, SEQUENCE_DRAWS)).forEach((generated, index) => {
     if (generated === null || typeof generated !== 'object' || Array.isArray(generated)) return;
     let body: UniqueBody = { template: generated, sample: generated };
     const key = binding.keyField === undefined ? undefined : withUniqueField(body, binding.keyField, binding.keyType, `${binding.noun}-`, check);
