@@ -12,6 +12,7 @@ import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
 import { createDeclaredAnswers, INVALID } from './declared-answers.ts';
+import { generateBody } from './dynamic-body.ts';
 import { documentAnswer } from './document-answer.ts';
 import { createErrorBodies } from './error-bodies.ts';
 import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
@@ -205,6 +206,24 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     logger.error(`plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
     return responder.fail(request, undefined, 500, 'internal mock error; see the mock log');
   };
+  // A stored record or an example that does not fit the answer's schema (a create whose request
+  // and answer have different shapes, as Asana's envelopes do): the answer is generated from the
+  // schema instead, so the mock never answers what the contract forbids, and warns once.
+  const misfitsWarned = new Set<string>();
+  let refits = 0;
+  const refit = async (request: MockRequest, outcome: Outcome): Promise<Outcome> => {
+    const { misfit, operation } = outcome;
+    if (!misfit || !operation) return outcome;
+    const key = `${operation.id} ${misfit.status}`;
+    if (!misfitsWarned.has(key) && misfitsWarned.size < 1000) {
+      misfitsWarned.add(key);
+      logger.warn(`${misfit.problem}; answering a generated body instead (state is kept as sent)`);
+    }
+    const value = await generateBody(spec, validators, misfit.schemaPointer, options.seed, refits++);
+    const again = responder.json(request, operation, misfit.status, value, false, misfit.mediaType);
+    if (again.misfit) logger.error(`plantstore bug: ${again.misfit.problem}. Please report it with the document and the request.`);
+    return { ...again, misfit: undefined, problems: outcome.problems?.slice(1), changed: (outcome as StateOutcome).changed } as Outcome;
+  };
   const finish = (request: MockRequest, outcome: Outcome, started: number): MockResponse => {
     record(request, outcome, started);
     return request.method === 'HEAD' ? { ...outcome.response, body: undefined } : outcome.response;
@@ -219,11 +238,14 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       } catch (error) {
         outcome = bug(request, error);
       }
+      if (!(outcome instanceof Promise) && outcome.misfit) outcome = refit(request, outcome);
       if (outcome instanceof Promise) {
-        return outcome.then(
-          (done) => finish(request, done, started),
-          (error) => finish(request, bug(request, error), started),
-        );
+        return outcome
+          .then((done) => (done.misfit ? refit(request, done) : done))
+          .then(
+            (answer) => finish(request, answer, started),
+            (error) => finish(request, bug(request, error), started),
+          );
       }
       return finish(request, outcome, started);
     },

@@ -19,6 +19,11 @@ export interface Outcome {
   operation?: Operation;
   /** Why the request was refused, for logs and the journal. */
   problems?: string[];
+  /**
+   * The value meant for the answer (a stored record, an example) does not fit the declared
+   * schema; `response` is then a 500 the engine replaces with a generated valid body.
+   */
+  misfit?: { status: number; schemaPointer: string; mediaType: string; problem: string };
 }
 
 export interface Responder {
@@ -103,7 +108,12 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     }
     const { content } = chosen;
     const fitted = fit(content, value, plain);
-    if (!fitted.ok) return bug(request, operation, `${operation.id} ${status} body fails ${content.schemaPointer}: ${fitted.problem}`);
+    if (!fitted.ok) {
+      const what = `${operation.id} ${status} body fails ${content.schemaPointer}: ${fitted.problem}`;
+      const { body } = errorBodies(operation, 500, `the mock produced an answer the document does not allow: ${what}`);
+      const misfit = { status, schemaPointer: content.schemaPointer, mediaType: chosen.mediaType, problem: what };
+      return { response: { status: 500, headers: headersFor(request, 'application/json'), body: stringifyJson(body) }, operation, problems: [what], misfit };
+    }
     const body = fitted.body;
     const encoded = encodeBody(body, chosen.mediaType, content.schema, document, plain);
     return { response: { status, headers: headersFor(request, encoded.contentType), body: encoded.body }, operation };
