@@ -2,21 +2,12 @@
 // with a warning where they break a rule the toolkit can work around.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isPlantstoreError, type PlantstoreError } from '../../src/errors.ts';
-import { loadSpec, type LoadOptions } from '../../src/spec/load-spec.ts';
+import { loadError } from '../helpers/load-error.ts';
+import { loadSpec } from '../../src/spec/load-spec.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
 const doc = (name: string) => resolve('test/documents', name);
 
-async function loadError(path: string, options?: LoadOptions): Promise<PlantstoreError> {
-  try {
-    await loadSpec(path, options);
-  } catch (error) {
-    if (isPlantstoreError(error)) return error;
-    throw error;
-  }
-  throw new Error(`${path} loaded without error`);
-}
 
 describe('loading real-world documents', () => {
   it('loads the Plant Store as Mintlify publishes it (a license without identifier), with no warning', async () => {

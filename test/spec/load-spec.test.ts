@@ -1,21 +1,10 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isPlantstoreError, type PlantstoreError } from '../../src/errors.ts';
-import { plantEngine } from '../helpers/engine.ts';
+import { loadError } from '../helpers/load-error.ts';
 import { loadSpec } from '../../src/spec/load-spec.ts';
 
 const doc = (name: string) => resolve('test/documents', name);
 
-async function loadError(path: string): Promise<PlantstoreError> {
-  try {
-    const spec = await loadSpec(path);
-    await plantEngine({}, spec); // schemas are compiled when an engine is built
-  } catch (error) {
-    if (isPlantstoreError(error)) return error;
-    throw error;
-  }
-  throw new Error(`${path} loaded without error`);
-}
 
 describe('loading a document', () => {
   it('follows $refs across files', async () => {
