@@ -23,6 +23,8 @@ const MAX_DRAWS = 8;
 
 // OpenAPI: header parameters with these names are ignored (the body and the security schemes own them).
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+const SHORT_ENOUGH = 256;
+const lengthOf = (parts: string[]) => parts.reduce((sum, part) => sum + part.length, 0);
 
 /**
  * The parameters of one valid request. `omit` names parameters not to send (one the credentials
@@ -43,11 +45,14 @@ export function generateParameters(operation: Operation, draw: DrawValue, seed: 
     }
     const format = parameterFormat(parameter, document);
     const asJson = pointer !== parameter.schemaPointer;
+    // The shortest of a few draws past SHORT_ENOUGH: a string parameter with a maxLength of 5,000
+    // (Stripe's) would otherwise make query strings longer than servers take in a request head.
     let text: string[] | undefined;
-    for (let attempt = 0; attempt < MAX_DRAWS && text === undefined; attempt++) {
+    for (let attempt = 0; attempt < MAX_DRAWS && (text === undefined || lengthOf(text) > SHORT_ENOUGH); attempt++) {
       const drawn = draw(pointer, seed * 31 + index * 7 + attempt * 1_000_003);
       const value: JsonValue = asJson ? stringifyJson(drawn) : drawn;
-      text = written(parameter, value, format);
+      const candidate = written(parameter, value, format);
+      if (candidate !== undefined && (text === undefined || lengthOf(candidate) < lengthOf(text))) text = candidate;
     }
     if (text === undefined) return { ok: false, reason: `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent (${WHY[parameter.in]})` };
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, text[0]);
