@@ -113,9 +113,25 @@ export function getAtPointer(root: unknown, pointer: string): unknown {
   if (path === '') return root;
   let node: unknown = root;
   for (const raw of path.slice(1).split('/')) {
-    const token = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    const token = unescapePointerToken(raw);
     if (node === null || typeof node !== 'object') return undefined;
     node = (node as Record<string, unknown>)[token];
   }
   return node;
+}
+
+/**
+ * One token of a pointer as the key it names: percent-decoded (a `$ref` is a URI fragment; a
+ * malformed escape stays as written) and RFC 6901-unescaped.
+ */
+export function unescapePointerToken(raw: string): string {
+  let token = raw;
+  if (token.includes('%')) {
+    try {
+      token = decodeURIComponent(token);
+    } catch {
+      // not an escape: the text is the key
+    }
+  }
+  return token.includes('~') ? token.replaceAll('~1', '/').replaceAll('~0', '~') : token;
 }

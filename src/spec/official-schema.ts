@@ -3,6 +3,7 @@
 // so the schemas come from @seriousme/openapi-schema-validator, which tracks the OpenAPI
 // Initiative's published schemas and is tested on the APIs.guru collection.
 import type { ErrorObject } from 'ajv';
+import { getAtPointer } from './load-spec.ts';
 
 export interface OfficialVerdict {
   /** Violations that make the document something other than OpenAPI: the load is refused. */
@@ -61,20 +62,11 @@ function isCommonFlaw(error: ErrorObject, document: object): boolean {
   if (error.keyword === 'uniqueItems') return true;
   // A `$ref` where OpenAPI allows none (an operation, a single response field): the reference
   // resolves, and the toolkit reads the dereferenced object.
-  const target = valueAt(document, error.instancePath);
+  const target = getAtPointer(document, error.instancePath);
   if (target !== null && typeof target === 'object' && '$ref' in target) return true;
   // A property that only an extension or a newer minor version knows: ignored, as tools do.
   if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') return true;
   // A malformed `format` value (a relative URL in termsOfService, an email with a name) says
   // nothing about requests and answers.
   return error.keyword === 'format';
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[raw.replaceAll('~1', '/').replaceAll('~0', '~')];
-  }
-  return node;
 }

@@ -14,6 +14,8 @@
 // Name maps (properties, components.schemas, ...) keep every key: a property may be named `example`.
 
 /** The keyword that holds the names required in one direction only. */
+import { getAtPointer, unescapePointerToken } from '../spec/load-spec.ts';
+
 export const DIRECTIONAL = 'plantstoreDirectional';
 
 /** Required only in requests (writeOnly) or only in answers (readOnly); both when neutral. */
@@ -116,31 +118,13 @@ export function bundledPointer(root: object, pointer: string): string | undefine
       node = pointerValue(root, node.$ref);
     }
     if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Obj)[unescape(token)];
+    node = (node as Obj)[unescapePointerToken(token)];
     path.push(token);
   }
   return node === undefined ? undefined : `#/${path.join('/')}`;
 }
 
+/** The value a `$ref` inside the document points to (`#/...` only). */
 function pointerValue(root: unknown, pointer: string): unknown {
-  if (!pointer.startsWith('#')) return undefined;
-  let node = root;
-  for (const raw of pointer.slice(1).split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Obj)[unescape(raw)];
-  }
-  return node;
-}
-
-function unescape(token: string): string {
-  const decoded = token.includes('%') ? safeDecode(token) : token;
-  return decoded.replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
-function safeDecode(token: string): string {
-  try {
-    return decodeURIComponent(token);
-  } catch {
-    return token;
-  }
+  return pointer.startsWith('#') ? getAtPointer(root, pointer) : undefined;
 }
