@@ -5,7 +5,7 @@
 //
 // V8's young generation: left alone, V8 grows it to 32 MB a half-space under load, which alone is
 // ~50 MB of a busy mock's RSS; at 8 MB the mock measured ~30 MB smaller after the benchmark's load
-// at the same req/s (README, Performance). The line above gives the flag when the file is run as a
+// at the same req/s (docs/performance.md). The line above gives the flag when the file is run as a
 // command (npx plantstore, node_modules/.bin/plantstore); `node bin/plantstore.js mock` lacks it,
 // so the mock then replaces its process (same pid) with one that has it: ~25 ms more start-up
 // (measured: ~15% of the mock's start-up, which is why the #! line carries the flag at all).

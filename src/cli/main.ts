@@ -19,7 +19,7 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   // The other commands (and the runner's reporters they bring) are loaded here, not at the top:
-  // ~5-9 ms of the quick mock's start-up (README, Performance).
+  // ~5-9 ms of the quick mock's start-up (docs/performance.md).
   const [{ default: yargs }, { verifyCommand }, { exampleCommand }, { validateCommand }, { specCommand }] = await Promise.all([
     import('yargs'),
     import('./commands/verify.ts'),

@@ -2,7 +2,7 @@
 // bytes, HTTP/1.1 on node:net. Limits that protect the process live here: head size (431), body
 // size (413), header and request timeouts (408), idle keep-alive connections (closed after 5 s).
 // Why not node:http: its IncomingMessage and ServerResponse streams cost more per request than the
-// whole engine (the README's Performance section has the measurement); a request here is one
+// whole engine (docs/performance.md has the measurement); a request here is one
 // parse of its head, one handler call and one socket write.
 import { Server, type Socket } from 'node:net';
 import type { MockRequest, MockResponse } from '../mock/http-types.ts';

@@ -1,7 +1,7 @@
 // The mock's log: one line per request, in text or JSON. A request line is formatted as it is
 // noted, into the bytes of a batch, and the batch is written at most FLUSH_AFTER_MS after its
 // first line (or at once past FLUSH_AT_LINES lines or BATCH_BYTES): writing a line as each request
-// ended cost the mock ~5% of its rate on the socket (README, Performance). Messages (info,
+// ended cost the mock ~5% of its rate on the socket (docs/performance.md). Messages (info,
 // warnings, errors) are written at once, after the lines noted before them, and flush() writes
 // what is left.
 import type { LogFormat } from '../mock/options.ts';
@@ -116,7 +116,7 @@ const TEXT_LINE_BYTES = 64;
 
 /**
  * Request lines formatted into bytes as they are noted: no string and no object per line is made
- * or kept until the batch is written (README, Performance). ASCII goes in byte by byte; a piece
+ * or kept until the batch is written (docs/performance.md). ASCII goes in byte by byte; a piece
  * with another character goes through Buffer#utf8Write from that character on.
  */
 function createBatch(size: number) {

@@ -75,7 +75,7 @@ export interface MemoryStoreLimits {
  * The in-memory store: a Map from collection to its records, each collection a PackedRecords
  * (insertion-ordered, like a Map) holding each record as its JSON text in bytes outside V8's heap.
  * Under a load test that creates hundreds of thousands of plants, what the store keeps is what RSS
- * and the major GCs' work are made of (README, Performance). Reads parse the text again (exactly:
+ * and the major GCs' work are made of (docs/performance.md). Reads parse the text again (exactly:
  * bigints stay bigints), and hand out a fresh object each time, so no caller can change a stored
  * record by accident.
  */
@@ -166,7 +166,7 @@ export interface MemoryStore extends StateStore {
 /**
  * The text a store keeps for a record: the caller's text of it when that is one line (a state
  * file's lines are records, and compaction writes the stored texts as they are), else the record
- * serialized. Taking the request body's text saves a serialization per create (README, Performance);
+ * serialized. Taking the request body's text saves a serialization per create (docs/performance.md);
  * a body sent with spaces is kept with its spaces.
  */
 export function recordText(record: StoredRecord, text: string | undefined): string {
