@@ -55,7 +55,7 @@ function project(value: JsonValue): unknown {
   if (Array.isArray(value)) return value.map(project);
   if (value !== null && typeof value === 'object') {
     // Plain assignment (an object shape V8 caches), defineProperty only where assignment would
-    // set the prototype: ~3x faster per int64 body than defineProperty for every key (README).
+    // set the prototype: ~3x faster per int64 body than defineProperty for every key.
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       const item = project(value[key]);

@@ -44,7 +44,7 @@ export function loadFixtures(paths: string[]): Case[] {
   if (problems.length > 0) {
     throw new PlantstoreError('FIXTURE_INVALID', `${problems.length} problem${problems.length === 1 ? '' : 's'} in fixture files`, [
       ...problems,
-      `The format: README.md "Fixtures", and ${relative(process.cwd(), FIXTURE_SCHEMA_PATH)}.`,
+      `The format: docs/reference.md "Fixtures", and ${relative(process.cwd(), FIXTURE_SCHEMA_PATH)}.`,
     ]);
   }
   return cases;
