@@ -45,7 +45,8 @@ const ENDPOINTS = {
 /** Answers one admin request. */
 export async function handleAdmin(request: MockRequest, admin: AdminContext): Promise<Outcome> {
   const { responder, journal } = admin;
-  const route = `${request.method} ${request.path}`;
+  // HEAD is GET without a body (RFC 9110 §9.3.2); the listener sends no body for it.
+  const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.path}`;
   const query = new URLSearchParams(request.query);
   // ?tenant=HASH narrows state calls to one token's state (--isolate-by token).
   const tenant = query.get('tenant') ?? undefined;

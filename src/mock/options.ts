@@ -55,6 +55,8 @@ export interface MockOptions {
   /** Milliseconds a client has to send its headers, and its whole request. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Most connections open at once; a connection past it is closed at once. */
+  maxConnections: number;
 }
 
 export const DEFAULT_MOCK_OPTIONS: MockOptions = {
@@ -81,6 +83,9 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   webhookBackoffMs: 500,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 10_000,
+  // Far above what a test suite or a load test opens, far below what exhausts memory or file
+  // descriptors (each idle connection costs a few KB and one descriptor).
+  maxConnections: 1024,
 };
 
 /** Fills every option the caller left out with its default. */

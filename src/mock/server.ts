@@ -38,6 +38,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     maxBodyBytes: options.maxBodyBytes,
     headersTimeoutMs: options.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
+    maxConnections: options.maxConnections,
     errorBody: engine.errorBody,
     onError: logger.error,
   });

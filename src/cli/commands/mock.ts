@@ -22,6 +22,7 @@ const OPTIONS = {
   'journal-size': { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' },
   'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
   'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
+  'max-connections': { type: 'number', default: d.maxConnections, describe: 'Most connections open at once; past it a new one is closed at once' },
   'max-state-mb': { type: 'number', default: Math.floor(d.maxStateBytes / 1048576), describe: 'Most memory the stored records may take (texts, keys, 32 bytes each); creates past it: 400' },
   'isolate-by': { choices: ISOLATION_MODES, default: d.isolateBy, describe: 'token: each bearer token gets its own state (parallel e2e suites)' },
   'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
@@ -45,6 +46,7 @@ export interface MockArgs {
   'journal-size': number;
   'max-body': number;
   'max-depth': number;
+  'max-connections': number;
   'max-state-mb': number;
   'isolate-by': string;
   'webhook-url'?: string;
@@ -58,9 +60,10 @@ export interface MockArgs {
 function checkMockArgs(argv: MockArgs): true {
   if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
   if (argv['webhook-url'] !== undefined && !/^https?:\/\/\S+$/.test(argv['webhook-url'])) throw new Error(`--webhook-url must be an http(s) URL, got ${argv['webhook-url']}`);
-  for (const name of ['journal-size', 'max-body', 'max-depth', 'webhook-retries'] as const) {
+  for (const name of ['journal-size', 'max-body', 'max-depth', 'max-connections', 'webhook-retries'] as const) {
     if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
   }
+  if (argv['max-connections'] < 1) throw new Error(`--max-connections must be 1 or more, got ${argv['max-connections']}`);
   if (!Number.isInteger(argv['max-state-mb']) || argv['max-state-mb'] < 1) throw new Error(`--max-state-mb must be a whole number of 1 or more, got ${argv['max-state-mb']}`);
   return true;
 }
@@ -150,6 +153,7 @@ export const mockCommand = {
       journalSize: argv['journal-size'],
       maxBodyBytes: argv['max-body'],
       maxDepth: argv['max-depth'],
+      maxConnections: argv['max-connections'],
       maxStateBytes: argv['max-state-mb'] * 1048576,
       stateFile: argv['state-file'] ?? null,
       isolateBy: argv['isolate-by'] as IsolationMode,
