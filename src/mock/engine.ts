@@ -9,6 +9,7 @@ import { createRouter } from '../spec/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
+import { createAdminAccess } from './admin-access.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
 import { createDeclaredAnswers, INVALID } from './declared-answers.ts';
@@ -115,12 +116,17 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // Absent items of operations without a 404 are answered from the document: said once, now.
   for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
   const hooks: StateHooks = { nextKey, serverFields: planServerFields(bindings, document), fields: createFieldMaker(spec, validators, options.seed), absent };
+  const adminAccess = createAdminAccess(options.host, options.adminToken);
   const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), hooks };
 
   // Not async: most answers are ready at once, and the listener then writes them in the same tick.
   function respond(request: MockRequest): Eventually<Outcome> {
-    // The admin API first: its prefix is reserved, so it never shadows the document.
-    if (request.path.startsWith(ADMIN_PREFIX)) return handleAdmin(request, admin);
+    // The admin API first: its prefix is reserved, so it never shadows the document (--no-admin frees it).
+    if (options.admin && request.path.startsWith(ADMIN_PREFIX)) {
+      const access = adminAccess(request);
+      if (!access.ok) return { ...responder.raw(request, 401, { error: 401, message: access.message }, { 'www-authenticate': 'Bearer realm="plantstore-admin"' }), problems: [access.message] };
+      return handleAdmin(request, admin);
+    }
     // Preflights are the browser's, not the API's: answered for every path before routing.
     if (options.cors && isPreflight(request)) return { response: preflightResponse(request) };
     // HEAD without its own operation is GET without a body (RFC 9110).
@@ -198,7 +204,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const noted: JournalRecord = { time, method: request.method, path: request.path, query: request.query, status, durationMs, operationId, headers: request.headers, problems: outcome.problems };
     logger.request(noted);
     // The journal is for the API's traffic; admin calls would crowd it out.
-    if (options.journalSize !== 0 && !request.path.startsWith(ADMIN_PREFIX)) journal.add(noted);
+    if (options.journalSize !== 0 && !(options.admin && request.path.startsWith(ADMIN_PREFIX))) journal.add(noted);
   }
 
   // Only a bug gets here; the client still gets a well-formed answer.

@@ -57,6 +57,13 @@ export interface MockOptions {
   requestTimeoutMs: number;
   /** Most connections open at once; a connection past it is closed at once. */
   maxConnections: number;
+  /** Serve the admin API under /__mock/ at all. */
+  admin: boolean;
+  /**
+   * The bearer token the admin API asks for; null leaves it open on loopback and locks it (401)
+   * on any other address, where anyone on the network could read, seed or wipe the state.
+   */
+  adminToken: string | null;
 }
 
 export const DEFAULT_MOCK_OPTIONS: MockOptions = {
@@ -86,6 +93,8 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   // Far above what a test suite or a load test opens, far below what exhausts memory or file
   // descriptors (each idle connection costs a few KB and one descriptor).
   maxConnections: 1024,
+  admin: true,
+  adminToken: null,
 };
 
 /** Fills every option the caller left out with its default. */

@@ -40,7 +40,7 @@ export interface Responder {
   /** An error answer with the document's Error shape. */
   fail(request: MockRequest, operation: Operation | undefined, status: number, message: string, headers?: Record<string, string>): Outcome;
   /** A plain JSON answer outside the contract (the admin API). */
-  raw(request: MockRequest, status: number, value: unknown): Outcome;
+  raw(request: MockRequest, status: number, value: unknown, headers?: Record<string, string>): Outcome;
 }
 
 interface ContentPlan {
@@ -155,8 +155,8 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     return { response: { status: answerStatus, headers: headersFor(request, encoded.contentType, headers), body: encoded.body }, operation, problems: [message] };
   };
 
-  const raw: Responder['raw'] = (request, status, value) => ({
-    response: { status, headers: headersFor(request, value === undefined ? undefined : 'application/json'), body: value === undefined ? undefined : stringifyJson(value, 2) },
+  const raw: Responder['raw'] = (request, status, value, headers) => ({
+    response: { status, headers: headersFor(request, value === undefined ? undefined : 'application/json', headers), body: value === undefined ? undefined : stringifyJson(value, 2) },
   });
 
   return { json, negotiate, refuseUnacceptable, fail, raw };

@@ -1,3 +1,4 @@
+import { isLoopback } from '../../mock/admin-access.ts';
 import { parseArgs } from 'node:util';
 import type { Argv, Options } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
@@ -29,6 +30,8 @@ const OPTIONS = {
   'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
   'state-file': { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' },
   strict: { type: 'boolean', default: d.strictSpec, describe: 'Refuse a document with any warning (duplicate enum items, schemas that cannot be checked, ...)' },
+  admin: { type: 'boolean', default: d.admin, describe: 'Serve the admin API under /__mock/ (--no-admin turns it off)' },
+  'admin-token': { type: 'string', defaultDescription: '$PLANTSTORE_ADMIN_TOKEN', describe: 'Bearer token the admin API asks for; needed to use it when --host is not loopback' },
 } as const satisfies Record<string, Options>;
 
 /** The parsed flags the handler reads (yargs gives more: aliases, camelCase copies, `_`). */
@@ -54,6 +57,8 @@ export interface MockArgs {
   'state-file'?: string;
   'remote-refs': boolean;
   strict: boolean;
+  admin: boolean;
+  'admin-token'?: string;
 }
 
 /** The checks a value's type cannot express; yargs runs them (and says what is wrong), and so does the quick path. */
@@ -131,6 +136,14 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
   return argv as unknown as MockArgs;
 }
 
+/** What the start-up banner says of the admin API (never the token). */
+function adminBanner(url: string, host: string, on: boolean, token: string | undefined): string {
+  if (!on) return 'admin API: off (--no-admin)';
+  if (token) return `admin API: ${url}/__mock/  (state, requests, health; send the admin token as a bearer token)`;
+  if (!isLoopback(host)) return `admin API: locked, since the mock listens on ${host} and no --admin-token (or PLANTSTORE_ADMIN_TOKEN) was given`;
+  return `admin API: ${url}/__mock/  (state, requests, health)`;
+}
+
 export const mockCommand = {
   command: 'mock',
   describe: 'Run the stateful mock server',
@@ -156,6 +169,9 @@ export const mockCommand = {
       maxConnections: argv['max-connections'],
       maxStateBytes: argv['max-state-mb'] * 1048576,
       stateFile: argv['state-file'] ?? null,
+      admin: argv.admin,
+      // The variable keeps the token out of `ps` and shell history; the flag wins.
+      adminToken: argv['admin-token'] ?? (process.env.PLANTSTORE_ADMIN_TOKEN || null),
       isolateBy: argv['isolate-by'] as IsolationMode,
       webhookUrl: argv['webhook-url'] ?? null,
       webhookRetries: argv['webhook-retries'],
@@ -165,7 +181,7 @@ export const mockCommand = {
     // The banner goes out even with --quiet: with --port 0 it is the only way to learn the port.
     const listed = ops.slice(0, 8).map((op) => `${op.method} ${op.path}`).join(', ') + (ops.length > 8 ? `, and ${ops.length - 8} more` : '');
     process.stderr.write(`plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${listed}) on ${server.url}\n`);
-    process.stderr.write(`admin API: ${server.url}/__mock/  (state, requests, health)  Ctrl-C to stop\n`);
+    process.stderr.write(`${adminBanner(server.url, argv.host, argv.admin, argv['admin-token'] ?? process.env.PLANTSTORE_ADMIN_TOKEN)}  Ctrl-C to stop\n`);
     const stop = (signal: string) => {
       logger.info(`${signal}: shutting down`);
       void server.close().then(() => {
