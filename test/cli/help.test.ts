@@ -1,4 +1,6 @@
 import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs, { type Argv } from 'yargs';
 import { ADMIN_ENDPOINTS } from '../../src/mock/admin.ts';
@@ -12,7 +14,7 @@ interface CommandModule {
 // Every command module of src/cli/commands, so that a command added later is held to the same help.
 const commands: CommandModule[] = [];
 for (const file of readdirSync('src/cli/commands').filter((name) => name.endsWith('.ts')).sort()) {
-  const module = (await import(`../../src/cli/commands/${file}`)) as Record<string, unknown>;
+  const module = (await import(/* @vite-ignore */ pathToFileURL(resolve('src/cli/commands', file)).href)) as Record<string, unknown>;
   for (const value of Object.values(module)) {
     if (value !== null && typeof value === 'object' && 'command' in value && 'builder' in value) commands.push(value as CommandModule);
   }
