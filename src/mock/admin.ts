@@ -31,7 +31,8 @@ export interface AdminContext {
   hooks: StateHooks;
 }
 
-const ENDPOINTS = {
+/** The admin endpoints and what each does: GET /__mock/ answers with them, and `mock --help` lists them. */
+export const ADMIN_ENDPOINTS = {
   'GET /__mock/health': 'liveness and what is loaded',
   'GET /__mock/state[?tenant=HASH]': 'every stored resource, by collection (one token\'s with tenant)',
   'POST /__mock/state[?tenant=HASH]': 'seed resources: {"/plants": [{...}, ...]}',
@@ -56,7 +57,7 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
   const store = admin.tenantStore(tenant);
   switch (route) {
     case 'GET /__mock/':
-      return responder.raw(request, 200, { endpoints: ENDPOINTS });
+      return responder.raw(request, 200, { endpoints: ADMIN_ENDPOINTS });
     case 'GET /__mock/health':
       return responder.raw(request, 200, { status: 'ok', api: admin.title, version: admin.version, operations: admin.operations.length, uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000) });
     case 'GET /__mock/state':
@@ -79,7 +80,7 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
       journal.clear();
       return responder.raw(request, 204, undefined);
     default:
-      return responder.raw(request, 404, { error: 404, message: `no admin endpoint ${route}`, endpoints: ENDPOINTS });
+      return responder.raw(request, 404, { error: 404, message: `no admin endpoint ${route}`, endpoints: ADMIN_ENDPOINTS });
   }
 }
 

@@ -1,6 +1,7 @@
 // Answers made from the document itself (a forced answer, an operation no state convention fits,
 // an absent item without a 404): the declared response's content in the media type the request
-// accepts, with its named (or first) example when that fits its schema, else a generated body.
+// accepts, with its named (or first) example when that fits its schema, else a generated body (a
+// forced error status: the document's error shape saying it was forced).
 import type { JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import { PlantstoreError } from '../errors.ts';
@@ -46,7 +47,9 @@ export function createDeclaredAnswers(spec: LoadedSpec, validators: Validators, 
   };
 
   const answer: DeclaredAnswers['answer'] = (responder, request, operation, status, preferences) => {
-    const chosen = responder.negotiate(request, operation, status, options.declaredOnly);
+    // An error status asked for by code is answered whatever Accept says, as every error answer is (RFC 9110 §12.1 allows it).
+    const forcedError = preferences.forcedBy !== undefined && status >= 400;
+    const chosen = responder.negotiate(request, operation, status, options.declaredOnly || forcedError);
     if (chosen.kind === 'not-acceptable') return responder.fail(request, operation, 406, `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ${chosen.declared.join(', ')}`);
     if (chosen.kind === 'none') return responder.json(request, operation, status, undefined);
     const { content, mediaType } = chosen;
@@ -59,6 +62,9 @@ export function createDeclaredAnswers(spec: LoadedSpec, validators: Validators, 
     }
     // A picture is answered with a real one rather than a generated string.
     if (content.schema === undefined || wantsOwnBytes(mediaType)) return responder.json(request, operation, status, undefined, undefined, mediaType);
+    // A forced error without an example of its own says what it is, in the document's error shape,
+    // rather than generated words; `dynamic=true` still asks for a generated body.
+    if (forcedError && !preferences.dynamic) return responder.declaredError(request, operation, status, `forced by ${preferences.forcedBy}`, mediaType, content);
     return generateBody(spec, validators, content.schemaPointer, options.seed, generated++).then(
       (value) => responder.json(request, operation, status, value, undefined, mediaType),
       (error: unknown) => {

@@ -189,6 +189,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
+    if (preferences.badCode !== undefined) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`);
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
     return declared.answer(responder, request, operation, choice.status, preferences);

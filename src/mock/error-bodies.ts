@@ -38,7 +38,12 @@ export interface ErrorAnswer {
   plain?: boolean;
 }
 
-export type ErrorBodies = (operation: Operation | undefined, status: number, message: string, accept?: string) => ErrorAnswer;
+export interface ErrorBodies {
+  /** The error answer of an operation (undefined: a routing miss) for a status, in the content the Accept header prefers. */
+  (operation: Operation | undefined, status: number, message: string, accept?: string): ErrorAnswer;
+  /** The error body of one declared content already negotiated (a forced error answer, `default` included). */
+  inContent(content: MediaContent, mediaType: string, status: number, message: string): ErrorAnswer;
+}
 
 /** A valid value of the schema at a pointer (its example or a generated one), or undefined when none can be made. */
 export type BaseValue = (content: MediaContent) => JsonValue | undefined;
@@ -68,7 +73,18 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
   // Which contents answer (operation, status) are fixed by the document: looked up once per pair.
   const contentsFor = perOperationStatus(errorContents);
 
-  return (operation, status, message, accept) => {
+  const inContent: ErrorBodies['inContent'] = (content, mediaType, status, message) => {
+    const template = templateFor(content);
+    const body = templatedBody(template, status, message);
+    // Status, message, title and the fillers above: never a bigint, so the check needs no projection.
+    if (!template.check || template.check(body, true).ok) return { status, body, valid: true, mediaType, schema: content.schema };
+    // Made on the first misfit only: generating a body loads the example generator.
+    if (template.base === undefined) template.base = (baseValue && baseValue(content)) ?? null;
+    if (template.base !== null) return { status, body: fillBase(template.base, template.check, status, message), valid: true, mediaType, schema: content.schema, plain: false };
+    return { status, body, valid: false, mediaType, schema: content.schema };
+  };
+
+  const errorBodies = (operation: Operation | undefined, status: number, message: string, accept?: string): ErrorAnswer => {
     let contents = operation && contentsFor(operation, status);
     if (contents !== undefined && contents.length === 0) return { status, body: undefined, valid: true, mediaType: 'application/json' };
     if (contents === undefined) {
@@ -76,18 +92,10 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
       contents = fallbacks.get(status);
     }
     const chosen = contents ? negotiateContent(contents, accept, true) : undefined;
-    const content = chosen?.kind === 'content' ? chosen.content : undefined;
-    const mediaType = chosen?.kind === 'content' ? chosen.mediaType : 'application/json';
-    const template = content ? templateFor(content) : undefined;
-    if (!template) return { status, body: { error: status, message }, valid: true, mediaType: 'application/json' };
-    const body = templatedBody(template, status, message);
-    // Status, message, title and the fillers above: never a bigint, so the check needs no projection.
-    if (!template.check || template.check(body, true).ok) return { status, body, valid: true, mediaType, schema: content!.schema };
-    // Made on the first misfit only: generating a body loads the example generator.
-    if (template.base === undefined) template.base = (baseValue && content && baseValue(content)) ?? null;
-    if (template.base !== null) return { status, body: fillBase(template.base, template.check, status, message), valid: true, mediaType, schema: content!.schema, plain: false };
-    return { status, body, valid: false, mediaType, schema: content!.schema };
+    if (chosen?.kind !== 'content') return { status, body: { error: status, message }, valid: true, mediaType: 'application/json' };
+    return inContent(chosen.content, chosen.mediaType, status, message);
   };
+  return Object.assign(errorBodies, { inContent });
 }
 
 /**
@@ -127,7 +135,9 @@ function buildTemplate(content: MediaContent, document: unknown, validators: Val
   for (const name of shape.required) {
     if (name === statusProperty || name === messageProperty || name === titleProperty) continue;
     const type = typeOf(name)[0];
-    extras[name] = type === 'integer' || type === 'number' ? 0 : type === 'boolean' ? false : type === 'array' ? [] : type === 'object' ? {} : 'error';
+    // A problem details `type` (RFC 9457 §4.2.1) is a URI: about:blank says "no more than the status".
+    const text = name === 'type' ? 'about:blank' : 'error';
+    extras[name] = type === 'integer' || type === 'number' ? 0 : type === 'boolean' ? false : type === 'array' ? [] : type === 'object' ? {} : text;
   }
   return { statusProperty, statusAsText, messageProperty, titleProperty, extras, check: validators.at(content.schemaPointer) };
 }

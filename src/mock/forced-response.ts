@@ -11,6 +11,10 @@ export interface Preferences {
   code?: number;
   exampleKey?: string;
   dynamic: boolean;
+  /** How the code was asked for, as the client wrote it (`Prefer: code=500`, `__code=500`): forced error bodies quote it. */
+  forcedBy?: string;
+  /** A code that is no HTTP status (`code=5xx`): refused, naming what was sent. */
+  badCode?: string;
 }
 
 const PREFERENCE_QUERY = /(?:^|&)__(?:code|example|dynamic)=/;
@@ -25,14 +29,19 @@ export function readPreferences(request: MockRequest): Preferences | undefined {
     const [name, value] = part.split('=').map((s) => s.trim());
     if (name && value !== undefined) found[name.toLowerCase()] = value.replace(/^"|"$/g, '');
   }
+  // The header wins over the query form, as in Prism.
+  const codeInHeader = found.code !== undefined;
   if (inQuery) {
     for (const [name, value] of new URLSearchParams(request.query)) {
       if (name.startsWith('__')) found[name.slice(2)] ??= value;
     }
   }
-  const code = found.code !== undefined && /^\d{3}$/.test(found.code) ? Number(found.code) : undefined;
-  const preferences: Preferences = { code, exampleKey: found.example, dynamic: found.dynamic === 'true' };
-  return preferences.code !== undefined || preferences.exampleKey !== undefined || preferences.dynamic ? preferences : undefined;
+  const asked = found.code;
+  const code = asked !== undefined && /^[1-5]\d\d$/.test(asked) ? Number(asked) : undefined;
+  const forcedBy = asked === undefined ? undefined : codeInHeader ? `Prefer: code=${asked}` : `__code=${asked}`;
+  const preferences: Preferences = { code, exampleKey: found.example, dynamic: found.dynamic === 'true', forcedBy };
+  if (asked !== undefined && code === undefined) preferences.badCode = asked;
+  return asked !== undefined || preferences.exampleKey !== undefined || preferences.dynamic ? preferences : undefined;
 }
 
 /** Prism's choice of status; the media type (by Accept) and the example (by name) are chosen per content afterwards. */
@@ -86,7 +95,9 @@ export function createForcedResponder(spec: LoadedSpec) {
     })(silentLogger);
     if (result._tag === 'Left') {
       const declared = operation.responses.map((r) => r.status).join(', ');
-      return { ok: false, message: `${(result.left.detail || result.left.message).replace(/\.$/, '')} (declared responses: ${declared})` };
+      // Prism refuses only a code that no response (exact, range or default) covers; its own words otherwise.
+      const why = preferences.code === undefined ? (result.left.detail || result.left.message).replace(/\.$/, '') : `${operation.method} ${operation.path} declares no ${preferences.code} response`;
+      return { ok: false, message: `${why} (declared responses: ${declared}; ask for one of them)` };
     }
     const status = Number(result.right.code);
     // Prism falls back to `default` for an undeclared code; the status is then the asked one.

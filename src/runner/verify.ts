@@ -44,7 +44,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact };
   const startedAt = new Date();
   const target = redact(options.targetUrl.href);
-  for (const output of outputs) output.reporter.start?.({ total: cases.length, target, spec: spec.file });
+  for (const output of outputs) output.reporter.start?.({ total: cases.length, target, spec: spec.file, operations: operations.map((op) => ({ operationId: op.id, method: op.method, path: op.path })) });
 
   let results: CaseResult[];
   try {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Argv, Options } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
 import { ABSENT_ITEM_MODES, DEFAULT_MOCK_OPTIONS, ISOLATION_MODES, LOG_FORMATS, type AbsentItemMode, type IsolationMode, type LogFormat } from '../../mock/options.ts';
+import { ADMIN_ENDPOINTS } from '../../mock/admin.ts';
 import { startMockServer } from '../../mock/server.ts';
 import { REMOTE_REFS_OPTION, SPEC_OPTION, withSpecOption } from '../command-support.ts';
 
@@ -73,6 +74,27 @@ function checkMockArgs(argv: MockArgs): true {
   return true;
 }
 
+// What a request can do besides call the API: the admin endpoints (from the table the admin API
+// itself answers with) and the per-request choice of answer, so that help and server never differ.
+const width = Math.max(...Object.keys(ADMIN_ENDPOINTS).map((route) => route.length));
+const EPILOGUE = [
+  'Admin API, under /__mock/ (plain JSON, outside the document; GET /__mock/ lists it):',
+  ...Object.entries(ADMIN_ENDPOINTS).map(([route, what]) => `  ${route.padEnd(width)}  ${what}`),
+  '',
+  'The answer of one request, chosen by its Prefer header (as in Prism; still authenticated and',
+  'validated first, and a forced answer changes no state):',
+  '  Prefer: code=404        any status the operation declares, 5xx included; an error without',
+  '                          an example of its own says "forced by Prefer: code=404" in the',
+  "                          document's error shape; an undeclared status gets a 400 saying so",
+  '  Prefer: example=NAME    the named example of the response',
+  '  Prefer: dynamic=true    a body generated from the schema (--seed makes it repeatable)',
+  '  Combine them (Prefer: code=400, dynamic=true), or use the query forms __code=404,',
+  '  __example=NAME and __dynamic=true.',
+  "  e.g. curl -i -H 'Prefer: code=500' http://127.0.0.1:4010/plants",
+  '',
+  'Docs: README.md. Exit codes: 0 stopped, 2 usage or configuration error.',
+].join('\n');
+
 const builder = (y: Argv) =>
   withSpecOption(y)
     .options(OPTIONS)
@@ -81,7 +103,8 @@ const builder = (y: Argv) =>
     .example('$0 mock --spec api.yaml --port 8080 --token secret', 'Mock another document; accept only "Bearer secret"')
     .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines')
     .example('$0 mock --state-file plants.log', 'Keep created plants across restarts')
-    .example('$0 mock --spec grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token', 'Deliver webhooks; one state per token');
+    .example('$0 mock --spec grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token', 'Deliver webhooks; one state per token')
+    .epilogue(EPILOGUE);
 
 type Option = { alias?: string; type?: string; array?: boolean; default?: unknown; choices?: readonly string[] };
 const ALL: Record<string, Option> = { spec: SPEC_OPTION, 'remote-refs': REMOTE_REFS_OPTION, ...OPTIONS };

@@ -23,9 +23,11 @@ const builder = (y: Argv) =>
     .option('reporter', { choices: REPORTER_NAMES, default: 'console' as ReporterName, describe: 'What to print on stdout' })
     .option('junit', { type: 'string', describe: 'Also write a JUnit XML report to FILE' })
     .option('json', { type: 'string', describe: 'Also write the full JSON report to FILE' })
+    .option('html', { type: 'string', describe: 'Also write a self-contained HTML page to FILE: summary, cases by operation, failures with request, answer, diff and curl, operations no case covered' })
     .example('$0 verify --target http://127.0.0.1:4010 --token test-token', 'Replay the shipped Plant Store fixtures')
     .example('$0 verify --target $URL --generate 20 --seed 7 --junit out/verify.xml', 'Add generated cases; write JUnit XML')
     .example('$0 verify --target $URL --fixtures my-fixtures/ --filter duplicate --bail', 'Your own fixtures, only matching cases')
+    .example('$0 verify --target $URL --generate 3 --html out/verify.html', 'A page to open in a browser or keep as a CI artifact')
     .example('$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD', 'Generated cases for another document, with its credentials');
 
 type VerifyArgs = Awaited<ReturnType<typeof builder>['argv']>;
@@ -42,6 +44,7 @@ export const verifyCommand = {
       const reporters: ReporterTarget[] = [{ name: argv.reporter as ReporterName, stream: process.stdout, color, progress: process.stdout.isTTY === true }];
       if (argv.junit) reporters.push({ name: 'junit', file: argv.junit });
       if (argv.json) reporters.push({ name: 'json', file: argv.json });
+      if (argv.html) reporters.push({ name: 'html', file: argv.html });
       const report = await verify({
         target: argv.target,
         token: argv.token,

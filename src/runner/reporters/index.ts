@@ -1,7 +1,8 @@
 // The reporter registry: every way a report can be rendered, by name. The CLI's --reporter
-// choices are this map's keys; --junit and --json are the file forms of two of them.
+// choices are this map's keys; --junit, --json and --html are the file forms of three of them.
 import type { CaseResult, VerifyReport } from '../report.ts';
 import { createConsoleReporter } from './console.ts';
+import { createHtmlReporter } from './html.ts';
 import { createJsonReporter } from './json.ts';
 import { createJunitReporter } from './junit.ts';
 
@@ -13,10 +14,19 @@ export interface ReporterContext {
   progress: boolean;
 }
 
+/** An operation of the document, as a report names it. */
+export interface PlannedOperation {
+  operationId: string;
+  method: string;
+  path: string;
+}
+
 export interface RunPlan {
   total: number;
   target: string;
   spec: string;
+  /** The document's operations, in document order (the HTML report lists those no case reached). */
+  operations?: PlannedOperation[];
 }
 
 /** Receives a run as it happens; everything it gets is already redacted. */
@@ -32,6 +42,7 @@ export const REPORTERS = {
   console: createConsoleReporter,
   junit: createJunitReporter,
   json: createJsonReporter,
+  html: createHtmlReporter,
 } satisfies Record<string, ReporterFactory>;
 
 export type ReporterName = keyof typeof REPORTERS;
