@@ -80,6 +80,8 @@ const width = Math.max(...Object.keys(ADMIN_ENDPOINTS).map((route) => route.leng
 const EPILOGUE = [
   'Admin API, under /__mock/ (plain JSON, outside the document; GET /__mock/ lists it):',
   ...Object.entries(ADMIN_ENDPOINTS).map(([route, what]) => `  ${route.padEnd(width)}  ${what}`),
+  'Open on loopback. Beyond it (--host 0.0.0.0) it answers 401 until the mock has an admin token',
+  '(--admin-token or PLANTSTORE_ADMIN_TOKEN), sent as "Authorization: Bearer <admin token>".',
   '',
   'The answer of one request, chosen by its Prefer header (as in Prism; still authenticated and',
   'validated first, and a forced answer changes no state):',
