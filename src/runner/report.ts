@@ -63,7 +63,7 @@ export interface CaseResult {
   steps: StepResult[];
   failures: number;
   warnings: number;
-  /** Why a case was skipped (--bail). */
+  /** Why a case was skipped (--bail, or a server that stopped answering). */
   skipReason?: string;
 }
 
@@ -95,6 +95,8 @@ export interface VerifyReport {
   durationMs: number;
   outcome: 'passed' | 'failed';
   summary: VerifySummary;
+  /** Set when the run stopped early because the server stopped answering (the cases not run are skipped with this reason). */
+  stopped?: string;
   cases: CaseResult[];
   /** With --generate: the operations that got no generated case, each with the reason. */
   uncovered: UncoveredOperation[];

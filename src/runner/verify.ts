@@ -10,9 +10,10 @@ import { createValidators } from '../validation/validator.ts';
 import { authSecrets, checkAuth } from './credentials.ts';
 import type { Case } from './fixture.ts';
 import { generateCases } from './generated-cases.ts';
-import { createHttpClient } from './http-client.ts';
+import { createHttpClient, type HttpClient } from './http-client.ts';
 import { loadFixtures } from './load-fixtures.ts';
-import { createRedactor, isCredentialHeader } from './redact.ts';
+import { createOutageWatch } from './outage.ts';
+import { createRedactor, isCredentialHeader, type Redactor } from './redact.ts';
 import { summarize, type CaseResult, type UncoveredOperation, type VerifyReport } from './report.ts';
 import { REPORTERS, type Reporter } from './reporters/index.ts';
 import { runCase, type CaseContext } from './run-case.ts';
@@ -41,21 +42,29 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const redact = createRedactor([options.token, ...credentialHeaders, ...authSecrets(options.auth), decodeURIComponent(options.targetUrl.password)]);
   const outputs = options.reporters.map((target) => openReporter(target));
   const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
+  await reachable(client, options.targetUrl, Math.min(options.timeoutMs, PROBE_TIMEOUT_MS), redact);
   const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact };
   const startedAt = new Date();
   const target = redact(options.targetUrl.href);
   for (const output of outputs) output.reporter.start?.({ total: cases.length, target, spec: spec.file });
 
   let results: CaseResult[];
+  const outage = createOutageWatch();
+  let stopped: string | undefined;
   try {
-    results = await runCases(cases, {
+    ({ results } = await runCases(cases, {
       concurrency: options.concurrency,
       bail: options.bail,
+      stop: (result) => {
+        const found = outage(result);
+        stopped ??= found?.stopped;
+        return found?.skip;
+      },
       run: (testCase, index) => runSafely(testCase, context, options.uniqueIdBase + BigInt(index)),
       onResult: (result, done, total) => {
         for (const output of outputs) output.reporter.caseFinished?.(result, done, total);
       },
-    });
+    }));
   } finally {
     await client.close();
   }
@@ -70,6 +79,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     durationMs: Date.now() - startedAt.getTime(),
     outcome: summary.failed > 0 ? 'failed' : 'passed',
     summary,
+    ...(stopped !== undefined && { stopped }),
     cases: results,
     uncovered: generated.uncovered,
   });
@@ -78,6 +88,20 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     output.close();
   }
   return report;
+}
+
+/** The longest the reachability check waits for a connection (a few seconds, whatever --timeout is). */
+const PROBE_TIMEOUT_MS = 5000;
+
+// A server that is down is said once, before any case runs, instead of failing every case with
+// the same refusal; it is an error of its own (exit 3 in the CLI), not a broken contract.
+async function reachable(client: HttpClient, target: URL, timeoutMs: number, redact: Redactor): Promise<void> {
+  const probe = await client.probe(target, timeoutMs);
+  if (probe.ok) return;
+  await client.close();
+  throw new PlantstoreError('TARGET_UNREACHABLE', redact(`cannot reach ${target.origin}: ${probe.message}`), [
+    probe.code === 'tls-error' ? 'No case was run.' : 'No case was run. Start the server, or point --target at where it listens.',
+  ]);
 }
 
 function select(cases: Case[], filter: string[]): Case[] {

@@ -1,5 +1,5 @@
-// `plantstore verify` exit codes: 0 every case passed, 1 a case failed or the server could not be
-// evaluated, 2 usage or configuration errors.
+// `plantstore verify` exit codes: 0 every case passed, 1 a case failed, 2 usage or configuration
+// errors, 3 the server could not be reached or stopped answering.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,10 +39,10 @@ describe('plantstore verify', () => {
     expect(result.stdout).toContain('FAIL  rejects a second plant with the same id');
   });
 
-  it('exits 1 when the server cannot be reached', async () => {
+  it('exits 3 when the server cannot be reached', async () => {
     const result = await run(['--target', 'http://127.0.0.1:9', '--token', 'cli-token', '--filter', 'with a tag']);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain('connection-refused');
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('cannot reach http://127.0.0.1:9: connection refused');
   });
 
   it.each([

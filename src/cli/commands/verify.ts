@@ -3,6 +3,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../../runner/def
 import type { ReporterTarget } from '../../runner/index.ts';
 import { REPORTER_NAMES, type ReporterName } from '../../runner/reporters/index.ts';
 import { runCommand, withSpecOption } from '../command-support.ts';
+import { EXIT_UNREACHABLE } from '../report-fatal.ts';
 
 const builder = (y: Argv) =>
   withSpecOption(y)
@@ -61,7 +62,8 @@ export const verifyCommand = {
         strict: argv.strict,
         reporters,
       });
-      // 1 covers a server that could not be evaluated too: every case it refused has failed.
+      // 3: the server stopped answering part-way (an unreachable one throws TARGET_UNREACHABLE, also 3).
+      if (report.stopped !== undefined) return EXIT_UNREACHABLE;
       return report.outcome === 'passed' ? 0 : 1;
     }),
 };
