@@ -1,7 +1,7 @@
 // The conformance runner's entry point: load the document and the cases, send every request,
 // judge every answer, hand the redacted results to the reporters, return the report.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
@@ -150,12 +150,17 @@ function openReporter(target: ReporterTarget): { reporter: Reporter; close(): vo
     const tty = target.stream.isTTY === true;
     return { reporter: factory({ write: (chunk) => target.stream.write(chunk), color: target.color ?? tty, progress: target.progress ?? tty }), close() {} };
   }
-  // A report file is written whole when the run ends; its folder is made now, so a bad path fails before any request.
+  // A report file is written whole when the run ends; its folder is made now (a missing one is
+  // created, as `mkdir -p` would), so a bad path fails before any request.
   const file = resolve(target.file);
+  const flag = `--${target.name} ${target.file}`;
+  if (existsSync(file) && statSync(file).isDirectory()) throw new PlantstoreError('USAGE', `${flag}: is a folder, not a file`, [`Name the report file, e.g. --${target.name} ${join(target.file, `verify.${target.name === 'junit' ? 'xml' : target.name}`)}`]);
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (error) {
-    throw new PlantstoreError('USAGE', `cannot write the ${target.name} report to ${target.file}: ${(error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    throw new PlantstoreError('USAGE', `${flag}: cannot create the report's folder ${dirname(target.file)} (${why})`);
   }
   let buffer = '';
   return {

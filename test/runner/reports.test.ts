@@ -75,7 +75,7 @@ describe('reports', () => {
     const parsed = parseJson(text);
     expect(parsed.ok).toBe(true);
     expect(stringifyJson((parsed as { value: unknown }).value, 2)).toBe(text.trimEnd());
-    expect(text).toContain('"id": 9007199254740993');
+    expect(text).toContain('"id": 9223372036854775808');
     expect((parsed as unknown as { value: VerifyReport }).value.summary).toEqual(report.summary);
   });
 });
