@@ -13,7 +13,7 @@ import { generateCases } from './generated-cases.ts';
 import { createHttpClient, type HttpClient } from './http-client.ts';
 import { loadFixtures } from './load-fixtures.ts';
 import { createOutageWatch } from './outage.ts';
-import { createRedactor, isCredentialHeader, type Redactor } from './redact.ts';
+import { createRedactor, credentialNames, isCredentialHeader, redactUrl, type Redactor } from './redact.ts';
 import { summarize, type CaseResult, type UncoveredOperation, type VerifyReport } from './report.ts';
 import { REPORTERS, type Reporter } from './reporters/index.ts';
 import { runCase, type CaseContext } from './run-case.ts';
@@ -39,13 +39,15 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   if (options.token === undefined) requireToken(cases);
 
   const credentialHeaders = Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value);
+  // Credentials are redacted by place (run-case.ts); this catches long ones a server echoes back.
   const redact = createRedactor([options.token, ...credentialHeaders, ...authSecrets(options.auth), decodeURIComponent(options.targetUrl.password)]);
+  const names = credentialNames(operations.flatMap((operation) => operation.security.flat()));
   const outputs = options.reporters.map((target) => openReporter(target));
   const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
   await reachable(client, options.targetUrl, Math.min(options.timeoutMs, PROBE_TIMEOUT_MS), redact);
-  const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact };
+  const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact, credentialNames: names };
   const startedAt = new Date();
-  const target = redact(options.targetUrl.href);
+  const target = redact(redactUrl(options.targetUrl).href);
   for (const output of outputs) output.reporter.start?.({ total: cases.length, target, spec: spec.file });
 
   let results: CaseResult[];
@@ -99,7 +101,7 @@ async function reachable(client: HttpClient, target: URL, timeoutMs: number, red
   const probe = await client.probe(target, timeoutMs);
   if (probe.ok) return;
   await client.close();
-  throw new PlantstoreError('TARGET_UNREACHABLE', redact(`cannot reach ${target.origin}: ${probe.message}`), [
+  throw new PlantstoreError('TARGET_UNREACHABLE', redact(`cannot reach ${redactUrl(target).origin}: ${probe.message}`), [
     probe.code === 'tls-error' ? 'No case was run.' : 'No case was run. Start the server, or point --target at where it listens.',
   ]);
 }

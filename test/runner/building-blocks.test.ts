@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareJson } from '../../src/runner/compare-json.ts';
 import { toCurl } from '../../src/runner/curl.ts';
 import { checkExpectations } from '../../src/runner/expectations.ts';
-import { createRedactor, redactHeaders } from '../../src/runner/redact.ts';
+import { createRedactor, redactHeaders, redactQuery } from '../../src/runner/redact.ts';
 import { checkVariable, substitute, substituteText, type VariableScope } from '../../src/runner/variables.ts';
 
 const scope: VariableScope = {
@@ -75,8 +75,19 @@ describe('redaction and curl', () => {
     expect(redactHeaders({ authorization: 'Bearer' })).toEqual({ authorization: 'Bearer' });
   });
 
-  it('writes the token as $PLANTSTORE_TOKEN and quotes the rest for sh', () => {
-    const curl = toCurl({ url: 'http://h/plants', method: 'POST', headers: { authorization: 'Bearer abc123' }, body: `{"name":"it's"}` }, 'abc123');
+  it('writes the token mark as $PLANTSTORE_TOKEN and quotes the rest for sh', () => {
+    const curl = toCurl({ url: 'http://h/plants', method: 'POST', headers: { authorization: 'Bearer MARK' }, body: `{"name":"it's"}` }, 'MARK');
     expect(curl).toBe(`curl -sS -i -X POST 'http://h/plants' -H 'authorization: Bearer '"$PLANTSTORE_TOKEN" --data-binary '{"name":"it'\\''s"}'`);
+  });
+
+  it('leaves ordinary text alone whatever the secrets: a short one is redacted only by place', () => {
+    const redact = createRedactor(['t', 'ab']);
+    expect(redact({ message: 'the tag is tt', name: 'a b ab' })).toEqual({ message: 'the tag is tt', name: 'a b ab' });
+  });
+
+  it('redacts credential query parameters by name, the document\'s apiKey names too, keeping the rest as written', () => {
+    const names = { headers: new Set(['x-partner-key']), query: new Set(['partnerkey']) };
+    expect(redactQuery('ids=1,2&access_token=t&partnerKey=k&t=t', names)).toBe('ids=1,2&access_token=[redacted]&partnerKey=[redacted]&t=t');
+    expect(redactHeaders({ 'x-partner-key': 'k', 'x-trace': 't' }, names)).toEqual({ 'x-partner-key': '[redacted]', 'x-trace': 't' });
   });
 });
