@@ -36,7 +36,8 @@ export function statusMatches(expected: StatusExpectation, status: number): bool
 function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: ReceivedResponse): Finding[] {
   if (response.json === undefined || !response.json.ok) {
     const why = response.json === undefined ? 'the body is empty' : `the body is not JSON (${response.json.message})`;
-    return [{ code: 'unexpected-body', severity: 'failure', message: `expected a JSON body${mode === 'subset' ? ' containing' : ''} ${describeValue(expected)}, but ${why}`, expected, actual: response.text === '' ? undefined : response.text.slice(0, 200) }];
+    // No pointer: the whole body is at issue. An empty body has no actual value to show.
+    return [{ code: 'unexpected-body', severity: 'failure', message: `expected a JSON body${mode === 'subset' ? ' containing' : ''} ${describeValue(expected)}, but ${why}`, expected, ...(response.text !== '' && { actual: response.text.slice(0, 200) }) }];
   }
   return compareJson(expected, response.json.value, mode).map((mismatch) => {
     const where = `body ${mismatch.pointer || '(root)'}`;
@@ -60,7 +61,9 @@ function checkListContains({ item, limit }: { item: JsonValue; limit?: number },
 }
 
 function checkHeader(name: string, wanted: string | boolean, actual: string | undefined): Finding | undefined {
-  const fail = (message: string): Finding => ({ code: 'unexpected-header', severity: 'failure', message, expected: String(wanted), actual: actual ?? null });
+  // A missing header has no actual value (the diff says "(none)"); `true` and `false` read as "present" and "absent".
+  const expected = wanted === true ? '(present)' : wanted === false ? '(absent)' : wanted;
+  const fail = (message: string): Finding => ({ code: 'unexpected-header', severity: 'failure', message, header: name.toLowerCase(), expected, ...(actual !== undefined && { actual }) });
   if (wanted === true) return actual === undefined ? fail(`expected a ${name} header, there is none`) : undefined;
   if (wanted === false) return actual === undefined ? undefined : fail(`expected no ${name} header, got "${actual}"`);
   if (actual === undefined) return fail(`expected ${name}: ${wanted}, there is no ${name} header`);

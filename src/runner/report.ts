@@ -32,6 +32,8 @@ export interface Finding {
   message: string;
   /** JSON pointer into the response body, when the finding is about one place in it. */
   pointer?: string;
+  /** The header a finding is about (lower case), when it is about one. */
+  header?: string;
   expected?: JsonValue;
   actual?: JsonValue;
 }

@@ -56,9 +56,11 @@ describe('reports', () => {
   it('shows a failure as expected against actual, with a curl command that uses $PLANTSTORE_TOKEN', () => {
     const block = consoleText.split('\n');
     const at = block.findIndex((line) => line.startsWith('FAIL  rejects a plant without a name'));
-    const details = block.slice(at + 1, at + 8).join('\n');
+    const details = block.slice(at + 1, at + 10).join('\n');
     expect(details).toContain('- expected status: 400');
     expect(details).toContain('+ actual   status: 200');
+    expect(details).toMatch(/answer: 200, .*content-type: application\/json/);
+    expect(details).toContain('answer body: {"tag":"indoor"}');
     expect(details).toMatch(/curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/plants' /);
     expect(details).toContain(`-H 'authorization: Bearer '"$PLANTSTORE_TOKEN"`);
   });
