@@ -7,8 +7,8 @@ import type { ReceivedResponse } from './contract-checks.ts';
 import type { FixtureExpectation, StatusExpectation } from './fixture.ts';
 import type { Finding } from './report.ts';
 
-/** Checks one answer against a fixture's (already substituted) expectations. */
-export function checkExpectations(expect: FixtureExpectation, response: ReceivedResponse): Finding[] {
+/** Checks one answer against a fixture's (already substituted) expectations; `pages` is how many pages of a list were read to get it. */
+export function checkExpectations(expect: FixtureExpectation, response: ReceivedResponse, pages = 1): Finding[] {
   const findings: Finding[] = [];
   if (expect.status !== undefined) {
     const wanted = [expect.status].flat();
@@ -23,8 +23,17 @@ export function checkExpectations(expect: FixtureExpectation, response: Received
     const finding = checkHeader(name, typeof wanted === 'boolean' ? wanted : String(wanted), actual);
     if (finding) findings.push(finding);
   }
-  if (expect.listContains !== undefined) findings.push(...checkListContains(expect.listContains, response));
+  if (expect.listContains !== undefined) findings.push(...checkListContains(expect.listContains, response, pages));
+  if (expect.listAtMost !== undefined) findings.push(...checkListAtMost(expect.listAtMost, response));
   return findings;
+}
+
+function checkListAtMost(limit: number, response: ReceivedResponse): Finding[] {
+  // An envelope ({ items: [...] }) is not read: only a plain array is counted.
+  if (response.json === undefined || !response.json.ok || !Array.isArray(response.json.value)) return [];
+  const count = response.json.value.length;
+  if (count <= limit) return [];
+  return [{ code: 'limit-ignored', severity: 'failure', message: `the list holds ${count} items, more than the limit ${limit} it was asked for`, expected: `at most ${limit} items`, actual: `${count} items` }];
 }
 
 /** True when a status meets a status expectation (400, or a class such as '4xx'). */
@@ -49,14 +58,14 @@ function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: Rece
   });
 }
 
-function checkListContains({ item, limit }: { item: JsonValue; limit?: number }, response: ReceivedResponse): Finding[] {
+function checkListContains({ item, limit }: { item: JsonValue; limit?: number }, response: ReceivedResponse, pages = 1): Finding[] {
   // Only an array can be searched; any other body already fails the status or the contract checks.
   if (response.json === undefined || !response.json.ok || !Array.isArray(response.json.value)) return [];
   const list = response.json.value;
   if (list.some((element) => compareJson(item, element, 'subset').length === 0)) return [];
   // A full page may be the first of several: the item can sit on a later one.
   if (limit !== undefined && list.length >= limit) return [];
-  const size = `${list.length} element${list.length === 1 ? '' : 's'}${limit === undefined ? '' : `, fewer than the limit ${limit}, so it is the whole list`}`;
+  const size = `${pages > 1 ? `page ${pages}: ` : ''}${list.length} element${list.length === 1 ? '' : 's'}${limit === undefined ? '' : `, fewer than the limit ${limit}, so it is the ${pages > 1 ? 'last page' : 'whole list'}`}`;
   return [{ code: 'not-in-list', severity: 'failure', message: `the list (${size}) has no element containing ${describeValue(item)}`, expected: item }];
 }
 

@@ -7,6 +7,7 @@ import type { Validators } from '../validation/validator.ts';
 import { checkContract, type ReceivedResponse } from './contract-checks.ts';
 import { toCurl } from './curl.ts';
 import { checkExpectations } from './expectations.ts';
+import { findOnPages } from './sequence-lists.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
 import type { HttpClient, OutgoingRequest } from './http-client.ts';
 import { REDACTED, redactHeaders, redactQuery, redactUrl, type CredentialNames, type Redactor } from './redact.ts';
@@ -66,7 +67,15 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   const { plainRequest, curl } = shown(rawRequest, rawExpect, scope, context);
   const routed = context.route(request.method, request.path);
   const operationId = routed.kind === 'operation' ? routed.operation.id : undefined;
-  const outcome = await context.client.send(outgoing);
+  let outcome = await context.client.send(outgoing);
+  let pages = 1;
+  const wanted = expect.listContains;
+  if (wanted?.offsetParam !== undefined && wanted.limit !== undefined) {
+    // A sequence looks for its item on later pages of a full list (sequence-lists.ts).
+    const found = await findOnPages(outgoing, outcome, { item: wanted.item, limit: wanted.limit, offsetParam: wanted.offsetParam }, (request) => context.client.send(request));
+    ({ outcome, pages } = found);
+    if (pages > 1) plainRequest.query = redactQuery(found.url.search.slice(1), context.credentialNames);
+  }
   const remembered = { request: { method: request.method, path: request.path, query: plainRequest.query, headers: outgoing.headers, body: request.body ?? request.rawBody } };
   if (!outcome.ok) {
     scope.steps.set(name, remembered);
@@ -75,7 +84,7 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   }
   const text = outcome.body.toString('utf8');
   const received: ReceivedResponse = { status: outcome.status, headers: outcome.headers, text, json: text === '' ? undefined : parseJson(text) };
-  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }), ...checkExpectations(expect, received)];
+  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }), ...checkExpectations(expect, received, pages)];
   const body: JsonValue | undefined = received.json === undefined ? undefined : received.json.ok ? received.json.value : cut(text);
   const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers), body };
   scope.steps.set(name, { ...remembered, response: { status: outcome.status, headers: outcome.headers, body } });

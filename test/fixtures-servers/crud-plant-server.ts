@@ -11,6 +11,8 @@ export const CRUD_DEFECTS = [
   'forgets-deletes',
   /** Lists only the plants it was started with, never the ones created since. */
   'hides-from-list',
+  /** Lists every plant, whatever `limit` asks for. */
+  'ignores-limit',
 ] as const;
 
 export type CrudDefect = (typeof CRUD_DEFECTS)[number];
@@ -54,9 +56,10 @@ export async function startCrudPlantServer(options: CrudPlantServerOptions = {})
     const match = /^\/plants\/(-?\d+)$/.exec(url.pathname);
     const item = match && [match[0], BigInt(match[1]).toString()];
     if (url.pathname === '/plants' && req.method === 'GET') {
-      const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : Infinity;
+      const limit = url.searchParams.has('limit') && options.defect !== 'ignores-limit' ? Number(url.searchParams.get('limit')) : Infinity;
+      const offset = Number(url.searchParams.get('offset') ?? 0);
       const listed = [...plants].filter(([id]) => options.defect !== 'hides-from-list' || seeded.has(id)).map(([, plant]) => plant);
-      return send(res, 200, listed.slice(0, limit));
+      return send(res, 200, listed.slice(offset, offset + limit));
     }
     if (url.pathname === '/plants' && req.method === 'POST') {
       let body: { id?: unknown; name?: unknown; tag?: unknown };

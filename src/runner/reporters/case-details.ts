@@ -75,6 +75,8 @@ function diffLabel(finding: Finding): string | undefined {
       return finding.pointer === undefined ? 'body' : `body ${finding.pointer || '(root)'}`;
     case 'undeclared-content-type':
       return 'content-type';
+    case 'limit-ignored':
+      return 'list';
     default:
       return undefined;
   }
