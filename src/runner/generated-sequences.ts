@@ -1,8 +1,9 @@
 // Stateful sequences (--generate N): for every collection the REST conventions find, N cases that
 // follow one item through its life: create it, read it back, find it in the list, delete it, and
 // read it again to get "not found". A list with a `limit` is also held to it (sequence-lists.ts):
-// one or two more items are created, the list asked for fewer, and deleted at the end. The conventions are the mock's own (src/mock/resources.ts), so
-// a server is held to the same state the mock keeps. A step whose operation the document lacks
+// one or two more items are created, the list asked for fewer, and they are deleted at the end.
+// The conventions are the mock's own (src/mock/resources.ts), so a server is held to the same
+// state the mock keeps. A step whose operation the document lacks
 // (or whose request the runner cannot build) is left out; a create with nothing after it is no
 // sequence. Every answer still gets the contract checks, and a failing step ends its case.
 import type { JsonValue } from '../json/exact-json.ts';

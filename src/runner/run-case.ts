@@ -76,7 +76,7 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
     ({ outcome, pages } = found);
     if (pages > 1) plainRequest.query = redactQuery(found.url.search.slice(1), context.credentialNames);
   }
-  const remembered = { request: { method: request.method, path: request.path, query: plainRequest.query, headers: outgoing.headers, body: request.body ?? request.rawBody } };
+  const remembered = { request: { method: request.method, path: request.path, query: outgoing.url.search.slice(1), headers: outgoing.headers, body: request.body ?? request.rawBody } };
   if (!outcome.ok) {
     scope.steps.set(name, remembered);
     const response = outcome.status === undefined ? undefined : { status: outcome.status, headers: outcome.headers ?? {} };
@@ -86,7 +86,7 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   const received: ReceivedResponse = { status: outcome.status, headers: outcome.headers, text, json: text === '' ? undefined : parseJson(text) };
   const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }), ...checkExpectations(expect, received, pages)];
   const body: JsonValue | undefined = received.json === undefined ? undefined : received.json.ok ? received.json.value : cut(text);
-  const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers), body };
+  const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers, context.credentialNames), body };
   scope.steps.set(name, { ...remembered, response: { status: outcome.status, headers: outcome.headers, body } });
   return { name, request: plainRequest, response: plainResponse, operationId, durationMs: outcome.durationMs, findings, curl };
 }
