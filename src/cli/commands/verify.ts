@@ -27,7 +27,8 @@ const builder = (y: Argv) =>
     .example('$0 verify --target http://127.0.0.1:4010 --token test-token', 'Replay the shipped Plant Store fixtures')
     .example('$0 verify --target $URL --generate 20 --seed 7 --junit out/verify.xml', 'Add generated cases; write JUnit XML')
     .example('$0 verify --target $URL --fixtures my-fixtures/ --filter duplicate --bail', 'Your own fixtures, only matching cases')
-    .example('$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD', 'Generated cases for another document, with its credentials');
+    .example('$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD', 'Generated cases for another document, with its credentials')
+    .epilogue('Exit codes: 0 every case passed; 1 a case failed; 2 a usage or configuration error (no case was run); 3 the server could not be reached (refused, unresolved, TLS), or stopped answering part-way (3 cases in a row without an answer: the rest are skipped).');
 
 type VerifyArgs = Awaited<ReturnType<typeof builder>['argv']>;
 
