@@ -23,7 +23,8 @@ import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './v
 
 /**
  * Verifies the server at `target` against the document: replays the fixtures, runs the generated
- * cases, and returns the report (it throws only for usage and configuration errors).
+ * cases, and returns the report (it throws only for usage and configuration errors, and with
+ * TARGET_UNREACHABLE when no connection to the target can be made).
  * @example const report = await verify({ target: 'http://127.0.0.1:4010', token: 'secret' }); report.outcome === 'passed';
  */
 export async function verify(input: VerifyInput): Promise<VerifyReport> {
