@@ -19,6 +19,11 @@ describe('variables', () => {
     ['a request field of an earlier step', '{{steps.create.request.body.id}}', 42],
     ['a response header of an earlier step, in any case', '{{ steps.create.response.headers.Location }}', '/plants/42'],
     ['the token', 'Bearer {{token}}', 'Bearer secret-token'],
+    // The offset: (ms since 2025 of the run, 59310400000) * 1000 + the case's place (7), times 4.
+    ['the largest int64 less the run-unique offset', '{{uniqueBelow 9223372036854775807}}', 9223134795254775779n],
+    ['the smallest int64 plus the run-unique offset', '{{uniqueAbove -9223372036854775808}}', -9223134795254775780n],
+    ['2^53 plus the offset, a multiple of 4', '{{uniqueAbove 9007199254740992}}', 9244440854741020n],
+    ['the case\'s second unique id, 2^61 above the first', '{{uniqueId 2}}', 4100843009213693959n],
   ])('%s', (_what, input, expected) => {
     expect(substitute(input, scope)).toEqual({ ok: true, value: expected });
   });
@@ -30,6 +35,8 @@ describe('variables', () => {
   it('names the steps that do run earlier when a reference is wrong', () => {
     expect(checkVariable('steps.later.request.body', ['create'])).toContain('earlier steps: create');
     expect(checkVariable('uniqueID', [])).toContain('unknown variable');
+    expect(checkVariable('uniqueId 4', [])).toContain('unknown variable');
+    expect(checkVariable('uniqueAbove 12', [])).toBeUndefined();
   });
 });
 
