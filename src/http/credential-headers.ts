@@ -6,3 +6,6 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization',
 export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase());
 }
+
+/** Query parameter names (any case) whose values are credentials, whatever the document says. */
+export const CREDENTIAL_QUERY = /^(access_token|token|api_key|apikey|key)$/i;

@@ -3,7 +3,7 @@
 // its time as a number) and made into an entry only when someone reads the journal: redacting and
 // formatting every request as it ended cost the mock ~5% of its rate (docs/performance.md), and
 // most are never read. Nothing leaves the journal unredacted: entries() is its only way out.
-import { CREDENTIAL_HEADERS } from '../http/credential-headers.ts';
+import { CREDENTIAL_HEADERS, CREDENTIAL_QUERY } from '../http/credential-headers.ts';
 import { isoTimestamp } from '../log/clock.ts';
 
 /** A request as the journal notes it. */
@@ -70,7 +70,6 @@ export function createJournal(size: number, secretNames: ReadonlySet<string> = n
   };
 }
 
-const SECRET_QUERY = /^(access_token|token|api_key|apikey|key)$/i;
 
 /** Headers fit for a journal or log: credentials replaced by their scheme and "[redacted]". */
 export function redactHeaders(headers: Record<string, string | undefined>, extraSecret: ReadonlySet<string>): Record<string, string> {
@@ -105,7 +104,7 @@ export function redactQuery(query: string, extraSecret: ReadonlySet<string>): st
   if (query === '') return '';
   const params = new URLSearchParams(query);
   for (const name of [...params.keys()]) {
-    if (SECRET_QUERY.test(name) || extraSecret.has(name.toLowerCase())) params.set(name, '[redacted]');
+    if (CREDENTIAL_QUERY.test(name) || extraSecret.has(name.toLowerCase())) params.set(name, '[redacted]');
   }
   return params.toString();
 }

@@ -1,7 +1,8 @@
 // The checks every answer gets, whatever its fixture expects: they judge the answer against the
 // document alone. A registry, in the order they run; each returns findings (expected failures
 // are values). The body is judged by the toolkit's one validator.
-import type { JsonValue } from '../json/exact-json.ts';
+import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import { getAtPointer } from '../spec/load-spec.ts';
 import { findResponse, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
 import type { RouteResult } from '../spec/router.ts';
 import type { ValidationIssue, Validators } from '../validation/validator.ts';
@@ -92,7 +93,13 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
     if (!response.json.ok) return [failure('body-not-json', `the body is not JSON (${response.json.message})${snippet(response.text)}; ${response.status} declares ${content.mediaType}`)];
     const result = validators.at(content.schemaPointer)(response.json.value);
     if (result.ok) return [];
-    return result.issues.map((issue) => failure(issueCode(issue), `response body ${issue.pointer || '(root)'}: ${issue.message} (schema ${content.schemaPointer})`, { pointer: issue.pointer }));
+    const body = response.json.value;
+    return result.issues.map((issue) => {
+      // The value that broke the rule, cut short; a missing field has none.
+      const actual = issue.code === 'required' ? undefined : (getAtPointer(body, issue.pointer) as JsonValue | undefined);
+      const got = actual === undefined ? '' : `; got ${shortValue(actual)}`;
+      return failure(issueCode(issue), `response body ${issue.pointer || '(root)'}: ${issue.message}${got} (schema ${content.schemaPointer})`, { pointer: issue.pointer, ...(actual !== undefined && { actual: cutValue(actual) }) });
+    });
   },
 };
 
@@ -129,6 +136,20 @@ function issueCode(issue: ValidationIssue): string {
   if (issue.code === 'required') return 'missing-required-field';
   if (issue.code === 'type') return 'wrong-field-type';
   return 'schema-violation';
+}
+
+/** Longest actual value a schema finding carries, as JSON text. */
+const ACTUAL_LIMIT = 120;
+
+function shortValue(value: JsonValue): string {
+  const text = stringifyJson(value);
+  return text.length > ACTUAL_LIMIT ? `${text.slice(0, ACTUAL_LIMIT)}… (${text.length} characters)` : text;
+}
+
+/** The value itself when its JSON is short, else its JSON text cut short. */
+function cutValue(value: JsonValue): JsonValue {
+  const text = stringifyJson(value);
+  return text.length > ACTUAL_LIMIT ? `${text.slice(0, ACTUAL_LIMIT)}…` : value;
 }
 
 function snippet(text: string): string {

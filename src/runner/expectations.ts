@@ -7,8 +7,8 @@ import type { ReceivedResponse } from './contract-checks.ts';
 import type { FixtureExpectation, StatusExpectation } from './fixture.ts';
 import type { Finding } from './report.ts';
 
-/** Checks one answer against a fixture's (already substituted) expectations. */
-export function checkExpectations(expect: FixtureExpectation, response: ReceivedResponse): Finding[] {
+/** Checks one answer against a fixture's (already substituted) expectations; `pages` is how many pages of a list were read to get it. */
+export function checkExpectations(expect: FixtureExpectation, response: ReceivedResponse, pages = 1): Finding[] {
   const findings: Finding[] = [];
   if (expect.status !== undefined) {
     const wanted = [expect.status].flat();
@@ -23,8 +23,17 @@ export function checkExpectations(expect: FixtureExpectation, response: Received
     const finding = checkHeader(name, typeof wanted === 'boolean' ? wanted : String(wanted), actual);
     if (finding) findings.push(finding);
   }
-  if (expect.listContains !== undefined) findings.push(...checkListContains(expect.listContains, response));
+  if (expect.listContains !== undefined) findings.push(...checkListContains(expect.listContains, response, pages));
+  if (expect.listAtMost !== undefined) findings.push(...checkListAtMost(expect.listAtMost, response));
   return findings;
+}
+
+function checkListAtMost(limit: number, response: ReceivedResponse): Finding[] {
+  // An envelope ({ items: [...] }) is not read: only a plain array is counted.
+  if (response.json === undefined || !response.json.ok || !Array.isArray(response.json.value)) return [];
+  const count = response.json.value.length;
+  if (count <= limit) return [];
+  return [{ code: 'limit-ignored', severity: 'failure', message: `the list holds ${count} items, more than the limit ${limit} it was asked for`, expected: `at most ${limit} items`, actual: `${count} items` }];
 }
 
 /** True when a status meets a status expectation (400, or a class such as '4xx'). */
@@ -36,7 +45,8 @@ export function statusMatches(expected: StatusExpectation, status: number): bool
 function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: ReceivedResponse): Finding[] {
   if (response.json === undefined || !response.json.ok) {
     const why = response.json === undefined ? 'the body is empty' : `the body is not JSON (${response.json.message})`;
-    return [{ code: 'unexpected-body', severity: 'failure', message: `expected a JSON body${mode === 'subset' ? ' containing' : ''} ${describeValue(expected)}, but ${why}`, expected, actual: response.text === '' ? undefined : response.text.slice(0, 200) }];
+    // No pointer: the whole body is at issue. An empty body has no actual value to show.
+    return [{ code: 'unexpected-body', severity: 'failure', message: `expected a JSON body${mode === 'subset' ? ' containing' : ''} ${describeValue(expected)}, but ${why}`, expected, ...(response.text !== '' && { actual: response.text.slice(0, 200) }) }];
   }
   return compareJson(expected, response.json.value, mode).map((mismatch) => {
     const where = `body ${mismatch.pointer || '(root)'}`;
@@ -48,19 +58,21 @@ function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: Rece
   });
 }
 
-function checkListContains({ item, limit }: { item: JsonValue; limit?: number }, response: ReceivedResponse): Finding[] {
+function checkListContains({ item, limit }: { item: JsonValue; limit?: number }, response: ReceivedResponse, pages = 1): Finding[] {
   // Only an array can be searched; any other body already fails the status or the contract checks.
   if (response.json === undefined || !response.json.ok || !Array.isArray(response.json.value)) return [];
   const list = response.json.value;
   if (list.some((element) => compareJson(item, element, 'subset').length === 0)) return [];
   // A full page may be the first of several: the item can sit on a later one.
   if (limit !== undefined && list.length >= limit) return [];
-  const size = `${list.length} element${list.length === 1 ? '' : 's'}${limit === undefined ? '' : `, fewer than the limit ${limit}, so it is the whole list`}`;
+  const size = `${pages > 1 ? `page ${pages}: ` : ''}${list.length} element${list.length === 1 ? '' : 's'}${limit === undefined ? '' : `, fewer than the limit ${limit}, so it is the ${pages > 1 ? 'last page' : 'whole list'}`}`;
   return [{ code: 'not-in-list', severity: 'failure', message: `the list (${size}) has no element containing ${describeValue(item)}`, expected: item }];
 }
 
 function checkHeader(name: string, wanted: string | boolean, actual: string | undefined): Finding | undefined {
-  const fail = (message: string): Finding => ({ code: 'unexpected-header', severity: 'failure', message, expected: String(wanted), actual: actual ?? null });
+  // A missing header has no actual value (the diff says "(none)"); `true` and `false` read as "present" and "absent".
+  const expected = wanted === true ? '(present)' : wanted === false ? '(absent)' : wanted;
+  const fail = (message: string): Finding => ({ code: 'unexpected-header', severity: 'failure', message, header: name.toLowerCase(), expected, ...(actual !== undefined && { actual }) });
   if (wanted === true) return actual === undefined ? fail(`expected a ${name} header, there is none`) : undefined;
   if (wanted === false) return actual === undefined ? undefined : fail(`expected no ${name} header, got "${actual}"`);
   if (actual === undefined) return fail(`expected ${name}: ${wanted}, there is no ${name} header`);

@@ -26,9 +26,12 @@ export interface FixtureExpectation {
   /**
    * Generated sequences only, not (yet) in the fixture file format: the body is an array with an
    * element containing `item` (subset match). When `limit` was sent and the page came back full,
-   * the item may be on a later page, so its absence is not a failure.
+   * the item may be on a later page: with `offsetParam` the runner asks for the next pages (up to
+   * MAX_PAGES); without it, or past them, the item's absence is not a failure.
    */
-  listContains?: { item: JsonValue; limit?: number };
+  listContains?: { item: JsonValue; limit?: number; offsetParam?: string };
+  /** Generated sequences only: the body, when an array, holds at most this many items (the `limit` sent). */
+  listAtMost?: number;
 }
 
 export interface FixtureStep {

@@ -5,8 +5,8 @@
 // exists, so (as Schemathesis judges it) its answer only has to keep the contract: a status the
 // operation declares, never a 5xx, a body valid against its schema; the sequences follow a
 // created item through read and delete. Negative requests must get a 4xx: each mutation the
-// example generator makes of a JSON body, a required query/header/cookie parameter left out, and
-// no credentials. An operation the runner cannot build a request for gets no case, and the
+// example generator makes of a JSON body, a required query/header/cookie parameter left out, a
+// path/query/header parameter that breaks its schema (negative-parameters.ts), and no credentials. An operation the runner cannot build a request for gets no case, and the
 // report says why. The same seed gives the same cases. The example module loads
 // json-schema-faker, so it is imported only when cases are generated.
 import type { JsonValue } from '../json/exact-json.ts';
@@ -21,6 +21,7 @@ import { generateParameters, type ParameterParts } from './generated-parameters.
 import { withUniqueKey } from './generated-request-parts.ts';
 import { generateSequences } from './generated-sequences.ts';
 import { guarded } from './generation-guard.ts';
+import { brokenParameters, withBrokenParameter } from './negative-parameters.ts';
 import type { UncoveredOperation } from './report.ts';
 
 export interface GenerateOptions {
@@ -125,6 +126,16 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     if (!without.ok) continue;
     const request = build(operation, without.parts, credentials.parts, plan, firstBody, seed, context.document);
     out.push(make(`missing-${parameter.in}-${parameter.name}`, `rejects a request without the required ${parameter.in} parameter "${parameter.name}"`, request, { status: '4xx' }));
+  }
+  const brokenCount = new Map<ParameterSpec, number>();
+  for (const broken of brokenParameters(operation, context.validators, context.document, filled)) {
+    const parts = withBrokenParameter(operation, broken, draw, seed, context.document, filled);
+    if (!parts) continue;
+    const { parameter } = broken;
+    const n = (brokenCount.get(parameter) ?? 0) + 1;
+    brokenCount.set(parameter, n);
+    const request = build(operation, parts, credentials.parts, plan, firstBody, seed, context.document);
+    out.push(make(`invalid-${parameter.in}-${parameter.name}-${n}`, `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} (${JSON.stringify(broken.value).slice(0, 40)})`, request, { status: '4xx' }));
   }
   if (hasCredentials(credentials.parts)) {
     const request = build(operation, first.parts, { headers: {}, query: {}, cookies: {} }, plan, firstBody, seed, context.document);

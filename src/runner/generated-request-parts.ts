@@ -18,8 +18,8 @@ export interface UniqueBody {
  * uuid), {{uniqueString}} (13 characters, for a maxLength or an alphanumeric pattern) and
  * "PREFIX{{uniqueString}}". Undefined when none does (an enum, a tight pattern).
  */
-export function withUniqueField(body: UniqueBody, field: string, type: 'integer' | 'string', prefix: string, check: (value: JsonValue) => { ok: boolean }): UniqueBody | undefined {
-  for (const [template, sample] of candidates(type, prefix === '' ? 'id-' : prefix)) {
+export function withUniqueField(body: UniqueBody, field: string, type: 'integer' | 'string', prefix: string, check: (value: JsonValue) => { ok: boolean }, ordinal: 1 | 2 | 3 = 1): UniqueBody | undefined {
+  for (const [template, sample] of candidates(type, prefix === '' ? 'id-' : prefix, ordinal)) {
     const candidate = { ...body.sample, [field]: sample };
     if (check(candidate).ok) return { template: { ...body.template, [field]: template }, sample: candidate };
   }
@@ -32,13 +32,16 @@ export function withUniqueKey(body: JsonValue, field: string | undefined, type: 
   return withUniqueField({ template: body, sample: body }, field, type, prefix, check)?.template ?? body;
 }
 
-// A string is never the bare {{uniqueId}}, which would send an integer.
-function candidates(type: 'integer' | 'string', prefix: string): Array<[template: string, sample: JsonValue]> {
-  if (type === 'integer') return [['{{uniqueId}}', SAMPLE_UNIQUE_ID]];
+// A string is never the bare {{uniqueId}}, which would send an integer. The ordinal picks the
+// case's first, second or third unique value (variables.ts), for a case that creates several items.
+function candidates(type: 'integer' | 'string', prefix: string, ordinal: 1 | 2 | 3): Array<[template: string, sample: JsonValue]> {
+  const n = ordinal === 1 ? '' : ` ${ordinal}`;
+  const id = SAMPLE_UNIQUE_ID + BigInt(ordinal - 1) * (1n << 61n);
+  if (type === 'integer') return [[`{{uniqueId${n}}}`, id]];
   return [
-    [`${prefix}{{uniqueId}}`, `${prefix}${SAMPLE_UNIQUE_ID}`],
-    ['{{uniqueUuid}}', uniqueUuid(SAMPLE_UNIQUE_ID)],
-    ['{{uniqueString}}', uniqueString(SAMPLE_UNIQUE_ID)],
-    [`${prefix}{{uniqueString}}`, `${prefix}${uniqueString(SAMPLE_UNIQUE_ID)}`],
+    [`${prefix}{{uniqueId${n}}}`, `${prefix}${id}`],
+    [`{{uniqueUuid${n}}}`, uniqueUuid(id)],
+    [`{{uniqueString${n}}}`, uniqueString(id)],
+    [`${prefix}{{uniqueString${n}}}`, `${prefix}${uniqueString(id)}`],
   ];
 }

@@ -1,7 +1,9 @@
 // Stateful sequences (--generate N): for every collection the REST conventions find, N cases that
 // follow one item through its life: create it, read it back, find it in the list, delete it, and
-// read it again to get "not found". The conventions are the mock's own (src/mock/resources.ts), so
-// a server is held to the same state the mock keeps. A step whose operation the document lacks
+// read it again to get "not found". A list with a `limit` is also held to it (sequence-lists.ts):
+// one or two more items are created, the list asked for fewer, and they are deleted at the end.
+// The conventions are the mock's own (src/mock/resources.ts), so a server is held to the same
+// state the mock keeps. A step whose operation the document lacks
 // (or whose request the runner cannot build) is left out; a create with nothing after it is no
 // sequence. Every answer still gets the contract checks, and a failing step ends its case.
 import type { JsonValue } from '../json/exact-json.ts';
@@ -17,11 +19,9 @@ import { credentialsFor, withCredentials } from './credentials.ts';
 import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
 import { updateSteps } from './sequence-updates.ts';
 import { mixSeed } from '../example/seeded-random.ts';
+import { isLimit, listPlan, type ListPlan } from './sequence-lists.ts';
 
 const SEQUENCE_DRAWS = 0x5e9;
-
-/** The page asked of a list whose `limit` declares no maximum: large, yet not a load test. */
-const DEFAULT_LIST_LIMIT = 1000;
 
 /** Statuses that say "not allowed", not "not found": the same token read the item a moment ago. */
 const NOT_ABOUT_THE_ITEM = new Set([401, 403]);
@@ -72,7 +72,7 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   // The field that makes the item recognizable in the list: `name` if the list shows it, else another string it shows.
   const shown = objectShape(listItemSchema ?? successSchema(roles.read?.operation), context.document);
   const label = labelField(createShape, shown, binding.keyField, context.document);
-  const page = roles.list && listPage(roles.list.operation, context);
+  const page = roles.list && listPlan(roles.list.operation, context.validators, context.document);
   const { count, seed } = context.options;
   const out: Case[] = [];
   const drawn = new Map<Operation, JsonValue[]>();
@@ -86,7 +86,8 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check) ?? body;
     // The path names the item by the key sent; a key the runner could not make unique goes in as generated.
     const keyText = binding.keyField === undefined ? undefined : key ? String(key.template[binding.keyField]) : encodedKey(generated[binding.keyField]);
-    const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context);
+    const extras = page?.smallLimit === undefined ? [] : extraItems(generated, page.smallLimit, binding, label, check);
+    const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context, extras);
     if (keyText !== undefined) {
       const keyField = binding.keyField!;
       const keyValue = key ? { field: keyField, template: body.template[keyField], sample: body.sample[keyField] } : { field: keyField, template: generated[keyField], sample: generated[keyField] };
@@ -108,7 +109,23 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   return out;
 }
 
-function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string | undefined, page: ListPage | undefined, mediaType: string, context: SequenceContext): FixtureStep[] {
+/**
+ * The items beyond the sequence's own that a limit check needs (`count` of them), each with its
+ * own run-unique key and label ({{uniqueId 2}}, ...); none when a key cannot be made unique.
+ */
+function extraItems(generated: Record<string, JsonValue>, count: 1 | 2, binding: ResourceBinding, label: string | undefined, check: (value: JsonValue) => { ok: boolean }): Array<{ body: Record<string, JsonValue>; keyText?: string }> {
+  const out: Array<{ body: Record<string, JsonValue>; keyText?: string }> = [];
+  for (const ordinal of [2, 3].slice(0, count) as Array<2 | 3>) {
+    let body: UniqueBody | undefined = { template: generated, sample: generated };
+    if (binding.keyField !== undefined) body = withUniqueField(body, binding.keyField, binding.keyType, `${binding.noun}-`, check, ordinal);
+    if (!body) return [];
+    if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check, ordinal) ?? body;
+    out.push({ body: body.template, ...(binding.keyField !== undefined && { keyText: String(body.template[binding.keyField]) }) });
+  }
+  return out;
+}
+
+function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string | undefined, page: ListPlan | undefined, mediaType: string, context: SequenceContext, extras: Array<{ body: Record<string, JsonValue>; keyText?: string }>): FixtureStep[] {
   const { document } = context;
   const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}) => itemRequest(operation, keyParam, keyText, extra, context);
   const { create, list } = roles;
@@ -123,13 +140,25 @@ function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string 
     steps.push({ name: 'read', request: request(read), expect: { status: '2xx', ...(expected && { body: expected }) } });
   }
   if (list && page) {
+    // More items than the smallest limit, then that limit: a list that ignores it shows them all.
+    if (page.smallLimit !== undefined && extras.length === page.smallLimit) {
+      extras.forEach((extra, index) => steps.push({ name: `create-${index + 2}`, request: request(create!, { headers: { 'content-type': mediaType }, body: extra.body }), expect: { status: '2xx' } }));
+      steps.push({ name: 'limit-honoured', request: request(list, { query: { limit: page.smallLimit } }), expect: { status: '2xx', listAtMost: page.smallLimit } });
+    }
     const expected = declaredPart(sent, resolveSchema(successSchema(list.operation), document)?.items, document);
-    const query: Record<string, number> = page.limit === undefined ? {} : { limit: page.limit };
-    steps.push({ name: 'find-in-list', request: request(list, { query }), expect: { status: '2xx', ...(expected && { listContains: { item: expected, limit: page.limit } }) } });
+    const query: Record<string, number> = page.pageSize === undefined ? {} : { limit: page.pageSize };
+    const paging = page.offsetParam === undefined ? {} : { offsetParam: page.offsetParam };
+    steps.push({ name: 'find-in-list', request: request(list, { query }), expect: { status: '2xx', ...(expected && { listContains: { item: expected, limit: page.pageSize, ...paging } }) } });
   }
   if (remove) {
     steps.push({ name: 'delete', request: request(remove), expect: { status: '2xx' } });
     if (read) steps.push({ name: 'read-after-delete', request: request(read), expect: { status: goneStatuses(read.operation) } });
+    // The limit check's items go too, so a run leaves no more behind than it has to.
+    if (list && page?.smallLimit !== undefined && extras.length === page.smallLimit) {
+      extras.forEach((extra, index) => {
+        if (extra.keyText !== undefined) steps.push({ name: `delete-${index + 2}`, request: itemRequest(remove.operation, remove.keyParam, extra.keyText, {}, context), expect: { status: '2xx' } });
+      });
+    }
   }
   return steps;
 }
@@ -151,29 +180,6 @@ function declaredPart(sent: Record<string, JsonValue>, schema: unknown, document
 function labelField(create: ObjectShape, shown: ObjectShape, keyField: string | undefined, document: unknown): string | undefined {
   const candidates = [...create.properties].filter(([name, schema]) => name !== keyField && shown.properties.has(name) && resolveSchema(schema, document)?.type === 'string').map(([name]) => name);
   return candidates.includes('name') ? 'name' : candidates[0];
-}
-
-interface ListPage {
-  /** Undefined: the list declares no usable `limit`, and answers the whole collection. */
-  limit?: number;
-}
-
-/**
- * The page the list is asked for: the largest `limit` the document allows (its maximum, else
- * DEFAULT_LIST_LIMIT), so the new item is on it unless the collection is larger still. Undefined
- * when the list requires a limit the runner cannot give.
- */
-function listPage(list: Operation, context: SequenceContext): ListPage | undefined {
-  const parameter = list.parameters.find(isLimit);
-  if (!parameter) return {};
-  const schema = resolveSchema(parameter.schema, context.document);
-  const limit = typeof schema?.maximum === 'number' ? schema.maximum : typeof schema?.exclusiveMaximum === 'number' ? Math.ceil(schema.exclusiveMaximum) - 1 : DEFAULT_LIST_LIMIT;
-  if (Number.isSafeInteger(limit) && context.validators.at(parameter.schemaPointer)(limit).ok) return { limit };
-  return parameter.required ? undefined : {};
-}
-
-function isLimit(parameter: Operation['parameters'][number]): boolean {
-  return parameter.in === 'query' && parameter.name === 'limit';
 }
 
 /** "Not found": a 404, or any other 4xx the read declares (410 Gone, a declared 400), but not an auth failure. */

@@ -2,7 +2,7 @@
 // the whole body, and the body is read with a byte cap, so a server that hangs, drips or streams
 // forever costs at most --timeout and --max-response-size. Redirects are never followed and
 // nothing is ever retried: a POST that may have reached the server must not be sent twice.
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 
 export interface HttpClientOptions {
   timeoutMs: number;
@@ -24,8 +24,12 @@ export type HttpOutcome =
   | { ok: true; status: number; headers: Record<string, string>; body: Buffer; durationMs: number }
   | { ok: false; code: TransportFailureCode; message: string; durationMs: number; status?: number; headers?: Record<string, string> };
 
+export type ProbeOutcome = { ok: true } | { ok: false; code: TransportFailureCode; message: string };
+
 export interface HttpClient {
   send(outgoing: OutgoingRequest): Promise<HttpOutcome>;
+  /** Opens one connection to the target (and its TLS handshake) and closes it: can a request get there at all? */
+  probe(target: URL, timeoutMs: number): Promise<ProbeOutcome>;
   close(): Promise<void>;
 }
 
@@ -40,6 +44,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   });
   return {
     send: (outgoing) => send(dispatcher, outgoing, options),
+    probe: (target, timeoutMs) => probe(target, timeoutMs, options),
     close: async () => {
       await dispatcher.destroy();
     },
@@ -82,6 +87,24 @@ async function send(dispatcher: Dispatcher, outgoing: OutgoingRequest, options: 
     const { code, message } = describeFailure(error, deadline, options, status !== undefined);
     return { ok: false, code, message, durationMs: elapsed(), status, headers };
   }
+}
+
+/** No request is sent: a server that is down must not be told apart from a broken one by what a request did to it. */
+function probe(target: URL, timeoutMs: number, options: HttpClientOptions): Promise<ProbeOutcome> {
+  const connect = buildConnector({ ca: options.ca, timeout: timeoutMs });
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  const hostname = target.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((done) => {
+    connect({ hostname, host: target.host, protocol: target.protocol, port, servername: target.protocol === 'https:' && !/^[\d.:[\]]+$/.test(target.hostname) ? hostname : undefined }, (error, socket) => {
+      if (error) {
+        const { code, message } = describeFailure(error, new AbortController().signal, options, false);
+        done({ ok: false, code, message: code === 'timeout' ? `no connection within ${timeoutMs} ms` : message });
+        return;
+      }
+      socket!.destroy();
+      done({ ok: true });
+    });
+  });
 }
 
 function tooLarge(what: string, options: HttpClientOptions, durationMs: number, status: number, headers: Record<string, string>): HttpOutcome {

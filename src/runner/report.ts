@@ -32,6 +32,8 @@ export interface Finding {
   message: string;
   /** JSON pointer into the response body, when the finding is about one place in it. */
   pointer?: string;
+  /** The header a finding is about (lower case), when it is about one. */
+  header?: string;
   expected?: JsonValue;
   actual?: JsonValue;
 }
@@ -63,7 +65,7 @@ export interface CaseResult {
   steps: StepResult[];
   failures: number;
   warnings: number;
-  /** Why a case was skipped (--bail). */
+  /** Why a case was skipped (--bail, or a server that stopped answering). */
   skipReason?: string;
 }
 
@@ -95,6 +97,8 @@ export interface VerifyReport {
   durationMs: number;
   outcome: 'passed' | 'failed';
   summary: VerifySummary;
+  /** Set when the run stopped early because the server stopped answering (the cases not run are skipped with this reason). */
+  stopped?: string;
   cases: CaseResult[];
   /** With --generate: the operations that got no generated case, each with the reason. */
   uncovered: UncoveredOperation[];

@@ -7,9 +7,10 @@ import type { Validators } from '../validation/validator.ts';
 import { checkContract, type ReceivedResponse } from './contract-checks.ts';
 import { toCurl } from './curl.ts';
 import { checkExpectations } from './expectations.ts';
+import { findOnPages } from './sequence-lists.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
 import type { HttpClient, OutgoingRequest } from './http-client.ts';
-import { redactHeaders, type Redactor } from './redact.ts';
+import { REDACTED, redactHeaders, redactQuery, redactUrl, type CredentialNames, type Redactor } from './redact.ts';
 import type { CaseResult, Finding, PlainRequest, PlainResponse, StepResult } from './report.ts';
 import { substitute, substituteText, type Substituted, type VariableScope } from './variables.ts';
 
@@ -22,8 +23,14 @@ export interface CaseContext {
   token?: string;
   /** --header values, names in lower case; a fixture's own headers win. */
   headers: Record<string, string>;
+  /** Replaces long secrets a server echoed back; credentials are redacted by place before it runs. */
   redact: Redactor;
+  /** The document's credential header and query names (apiKey schemes). */
+  credentialNames: CredentialNames;
 }
+
+/** Stands for the token in the curl command: URL-, JSON- and shell-safe, and never the token itself. */
+const TOKEN_MARK = 'PLANTSTORE_TOKEN_MARK_6c1f';
 
 /** Longest text body kept in a report (the whole body is still judged). */
 const REPORT_TEXT_LIMIT = 4096;
@@ -57,12 +64,19 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   if (!prepared.ok) return { name, durationMs: 0, findings: [{ code: 'unresolved-variable', severity: 'failure', message: prepared.message }] };
   const { request, expect } = prepared.value;
   const outgoing = toOutgoing(request, context);
-  const plainRequest: PlainRequest = { method: request.method, path: request.path, query: outgoing.url.search.slice(1), headers: redactHeaders(outgoing.headers), body: request.body ?? request.rawBody };
-  const curl = toCurl({ url: outgoing.url.href, method: outgoing.method, headers: outgoing.headers, body: outgoing.body }, context.token);
+  const { plainRequest, curl } = shown(rawRequest, rawExpect, scope, context);
   const routed = context.route(request.method, request.path);
   const operationId = routed.kind === 'operation' ? routed.operation.id : undefined;
-  const outcome = await context.client.send(outgoing);
-  const remembered = { request: { method: request.method, path: request.path, query: plainRequest.query, headers: outgoing.headers, body: request.body ?? request.rawBody } };
+  let outcome = await context.client.send(outgoing);
+  let pages = 1;
+  const wanted = expect.listContains;
+  if (wanted?.offsetParam !== undefined && wanted.limit !== undefined) {
+    // A sequence looks for its item on later pages of a full list (sequence-lists.ts).
+    const found = await findOnPages(outgoing, outcome, { item: wanted.item, limit: wanted.limit, offsetParam: wanted.offsetParam }, (request) => context.client.send(request));
+    ({ outcome, pages } = found);
+    if (pages > 1) plainRequest.query = redactQuery(found.url.search.slice(1), context.credentialNames);
+  }
+  const remembered = { request: { method: request.method, path: request.path, query: outgoing.url.search.slice(1), headers: outgoing.headers, body: request.body ?? request.rawBody } };
   if (!outcome.ok) {
     scope.steps.set(name, remembered);
     const response = outcome.status === undefined ? undefined : { status: outcome.status, headers: outcome.headers ?? {} };
@@ -70,11 +84,38 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   }
   const text = outcome.body.toString('utf8');
   const received: ReceivedResponse = { status: outcome.status, headers: outcome.headers, text, json: text === '' ? undefined : parseJson(text) };
-  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }), ...checkExpectations(expect, received)];
+  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }), ...checkExpectations(expect, received, pages)];
   const body: JsonValue | undefined = received.json === undefined ? undefined : received.json.ok ? received.json.value : cut(text);
-  const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers), body };
+  const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers, context.credentialNames), body };
   scope.steps.set(name, { ...remembered, response: { status: outcome.status, headers: outcome.headers, body } });
   return { name, request: plainRequest, response: plainResponse, operationId, durationMs: outcome.durationMs, findings, curl };
+}
+
+/**
+ * The request as the report shows it and as a curl command, from the same step substituted again
+ * with [redacted] (for the report) and a mark (for curl) where {{token}} stands, then with
+ * credentials redacted by the header or query parameter they are in.
+ */
+function shown(rawRequest: FixtureRequest, rawExpect: FixtureExpectation, scope: VariableScope, context: CaseContext): { plainRequest: PlainRequest; curl: string } {
+  const forReport = prepare(rawRequest, rawExpect, { ...scope, token: REDACTED });
+  const forCurl = prepare(rawRequest, rawExpect, { ...scope, token: TOKEN_MARK });
+  // Both succeed: they differ from the step's own substitution only in the token's text.
+  const request = (forReport as { value: { request: FixtureRequest } }).value.request;
+  const marked = (forCurl as { value: { request: FixtureRequest } }).value.request;
+  const reportOutgoing = toOutgoing(request, context);
+  const plainRequest: PlainRequest = {
+    method: request.method,
+    path: request.path,
+    query: redactQuery(reportOutgoing.url.search.slice(1), context.credentialNames),
+    headers: redactHeaders(reportOutgoing.headers, context.credentialNames),
+    body: request.body ?? request.rawBody,
+  };
+  const curlOutgoing = toOutgoing(marked, context);
+  const hasMark = (value: string) => value.includes(TOKEN_MARK);
+  const url = redactUrl(curlOutgoing.url);
+  url.search = redactQuery(url.search.slice(1), context.credentialNames, hasMark);
+  const curl = toCurl({ url: url.href, method: curlOutgoing.method, headers: redactHeaders(curlOutgoing.headers, context.credentialNames, hasMark), body: curlOutgoing.body }, TOKEN_MARK);
+  return { plainRequest, curl };
 }
 
 function prepare(request: FixtureRequest, expect: FixtureExpectation, scope: VariableScope): Substituted<{ request: FixtureRequest; expect: FixtureExpectation }> {

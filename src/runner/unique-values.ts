@@ -12,3 +12,18 @@ export function uniqueUuid(uniqueId: bigint): string {
 export function uniqueString(uniqueId: bigint): string {
   return BigInt.asUintN(64, uniqueId).toString(36);
 }
+
+/** Milliseconds since 1970 at which the offsets start counting (2025-01-01). */
+const OFFSET_EPOCH_MS = 1_735_689_600_000n;
+
+/**
+ * The case's run-unique offset: a multiple of 4 below 2^52, different in every case of a run and in
+ * every later run (from the millisecond the run started and the case's place in it, as
+ * {{uniqueId}} is). Small enough that N plus it stays beside N (2^53 + offset is still below
+ * 2^54), and a multiple of 4 so that N and N + 1 keep the low bits they had: 2^53 + offset and
+ * 2^53 + offset + 1 are still two integers a double cannot tell apart.
+ */
+export function uniqueOffset(uniqueId: bigint): bigint {
+  const runMs = BigInt.asUintN(40, uniqueId / 1_000_000n - OFFSET_EPOCH_MS);
+  return (runMs * 1000n + BigInt.asUintN(64, uniqueId) % 1000n) * 4n;
+}

@@ -1,9 +1,10 @@
 // Variables in fixtures: {{token}}, {{uniqueId}} (and its string forms {{uniqueUuid}} and
-// {{uniqueString}}) and {{steps.NAME.request|response.PATH}}.
+// {{uniqueString}}), {{uniqueAbove N}} / {{uniqueBelow N}} (an integer beside an edge value such
+// as the largest int64, different in every run) and {{steps.NAME.request|response.PATH}}.
 // A string that is exactly one variable takes the variable's own type (so `id: "{{uniqueId}}"`
 // sends an integer); a variable inside a longer string is written as text.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { uniqueString, uniqueUuid } from './unique-values.ts';
+import { uniqueOffset, uniqueString, uniqueUuid } from './unique-values.ts';
 
 /** What variables resolve against while one case runs. */
 export interface VariableScope {
@@ -25,6 +26,16 @@ const UNIQUE_FORMS: Record<string, (uniqueId: bigint) => JsonValue> = {
 
 const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
+/**
+ * {{uniqueId 2}}, {{uniqueUuid 3}}, ...: the case's second and third run-unique values, for a case
+ * that creates more than one item (a sequence checking a list's limit). They sit 2^61 apart, far
+ * above any {{uniqueId}} a clock-based run gives out this century, and stay int64s.
+ */
+const ORDINAL = /^(uniqueId|uniqueUuid|uniqueString)\s+([1-3])$/;
+const ORDINAL_STEP = 1n << 61n;
+
+/** {{uniqueAbove N}} and {{uniqueBelow N}}: N plus or minus the case's run-unique offset. */
+const BESIDE = /^unique(Above|Below)\s+(-?\d+)$/;
 const STEP_REFERENCE = /^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.(request|response)(?:\.(.+))?$/;
 
 /** The variable names a string uses. */
@@ -34,9 +45,9 @@ export function variablesIn(text: string): string[] {
 
 /** Why a variable name cannot be used in a step that comes after `earlierSteps`, or undefined. */
 export function checkVariable(name: string, earlierSteps: readonly string[]): string | undefined {
-  if (name === 'token' || Object.hasOwn(UNIQUE_FORMS, name)) return undefined;
+  if (name === 'token' || Object.hasOwn(UNIQUE_FORMS, name) || BESIDE.test(name) || ORDINAL.test(name)) return undefined;
   const reference = STEP_REFERENCE.exec(name);
-  if (!reference) return `unknown variable {{${name}}}; use {{token}}, {{uniqueId}}, {{uniqueUuid}}, {{uniqueString}} or {{steps.NAME.request.PATH}} / {{steps.NAME.response.PATH}}`;
+  if (!reference) return `unknown variable {{${name}}}; use {{token}}, {{uniqueId}}, {{uniqueUuid}}, {{uniqueString}} (each also as {{uniqueId 2}} / {{uniqueId 3}}), {{uniqueAbove N}}, {{uniqueBelow N}} or {{steps.NAME.request.PATH}} / {{steps.NAME.response.PATH}}`;
   if (!earlierSteps.includes(reference[1])) {
     return `{{${name}}} names step '${reference[1]}', which does not run before this one${earlierSteps.length ? ` (earlier steps: ${earlierSteps.join(', ')})` : ''}`;
   }
@@ -96,6 +107,13 @@ function resolve(name: string, scope: VariableScope): Substituted<JsonValue> {
     return scope.token === undefined ? { ok: false, message: '{{token}} is used but no token was given (--token or PLANTSTORE_TOKEN)' } : { ok: true, value: scope.token };
   }
   if (Object.hasOwn(UNIQUE_FORMS, name)) return { ok: true, value: UNIQUE_FORMS[name](scope.uniqueId) };
+  const ordinal = ORDINAL.exec(name);
+  if (ordinal) return { ok: true, value: UNIQUE_FORMS[ordinal[1]](scope.uniqueId + BigInt(Number(ordinal[2]) - 1) * ORDINAL_STEP) };
+  const beside = BESIDE.exec(name);
+  if (beside) {
+    const offset = uniqueOffset(scope.uniqueId);
+    return { ok: true, value: BigInt(beside[2]) + (beside[1] === 'Above' ? offset : -offset) };
+  }
   const reference = STEP_REFERENCE.exec(name);
   if (!reference) return { ok: false, message: `unknown variable {{${name}}}` };
   const [, stepName, side, path] = reference;

@@ -1,6 +1,6 @@
 // Every verify option, resolved once at the boundary (CLI flags, env, or a library call) into
 // one typed object; the runner never checks for undefined below this point.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
 import { DEFAULT_SPEC_PATH } from '../spec/load-spec.ts';
@@ -93,6 +93,12 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
   for (const [name, value, min] of [['--generate', options.generate, 0], ['--seed', options.seed, 0], ['--timeout', options.timeoutMs, 1], ['--max-response-size', options.maxResponseBytes, 1], ['--concurrency', options.concurrency, 1]] as const) {
     if (!Number.isSafeInteger(value) || value < min) throw usage(`${name} must be a whole number of ${min} or more, got ${value}`);
   }
+  // A path that is not there is named as such, before "nothing to run" could hide it.
+  if (!usesBuiltIn && !existsSync(resolve(spec))) {
+    throw new PlantstoreError('SPEC_NOT_FOUND', `--spec ${spec}: no such file`, ['Pass an OpenAPI 3.0 or 3.1 document (YAML or JSON) with --spec FILE.']);
+  }
+  const missing = options.fixtures.filter((path) => !existsSync(resolve(path)));
+  if (missing.length > 0) throw usage(`--fixtures ${missing.join(', ')}: no such file or folder`, 'Pass fixture files or folders (YAML/JSON), or leave --fixtures out.');
   if (options.fixtures.length === 0 && options.generate === 0) {
     throw usage('nothing to run: no fixtures and no generated cases', 'Pass --fixtures PATH, or --generate N to build cases from the document.');
   }

@@ -1,7 +1,7 @@
 // The conformance runner's entry point: load the document and the cases, send every request,
 // judge every answer, hand the redacted results to the reporters, return the report.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
 import { loadSpec } from '../spec/load-spec.ts';
 import { listOperations } from '../spec/operations.ts';
@@ -10,9 +10,10 @@ import { createValidators } from '../validation/validator.ts';
 import { authSecrets, checkAuth } from './credentials.ts';
 import type { Case } from './fixture.ts';
 import { generateCases } from './generated-cases.ts';
-import { createHttpClient } from './http-client.ts';
+import { createHttpClient, type HttpClient } from './http-client.ts';
 import { loadFixtures } from './load-fixtures.ts';
-import { createRedactor, isCredentialHeader } from './redact.ts';
+import { createOutageWatch } from './outage.ts';
+import { createRedactor, credentialNames, isCredentialHeader, redactUrl, type Redactor } from './redact.ts';
 import { summarize, type CaseResult, type UncoveredOperation, type VerifyReport } from './report.ts';
 import { REPORTERS, type Reporter } from './reporters/index.ts';
 import { runCase, type CaseContext } from './run-case.ts';
@@ -22,7 +23,8 @@ import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './v
 
 /**
  * Verifies the server at `target` against the document: replays the fixtures, runs the generated
- * cases, and returns the report (it throws only for usage and configuration errors).
+ * cases, and returns the report (it throws only for usage and configuration errors, and with
+ * TARGET_UNREACHABLE when no connection to the target can be made).
  * @example const report = await verify({ target: 'http://127.0.0.1:4010', token: 'secret' }); report.outcome === 'passed';
  */
 export async function verify(input: VerifyInput): Promise<VerifyReport> {
@@ -38,24 +40,34 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   if (options.token === undefined) requireToken(cases);
 
   const credentialHeaders = Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value);
+  // Credentials are redacted by place (run-case.ts); this catches long ones a server echoes back.
   const redact = createRedactor([options.token, ...credentialHeaders, ...authSecrets(options.auth), decodeURIComponent(options.targetUrl.password)]);
+  const names = credentialNames(operations.flatMap((operation) => operation.security.flat()));
   const outputs = options.reporters.map((target) => openReporter(target));
   const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
-  const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact };
+  await reachable(client, options.targetUrl, Math.min(options.timeoutMs, PROBE_TIMEOUT_MS), redact);
+  const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact, credentialNames: names };
   const startedAt = new Date();
-  const target = redact(options.targetUrl.href);
+  const target = redact(redactUrl(options.targetUrl).href);
   for (const output of outputs) output.reporter.start?.({ total: cases.length, target, spec: spec.file, operations: operations.map((op) => ({ operationId: op.id, method: op.method, path: op.path })) });
 
   let results: CaseResult[];
+  const outage = createOutageWatch();
+  let stopped: string | undefined;
   try {
-    results = await runCases(cases, {
+    ({ results } = await runCases(cases, {
       concurrency: options.concurrency,
       bail: options.bail,
+      stop: (result) => {
+        const found = outage(result);
+        stopped ??= found?.stopped;
+        return found?.skip;
+      },
       run: (testCase, index) => runSafely(testCase, context, options.uniqueIdBase + BigInt(index)),
       onResult: (result, done, total) => {
         for (const output of outputs) output.reporter.caseFinished?.(result, done, total);
       },
-    });
+    }));
   } finally {
     await client.close();
   }
@@ -70,6 +82,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     durationMs: Date.now() - startedAt.getTime(),
     outcome: summary.failed > 0 ? 'failed' : 'passed',
     summary,
+    ...(stopped !== undefined && { stopped }),
     cases: results,
     uncovered: generated.uncovered,
   });
@@ -78,6 +91,20 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     output.close();
   }
   return report;
+}
+
+/** The longest the reachability check waits for a connection (a few seconds, whatever --timeout is). */
+const PROBE_TIMEOUT_MS = 5000;
+
+// A server that is down is said once, before any case runs, instead of failing every case with
+// the same refusal; it is an error of its own (exit 3 in the CLI), not a broken contract.
+async function reachable(client: HttpClient, target: URL, timeoutMs: number, redact: Redactor): Promise<void> {
+  const probe = await client.probe(target, timeoutMs);
+  if (probe.ok) return;
+  await client.close();
+  throw new PlantstoreError('TARGET_UNREACHABLE', redact(`cannot reach ${redactUrl(target).origin}: ${probe.message}`), [
+    probe.code === 'tls-error' ? 'No case was run.' : 'No case was run. Start the server, or point --target at where it listens.',
+  ]);
 }
 
 function select(cases: Case[], filter: string[]): Case[] {
@@ -126,12 +153,17 @@ function openReporter(target: ReporterTarget): { reporter: Reporter; close(): vo
     const tty = target.stream.isTTY === true;
     return { reporter: factory({ write: (chunk) => target.stream.write(chunk), color: target.color ?? tty, progress: target.progress ?? tty }), close() {} };
   }
-  // A report file is written whole when the run ends; its folder is made now, so a bad path fails before any request.
+  // A report file is written whole when the run ends; its folder is made now (a missing one is
+  // created, as `mkdir -p` would), so a bad path fails before any request.
   const file = resolve(target.file);
+  const flag = `--${target.name} ${target.file}`;
+  if (existsSync(file) && statSync(file).isDirectory()) throw new PlantstoreError('USAGE', `${flag}: is a folder, not a file`, [`Name the report file, e.g. --${target.name} ${join(target.file, `verify.${target.name === 'junit' ? 'xml' : target.name}`)}`]);
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (error) {
-    throw new PlantstoreError('USAGE', `cannot write the ${target.name} report to ${target.file}: ${(error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    throw new PlantstoreError('USAGE', `${flag}: cannot create the report's folder ${dirname(target.file)} (${why})`);
   }
   let buffer = '';
   return {

@@ -11,6 +11,10 @@ export const CRUD_DEFECTS = [
   'forgets-deletes',
   /** Lists only the plants it was started with, never the ones created since. */
   'hides-from-list',
+  /** Lists every plant, whatever `limit` asks for. */
+  'ignores-limit',
+  /** Takes any `limit` (0 below a minimum of 1, text) instead of refusing it with 400. */
+  'accepts-bad-limit',
 ] as const;
 
 export type CrudDefect = (typeof CRUD_DEFECTS)[number];
@@ -26,6 +30,8 @@ export interface CrudPlantServerOptions {
   defect?: CrudDefect;
   /** Plants that exist before the first request (listed first, ids from 1). */
   seeded?: number;
+  /** The smallest `limit` the list takes (the document's minimum; default 0). */
+  limitMinimum?: number;
 }
 
 interface Plant {
@@ -54,9 +60,15 @@ export async function startCrudPlantServer(options: CrudPlantServerOptions = {})
     const match = /^\/plants\/(-?\d+)$/.exec(url.pathname);
     const item = match && [match[0], BigInt(match[1]).toString()];
     if (url.pathname === '/plants' && req.method === 'GET') {
-      const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : Infinity;
+      for (const name of ['limit', 'offset']) {
+        const text = url.searchParams.get(name);
+        const least = name === 'limit' ? (options.limitMinimum ?? 0) : 0;
+        if (text !== null && options.defect !== 'accepts-bad-limit' && !(/^-?\d+$/.test(text) && Number(text) >= least && Number(text) <= 2147483647)) return fail(res, 400, `${name} must be a whole number of ${least} or more`);
+      }
+      const limit = url.searchParams.has('limit') && options.defect !== 'ignores-limit' ? Number(url.searchParams.get('limit')) : Infinity;
+      const offset = Number(url.searchParams.get('offset') ?? 0);
       const listed = [...plants].filter(([id]) => options.defect !== 'hides-from-list' || seeded.has(id)).map(([, plant]) => plant);
-      return send(res, 200, listed.slice(0, limit));
+      return send(res, 200, listed.slice(offset, offset + limit));
     }
     if (url.pathname === '/plants' && req.method === 'POST') {
       let body: { id?: unknown; name?: unknown; tag?: unknown };

@@ -53,6 +53,8 @@ export async function startParamsServer(credentials: ParamsServerCredentials): P
       const page = query.get('page');
       if (q === null || !/^[a-z]{1,20}$/.test(q) || id === undefined || !UUID.test(id)) return bad(res, 'q and X-Request-Id are required');
       if (page !== null && !(Number(page) >= 1 && Number(page) <= 50)) return bad(res, 'page is 1 to 50');
+      const exact = query.get('exact');
+      if (exact !== null && exact !== 'true' && exact !== 'false') return bad(res, 'exact is true or false');
       return ok(res, `search q=${q}`);
     }
     const report = /^\/reports\/(\d+)\/(\d+)$/.exec(url.pathname);
@@ -69,7 +71,11 @@ export async function startParamsServer(credentials: ParamsServerCredentials): P
     }
     if (url.pathname === '/quota') return query.get('api_key') === credentials.queryKey ? ok(res, 'getQuota') : denied(res);
     if (url.pathname === '/session') return cookie ? ok(res, 'getSession') : denied(res);
-    if (url.pathname === '/tokens') return bearer ? ok(res, 'listTokens') : denied(res);
+    if (url.pathname === '/tokens') {
+      if (!bearer) return denied(res);
+      const tenant = header('x-tenant');
+      return tenant === undefined || tenant === 'alpha' || tenant === 'beta' ? ok(res, 'listTokens') : bad(res, 'X-Tenant is alpha or beta');
+    }
     if (url.pathname === '/styled') {
       // form, explode false: one value, comma-separated.
       const tags = query.getAll('tags');

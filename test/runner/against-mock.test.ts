@@ -40,8 +40,11 @@ describe('verify against the plantstore mock', () => {
     expect(strict.cases[0].steps[0].findings[0]).toMatchObject({ code: 'off-contract-status', severity: 'failure' });
   });
 
-  it('keeps 9007199254740993 exact in the request it reports', () => {
-    const pair = report.cases.find((c) => c.name.startsWith('keeps 9007199254740992'))!;
-    expect(pair.steps.map((s) => (s.request!.body as { id: unknown }).id)).toEqual([9007199254740992n, 9007199254740993n]);
+  it('keeps 2^53 + k + 1 exact in the request it reports, k a multiple of 4', () => {
+    const pair = report.cases.find((c) => c.name.startsWith('keeps 2^53 + k'))!;
+    const [first, second] = pair.steps.map((s) => (s.request!.body as { id: bigint }).id);
+    expect(second - first).toBe(1n);
+    expect((first - 9007199254740992n) % 4n).toBe(0n);
+    expect(first > 9007199254740992n && second < 2n ** 54n).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareJson } from '../../src/runner/compare-json.ts';
 import { toCurl } from '../../src/runner/curl.ts';
 import { checkExpectations } from '../../src/runner/expectations.ts';
-import { createRedactor, redactHeaders } from '../../src/runner/redact.ts';
+import { createRedactor, redactHeaders, redactQuery } from '../../src/runner/redact.ts';
 import { checkVariable, substitute, substituteText, type VariableScope } from '../../src/runner/variables.ts';
 
 const scope: VariableScope = {
@@ -19,6 +19,11 @@ describe('variables', () => {
     ['a request field of an earlier step', '{{steps.create.request.body.id}}', 42],
     ['a response header of an earlier step, in any case', '{{ steps.create.response.headers.Location }}', '/plants/42'],
     ['the token', 'Bearer {{token}}', 'Bearer secret-token'],
+    // The offset: (ms since 2025 of the run, 59310400000) * 1000 + the case's place (7), times 4.
+    ['the largest int64 less the run-unique offset', '{{uniqueBelow 9223372036854775807}}', 9223134795254775779n],
+    ['the smallest int64 plus the run-unique offset', '{{uniqueAbove -9223372036854775808}}', -9223134795254775780n],
+    ['2^53 plus the offset, a multiple of 4', '{{uniqueAbove 9007199254740992}}', 9244440854741020n],
+    ['the case\'s second unique id, 2^61 above the first', '{{uniqueId 2}}', 4100843009213693959n],
   ])('%s', (_what, input, expected) => {
     expect(substitute(input, scope)).toEqual({ ok: true, value: expected });
   });
@@ -30,6 +35,8 @@ describe('variables', () => {
   it('names the steps that do run earlier when a reference is wrong', () => {
     expect(checkVariable('steps.later.request.body', ['create'])).toContain('earlier steps: create');
     expect(checkVariable('uniqueID', [])).toContain('unknown variable');
+    expect(checkVariable('uniqueId 4', [])).toContain('unknown variable');
+    expect(checkVariable('uniqueAbove 12', [])).toBeUndefined();
   });
 });
 
@@ -75,8 +82,19 @@ describe('redaction and curl', () => {
     expect(redactHeaders({ authorization: 'Bearer' })).toEqual({ authorization: 'Bearer' });
   });
 
-  it('writes the token as $PLANTSTORE_TOKEN and quotes the rest for sh', () => {
-    const curl = toCurl({ url: 'http://h/plants', method: 'POST', headers: { authorization: 'Bearer abc123' }, body: `{"name":"it's"}` }, 'abc123');
+  it('writes the token mark as $PLANTSTORE_TOKEN and quotes the rest for sh', () => {
+    const curl = toCurl({ url: 'http://h/plants', method: 'POST', headers: { authorization: 'Bearer MARK' }, body: `{"name":"it's"}` }, 'MARK');
     expect(curl).toBe(`curl -sS -i -X POST 'http://h/plants' -H 'authorization: Bearer '"$PLANTSTORE_TOKEN" --data-binary '{"name":"it'\\''s"}'`);
+  });
+
+  it('leaves ordinary text alone whatever the secrets: a short one is redacted only by place', () => {
+    const redact = createRedactor(['t', 'ab']);
+    expect(redact({ message: 'the tag is tt', name: 'a b ab' })).toEqual({ message: 'the tag is tt', name: 'a b ab' });
+  });
+
+  it('redacts credential query parameters by name, the document\'s apiKey names too, keeping the rest as written', () => {
+    const names = { headers: new Set(['x-partner-key']), query: new Set(['partnerkey']) };
+    expect(redactQuery('ids=1,2&access_token=t&partnerKey=k&t=t', names)).toBe('ids=1,2&access_token=[redacted]&partnerKey=[redacted]&t=t');
+    expect(redactHeaders({ 'x-partner-key': 'k', 'x-trace': 't' }, names)).toEqual({ 'x-partner-key': '[redacted]', 'x-trace': 't' });
   });
 });

@@ -56,9 +56,11 @@ describe('reports', () => {
   it('shows a failure as expected against actual, with a curl command that uses $PLANTSTORE_TOKEN', () => {
     const block = consoleText.split('\n');
     const at = block.findIndex((line) => line.startsWith('FAIL  rejects a plant without a name'));
-    const details = block.slice(at + 1, at + 8).join('\n');
+    const details = block.slice(at + 1, at + 10).join('\n');
     expect(details).toContain('- expected status: 400');
     expect(details).toContain('+ actual   status: 200');
+    expect(details).toMatch(/answer: 200, .*content-type: application\/json/);
+    expect(details).toContain('answer body: {"tag":"indoor"}');
     expect(details).toMatch(/curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/plants' /);
     expect(details).toContain(`-H 'authorization: Bearer '"$PLANTSTORE_TOKEN"`);
   });
@@ -75,7 +77,7 @@ describe('reports', () => {
     const parsed = parseJson(text);
     expect(parsed.ok).toBe(true);
     expect(stringifyJson((parsed as { value: unknown }).value, 2)).toBe(text.trimEnd());
-    expect(text).toContain('"id": 9007199254740993');
+    expect(text).toContain('"id": 9223372036854775808');
     expect((parsed as unknown as { value: VerifyReport }).value.summary).toEqual(report.summary);
   });
 });

@@ -12,11 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-it('fails a self-signed HTTPS server with tls-error and a hint, without --ca', async () => {
-  const report = await verify({ target: server.url, token: 'tls-token', filter: ['with a tag'] });
-  const finding = report.cases[0].steps[0].findings[0];
-  expect(finding.code).toBe('tls-error');
-  expect(finding.message).toContain('--ca');
+it('refuses a self-signed HTTPS server before any case, with the TLS error and a hint, without --ca', async () => {
+  const run = verify({ target: server.url, token: 'tls-token', filter: ['with a tag'] });
+  await expect(run).rejects.toMatchObject({ code: 'TARGET_UNREACHABLE', message: expect.stringContaining('TLS handshake failed') });
+  await expect(run).rejects.toThrow('--ca');
 });
 
 it('passes it when --ca trusts the certificate', async () => {

@@ -9,7 +9,7 @@ import { listOperations } from '../../src/spec/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
 const CRUD = 'test/documents/plant-store-crud.yaml';
-const STEPS = ['create', 'read', 'find-in-list', 'replace', 'read-after-replace', 'merge', 'delete', 'read-after-delete'];
+const STEPS = ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'replace', 'read-after-replace', 'merge', 'delete', 'read-after-delete', 'delete-2'];
 
 // Every operation's generated body is the same plant (the merge schema allows it too).
 const fixed: CaseSource = { valid: (_operation, count) => Array.from({ length: count }, () => ({ id: 7, name: 'Fern', tag: 'green' })), invalid: () => [], value: () => 7 };

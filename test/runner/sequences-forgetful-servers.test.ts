@@ -35,13 +35,14 @@ describe('sequences against hand-written plant stores', () => {
   it('passes a plant store that remembers', async () => {
     const { report, sequence } = await runSequences();
     expect(report.outcome).toBe('passed');
-    expect(sequence.steps.map((s) => s.name)).toEqual(['create', 'read', 'find-in-list', 'delete', 'read-after-delete']);
+    expect(sequence.steps.map((s) => s.name)).toEqual(['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete', 'delete-2']);
   });
 
   it.each([
     { defect: 'forgets-creates', step: 'read', code: 'unexpected-status', ran: ['create', 'read'] },
-    { defect: 'forgets-deletes', step: 'read-after-delete', code: 'unexpected-status', ran: ['create', 'read', 'find-in-list', 'delete', 'read-after-delete'] },
-    { defect: 'hides-from-list', step: 'find-in-list', code: 'not-in-list', ran: ['create', 'read', 'find-in-list'] },
+    { defect: 'forgets-deletes', step: 'read-after-delete', code: 'unexpected-status', ran: ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete'] },
+    { defect: 'hides-from-list', step: 'find-in-list', code: 'not-in-list', ran: ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list'] },
+    { defect: 'ignores-limit', step: 'limit-honoured', code: 'limit-ignored', ran: ['create', 'read', 'create-2', 'limit-honoured'] },
   ] as const)('fails a plant store that $defect at the step "$step" with $code', async ({ defect, step, code, ran }) => {
     const { report, sequence } = await runSequences(defect);
     expect(report.outcome).toBe('failed');
@@ -61,18 +62,20 @@ describe('sequences against hand-written plant stores', () => {
   it('says which plant the list is missing', async () => {
     const { sequence } = await runSequences('hides-from-list');
     const finding = sequence.steps.at(-1)!.findings.find((f) => f.code === 'not-in-list')!;
-    expect(finding.message).toMatch(/^the list \(0 elements, fewer than the limit 1000, so it is the whole list\) has no element containing \{"name":"plant \d+"/);
+    expect(finding.message).toMatch(/^the list \(0 elements, fewer than the limit 100, so it is the whole list\) has no element containing \{"name":"plant \d+"/);
   });
 
   it('shows the whole sequence on the console, each step with its request and status', async () => {
     const { console: out } = await runSequences('forgets-deletes');
     const lines = out.split('\n').map((line) => line.trim());
-    const at = lines.findIndex((line) => line.startsWith('FAIL  /plants sequence 1 (seed 2): create, read, find-in-list, delete, read-after-delete'));
+    const at = lines.findIndex((line) => line.startsWith('FAIL  /plants sequence 1 (seed 2): create, read, create-2, limit-honoured, find-in-list, delete, read-after-delete, delete-2'));
     expect(at).toBeGreaterThan(-1);
-    expect(lines.slice(at + 1, at + 7)).toEqual([
+    expect(lines.slice(at + 1, at + 9)).toEqual([
       expect.stringMatching(/^step create: POST \/plants -> 200 \(createPlant, \d+ ms\)$/),
       expect.stringMatching(/^step read: GET \/plants\/\d+ -> 200 \(getPlant, \d+ ms\)$/),
-      expect.stringMatching(/^step find-in-list: GET \/plants\?limit=1000 -> 200 \(listPlants, \d+ ms\)$/),
+      expect.stringMatching(/^step create-2: POST \/plants -> 200 \(createPlant, \d+ ms\)$/),
+      expect.stringMatching(/^step limit-honoured: GET \/plants\?limit=1 -> 200 \(listPlants, \d+ ms\)$/),
+      expect.stringMatching(/^step find-in-list: GET \/plants\?limit=100 -> 200 \(listPlants, \d+ ms\)$/),
       expect.stringMatching(/^step delete: DELETE \/plants\/\d+ -> 204 \(deletePlant, \d+ ms\)$/),
       expect.stringMatching(/^step read-after-delete: GET \/plants\/\d+ -> 200 \(getPlant, \d+ ms\)$/),
       'x unexpected-status: expected status 404, got 200',
@@ -95,6 +98,8 @@ describe('sequences against hand-written plant stores', () => {
     expect(sequence.steps.map((s) => [s.name, s.request?.method, s.response?.status])).toEqual([
       ['create', 'POST', 200],
       ['read', 'GET', 200],
+      ['create-2', 'POST', 200],
+      ['limit-honoured', 'GET', 200],
       ['find-in-list', 'GET', 200],
       ['delete', 'DELETE', 204],
       ['read-after-delete', 'GET', 200],
@@ -108,7 +113,9 @@ describe('sequences against hand-written plant stores', () => {
 
   it('sends the same plant in every step of a sequence', async () => {
     await runSequences();
+    // The plant the sequence follows, and the second one the limit check needed (created, then deleted).
     const paths = server!.requests.filter((r) => r.startsWith('GET /plants/') || r.startsWith('DELETE'));
-    expect(new Set(paths.map((r) => r.split(' ')[1]))).toHaveProperty('size', 1);
+    expect(new Set(paths.map((r) => r.split(' ')[1]))).toHaveProperty('size', 2);
+    expect(paths.at(-1)).toMatch(/^DELETE \/plants\/\d+$/);
   });
 });

@@ -43,10 +43,10 @@ async function sequencesOf(file: string, count = 1, source: CaseSource | undefin
 
 describe('the sequences a document gets', () => {
   it.each([
-    ['the grown document', () => GROWN, ['create', 'read', 'find-in-list', 'delete', 'read-after-delete']],
-    ['no delete', () => grownWithout('deletePlant'), ['create', 'read', 'find-in-list']],
+    ['the grown document', () => GROWN, ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete', 'delete-2']],
+    ['no delete', () => grownWithout('deletePlant'), ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list']],
     ['only create and read', () => grownWithout('deletePlant', 'listPlants'), ['create', 'read']],
-    ['no read', () => grownWithout('getPlant'), ['create', 'find-in-list', 'delete']],
+    ['no read', () => grownWithout('getPlant'), ['create', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'delete-2']],
     ['only create and delete', () => grownWithout('getPlant', 'listPlants'), ['create', 'delete']],
   ])('runs only the steps whose operations exist: %s', async (_what, file, steps) => {
     const [sequence] = await sequencesOf(file());
@@ -64,13 +64,17 @@ describe('the sequences a document gets', () => {
 
   it('gives the plant a run-unique id and name, and expects them back in the read, the list and the path', async () => {
     const [sequence] = await sequencesOf(GROWN);
-    const [create, read, list, remove, gone] = sequence.steps;
+    const [create, read, create2, limited, list, remove, gone, remove2] = sequence.steps;
     expect(create.request.body).toEqual({ id: '{{uniqueId}}', name: 'plant {{uniqueId}}', tag: 'green' });
     // Plant declares no id: what is read back is what was sent, cut to the response schema.
     expect(read.request.path).toBe('/plants/{{uniqueId}}');
     expect(read.expect).toEqual({ status: '2xx', body: { name: 'plant {{uniqueId}}', tag: 'green' } });
-    expect(list.request.query).toEqual({ limit: 1000 });
-    expect(list.expect).toEqual({ status: '2xx', listContains: { item: { name: 'plant {{uniqueId}}', tag: 'green' }, limit: 1000 } });
+    // A second plant, with the case's second unique id, then a list asked for 1 must hold at most 1.
+    expect(create2.request.body).toEqual({ id: '{{uniqueId 2}}', name: 'plant {{uniqueId 2}}', tag: 'green' });
+    expect(limited).toMatchObject({ request: { method: 'GET', path: '/plants', query: { limit: 1 } }, expect: { status: '2xx', listAtMost: 1 } });
+    expect(list.request.query).toEqual({ limit: 100 });
+    expect(list.expect).toEqual({ status: '2xx', listContains: { item: { name: 'plant {{uniqueId}}', tag: 'green' }, limit: 100 } });
+    expect(remove2).toMatchObject({ request: { method: 'DELETE', path: '/plants/{{uniqueId 2}}' }, expect: { status: '2xx' } });
     expect(remove).toMatchObject({ request: { method: 'DELETE', path: '/plants/{{uniqueId}}' }, expect: { status: '2xx' } });
     // getPlant declares 200 and 404: "not found" is a 404.
     expect(gone).toMatchObject({ request: { method: 'GET', path: '/plants/{{uniqueId}}' }, expect: { status: [404] } });
@@ -97,8 +101,8 @@ describe('sequences against the plantstore mock with the grown document', () => 
   it('runs two sequences of five steps, and they pass', () => {
     const sequences = report.cases.filter((c) => c.id.startsWith('generated/sequence/'));
     expect(sequences.map((c) => [c.status, c.steps.map((s) => `${s.name} ${s.response?.status}`)])).toEqual([
-      ['passed', ['create 200', 'read 200', 'find-in-list 200', 'delete 204', 'read-after-delete 404']],
-      ['passed', ['create 200', 'read 200', 'find-in-list 200', 'delete 204', 'read-after-delete 404']],
+      ['passed', ['create 200', 'read 200', 'create-2 200', 'limit-honoured 200', 'find-in-list 200', 'delete 204', 'read-after-delete 404', 'delete-2 204']],
+      ['passed', ['create 200', 'read 200', 'create-2 200', 'limit-honoured 200', 'find-in-list 200', 'delete 204', 'read-after-delete 404', 'delete-2 204']],
     ]);
   });
 

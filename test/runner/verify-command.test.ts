@@ -1,5 +1,5 @@
-// `plantstore verify` exit codes: 0 every case passed, 1 a case failed or the server could not be
-// evaluated, 2 usage or configuration errors.
+// `plantstore verify` exit codes: 0 every case passed, 1 a case failed, 2 usage or configuration
+// errors, 3 the server could not be reached or stopped answering.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,15 +39,18 @@ describe('plantstore verify', () => {
     expect(result.stdout).toContain('FAIL  rejects a second plant with the same id');
   });
 
-  it('exits 1 when the server cannot be reached', async () => {
+  it('exits 3 when the server cannot be reached', async () => {
     const result = await run(['--target', 'http://127.0.0.1:9', '--token', 'cli-token', '--filter', 'with a tag']);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain('connection-refused');
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('cannot reach http://127.0.0.1:9: connection refused');
   });
 
   it.each([
     ['a target that is not a URL', ['--target', 'nope', '--token', 't'], '--target "nope" is not a URL'],
-    ['an unreadable fixture path', ['--target', 'http://127.0.0.1:9', '--token', 't', '--fixtures', 'no/such/dir'], 'no/such/dir: no such file or folder'],
+    ['an unreadable fixture path', ['--target', 'http://127.0.0.1:9', '--token', 't', '--fixtures', 'no/such/dir'], '--fixtures no/such/dir: no such file or folder'],
+    ['a --spec file that is not there (not "nothing to run")', ['--target', 'http://127.0.0.1:9', '--spec', 'nope.yaml'], '--spec nope.yaml: no such file'],
+    ['a --json report path that is a folder', ['--target', 'http://127.0.0.1:9', '--token', 't', '--json', 'test'], '--json test: is a folder, not a file'],
+    ['a --junit report folder that cannot be made', ['--target', 'http://127.0.0.1:9', '--token', 't', '--junit', 'package.json/v.xml'], "--junit package.json/v.xml: cannot create the report's folder package.json (a part of the path is a file)"],
     ['a malformed --header', ['--target', 'http://127.0.0.1:9', '--token', 't', '--header', 'nocolon'], 'is not "Name: value"'],
     ['an unknown reporter', ['--target', 'http://127.0.0.1:9', '--reporter', 'tap'], 'Invalid values'],
   ])('exits 2 on %s', async (_what, args, message) => {

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../../runner/def
 import type { ReporterTarget } from '../../runner/index.ts';
 import { REPORTER_NAMES, type ReporterName } from '../../runner/reporters/index.ts';
 import { runCommand, withSpecOption } from '../command-support.ts';
+import { EXIT_UNREACHABLE } from '../report-fatal.ts';
 
 const builder = (y: Argv) =>
   withSpecOption(y)
@@ -28,7 +29,8 @@ const builder = (y: Argv) =>
     .example('$0 verify --target $URL --generate 20 --seed 7 --junit out/verify.xml', 'Add generated cases; write JUnit XML')
     .example('$0 verify --target $URL --fixtures my-fixtures/ --filter duplicate --bail', 'Your own fixtures, only matching cases')
     .example('$0 verify --target $URL --generate 3 --html out/verify.html', 'A page to open in a browser or keep as a CI artifact')
-    .example('$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD', 'Generated cases for another document, with its credentials');
+    .example('$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD', 'Generated cases for another document, with its credentials')
+    .epilogue('Exit codes: 0 every case passed; 1 a case failed; 2 a usage or configuration error (no case was run); 3 the server could not be reached (refused, unresolved, TLS), or stopped answering part-way (3 cases in a row without an answer: the rest are skipped).');
 
 type VerifyArgs = Awaited<ReturnType<typeof builder>['argv']>;
 
@@ -64,7 +66,8 @@ export const verifyCommand = {
         strict: argv.strict,
         reporters,
       });
-      // 1 covers a server that could not be evaluated too: every case it refused has failed.
+      // 3: the server stopped answering part-way (an unreachable one throws TARGET_UNREACHABLE, also 3).
+      if (report.stopped !== undefined) return EXIT_UNREACHABLE;
       return report.outcome === 'passed' ? 0 : 1;
     }),
 };

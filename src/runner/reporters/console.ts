@@ -59,6 +59,7 @@ export function createConsoleReporter(context: ReporterContext): Reporter {
         for (const item of report.uncovered) context.write(`  ${paint('SKIP', 'NONE')}  ${item.method} ${item.path} (${item.operationId}): ${item.reason}\n`);
       }
       context.write(`\n${verdict}: ${parts.join(', ')} of ${summary.total} (${(report.durationMs / 1000).toFixed(1)} s)\n`);
+      if (report.stopped !== undefined) context.write(`Stopped early, ${report.stopped}\n`);
       if (summary.warned > 0 && !report.strict) context.write('Warnings are documented off-contract statuses (401, 404, 405, 415) and undeclared 4xx answers to invalid requests; --strict makes them failures.\n');
     },
   };
