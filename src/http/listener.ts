@@ -83,13 +83,34 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
       refuse(res, options, refusal[0], refusal[1]);
       return;
     }
-    const socket = req.socket;
-    // A client that pipelines requests and reads none of the answers: llhttp has parsed every
-    // request of the chunk it read, so each would be answered into memory. The next request waits
-    // until the client has read what is written (an admin state dump can be megabytes).
-    if (socket.writableNeedDrain) socket.once('drain', () => serve(req, res));
-    else serve(req, res);
+    admit(req, res);
   });
+  // A client that pipelines requests and reads none of the answers: llhttp has parsed every
+  // request of the chunk it read, so each would be answered into memory. The next request waits,
+  // in order, until the client has read what is written (an admin state dump can be megabytes).
+  const waiting = new WeakMap<Socket, [IncomingMessage, ServerResponse][]>();
+  const admit = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const queue = waiting.get(socket);
+    if (queue !== undefined) queue.push([req, res]);
+    else if (!socket.writableNeedDrain) serve(req, res);
+    else {
+      waiting.set(socket, [[req, res]]);
+      socket.once('drain', () => release(socket));
+    }
+  };
+  const release = (socket: Socket) => {
+    const queue = waiting.get(socket) ?? [];
+    while (queue.length > 0) {
+      if (socket.writableNeedDrain) {
+        socket.once('drain', () => release(socket));
+        return;
+      }
+      const [req, res] = queue.shift() as [IncomingMessage, ServerResponse];
+      serve(req, res);
+    }
+    waiting.delete(socket);
+  };
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     readBody(req, options.maxBodyBytes).then(
       (body) => {
