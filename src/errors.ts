@@ -9,7 +9,8 @@ export type PlantstoreErrorCode =
   | 'STATE_FILE_CORRUPT'
   | 'STATE_FULL'
   | 'FIXTURE_INVALID'
-  | 'UNKNOWN_NAME';
+  | 'UNKNOWN_NAME'
+  | 'NODE_UNSUPPORTED';
 
 /**
  * The one error type for fatal, expected failures (bad document, bad flag, port in use).
