@@ -89,7 +89,6 @@ describe('the packed package, installed by a TypeScript project', () => {
     tarball = join(packed, pack.filename);
     files = pack.files.map((file) => file.path);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG));
     writeFileSync(join(consumer, 'index.ts'), CONSUMER);
     // Install scripts are skipped: the "node" dependency's would fetch Node 24, which the library does not use.
     npm(['install', '--ignore-scripts', '--prefer-offline', tarball, `typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`], consumer);
@@ -105,8 +104,11 @@ describe('the packed package, installed by a TypeScript project', () => {
     expect(js.filter((file) => /require\([^)]*\.ts['"`]|['"`]\.\.?\/[^'"`]*\.ts['"`]/.test(readFileSync(join(dist, file), 'utf8')))).toEqual([]);
   });
 
-  it('type-checks in a strict consumer with no error', () => {
-    const tsc = spawnSync(process.execPath, [join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], { cwd: consumer, encoding: 'utf8' });
+  // nodenext reads the package's "exports"; node10, still common, reads "types" and "main".
+  it.each(['nodenext', 'node10'])('type-checks in a strict consumer with no error (moduleResolution %s)', (resolution) => {
+    const config = resolution === 'nodenext' ? STRICT_TSCONFIG : { ...STRICT_TSCONFIG, compilerOptions: { ...STRICT_TSCONFIG.compilerOptions, module: 'es2022', moduleResolution: 'node10', ignoreDeprecations: '5.0' } };
+    writeFileSync(join(consumer, `tsconfig.${resolution}.json`), JSON.stringify(config));
+    const tsc = spawnSync(process.execPath, [join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(consumer, `tsconfig.${resolution}.json`)], { cwd: consumer, encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   }, 120_000);
