@@ -28,6 +28,7 @@ const sized = (flags) => flags.some((flag) => flag.includes('--max-semi-space-si
 const userSized = sized([process.env.NODE_OPTIONS ?? '']);
 // What the Node 24 process must be started with: the flag this one got, else ours for the mock.
 const heapFlags = userSized ? [] : sized(process.execArgv) ? process.execArgv.filter((flag) => sized([flag])) : args.includes('mock') ? [HEAP_FLAG] : [];
+// (A flag the user set leaves heapFlags empty; one this process already has needs no new start.)
 
 /**
  * Stopping with the process that started this one. npm passes no signal on to a script's command:
