@@ -18,7 +18,9 @@ function install(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       stopping = true;
-      process.stderr.write(`\nbench: ${signal}, stopping ${running.size} process(es)\n`);
+      // Said only when there is something to stop: a test worker that loaded this module gets
+      // SIGTERM from vitest at its end, with nothing running.
+      if (running.size > 0) process.stderr.write(`\nbench: ${signal}, stopping ${running.size} process(es)\n`);
       killAll('SIGTERM');
       // Give them a moment to go (a profiled mock writes its profile on exit), then force it.
       setTimeout(() => process.exit(130), 1500).unref();

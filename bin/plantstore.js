@@ -14,17 +14,54 @@
 // A size the user chose (NODE_OPTIONS=--max-semi-space-size=N) wins.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// Taken first: the process that started this one, which `stopWithParent` below watches.
+const parentAtStart = process.ppid;
 const HEAP_FLAG = '--max-semi-space-size=8';
 const major = Number(process.versions.node.split('.')[0]);
 const args = process.argv.slice(2);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sized = (flags) => flags.some((flag) => flag.includes('--max-semi-space-size'));
 const userSized = sized([process.env.NODE_OPTIONS ?? '']);
 // What the Node 24 process must be started with: the flag this one got, else ours for the mock.
 const heapFlags = userSized ? [] : sized(process.execArgv) ? process.execArgv.filter((flag) => sized([flag])) : args.includes('mock') ? [HEAP_FLAG] : [];
 // (A flag the user set leaves heapFlags empty; one this process already has needs no new start.)
+
+/**
+ * Stopping with the process that started this one. npm passes no signal on to a script's command:
+ * after `npm start &` (or `npx plantstore mock &`) and `kill $!`, npm and its shell end and the
+ * mock would live on as an orphan that holds the port. So when npm started plantstore (npm start,
+ * npm run, npx), or this file started it on Node 24 (below), it acts as if sent SIGTERM once the
+ * process that started it is gone: the mock closes and frees the port, any other command stops.
+ * PLANTSTORE_STOP_WITH_PARENT=0 turns this off (a mock meant to outlive the npm that started it),
+ * =1 turns it on for any parent. The check is a getppid() and a kill(pid, 0) five times a second.
+ */
+function stopWithParent(onGone) {
+  const chosen = process.env.PLANTSTORE_STOP_WITH_PARENT;
+  const startedByNpm = process.env.npm_lifecycle_event !== undefined;
+  if (chosen === '0' || (chosen !== '1' && !startedByNpm)) return;
+  // A parent that went while this process started is found at the first check.
+  const gone = () => process.ppid !== parentAtStart || !alive(parentAtStart);
+  const timer = setInterval(() => {
+    if (!gone()) return;
+    clearInterval(timer);
+    onGone();
+  }, 200);
+  timer.unref(); // the watch alone keeps no process alive
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM'; // there, but another user's
+  }
+}
+
 if (major >= 24 && heapFlags.length > 0 && !sized(process.execArgv) && typeof process.execve === 'function') {
   // V8 reads the flag only when it starts: replace this process (same pid) with one that has it.
   try {
@@ -34,26 +71,53 @@ if (major >= 24 && heapFlags.length > 0 && !sized(process.execArgv) && typeof pr
   }
 }
 if (major >= 24) {
+  stopWithParent(() => process.kill(process.pid, 'SIGTERM'));
   // Node caches compiled code, and the type-stripped TypeScript, across runs: start-up ~60 ms faster.
   const { enableCompileCache } = await import('node:module');
-  enableCompileCache?.(join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'plantstore-compile'));
-  const { main } = await import('../src/cli/main.ts');
+  enableCompileCache?.(join(root, 'node_modules', '.cache', 'plantstore-compile'));
+  // In a checkout the command runs src/ as it is; an installed package ships the compiled dist/
+  // (Node strips no types under node_modules).
+  const source = join(root, 'src', 'cli', 'main.ts');
+  const { main } = await import(existsSync(source) ? '../src/cli/main.ts' : '../dist/cli/main.js');
   await main(args);
 } else {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-  const node24 = [join(root, 'node_modules', '.bin', 'node'), join(root, 'node_modules', 'node', 'bin', 'node')].find(existsSync);
+  // Node 20 has no execve, so the bundled Node 24 runs as a child process (one more process, ~40 MB
+  // and ~170 ms of start-up); this one passes signals on and ends as the child ended. `npm start`,
+  // `npm test` and `npx plantstore` need no child: npm puts node_modules/.bin (Node 24) first on PATH.
+  const node24 = bundledNode();
   if (!node24) {
     console.error(`plantstore: needs Node 24 (this is Node ${process.versions.node}). Run \`npm install\` in ${root} to fetch it.`);
     process.exit(2);
   }
-  const child = spawn(node24, [...heapFlags, fileURLToPath(import.meta.url), ...args], { stdio: 'inherit' });
-  // Signals go to the child too (same process group for Ctrl-C); forward the ones sent to us alone.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  // The mock runs in a process group of its own, so that a signal sent to this one's group
+  // (Ctrl-C, `timeout`) reaches it once, from here: a second SIGINT that lands while Node exits
+  // ends the process by that signal, and the exit status would be 130 instead of 0. Every other
+  // command stays in this group, where it can read the terminal, and ends on the first signal.
+  const ownGroup = process.platform !== 'win32' && args.find((arg) => !arg.startsWith('-')) === 'mock';
+  const child = spawn(node24, [...heapFlags, fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', detached: ownGroup, env: { ...process.env, PLANTSTORE_STOP_WITH_PARENT: '1' } });
+  const forward = (signal) => child.exitCode === null && child.signalCode === null && child.kill(signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => forward(signal));
+  stopWithParent(() => forward('SIGTERM'));
+  child.on('error', (error) => {
+    console.error(`plantstore: cannot run ${node24}: ${error.message}`);
+    process.exit(2);
+  });
   child.on('exit', (code, signal) => {
     if (signal) {
+      // Ended by a signal: end the same way, so the caller sees what its child saw.
       process.removeAllListeners(signal);
       process.kill(process.pid, signal);
-    }
-    else process.exit(code ?? 1);
+    } else process.exit(code ?? 1);
   });
+}
+
+/** The "node" dependency's Node 24: in this package's node_modules, or hoisted beside it. */
+function bundledNode() {
+  const candidates = [join(root, 'node_modules', '.bin', 'node'), join(root, 'node_modules', 'node', 'bin', 'node')];
+  try {
+    candidates.push(join(dirname(createRequire(import.meta.url).resolve('node/package.json')), 'bin', 'node'));
+  } catch {
+    // not installed: the message below says how to fetch it
+  }
+  return candidates.find(existsSync);
 }

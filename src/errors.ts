@@ -10,7 +10,8 @@ export type PlantstoreErrorCode =
   | 'STATE_FULL'
   | 'FIXTURE_INVALID'
   | 'UNKNOWN_NAME'
-  | 'TARGET_UNREACHABLE';
+  | 'TARGET_UNREACHABLE'
+  | 'NODE_UNSUPPORTED';
 
 /**
  * The one error type for fatal, expected failures (bad document, bad flag, port in use).

@@ -1,4 +1,6 @@
 // The public API of plantstore: everything here is described in the README.
+// First, so that an unsupported Node is named before any dependency fails to load on it.
+import './node-version.ts';
 export { startMockServer, type MockServer, type StartMockServerOptions } from './mock/server.ts';
 export { createMockEngine, type MockEngine, type EngineSetup } from './mock/engine.ts';
 export type { MockRequest, MockResponse } from './mock/http-types.ts';

@@ -6,6 +6,9 @@ import type { LoadedSpec } from '../spec/load-spec.ts';
 import type { Validators } from '../validation/validator.ts';
 
 type ExampleModule = typeof import('../example/index.ts');
+// tsc rewrites the extension of an import, not of a require's string: the compiled package
+// (dist/) requires example/index.js.
+const EXAMPLE_MODULE = `../example/index${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`;
 
 /** The n-th generated body for a schema, repeatable for a given seed. */
 export async function generateBody(spec: LoadedSpec, validators: Validators, schemaPointer: string, seed: number, n: number): Promise<JsonValue> {
@@ -19,7 +22,7 @@ export async function generateBody(spec: LoadedSpec, validators: Validators, sch
  * (require of an ES module, Node 22+). Undefined when the schema allows no value the generator finds.
  */
 export function generateBodyNow(spec: LoadedSpec, validators: Validators, schemaPointer: string, seed: number): JsonValue | undefined {
-  const { generateOne } = createRequire(import.meta.url)('../example/index.ts') as ExampleModule;
+  const { generateOne } = createRequire(import.meta.url)(EXAMPLE_MODULE) as ExampleModule;
   try {
     return generateOne(spec, schemaPointer, seed, validators);
   } catch {

@@ -2,9 +2,9 @@
 // StateFullError and changes nothing, for the memory store and the state file alike; what is
 // removed or cleared makes room again; a state file that holds more than the limit does not load.
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.ts';
-import { openFileStore } from '../../src/state/file-store.ts';
+import { openFileStore, type FileStore } from '../../src/state/file-store.ts';
 import { createMemoryStore, RECORD_OVERHEAD_BYTES, StateFullError, type StateStore } from '../../src/state/store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -15,8 +15,20 @@ const plant = (id: number) => ({ id, name: 'Fern' });
 
 const STORES: Array<[string, (file?: string) => Promise<StateStore>]> = [
   ['the memory store', async () => createMemoryStore({ maxBytes: LIMIT })],
-  ['the state file', (file = join(tempDir('plantstore-limit-'), 'state.log')) => openFileStore(file, silentLogger, { maxBytes: LIMIT })],
+  ['the state file', (file = join(tempDir('plantstore-limit-'), 'state.log')) => opened(openFileStore(file, silentLogger, { maxBytes: LIMIT }))],
 ];
+
+// Each state file a test opens is closed after it: a file handle left to the garbage collector
+// makes Node warn (DEP0137) in whichever test file happens to be running then.
+const openStores: FileStore[] = [];
+const opened = async (store: Promise<FileStore>) => {
+  const fileStore = await store;
+  openStores.push(fileStore);
+  return fileStore;
+};
+afterEach(async () => {
+  await Promise.all(openStores.splice(0).map((store) => store.close()));
+});
 
 describe.each(STORES)('%s with a limit', (_, open) => {
   it('refuses the record that would pass the limit, and keeps the others', async () => {

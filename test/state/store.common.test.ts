@@ -1,15 +1,27 @@
 // One suite for every StateStore: the in-memory one and the state file.
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.ts';
-import { openFileStore } from '../../src/state/file-store.ts';
+import { openFileStore, type FileStore } from '../../src/state/file-store.ts';
 import { createMemoryStore, type StateStore } from '../../src/state/store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const STORES: Array<[string, () => Promise<StateStore>]> = [
   ['the memory store', async () => createMemoryStore()],
-  ['the state file', () => openFileStore(join(tempDir('plantstore-store-'), 'state.log'), silentLogger)],
+  ['the state file', () => opened(openFileStore(join(tempDir('plantstore-store-'), 'state.log'), silentLogger))],
 ];
+
+// Each state file a test opens is closed after it: a file handle left to the garbage collector
+// makes Node warn (DEP0137) in whichever test file happens to be running then.
+const openStores: FileStore[] = [];
+const opened = async (store: Promise<FileStore>) => {
+  const fileStore = await store;
+  openStores.push(fileStore);
+  return fileStore;
+};
+afterEach(async () => {
+  await Promise.all(openStores.splice(0).map((store) => store.close()));
+});
 
 describe.each(STORES)('%s', (_, open) => {
   it('refuses a second record under one key and keeps insertion order', async () => {

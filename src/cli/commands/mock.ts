@@ -207,13 +207,17 @@ export const mockCommand = {
     const listed = ops.slice(0, 8).map((op) => `${op.method} ${op.path}`).join(', ') + (ops.length > 8 ? `, and ${ops.length - 8} more` : '');
     process.stderr.write(`plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${listed}) on ${server.url}\n`);
     process.stderr.write(`${adminBanner(server.url, argv.host, argv.admin, argv['admin-token'] ?? process.env.PLANTSTORE_ADMIN_TOKEN)}  Ctrl-C to stop\n`);
-    const stop = (signal: string) => {
+    // One shutdown, whatever asks for it and however often (Ctrl-C, then the SIGTERM of a
+    // supervisor that lost patience; bin/plantstore.js when the process that started it is gone).
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
       logger.info(`${signal}: shutting down`);
       void server.close().then(() => {
         process.exitCode = 0;
       });
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
   },
 };
