@@ -12,7 +12,8 @@ local counter, format, parts, headers
 statuses = {}
 
 function init(args)
-  counter = tonumber(args[1])
+  -- wrk calls request() once before the load to count pipelined requests, and sends nothing of it.
+  counter = tonumber(args[1]) - 1
   format = args[2]:gsub('%%', '%%%%') .. '%0' .. args[3] .. '.0f'
   parts = {}
   for part in (args[4] .. '$id'):gmatch('(.-)%$id') do table.insert(parts, part) end
