@@ -1,5 +1,6 @@
-// The bar issue 5 sets for the mock (and issue 20's line against Prism), judged against this run's figures. Informative only: a MISS
-// is a finding to read, never a failed exit (timings on a shared machine are not assertions).
+// The bar issue 5 sets for the mock, and issue 20's line against Prism, judged against this run's
+// figures. Informative only: a MISS is a finding to read, never a failed exit (timings on a shared
+// machine are not assertions).
 import type { PairedResult } from './measure-paired.ts';
 import type { ScenarioResult, ServerResult } from './measure-servers.ts';
 import type { ScenarioName } from './scenarios.ts';
