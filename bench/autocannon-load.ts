@@ -1,7 +1,8 @@
 // One load from autocannon, for machines without wrk: a child process of the benchmark, pinned to
 // the load core. In: one JSON argument (LoadPlan with the scenario's name). Out: one JSON line
-// (DriverOutput). autocannon costs its core more per request than the mock does (~70 µs against
-// ~35 µs on this machine, docs/performance.md): the report marks its figures when it saturates.
+// (DriverOutput). autocannon costs its core more per request than the mock does (49–72 µs against
+// 34–41 µs, alternating on this machine, docs/performance.md): the report marks its figures when
+// it saturates.
 // Latencies are recorded here (autocannon's histogram keeps whole milliseconds and 2xx only).
 import autocannon from 'autocannon';
 import type { DriverOutput } from './load-generator.ts';
