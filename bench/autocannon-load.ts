@@ -1,32 +1,42 @@
-// One phase of load driven by autocannon, kept next to the lean client (http-load-client.ts) so the
-// two can be compared (`--generator autocannon`). On a 2-core machine autocannon fills its core at
-// ~35k req/s, so its figures for fast servers measure autocannon.
-// Latencies are recorded here in full (autocannon's histogram has 1 ms steps, too coarse for a
-// p50 under a millisecond), for every answer whatever its status.
+// One load from autocannon, for machines without wrk: a child process of the benchmark, pinned to
+// the load core. In: one JSON argument (LoadPlan with the scenario's name). Out: one JSON line
+// (DriverOutput). autocannon costs its core more per request than the mock does (49–72 µs against
+// 34–41 µs, alternating on this machine, docs/performance.md): the report marks its figures when
+// it saturates.
+// Latencies are recorded here (autocannon's histogram keeps whole milliseconds and 2xx only).
 import autocannon from 'autocannon';
-import type { PhasePlan, PhaseResult } from './load-phase.ts';
+import type { DriverOutput } from './load-generator.ts';
+import { bodyOf, headersOf, scenario as scenarioNamed, type ScenarioName } from './scenarios.ts';
 
-export function runAutocannon(plan: PhasePlan): Promise<PhaseResult> {
-  const { method, path, headers, body } = plan;
-  // A body function goes through setupRequest, called per request: one shared closure, so one
-  // counter for all connections.
-  const requests = typeof body === 'string' ? [{ method, path, headers, body }] : [{ method, path, headers, setupRequest: (request: object) => ({ ...request, body: body() }) }];
-  return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
-    const perSecond: number[] = [];
-    const statuses: Record<string, number> = {};
-    const started = performance.now();
-    const instance = autocannon({ url: plan.url, connections: plan.connections, duration: plan.seconds, timeout: 10, requests }, (error, result) => {
-      if (error) return reject(error);
-      const seconds = (performance.now() - started) / 1000;
-      // The last bucket is a partial second (autocannon's wind-down): not a rate.
-      resolve({ latencies, perSecond: Array.from(perSecond.slice(0, Math.floor(plan.seconds)), (n) => n ?? 0), statuses, lateStatuses: {}, errors: result.errors, timeouts: result.timeouts, seconds });
-    });
-    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      latencies.push(ms);
-      const second = Math.floor((performance.now() - started) / 1000);
-      perSecond[second] = (perSecond[second] ?? 0) + 1;
-      statuses[status] = (statuses[status] ?? 0) + 1;
-    });
-  });
-}
+const plan = JSON.parse(process.argv[2] ?? '{}') as { url: string; scenario: ScenarioName; connections: number; seconds: number; idStart: string };
+const scenario = scenarioNamed(plan.scenario);
+let counter = BigInt(plan.idStart);
+const request = { method: 'POST', path: '/plants', headers: headersOf(scenario) };
+// setupRequest runs per request, one closure for all connections: one counter, fresh ids.
+const requests = scenario.body.includes('$id') ? [{ ...request, setupRequest: (r: object) => ({ ...r, body: bodyOf(scenario, counter++) }) }] : [{ ...request, body: scenario.body }];
+const latencies: number[] = [];
+const statuses: Record<string, number> = {};
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+const instance = autocannon({ url: plan.url, connections: plan.connections, duration: plan.seconds, timeout: 10, requests }, (error, result) => {
+  if (error) throw error;
+  const cpu = process.cpuUsage(cpuBefore);
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.ceil((p / 100) * sorted.length) - 1]);
+  const output: DriverOutput = {
+    requests: sorted.length,
+    seconds: (performance.now() - started) / 1000,
+    p50Ms: at(50),
+    p99Ms: at(99),
+    maxMs: at(100),
+    statuses,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
+  process.stdout.write(`${JSON.stringify(output)}\n`);
+});
+instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+  latencies.push(ms);
+  statuses[status] = (statuses[status] ?? 0) + 1;
+});

@@ -1,10 +1,9 @@
 // Everything one benchmark run measured, as written to bench/results/latest.json.
 import type { BarLine } from './bar.ts';
 import type { ExampleResult } from './example-bench.ts';
-import type { GeneratorName } from './load-phase.ts';
+import type { GeneratorName } from './load-generator.ts';
 import type { PairedResult } from './measure-paired.ts';
 import type { ServerResult } from './measure-servers.ts';
-import type { ProfileSummary } from './profile-summary.ts';
 import type { ScenarioName } from './scenarios.ts';
 import type { ServerName } from './servers.ts';
 import type { VerifyResult } from './verify-bench.ts';
@@ -13,18 +12,17 @@ export interface BenchReport {
   startedAt: string;
   wallSeconds: number;
   machine: { cores: number; cpu: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
-  settings: { durationSeconds: number; rounds: number; warmupSeconds: number; connections: number; generator: GeneratorName; startupSamples: number; pairedSeconds: number; pinning: string; profile: boolean };
+  settings: { durationSeconds: number; warmupSeconds: number; connections: number; generator: GeneratorName; startupSamples: number; pairedSeconds: number; pinning: string };
   servers: Partial<Record<ServerName, ServerResult>>;
   /**
-   * plantstore req/s divided by the other server's, per scenario: over all rounds, and within each
-   * round (the two measured back to back), to show how far the machine's drift moved it; and the
-   * paired loads (mock and baseline at the same time on the same core), which the drift cannot move.
+   * plantstore req/s divided by the other server's, per scenario, each measured alone on the core
+   * one after the other; and the paired loads (mock and baseline at the same time on the same
+   * core), which the machine's drift cannot move.
    */
-  ratios: Partial<Record<ScenarioName, { vsPrism?: number; vsBaseline?: number; vsPrismByRound?: number[]; vsBaselineByRound?: number[]; paired?: PairedResult }>>;
+  ratios: Partial<Record<ScenarioName, { vsPrism?: number; vsBaseline?: number; paired?: PairedResult }>>;
   examples?: ExampleResult;
   verify?: VerifyResult & { rawRequestsPerSecond?: number; ratioToRaw?: number };
   bar: BarLine[];
-  profile?: ProfileSummary;
 }
 
 export function ratiosOf(servers: BenchReport['servers'], scenarios: readonly ScenarioName[], paired: Partial<Record<ScenarioName, PairedResult>> = {}): BenchReport['ratios'] {
@@ -36,13 +34,7 @@ export function ratiosOf(servers: BenchReport['servers'], scenarios: readonly Sc
       const theirs = servers[other]?.scenarios[name]?.requestsPerSecond;
       return theirs ? ours.requestsPerSecond / theirs : undefined;
     };
-    // Round i of one server and round i of the other ran within seconds of each other.
-    const byRound = (other: ServerName) => {
-      const theirs = servers[other]?.scenarios[name]?.rounds;
-      if (!theirs || theirs.length !== ours.rounds.length || theirs.some((r) => !r.requestsPerSecond)) return undefined;
-      return ours.rounds.map((r, i) => r.requestsPerSecond / theirs[i].requestsPerSecond);
-    };
-    ratios[name] = { vsPrism: against('prism'), vsBaseline: against('baseline'), vsPrismByRound: byRound('prism'), vsBaselineByRound: byRound('baseline'), paired: paired[name] };
+    ratios[name] = { vsPrism: against('prism'), vsBaseline: against('baseline'), paired: paired[name] };
   }
   return ratios;
 }

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { track } from './child-processes.ts';
 import { pinned, SERVER_CORE } from './cpu-pinning.ts';
-import { cliHas, runCli } from './plantstore-cli.ts';
+import { runCli } from './plantstore-cli.ts';
 
 export interface ExampleResult {
   count: number;
@@ -46,15 +46,11 @@ export async function measureExamples(count: number, say: (line: string) => void
   if (rate.problem) result.skipped.push(rate.problem);
   result.jsonSchemaFakerPerSecond = rate.jsf;
   result.inProcessPerSecond = rate.ours;
-  if (!(await cliHas('example', SERVER_CORE))) {
-    result.skipped.push('plantstore example: skipped: example not available (not wired into bin/plantstore.js)');
-  } else {
-    const run = await runCli(['example', 'NewPlant', '--count', String(count), '--format', 'ndjson'], { core: SERVER_CORE });
-    if (run.code === 0) {
-      result.cliWallMs = run.wallMs;
-      result.cliPerSecond = count / (run.wallMs / 1000);
-    } else result.skipped.push(`plantstore example failed (exit ${run.code}): ${run.stderr.trim().split('\n')[0]}`);
-  }
+  const run = await runCli(['example', 'NewPlant', '--count', String(count), '--format', 'ndjson'], { core: SERVER_CORE });
+  if (run.code === 0) {
+    result.cliWallMs = run.wallMs;
+    result.cliPerSecond = count / (run.wallMs / 1000);
+  } else result.skipped.push(`plantstore example failed (exit ${run.code}): ${run.stderr.trim().split('\n')[0]}`);
   for (const line of result.skipped) say(`  ${line}`);
   return result;
 }

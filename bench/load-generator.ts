@@ -1,118 +1,125 @@
-// The load generator: a child process of the benchmark, pinned by it to its own core, so that
-// the server under test has the other core to itself. It warms the server up, then measures.
-// In: one JSON argument (LoadPlan). Out: one JSON line on stdout (LoadOutput).
-// The load itself comes from the lean client (http-load-client.ts) by default, or from autocannon
-// (plan.generator), to compare the two: see load-drivers.ts.
+// One load of one scenario against one server, from a load generator pinned to the load core:
+// wrk when it is on PATH, autocannon (a devDependency) otherwise. Both run as child processes and
+// print the same figures; the server's CPU time is read around the load from /proc.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { histogramOf, type LatencyHistogram } from './latency-histogram.ts';
-import { LOAD_DRIVERS } from './load-drivers.ts';
-import type { GeneratorName, PhasePlan } from './load-phase.ts';
-import { scenario, type ScenarioName } from './scenarios.ts';
+import { join } from 'node:path';
+import { stop, track } from './child-processes.ts';
+import { LOAD_CORE, pinned } from './cpu-pinning.ts';
+import type { Scenario } from './scenarios.ts';
+import { findWrk, parseWrkOutput, wrkArgs } from './wrk-load.ts';
+
+export type GeneratorName = 'wrk' | 'autocannon';
+export const GENERATOR_NAMES: readonly GeneratorName[] = ['wrk', 'autocannon'];
 
 export interface LoadPlan {
   url: string;
-  scenario: ScenarioName;
+  scenario: Scenario;
   connections: number;
-  warmupSeconds: number;
-  durationSeconds: number;
-  /** First id counter value (decimal); each request of a factory scenario takes the next one. */
-  idStart: string;
-  /** What sends the load; plantstore (the lean client) when absent, as in a plan written by hand. */
-  generator?: GeneratorName;
-  /** The server's pid, to read its CPU time around the measurement (Linux only). */
-  serverPid?: number;
+  /** Whole seconds (wrk takes no fractions). */
+  seconds: number;
+  /** The first request's id counter; each request of a `$id` scenario takes the next one. */
+  idStart: bigint;
 }
 
-export interface LoadResult {
+/** What a load generator prints. */
+export interface DriverOutput {
   requests: number;
   seconds: number;
-  requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Answers by status. */
   statuses: Record<string, number>;
-  unexpected: number;
   errors: number;
   timeouts: number;
-  /** Answers in each whole second of the measurement: a wide spread means the machine was not steady. */
-  perSecond: number[];
-  /** 2xx answers during warm-up and measurement: resources the server now stores. */
+  /** The generator's CPU time during the load. */
+  cpuSeconds: number;
+}
+
+export interface LoadResult extends DriverOutput {
+  requestsPerSecond: number;
+  /** Answers with another status than the scenario's. */
+  unexpected: number;
+  /** 2xx answers: resources the server now stores. */
   created: number;
-  /** Share of one core the load generator used while measuring; near 100 it may be the bottleneck. */
+  /** Share of its core the generator used; near 100 it, not the server, may set the pace. */
   generatorCpuPercent: number;
-  /**
-   * The server's CPU time per answer while measuring, in microseconds (from /proc/PID/stat, in
-   * 10 ms ticks: ~1% of a 1.7 s round). What a request costs the server, whatever the pace: a
-   * second view beside req/s on a machine whose speed drifts. Absent where it cannot be read.
-   */
+  /** The server's CPU time (all threads, /proc/PID/stat) per answer, in µs; absent off Linux. */
   serverCpuMicrosPerRequest?: number;
 }
 
-/** What the load generator prints: its figures, and its latencies in buckets to merge with other runs'. */
-export interface LoadOutput extends LoadResult {
-  latencyHistogram: LatencyHistogram;
-}
+/** wrk when it is on PATH, autocannon otherwise. */
+export const defaultGenerator = (): GeneratorName => (findWrk() ? 'wrk' : 'autocannon');
 
-const plan = JSON.parse(process.argv[2] ?? '{}') as LoadPlan;
-const drive = LOAD_DRIVERS[plan.generator ?? 'plantstore'];
-if (!drive) throw new Error(`unknown generator ${plan.generator}; known: ${Object.keys(LOAD_DRIVERS).join(', ')}`);
-const chosen = scenario(plan.scenario);
-// One counter for all connections and both phases: every request of a factory scenario gets a fresh id.
-let counter = BigInt(plan.idStart);
-const factory = chosen.body;
-const phase = (seconds: number): PhasePlan => ({
-  url: plan.url,
-  connections: plan.connections,
-  seconds,
-  method: 'POST',
-  path: '/plants',
-  headers: chosen.auth ? { 'content-type': 'application/json', authorization: 'Bearer bench-token' } : { 'content-type': 'application/json' },
-  body: typeof factory === 'string' ? factory : () => factory(counter++),
-});
-
-const percentile = (sorted: Float64Array, p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
-const created = (...byStatus: Record<string, number>[]) =>
-  byStatus.reduce((sum, statuses) => sum + Object.entries(statuses).reduce((n, [status, count]) => n + (status.startsWith('2') ? count : 0), 0), 0);
+/** Each load takes its own block of ids, so no two loads of a run ever send the same id. */
+const IDS_PER_LOAD = 100_000_000n;
+let nextIdBlock = 1n;
+export const freshIdStart = (): bigint => IDS_PER_LOAD * nextIdBlock++;
 
 // Linux's clock tick for /proc/PID/stat (USER_HZ): 100 on every architecture Node runs on.
-const TICK_NANOS = 10_000_000;
+const TICK_MICROS = 10_000;
 
-/** Nanoseconds the server (all its threads: GC helpers too) has spent on a CPU so far, or undefined off Linux. */
-function serverCpuNanos(): number | undefined {
-  if (plan.serverPid === undefined) return undefined;
+/** Microseconds the process has spent on a CPU so far (utime + stime), or undefined. */
+function cpuMicros(pid: number): number | undefined {
   try {
-    // Fields after the ")" that closes the command name: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${plan.serverPid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_NANOS;
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
   } catch {
     return undefined;
   }
 }
 
-const warmup = plan.warmupSeconds > 0 ? await drive(phase(plan.warmupSeconds)) : undefined;
-const cpuBefore = process.cpuUsage();
-const serverBefore = serverCpuNanos();
-const measured = await drive(phase(plan.durationSeconds));
-const serverAfter = serverCpuNanos();
-const cpu = process.cpuUsage(cpuBefore);
-const sorted = Float64Array.from(measured.latencies).sort();
-const count = measured.latencies.length;
-const result: LoadOutput = {
-  requests: count,
-  seconds: measured.seconds,
-  requestsPerSecond: count / measured.seconds,
-  p50Ms: percentile(sorted, 50),
-  p99Ms: percentile(sorted, 99),
-  maxMs: count ? sorted[count - 1] : Number.NaN,
-  perSecond: measured.perSecond,
-  statuses: measured.statuses,
-  unexpected: count - (measured.statuses[chosen.expectedStatus] ?? 0),
-  errors: measured.errors,
-  timeouts: measured.timeouts,
-  // Late answers too: the server stored those creates, and the next scenario's RSS reflects them.
-  created: created(warmup?.statuses ?? {}, warmup?.lateStatuses ?? {}, measured.statuses, measured.lateStatuses),
-  generatorCpuPercent: ((cpu.user + cpu.system) / 1000 / (measured.seconds * 1000)) * 100,
-  serverCpuMicrosPerRequest: serverBefore !== undefined && serverAfter !== undefined && count > 0 ? (serverAfter - serverBefore) / 1000 / count : undefined,
-  latencyHistogram: histogramOf(sorted),
-};
-process.stdout.write(`${JSON.stringify(result)}\n`);
+function commandOf(generator: GeneratorName, plan: LoadPlan): [string, string[]] {
+  if (generator === 'wrk') {
+    const wrk = findWrk();
+    if (!wrk) throw new Error('wrk is not on PATH (apt-get install wrk), or choose --generator autocannon');
+    return [wrk, wrkArgs(plan)];
+  }
+  const json = JSON.stringify({ ...plan, scenario: plan.scenario.name, idStart: String(plan.idStart) });
+  return [process.execPath, [join(import.meta.dirname, 'autocannon-load.ts'), json]];
+}
+
+function drive(generator: GeneratorName, plan: LoadPlan): Promise<DriverOutput> {
+  const [command, args] = pinned(LOAD_CORE, ...commandOf(generator, plan));
+  const child = track(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk));
+  // Past the load and its wind-down the generator is stuck.
+  const limit = setTimeout(() => void stop(child, 'SIGKILL'), (plan.seconds + 30) * 1000);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code, signal) => {
+      clearTimeout(limit);
+      try {
+        if (code !== 0) throw new Error(`${generator} failed (${signal ?? `exit ${code}`}): ${out.trim()}`);
+        resolve(generator === 'wrk' ? parseWrkOutput(out) : (JSON.parse(out.trim().split('\n').at(-1) ?? '') as DriverOutput));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+/** Runs one load against the server with `serverPid` and adds what its figures say together. */
+export async function runLoad(generator: GeneratorName, plan: LoadPlan, serverPid: number): Promise<LoadResult> {
+  const before = cpuMicros(serverPid);
+  const output = await drive(generator, plan);
+  const after = cpuMicros(serverPid);
+  const count = (match: (status: string) => boolean) => Object.entries(output.statuses).reduce((n, [status, k]) => n + (match(status) ? k : 0), 0);
+  return {
+    ...output,
+    requestsPerSecond: output.requests / output.seconds,
+    unexpected: count((status) => status !== String(plan.scenario.expectedStatus)),
+    created: count((status) => status.startsWith('2')),
+    generatorCpuPercent: (output.cpuSeconds / output.seconds) * 100,
+    serverCpuMicrosPerRequest: before !== undefined && after !== undefined && output.requests > 0 ? (after - before) / output.requests : undefined,
+  };
+}
+
+/** A warm-up load (not counted) and then the measured one; `created` counts both. */
+export async function warmAndMeasure(generator: GeneratorName, plan: Omit<LoadPlan, 'idStart'>, warmupSeconds: number, serverPid: number): Promise<LoadResult> {
+  const warm = warmupSeconds > 0 ? await runLoad(generator, { ...plan, seconds: warmupSeconds, idStart: freshIdStart() }, serverPid) : undefined;
+  const measured = await runLoad(generator, { ...plan, idStart: freshIdStart() }, serverPid);
+  return { ...measured, created: measured.created + (warm?.created ?? 0) };
+}

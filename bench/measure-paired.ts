@@ -1,14 +1,11 @@
-// The paired part of the benchmark. Loads run one after the other compare two machines: this one's
-// speed drifts by 30-50% within seconds. Here the mock and the baseline take their loads at the
+// The paired loads. This machine's speed drifts by tens of percent within seconds, so two loads run
+// one after the other compare two machines. Here the mock and the baseline take their loads at the
 // same time, on the same core (each from its own load generator, both on the load core): the kernel
 // shares the server core between them, both feel the same drift, and the ratio of their rates is
 // the ratio of their costs per request. Each rate alone is about half what it is alone on the core.
-import { oddAnswers } from './aggregate-rounds.ts';
-import type { GeneratorName } from './load-phase.ts';
-import type { LoadOutput, LoadResult } from './load-generator.ts';
-import { runLoad } from './run-load.ts';
-import type { Scenario } from './scenarios.ts';
-import type { RunningServer } from './server-process.ts';
+import { warmAndMeasure, type LoadResult } from './load-generator.ts';
+import type { Contender, MeasureSettings, MeasuredServers } from './measure-servers.ts';
+import type { ServerName } from './servers.ts';
 
 /** One scenario's paired loads: each server's rate while the other was under load too. */
 export interface PairedResult {
@@ -28,12 +25,7 @@ export interface PairedResult {
   odd: number;
 }
 
-export interface PairSettings {
-  connections: number;
-  warmupSeconds: number;
-  pairedSeconds: number;
-  generator: GeneratorName;
-}
+const odd = (load: LoadResult) => load.unexpected + load.errors + load.timeouts;
 
 /** The two loads' figures side by side (the ratio is NaN when the baseline answered nothing). */
 export function pairedResultOf(plantstore: LoadResult, baseline: LoadResult, seconds: number): PairedResult {
@@ -45,32 +37,38 @@ export function pairedResultOf(plantstore: LoadResult, baseline: LoadResult, sec
     baselineCpuMicrosPerRequest: baseline.serverCpuMicrosPerRequest,
     seconds,
     generatorCpuPercent: plantstore.generatorCpuPercent + baseline.generatorCpuPercent,
-    odd: oddAnswers(plantstore) + oddAnswers(baseline),
+    odd: odd(plantstore) + odd(baseline),
   };
 }
 
-/**
- * Loads the mock and the baseline at the same time with half the connections each, ids from
- * `idStarts` (one fresh range per load); resolves to both loads' figures.
- */
-export async function measurePair(plantstore: RunningServer, baseline: RunningServer, scenario: Scenario, idStarts: [string, string], settings: PairSettings): Promise<[LoadOutput, LoadOutput]> {
-  const load = (server: RunningServer, idStart: string) => runLoad({
-    url: server.url,
-    scenario: scenario.name,
-    connections: Math.max(1, Math.floor(settings.connections / 2)),
-    warmupSeconds: settings.warmupSeconds,
-    durationSeconds: settings.pairedSeconds,
-    idStart,
-    generator: settings.generator,
-    serverPid: server.pid,
-  });
-  // The two generators start within milliseconds of each other and run the same warm-up, so their
-  // measured windows overlap all but a few milliseconds at either end.
-  const loads = await Promise.all([load(plantstore, idStarts[0]), load(baseline, idStarts[1])]);
-  // Against a server that is gone a load only counts refused connections: not a figure.
-  for (const [title, server] of [['plantstore mock', plantstore], ['bare node:http', baseline]] as const) {
-    const exit = server.exit();
-    if (exit) throw new Error(`${title} exited during the paired load (${exit}); its output: ${server.logFile}`);
+/** Every scenario's paired loads, half the connections each, when both servers are up; a failure is noted in `broken`. */
+export async function measurePairs(live: Map<ServerName, Contender>, settings: MeasureSettings, broken: string[]): Promise<MeasuredServers['paired']> {
+  const paired: MeasuredServers['paired'] = {};
+  const [plantstore, baseline] = [live.get('plantstore'), live.get('baseline')];
+  if (settings.pairedSeconds <= 0 || !plantstore || !baseline) return paired;
+  const pair = [plantstore, baseline];
+  for (const scenario of settings.scenarios) {
+    try {
+      // Two generators started in the same turn, with the same warm-up: their measured windows
+      // overlap all but a few milliseconds at either end.
+      const [ours, theirs] = await Promise.all(pair.map((c) => warmAndMeasure(settings.generator, { url: c.running.url, scenario, connections: Math.max(1, Math.floor(settings.connections / 2)), seconds: settings.pairedSeconds }, settings.warmupSeconds, c.running.pid)));
+      for (const c of pair) {
+        const exit = c.running.exit();
+        if (exit) throw new Error(`${c.server.title} exited during the paired load (${exit}); its output: ${c.running.logFile}`);
+      }
+      // After every scenario's RSS was read: these creates are counted, but no storedAfter shows them.
+      plantstore.stored += ours.created;
+      baseline.stored += theirs.created;
+      const result = pairedResultOf(ours, theirs, settings.pairedSeconds);
+      paired[scenario.name] = result;
+      const note = result.odd > 0 ? ` (${result.odd} unexpected statuses, errors or timeouts)` : '';
+      settings.say(`  ${scenario.title}, paired: ${Math.round(result.plantstore)} and ${Math.round(result.baseline)} req/s at the same time, ${result.ratio.toFixed(2)}x${note}`);
+    } catch (error) {
+      broken.push(`paired ${scenario.title}: ${(error as Error).message}`);
+      settings.say(`bench: paired ${scenario.title} failed: ${(error as Error).message}`);
+      // A server that is gone would only count refused connections in the next scenarios.
+      if (pair.some((c) => c.running.exit())) break;
+    }
   }
-  return loads;
+  return paired;
 }

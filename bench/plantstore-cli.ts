@@ -29,8 +29,3 @@ export function runCli(args: string[], options: { core: number; stdoutFile?: str
     });
   });
 }
-
-/** Whether this checkout's CLI has `command` (other work may not have wired it in yet). */
-export async function cliHas(command: string, core: number): Promise<boolean> {
-  return (await runCli([command, '--help'], { core, timeoutMs: 30_000 })).code === 0;
-}

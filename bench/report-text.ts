@@ -1,5 +1,4 @@
 // The benchmark's printed report: the figures as tables, the ratios, and the issue's bar.
-import { oddAnswers } from './aggregate-rounds.ts';
 import type { BenchReport } from './bench-report.ts';
 import type { Scenario } from './scenarios.ts';
 import { SERVERS } from './servers.ts';
@@ -9,19 +8,7 @@ const ms = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' 
 const mb = (bytes: number | undefined) => (bytes === undefined || Number.isNaN(bytes) ? '-' : (bytes / 1024 / 1024).toFixed(0));
 const times = (n: number | undefined) => (n === undefined ? '-' : `${n >= 10 ? n.toFixed(0) : n.toFixed(2)}x`);
 
-/** Lowest to highest of the per-round ratios ('' with fewer than 2 rounds). */
-function range(ratios: number[] | undefined): string {
-  if (!ratios || ratios.length < 2) return '';
-  return `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x`;
-}
-
-/** The range of the per-second rates as a share of their median ('' with fewer than 2 whole seconds). */
-function spread(perSecond: number[]): string {
-  if (perSecond.length < 2) return '';
-  const sorted = [...perSecond].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
-  return median ? `${Math.round(((sorted[sorted.length - 1] - sorted[0]) / median) * 100)}%` : '';
-}
+const oddAnswers = (r: { unexpected: number; errors: number; timeouts: number }) => r.unexpected + r.errors + r.timeouts;
 
 function table(header: string[], rows: string[][], leftColumns = 2): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -45,7 +32,7 @@ function formatPaired(report: BenchReport, scenarios: readonly Scenario[]): stri
   }
   if (rows.length === 0) return [];
   const notes = [
-    `  paired: after the rounds, ${report.settings.pairedSeconds} s of the mock and the baseline under load at the same time on the same core (half the connections each): the machine's drift moves both alike, so the ratio is their cost ratio; each req/s is about half its rate alone, the core being shared.`,
+    `  paired: after the loads above, ${report.settings.pairedSeconds} s of the mock and the baseline under load at the same time on the same core (half the connections each): the machine's drift moves both alike, so the ratio is their cost ratio; each req/s is about half its rate alone, the core being shared.`,
   ];
   if (saturated) notes.push(`  *: the two load generators together used >= ${SATURATED_PERCENT}% of their shared core: they may have set the pace, pulling the ratio toward 1.`);
   return [table(['paired (same core, same time)', 'mock req/s', 'baseline req/s', 'mock ÷ baseline', 'odd'], rows, 1), ...notes, ''];
@@ -66,7 +53,6 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
         scenario.title,
         server.title,
         `${int(result.requestsPerSecond)}${bound ? '*' : ' '}`,
-        spread(result.perSecond),
         ms(result.p50Ms),
         ms(result.p99Ms),
         result.serverCpuMicrosPerRequest === undefined ? '-' : result.serverCpuMicrosPerRequest.toFixed(1),
@@ -74,7 +60,6 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
         server.stateful ? int(result.storedAfter) : '-',
         ratio ? times(ratio.vsPrism) : '',
         ratio ? times(ratio.vsBaseline) : '',
-        ratio ? range(ratio.vsBaselineByRound) : '',
         odd ? `${int(odd)} ${Object.keys(result.statuses).join('/')}` : '',
       ]);
     }
@@ -84,20 +69,16 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
     return [s.title, int(figures?.median), (figures?.samples ?? []).map((x) => int(x)).join(', ')];
   });
   const notes = [
-    '  spread: slowest to fastest whole second of the measurement (all rounds), as % of the median second; a wide one means the machine was not steady.',
     '  cpu us/req: the server\'s CPU time (all threads, /proc/PID/stat) per answer while measured: its cost per request, whatever the pace.',
-    '  RSS: VmRSS of the server process after that load; stored: plants it held then (one process per server takes every scenario).',
+    '  RSS: VmRSS of the server process after that load; stored: about the plants it held then (one process per server takes every scenario).',
     '  x Prism, x baseline: plantstore req/s over theirs. odd: answers with another status than expected (statuses seen), errors, timeouts.',
   ];
-  if (report.settings.rounds > 1) {
-    notes.push(`  by round: plantstore req/s over the baseline's within each of the ${report.settings.rounds} rounds (measured back to back), lowest to highest; all figures sum the rounds.`);
-  }
   if ((report.servers.prism?.scenarios['valid-int64']?.statuses['400'] ?? 0) > 0) {
     notes.push('  Prism 5.16 refuses ids past 2^53 with 400 (its int64 check stops at 9007199254740991): its int64 row measures refusals.');
   }
   if (saturated) notes.push(`  *: the load generator used >= ${SATURATED_PERCENT}% of its core; that server may be faster than measured.`);
   return [
-    table(['scenario', 'server', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'cpu us/req', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'by round', 'odd'], rows),
+    table(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'cpu us/req', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'odd'], rows),
     ...notes,
     '',
     ...formatPaired(report, scenarios),
@@ -131,5 +112,5 @@ export function formatExtras(report: BenchReport): string {
 
 export function formatBar(report: BenchReport): string {
   const rows = report.bar.map((line) => [line.criterion, line.measured, line.verdict]);
-  return `${table(['the bar (issue 5), informative only', 'measured', ''], rows, 2)}`;
+  return `${table(['the bar (issues 5 and 20), informative only', 'measured', ''], rows, 2)}`;
 }

@@ -4,56 +4,43 @@
 // writes every figure to bench/results/latest.json. It asserts nothing (benchmarks are not tests).
 // Then issue 18's large-document part (bench/large-documents.ts): Stripe's and GitHub's documents,
 // plantstore against Prism, start-up, first answers, RSS, SIGTERM.
-// Run: npm run bench [-- --duration S | --rounds N | --paired S | --quick | --profile | --generator autocannon
+// Run: npm run bench [-- --duration S | --paired S | --quick | --generator wrk|autocannon
 //                        | --large-only | --skip-large]
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { judgeBar } from './bar.ts';
 import { formatLargeReport, measureLargeDocuments } from './large-documents.ts';
 import { resolveBenchOptions, USAGE, type BenchOptions } from './bench-options.ts';
 import { ratiosOf, type BenchReport } from './bench-report.ts';
-import { LOAD_CORE, pinningUnavailable, pinSelf, SERVER_CORE } from './cpu-pinning.ts';
+import { LOAD_CORE, pinningUnavailable, SERVER_CORE } from './cpu-pinning.ts';
 import { measureExamples } from './example-bench.ts';
 import { measureServers } from './measure-servers.ts';
-import { formatProfileSummary, summariseProfile } from './profile-summary.ts';
 import { formatBar, formatExtras, formatServers } from './report-text.ts';
-import { REWARM_SECONDS } from './round-schedule.ts';
 import { SCENARIOS } from './scenarios.ts';
 import { ROOT, SERVERS } from './servers.ts';
 import { measureVerify } from './verify-bench.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-function newestProfile(dir: string): string | undefined {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
-  return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
-}
-
 async function bench(options: BenchOptions): Promise<{ report: BenchReport; broken: string[] }> {
   const started = performance.now();
-  const cores = availableParallelism(); // before pinning: it counts the cores this process may use
+  const cores = availableParallelism();
   const resultsDir = join(ROOT, 'bench', 'results');
   const logDir = join(resultsDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  // This process only waits while a load runs; it shares the load generator's core, not the server's.
-  pinSelf(LOAD_CORE);
-  const scenarios = options.profile ? SCENARIOS.filter((s) => s.name === 'valid') : SCENARIOS;
-  const servers = options.profile ? SERVERS.filter((s) => s.name === 'plantstore') : SERVERS;
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
     machine: { cores, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, loadAverageBefore: loadavg(), loadAverageAfter: [] },
     settings: {
       durationSeconds: options.durationSeconds,
-      rounds: options.rounds,
       warmupSeconds: options.warmupSeconds,
       connections: options.connections,
       generator: options.generator,
       startupSamples: options.startupSamples,
       pairedSeconds: options.pairedSeconds,
       pinning: pinningUnavailable ? `off (${pinningUnavailable})` : `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}`,
-      profile: options.profile,
     },
     servers: {},
     ratios: {},
@@ -61,30 +48,18 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
   };
   if (pinningUnavailable) say(`bench: warning: no CPU pinning (${pinningUnavailable}); the server and the load generator share cores`);
   if (report.machine.loadAverageBefore[0] > 0.5) say(`bench: note: load average ${report.machine.loadAverageBefore[0].toFixed(2)} before the run; other work on this machine skews the figures`);
-  if (options.profile) {
-    rmSync(options.profileDir, { recursive: true, force: true });
-    mkdirSync(options.profileDir, { recursive: true });
-  }
-  const nodeFlags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-  const rewarm = options.rounds > 1 ? `, ${Math.min(REWARM_SECONDS, options.warmupSeconds)} s in later ones` : '';
   const paired = options.pairedSeconds > 0 ? `; then per scenario ${options.pairedSeconds} s of the mock and the baseline loaded at the same time` : '';
-  say(`bench: starting ${servers.length} server(s), then ${scenarios.length} scenario(s) x ${options.rounds} round(s) of ${(options.durationSeconds / options.rounds).toFixed(2)} s per server, interleaved (warm-up ${options.warmupSeconds} s in a scenario's first round${rewarm})${paired}`);
-  const measured = await measureServers(servers, { ...options, scenarios, logDir, nodeFlags: { plantstore: nodeFlags }, say });
+  say(`bench: load generator ${options.generator}; starting ${SERVERS.length} servers, then ${SCENARIOS.length} scenarios of ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per server${paired}`);
+  const measured = await measureServers(SERVERS, { ...options, scenarios: SCENARIOS, logDir, say });
   report.servers = measured.results;
   const broken = [...measured.broken];
-  report.ratios = ratiosOf(report.servers, scenarios.map((s) => s.name), measured.paired);
-  if (options.profile) {
-    const file = newestProfile(options.profileDir);
-    if (file) report.profile = summariseProfile(file);
-    else broken.push(`no .cpuprofile written to ${options.profileDir}`);
-  } else {
-    say(`bench: example generator (${options.exampleCount.toLocaleString('en-US')} NewPlant examples)`);
-    report.examples = await measureExamples(options.exampleCount, say);
-    say(`bench: conformance runner (verify --generate ${options.verifyGenerate})`);
-    const verify = await measureVerify(options.verifyGenerate, resultsDir);
-    const raw = report.servers.plantstore?.scenarios.valid?.requestsPerSecond;
-    report.verify = { ...verify, rawRequestsPerSecond: raw, ratioToRaw: raw && verify.casesPerSecond ? verify.casesPerSecond / raw : undefined };
-  }
+  report.ratios = ratiosOf(report.servers, SCENARIOS.map((s) => s.name), measured.paired);
+  say(`bench: example generator (${options.exampleCount.toLocaleString('en-US')} NewPlant examples)`);
+  report.examples = await measureExamples(options.exampleCount, say);
+  say(`bench: conformance runner (verify --generate ${options.verifyGenerate})`);
+  const verify = await measureVerify(options.verifyGenerate, resultsDir);
+  const raw = report.servers.plantstore?.scenarios.valid?.requestsPerSecond;
+  report.verify = { ...verify, rawRequestsPerSecond: raw, ratioToRaw: raw && verify.casesPerSecond ? verify.casesPerSecond / raw : undefined };
   report.bar = judgeBar(report.servers, measured.paired.valid);
   report.machine.loadAverageAfter = loadavg();
   report.wallSeconds = (performance.now() - started) / 1000;
@@ -118,17 +93,14 @@ async function runLarge(large: NonNullable<BenchOptions['large']>): Promise<bool
 }
 if (options.largeOnly && options.large) process.exit((await runLarge(options.large)) ? 0 : 1);
 const { report, broken } = await bench(options);
-const scenarios = options.profile ? SCENARIOS.filter((s) => s.name === 'valid') : SCENARIOS;
 const out = [
   '',
-  `plantstore benchmark: ${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.node}, ${report.settings.connections} connections (${report.settings.generator} load generator), ${report.settings.warmupSeconds} s warm-up + ${report.settings.durationSeconds} s per server and scenario in ${report.settings.rounds} interleaved round(s); ${report.settings.pinning}`,
-  options.profile ? 'PROFILED RUN: the mock runs with --cpu-prof, its figures are lower than normal.' : '',
-  formatServers(report, scenarios),
+  `plantstore benchmark: ${report.machine.cores} cores (${report.machine.cpu}), Node ${report.machine.node}, load generator ${report.settings.generator} with ${report.settings.connections} connections, ${report.settings.warmupSeconds} s warm-up + ${report.settings.durationSeconds} s per server and scenario; ${report.settings.pinning}`,
+  formatServers(report, SCENARIOS),
   '',
   formatExtras(report),
   '',
   formatBar(report),
-  report.profile ? `\n${formatProfileSummary(report.profile)}` : '',
   '',
   `figures: ${relative(process.cwd(), options.resultsFile) || options.resultsFile}  (whole run ${report.wallSeconds.toFixed(0)} s)`,
 ];

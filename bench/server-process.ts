@@ -2,7 +2,7 @@
 // to a file, and measures its start-up: from spawn to the first successful create answered (a POST
 // polled every few ms), which is what a test suite waiting for its mock actually waits for.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, readFileSync, statSync } from 'node:fs';
+import { openSync, closeSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { delimiter, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,7 +21,6 @@ export interface RunningServer {
   logFile: string;
   /** Resident set size now, in bytes, from /proc/PID/status (VmRSS), and its peak (VmHWM). */
   memory(): { rssBytes: number; peakRssBytes: number };
-  logBytes(): number;
   /** How it ended ('code 1', 'signal SIGKILL'), or undefined while it runs. */
   exit(): string | undefined;
   stop(): Promise<void>;
@@ -62,15 +61,14 @@ function tail(file: string): string {
 }
 
 /** Starts `server` on a free port and resolves once it has answered a create with 200. */
-export async function startServer(server: ServerDefinition, options: { logFile: string; nodeFlags?: string[] }): Promise<RunningServer> {
+export async function startServer(server: ServerDefinition, options: { logFile: string }): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(options.logFile, 'w');
-  const nodeFlags = options.nodeFlags ?? [];
-  const script = server.args(port, server.asCommand ? [] : nodeFlags);
+  const script = server.args(port);
   const [command, args] = server.asCommand ? pinned(SERVER_CORE, script[0], script.slice(1)) : pinned(SERVER_CORE, process.execPath, script);
   // A command finds its Node on PATH: this benchmark's Node 24, whatever else the shell has.
-  const env = server.asCommand ? { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, ...(nodeFlags.length > 0 ? { NODE_OPTIONS: nodeFlags.join(' ') } : {}) } : process.env;
+  const env = server.asCommand ? { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` } : process.env;
   const started = performance.now();
   // stdout and stderr to a file: the server pays for its logging as a user redirecting it would,
   // and nothing in this process has to drain a pipe meanwhile.
@@ -98,7 +96,6 @@ export async function startServer(server: ServerDefinition, options: { logFile: 
     startupMs,
     logFile: options.logFile,
     memory: () => ({ rssBytes: readStatus(pid, 'VmRSS'), peakRssBytes: readStatus(pid, 'VmHWM') }),
-    logBytes: () => statSync(options.logFile).size,
     exit: () => (child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : undefined),
     stop: () => stop(child),
   };

@@ -12,10 +12,10 @@ export interface ServerDefinition {
   /** Whether it keeps what is created (Prism does not: its "stored" figure is meaningless). */
   stateful: boolean;
   /** Node's arguments (script first) for a server on `port`. */
-  args(port: number, nodeFlags: string[]): string[];
+  args(port: number): string[];
   /**
    * Run the script as a command (its #! line picks Node and its flags, as `npx plantstore` does),
-   * with this Node first on PATH; node flags then go through NODE_OPTIONS.
+   * with this Node first on PATH.
    */
   asCommand?: boolean;
 }
@@ -38,12 +38,12 @@ export const SERVERS: readonly ServerDefinition[] = [
     name: 'prism',
     title: 'Prism 5.16 mock',
     stateful: false,
-    args: (port, nodeFlags) => [...nodeFlags, prismCli(), 'mock', DOCUMENT, '--port', String(port), '--host', '127.0.0.1'],
+    args: (port) => [prismCli(), 'mock', DOCUMENT, '--port', String(port), '--host', '127.0.0.1'],
   },
   {
     name: 'baseline',
     title: 'bare node:http',
     stateful: true,
-    args: (port, nodeFlags) => [...nodeFlags, join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)],
+    args: (port) => [join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)],
   },
 ];

@@ -5,7 +5,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOAD_CORE } from './cpu-pinning.ts';
-import { cliHas, runCli } from './plantstore-cli.ts';
+import { runCli } from './plantstore-cli.ts';
 import { startServer } from './server-process.ts';
 import { SERVERS } from './servers.ts';
 
@@ -22,7 +22,6 @@ export interface VerifyResult {
 }
 
 export async function measureVerify(generate: number, resultsDir: string): Promise<VerifyResult> {
-  if (!(await cliHas('verify', LOAD_CORE))) return { skipped: 'skipped: verify not available (not wired into bin/plantstore.js)' };
   const mock = SERVERS.find((s) => s.name === 'plantstore');
   if (!mock) throw new Error('no plantstore server definition');
   const server = await startServer(mock, { logFile: join(resultsDir, 'logs', 'plantstore-verify.log') });

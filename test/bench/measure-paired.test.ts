@@ -16,7 +16,7 @@ function load(requestsPerSecond: number, extra: Partial<LoadResult> = {}): LoadR
     unexpected: 0,
     errors: 0,
     timeouts: 0,
-    perSecond: [],
+    cpuSeconds: 1.5,
     created: requestsPerSecond * 5,
     generatorCpuPercent: 30,
     ...extra,

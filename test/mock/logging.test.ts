@@ -106,7 +106,7 @@ describe("the logger's buffer", () => {
   });
 });
 
-describe('request lines formatted into the batch', () => {
+describe('request lines in the batch', () => {
   const capture = () => {
     const writes: string[] = [];
     return { writes, logger: createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } }) };
