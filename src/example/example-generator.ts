@@ -8,7 +8,7 @@ import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
 import { createValidators, formatIssues, type SchemaCheck, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
-import { premergeAllOf } from './premerge-all-of.ts';
+import { fakerSchema } from './faker-schema.ts';
 import type { ExampleTarget } from '../spec/resolve-target.ts';
 import { createSeededRandom, mixSeed } from './seeded-random.ts';
 import { widenInteger } from './wide-integers.ts';
@@ -56,17 +56,19 @@ interface Prepared {
  */
 export function createExampleGenerator(spec: LoadedSpec, validators: Validators = createValidators(spec)): ExampleGenerator {
   const random = createSeededRandom(1);
+  // Faker views of schema nodes (faker-schema.ts), each made once.
+  const merged = new WeakMap<object, unknown>();
   const base: GenerateOptions = {
-    // Circular $refs stay as "#/components/..." in the dereferenced document; resolve them there.
+    // Circular $refs stay as "#/components/..." in the dereferenced document; resolve them there,
+    // to their faker view like every other node.
     refResolver: (ref) => {
       const schema = ref.startsWith('#/') ? getAtPointer(spec.document, ref) : undefined;
       if (schema === undefined) throw new Error(`cannot resolve $ref ${ref}`);
-      return schema as FakerSchema;
+      return fakerSchema(schema, merged) as FakerSchema;
     },
     outputTransform: (value, schema) => widenInteger(value, schema, random),
   };
   const prepared = new Map<string, Prepared>();
-  const merged = new WeakMap<object, unknown>();
   // Distinctness needs each example's text; keeping it saves writing ndjson a second serialization.
   const texts = new WeakMap<object, string>();
 
@@ -77,7 +79,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     if (!entry) {
       const schema = getAtPointer(spec.document, pointer);
       if (schema === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
-      entry = { pointer, schema: premergeAllOf(schema, merged) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
+      entry = { pointer, schema: fakerSchema(schema, merged) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
       prepared.set(key, entry);
     }
     return entry;
