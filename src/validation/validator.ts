@@ -197,6 +197,7 @@ export function createValidators(spec: LoadedSpec): Validators {
       } catch {
         return false; // a schema Ajv cannot write out: the next start compiles, as without a cache
       }
+      yield;
       return writeCompiled(spec, code);
     },
     cached: saved !== undefined,
