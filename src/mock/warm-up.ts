@@ -10,14 +10,15 @@ import type { Validators } from '../validation/validator.ts';
 /** Starts the warm-up; returns a function that stops it. */
 export function startWarmUp(spec: LoadedSpec, operations: readonly Operation[], validators: Validators): () => void {
   const steps = warmUpSteps(spec, operations, validators);
+  // Kept referenced: Node does not wake an idle loop for an unreferenced immediate, so the
+  // warm-up of an idle server would only move on when a request or a timer came by (the listening
+  // server keeps the process alive anyway, and stopping clears the immediate).
   let timer: NodeJS.Immediate | undefined;
   const step = () => {
     if (steps.next().done) return;
     timer = setImmediate(step);
-    timer.unref();
   };
   timer = setImmediate(step);
-  timer.unref();
   return () => {
     if (timer) clearImmediate(timer);
     void steps.return(undefined);
