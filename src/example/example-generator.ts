@@ -8,13 +8,19 @@ import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
 import { createValidators, formatIssues, type SchemaCheck, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
-import { premergeAllOf } from './premerge-all-of.ts';
+import { fakerSchema } from './faker-schema.ts';
 import type { ExampleTarget } from '../spec/resolve-target.ts';
 import { createSeededRandom, mixSeed } from './seeded-random.ts';
 import { widenInteger } from './wide-integers.ts';
 
 /** Draws per example before giving up: on a duplicate (the schema may allow no more) or an invalid draw. */
 const MAX_ATTEMPTS = 20;
+/**
+ * Invalid full draws before one of the required properties alone is tried: a schema whose full
+ * draws fail three times running (Stripe's invoices, deep in their expandable objects) nearly
+ * always fails all twenty, at ~10 ms a draw, on every answer.
+ */
+const LEAN_AFTER = 3;
 
 export interface ExampleOptions {
   seed: number;
@@ -56,17 +62,19 @@ interface Prepared {
  */
 export function createExampleGenerator(spec: LoadedSpec, validators: Validators = createValidators(spec)): ExampleGenerator {
   const random = createSeededRandom(1);
+  // Faker views of schema nodes (faker-schema.ts), each made once.
+  const merged = new WeakMap<object, unknown>();
   const base: GenerateOptions = {
-    // Circular $refs stay as "#/components/..." in the dereferenced document; resolve them there.
+    // Circular $refs stay as "#/components/..." in the dereferenced document; resolve them there,
+    // to their faker view like every other node.
     refResolver: (ref) => {
       const schema = ref.startsWith('#/') ? getAtPointer(spec.document, ref) : undefined;
       if (schema === undefined) throw new Error(`cannot resolve $ref ${ref}`);
-      return schema as FakerSchema;
+      return fakerSchema(schema, merged) as FakerSchema;
     },
     outputTransform: (value, schema) => widenInteger(value, schema, random),
   };
   const prepared = new Map<string, Prepared>();
-  const merged = new WeakMap<object, unknown>();
   // Distinctness needs each example's text; keeping it saves writing ndjson a second serialization.
   const texts = new WeakMap<object, string>();
 
@@ -77,7 +85,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     if (!entry) {
       const schema = getAtPointer(spec.document, pointer);
       if (schema === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
-      entry = { pointer, schema: premergeAllOf(schema, merged) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
+      entry = { pointer, schema: fakerSchema(schema, merged) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
       prepared.set(key, entry);
     }
     return entry;
@@ -89,6 +97,8 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     exhausted = false;
     let duplicate: JsonValue | undefined;
     let issues: ValidationIssue[] = [];
+    let invalid = 0;
+    let leanTried = false;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const drawSeed = mixSeed(seed, index, attempt);
       random.reseed(drawSeed ^ 0x5bd1e995);
@@ -96,6 +106,11 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       const verdict = entry.check(value);
       if (!verdict.ok) {
         issues = verdict.issues;
+        if (++invalid === LEAN_AFTER && duplicate === undefined) {
+          leanTried = true;
+          const lean = leanDraw(entry, seed, index, seen);
+          if (lean !== undefined) return lean;
+        }
         continue;
       }
       if (!seen) return value;
@@ -112,19 +127,24 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       exhausted = true;
       return duplicate;
     }
-    // Large schemas (Stripe's credit notes) can break in an optional corner on every draw: one
-    // with the required properties alone is smaller, and often valid where the full ones are not.
-    if (!entry.faker.alwaysFakeOptionals && entry.faker.optionalsProbability !== 0) {
-      const lean = { ...entry, faker: { ...entry.faker, optionalsProbability: 0 } };
-      try {
-        return draw(lean, seed, index, seen);
-      } catch {
-        // the full draws' issues say more than the lean ones'
-      }
-    }
+    const lean = leanTried ? undefined : leanDraw(entry, seed, index, seen);
+    if (lean !== undefined) return lean;
     throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; the schema may be unsatisfiable`, [
       `Last attempt: ${formatIssues(issues, '(root)')}`,
     ]);
+  }
+
+  // Large schemas (Stripe's credit notes) can break in an optional corner on every draw: one
+  // with the required properties alone is smaller, and often valid where the full ones are not.
+  // Undefined when the entry must have every optional property, or the lean draws fail too.
+  function leanDraw(entry: Prepared, seed: number, index: number, seen?: Set<string>): JsonValue | undefined {
+    if (entry.faker.alwaysFakeOptionals || entry.faker.optionalsProbability === 0) return undefined;
+    const lean = { ...entry, faker: { ...entry.faker, optionalsProbability: 0 } };
+    try {
+      return draw(lean, seed, index, seen);
+    } catch {
+      return undefined; // the full draws' issues say more than the lean ones'
+    }
   }
 
   function fake(entry: Prepared, seed: number): JsonValue {

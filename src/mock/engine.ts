@@ -29,6 +29,7 @@ import { absentAnswer, absentItemWarnings } from './absent-items.ts';
 import { createFieldMaker } from './field-maker.ts';
 import { planServerFields } from './server-fields.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
+import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
 /** A value now, or later: the common request is answered synchronously, like a hand-written server. */
@@ -40,9 +41,11 @@ export interface MockEngine {
   /** The document's Error-shaped body for answers given outside the engine (413, 408). */
   errorBody(status: number, message: string): string;
   /**
-   * Compiles every operation's schemas in the background, one operation per turn of the event
-   * loop, so that a large document's operations are ready before their first request without
-   * holding up start-up or any request (each turn is short). Returns a function that stops it.
+   * Compiles every schema of the document in the background, one schema (or one cycle of schemas)
+   * per turn of the event loop, so that a large document's operations are ready before their first
+   * request without holding up start-up, a request or a signal for long; then writes the compiled
+   * code to the cache, a short step per turn, so that the next start compiles nothing (warm-up.ts).
+   * Returns a function that stops it.
    */
   warmUp(): () => void;
   readonly operations: Operation[];
@@ -256,38 +259,11 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       }
       return finish(request, outcome, started);
     },
-    warmUp() {
-      let next = 0;
-      let timer: NodeJS.Immediate | undefined;
-      const step = () => {
-        const operation = operations[next++];
-        if (operation === undefined) return;
-        try {
-          compileOperation(operation, validators.at);
-        } catch {
-          // A schema that cannot compile is the loader's warning; its first request says so again.
-        }
-        timer = setImmediate(step);
-        timer.unref();
-      };
-      timer = setImmediate(step);
-      timer.unref();
-      return () => {
-        next = operations.length;
-        if (timer) clearImmediate(timer);
-      };
-    },
+    warmUp: () => startWarmUp(spec, operations, validators),
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     operations,
     store,
     journal,
     webhooks,
   };
-}
-
-/** Compiles an operation's request, parameter and response schemas. */
-function compileOperation(operation: Operation, at: (pointer: string) => unknown): void {
-  for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) at(content.schemaPointer);
-  for (const parameter of operation.parameters) if (parameter.schema !== undefined) at(parameter.schemaPointer);
-  for (const response of operation.responses) for (const content of response.contents) if (content.schema !== undefined) at(content.schemaPointer);
 }

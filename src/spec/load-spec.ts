@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PlantstoreError } from '../errors.ts';
-import { readCachedSpec, writeCachedSpec } from './spec-cache.ts';
+import { noteDerivedCache, readCachedSpec, writeCachedSpec } from './spec-cache.ts';
 
 /** The built-in Plant Store document: the default wherever a command takes --spec. */
 export const DEFAULT_SPEC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi', 'plant-store.yaml');
@@ -92,7 +92,10 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
       import('./example-audit.ts'),
     ]);
     spec.warnings = [...warnings, ...schemaWarnings(spec), ...auditExamples(listOperations(spec), createValidators(spec))];
-    writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings);
+    const version = writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings);
+    if (version !== undefined) noteDerivedCache(spec, cacheKey, version);
+  } else {
+    noteDerivedCache(spec, cacheKey, cached.version);
   }
   if (options.strict && spec.warnings.length > 0) {
     throw new PlantstoreError('SPEC_INVALID', `${file}: the document has ${spec.warnings.length} problem(s), refused under --strict`, spec.warnings.slice(0, 20));

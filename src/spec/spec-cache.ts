@@ -27,8 +27,31 @@ const cacheDir = (() => {
 const fileHash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const entryPath = (root: string) => join(cacheDir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
 
+/**
+ * Where the artefacts made from one version of a document are cached (the compiled validators),
+ * and that version: a digest of the sha256 of every file the document was read from.
+ */
+export interface DerivedCache {
+  /** The cache entry's path without its extension: an artefact adds its own. */
+  base: string;
+  version: string;
+}
+
+const derived = new WeakMap<object, DerivedCache>();
+const versionOf = (files: Record<string, string>) => createHash('sha256').update(`${CACHE_FORMAT}\0${JSON.stringify(files)}`).digest('hex');
+
+/** Notes that a loaded document was read from, or written to, the cache under `root` at `version`. */
+export function noteDerivedCache(spec: object, root: string, version: string): void {
+  derived.set(spec, { base: entryPath(root).slice(0, -'.json'.length), version });
+}
+
+/** The cache of what is made from a loaded document; undefined when it was not cached (PLANTSTORE_NO_CACHE, a read-only checkout). */
+export function derivedCacheOf(spec: object): DerivedCache | undefined {
+  return derived.get(spec);
+}
+
 /** The cached document for a root file (as JSON text), if every file it was read from is unchanged. */
-export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings: string[]; documentText: string } | undefined {
+export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings: string[]; documentText: string; version: string } | undefined {
   if (process.env.PLANTSTORE_NO_CACHE) return undefined;
   try {
     const text = readFileSync(entryPath(root), 'utf8');
@@ -39,15 +62,15 @@ export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings
     const head = JSON.parse(`${text.slice(0, split)}}`) as Omit<CacheEntry, 'document'>;
     if (head.format !== CACHE_FORMAT) return undefined;
     for (const [path, hash] of Object.entries(head.files)) if (fileHash(path) !== hash) return undefined;
-    return { dialect: head.dialect, warnings: head.warnings, documentText: text.slice(split + ',"document":'.length, -1) };
+    return { dialect: head.dialect, warnings: head.warnings, documentText: text.slice(split + ',"document":'.length, -1), version: versionOf(head.files) };
   } catch {
     return undefined; // no entry, an unreadable one, or a file that is gone: validate afresh
   }
 }
 
-/** Stores a freshly validated document; failures to write only cost the next start-up time. */
-export function writeCachedSpec(root: string, files: string[], dialect: '3.0' | '3.1', documentText: string, warnings: string[]): void {
-  if (process.env.PLANTSTORE_NO_CACHE || files.length === 0) return;
+/** Stores a freshly validated document and returns its version; failures to write only cost the next start-up time. */
+export function writeCachedSpec(root: string, files: string[], dialect: '3.0' | '3.1', documentText: string, warnings: string[]): string | undefined {
+  if (process.env.PLANTSTORE_NO_CACHE || files.length === 0) return undefined;
   try {
     const head: Omit<CacheEntry, 'document'> = { format: CACHE_FORMAT, files: Object.fromEntries(files.map((f) => [f, fileHash(f)])), dialect, warnings };
     const target = entryPath(root);
@@ -56,7 +79,9 @@ export function writeCachedSpec(root: string, files: string[], dialect: '3.0' | 
     // The document is already JSON text: spliced in, not serialized a second time.
     writeFileSync(temporary, `${JSON.stringify(head).slice(0, -1)},"document":${documentText}}`);
     renameSync(temporary, target); // atomic: a concurrent reader sees the old entry or the new
+    return versionOf(head.files);
   } catch {
     // A read-only checkout: the cache is only an optimisation, so start-up just stays slower.
+    return undefined;
   }
 }

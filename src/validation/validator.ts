@@ -1,16 +1,22 @@
 // The one validator of the toolkit: the mock (requests), the runner (responses) and the CLI
-// (payloads) all call it. Ajv compiles each schema once, at start-up, straight from the loaded
-// document; values are judged with exact integers (see json/int64.ts).
+// (payloads) all call it. Ajv compiles each schema once, on first use, straight from the loaded
+// document, or the compiled code is read from the cache (compiled-cache.ts); values are judged
+// with exact integers (see json/int64.ts).
 import { createRequire } from 'node:module';
+import { _, stringify, type KeywordCxt } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { Ajv, ErrorObject, Format, ValidateFunction } from 'ajv';
 import { PlantstoreError } from '../errors.ts';
 import { type JsonValue } from '../json/exact-json.ts';
 import { isInt32, isInt64, toValidationView } from '../json/int64.ts';
 import { escapePointerToken, getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
+import { derivedCacheOf } from '../spec/spec-cache.ts';
 import { listOperations } from '../spec/operations.ts';
 import { bundledPointer, DIRECTIONAL, prepareForValidation, type Direction, type DirectionalRequired } from './schema-view.ts';
+import { readCompiled, writeCompiled } from './compiled-cache.ts';
+import { standaloneModule } from './standalone-module.ts';
 
 // ajv-draft-04 and ajv-formats are CommonJS with a default export, which Node's ESM interop (and
 // require) wraps once more. Ajv for JSON Schema draft 4, which OpenAPI 3.0 documents use, is
@@ -20,6 +26,12 @@ const ajvDraft04 = (): new (options: object) => Ajv => {
   return (loaded.default ?? loaded) as new (options: object) => Ajv;
 };
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+// ajv-formats' formats, with exact int32/int64 over projected doubles (its int64 accepts any
+// integer). Compiled code requires them, and the DIRECTIONAL keyword's check, by these names,
+// so that code read back from the cache finds the very same functions.
+const FORMATS: Record<string, Format> = { ...(fullFormats as Record<string, Format>), int32: { type: 'number', validate: isInt32 }, int64: { type: 'number', validate: isInt64 } };
+const RUNTIME = { 'plantstore:formats': FORMATS, 'plantstore:directional': { missingInDirection } };
 
 export interface ValidationIssue {
   /** The JSON Schema keyword that failed ('required', 'type', 'format', ...). */
@@ -42,13 +54,22 @@ export interface Validators {
    * for it: ~0.5 s on GitHub's), so that a first request only compiles its own schemas.
    */
   prepare(): void;
+  /**
+   * Writes the code of every schema compiled so far to the cache, for the next start to read
+   * instead of compiling, in short steps (one per `next()`, so that a caller can yield between
+   * them); returns false when there is nothing new to write or no cache. Call it once the schemas
+   * that matter are compiled (the mock does at the end of its warm-up).
+   */
+  save(): Generator<void, boolean>;
+  /** Whether the validators were read from the cache of compiled validators (nothing to compile). */
+  readonly cached: boolean;
 }
 
 const DOCUMENT_ID = 'plantstore:document';
 const OK: ValidationResult = Object.freeze({ ok: true });
 const ANYTHING: SchemaCheck = () => OK;
 
-function createAjv(spec: LoadedSpec): Ajv {
+function createAjv(spec: LoadedSpec, source = false): Ajv {
   const view = prepareForValidation(spec.bundled);
   // No meta-schema check per compile (compiling the 2020-12 meta-schema costs ~60 ms a start):
   // the loader checks every schema once per document version (schemaWarnings), and its result is
@@ -58,15 +79,15 @@ function createAjv(spec: LoadedSpec): Ajv {
   // against ~1.5 s for Stripe's account). A small one keeps them: its few schemas compile at once,
   // and inlined code validates a little faster on the hot path.
   const large = Object.keys(spec.document.paths ?? {}).length > 100;
-  const options = { allErrors: true, strict: false, logger: false as const, validateFormats: true, validateSchema: false, ...(large ? { inlineRefs: false, code: { optimize: false } } : {}) };
+  // `source` keeps each function's code, for the cache (compiled-cache.ts) to write.
+  const code = { source, formats: _`require("plantstore:formats")`, ...(large ? { optimize: false } : {}) };
+  const options = { allErrors: true, strict: false, logger: false as const, validateFormats: true, validateSchema: false, code, ...(large ? { inlineRefs: false } : {}) };
   const ajv: Ajv = spec.dialect === '3.1' ? new Ajv2020(options) : new (ajvDraft04())(options);
   addFormats(ajv);
-  // Exact int32/int64 over projected doubles (ajv-formats' int64 accepts any integer).
-  ajv.addFormat('int32', { type: 'number', validate: isInt32 });
-  ajv.addFormat('int64', { type: 'number', validate: isInt64 });
+  for (const name of ['int32', 'int64']) ajv.addFormat(name, FORMATS[name]);
   // OpenAPI's own schema keywords, so Ajv knows them for what they are.
   ajv.addVocabulary(['xml', 'externalDocs', 'discriminator']);
-  ajv.addKeyword({ keyword: DIRECTIONAL, type: 'object', schemaType: 'object', errors: true, validate: requiredInDirection });
+  ajv.addKeyword({ keyword: DIRECTIONAL, type: 'object', schemaType: 'object', error: { message: 'must have required property', params: ({ params }) => _`{missingProperty: ${params.missingProperty}}` }, code: requiredInDirection });
   // Schemas are compiled by reference into the bundled document, so a component used by many
   // operations is compiled once, and circular references resolve.
   ajv.addSchema(view, DOCUMENT_ID, undefined, false);
@@ -77,16 +98,24 @@ function createAjv(spec: LoadedSpec): Ajv {
 // so one compiled schema serves requests and answers: the check sets this around each call.
 let direction: Direction = 'neutral';
 
-/** The DIRECTIONAL keyword: readOnly names are required in answers, writeOnly ones in requests. */
-const requiredInDirection = Object.assign(
-  (schema: DirectionalRequired, data: Record<string, unknown>): boolean => {
-    const names = direction === 'request' ? schema.request : direction === 'response' ? schema.response : [...schema.request, ...schema.response];
-    const missing = names.filter((name) => !Object.hasOwn(data, name));
-    requiredInDirection.errors = missing.map((name) => ({ keyword: 'required', params: { missingProperty: name }, message: `must have required property '${name}'` }));
-    return missing.length === 0;
-  },
-  { errors: [] as Array<Partial<ErrorObject>> },
-);
+/** The names of the DIRECTIONAL keyword missing from an object in the current direction. */
+function missingInDirection(request: string[], response: string[], data: Record<string, unknown>): string[] {
+  const names = direction === 'request' ? request : direction === 'response' ? response : [...request, ...response];
+  return names.filter((name) => !Object.hasOwn(data, name));
+}
+
+/**
+ * The DIRECTIONAL keyword: readOnly names are required in answers, writeOnly ones in requests.
+ * Generated code (not a `validate` function), so that Ajv can write it out for the cache; the
+ * names are written into the code rather than read from the schema, which would copy the schema in.
+ */
+function requiredInDirection(cxt: KeywordCxt): void {
+  const { gen, data } = cxt;
+  const schema = cxt.schema as DirectionalRequired;
+  const check = gen.scopeValue('func', { ref: missingInDirection, code: _`require("plantstore:directional").missingInDirection` });
+  const missing = gen.const('missing', _`${check}(${stringify(schema.request)}, ${stringify(schema.response)}, ${data})`);
+  gen.forOf('name', missing, (name) => cxt.error(false, { missingProperty: name }));
+}
 
 /** Which view of the document a pointer is judged by: readOnly and writeOnly depend on the direction. */
 function directionOf(pointer: string): Direction {
@@ -127,48 +156,78 @@ function schemaPointers(spec: LoadedSpec): string[] {
   return pointers;
 }
 
-/** Builds the validators of one loaded document. Each schema is compiled on first use and kept. */
+/**
+ * Builds the validators of one loaded document. Each schema is compiled on first use and kept,
+ * or read from the cache of compiled validators when this version of the document has one.
+ */
 export function createValidators(spec: LoadedSpec): Validators {
   let ajv: Ajv | undefined;
   const cache = new Map<string, SchemaCheck>();
+  const saved = readCompiled(spec, RUNTIME);
+  // Only a process that compiled everything it knows writes the cache: code read from it cannot be written out again.
+  const compiled = new Set<string>();
+  // Keeping each function's code costs memory: only where there is a cache to write it to.
+  const newAjv = () => createAjv(spec, saved === undefined && derivedCacheOf(spec) !== undefined);
+  const validateAt = (where: string): ValidateFunction | undefined => {
+    const found = saved?.get(where);
+    if (found) return found;
+    ajv ??= newAjv();
+    const validate = ajv.getSchema(`${DOCUMENT_ID}${where}`);
+    if (validate) compiled.add(where);
+    return validate;
+  };
   return {
     prepare() {
-      ajv ??= createAjv(spec);
+      // A cached document's validators need no Ajv: it is made on the first schema the cache lacks.
+      if (saved === undefined) ajv ??= newAjv();
     },
     at(pointer) {
       let check = cache.get(pointer);
       if (!check) {
-        ajv ??= createAjv(spec);
-        check = compile(ajv, spec, pointer, directionOf(pointer));
+        check = compile(spec, pointer, directionOf(pointer), validateAt);
         cache.set(pointer, check);
       }
       return check;
     },
+    *save() {
+      if (saved !== undefined || ajv === undefined || compiled.size === 0 || !ajv.opts.code.source) return false;
+      let code: string;
+      try {
+        code = yield* standaloneModule(ajv, Object.fromEntries([...compiled].map((where) => [where, `${DOCUMENT_ID}${where}`])));
+      } catch {
+        return false; // a schema Ajv cannot write out: the next start compiles, as without a cache
+      }
+      yield;
+      return writeCompiled(spec, code);
+    },
+    cached: saved !== undefined,
   };
 }
 
-function compile(ajv: Ajv, spec: LoadedSpec, pointer: string, side: Direction): SchemaCheck {
+function compile(spec: LoadedSpec, pointer: string, side: Direction, validateAt: (where: string) => ValidateFunction | undefined): SchemaCheck {
   const normalized = pointer.startsWith('#') ? pointer : `#${pointer}`;
   if (getAtPointer(spec.document, normalized) === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
   const where = bundledPointer(spec.bundled, normalized);
-  let validate: ValidateFunction;
+  let validate: ValidateFunction | undefined;
   try {
     if (where === undefined) throw new Error('not found in the bundled document');
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}${where}` });
+    validate = validateAt(where);
+    if (validate === undefined) throw new Error('not found in the bundled document');
   } catch {
     // The loader warned about this schema (schemaWarnings): a schema that cannot be compiled
     // cannot refuse anything, and refusing everything would make the operation unusable.
     return ANYTHING;
   }
+  const check = validate;
   return (value, plain) => {
     direction = side;
     let valid: boolean;
     try {
-      valid = validate(plain ? value : toValidationView(value)) as boolean;
+      valid = check(plain ? value : toValidationView(value)) as boolean;
     } finally {
       direction = 'neutral';
     }
-    return valid ? OK : { ok: false, issues: toIssues(validate.errors ?? []) };
+    return valid ? OK : { ok: false, issues: toIssues(check.errors ?? []) };
   };
 }
 
@@ -200,6 +259,7 @@ function toIssue(error: ErrorObject): ValidationIssue {
   const at = (name: unknown) => `${error.instancePath}/${escapePointerToken(String(name))}`;
   switch (error.keyword) {
     case 'required':
+    case DIRECTIONAL:
       return { code: 'required', pointer: at(params.missingProperty), message: 'is required' };
     case 'additionalProperties':
       return { code: 'additionalProperties', pointer: at(params.additionalProperty), message: 'is not allowed' };

@@ -1,0 +1,105 @@
+// The compiled validators of a document, kept on disk next to its cached document (Ajv's
+// standalone code). Compiling costs more than anything else in a large document's first answers
+// (~0.7 s for the first of Stripe's, which reaches most of its components; ~5 s for all of them),
+// for a result that only changes with the document: a start that finds this entry compiles nothing.
+// The entry is one JavaScript module, its first line a header: the document's version (the file
+// hashes the document cache checks), Ajv's version, and the sha256 of the code, so that an entry
+// of another document, another Ajv or a damaged file is ignored (and rewritten by the next warm-up).
+// Stripe's module is ~20 MB of code, which V8 takes ~0.4 s to parse: V8's own code cache of it is
+// kept beside it (`.v8`, made on the first start that reads the module, headed by the module's
+// digest: V8 only checks a source's length), which brings reading it to ~0.15 s.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Script } from 'node:vm';
+import type { ValidateFunction } from 'ajv';
+import { derivedCacheOf } from '../spec/spec-cache.ts';
+
+// Bump when the view of the document (schema-view.ts), the Ajv options or the keywords change.
+const FORMAT = 1;
+const SUFFIX = '.validators.js';
+const V8_SUFFIX = '.validators.v8';
+const DIGEST_BYTES = 32;
+const HEADER = '// plantstore validators ';
+
+const requireHere = createRequire(import.meta.url);
+const ajvVersion = (requireHere('ajv/package.json') as { version: string }).version;
+
+interface Header {
+  format: number;
+  version: string;
+  ajv: string;
+  sha256: string;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Writes a file whole or not at all: a concurrent reader sees the old one or the new. */
+function writeAtomically(target: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, target);
+}
+
+/** V8's code cache for the module whose digest is given, if one was kept for it. */
+function readCodeCache(path: string, sha256: string): Buffer | undefined {
+  try {
+    const data = readFileSync(path);
+    return data.subarray(0, DIGEST_BYTES).toString('hex') === sha256 ? data.subarray(DIGEST_BYTES) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The validate functions cached for this loaded document, by pointer into its bundled form;
+ * undefined when there is no entry for this version of it. `runtime` names the toolkit's own
+ * values the code requires (its formats, its keywords); Ajv's runtime modules are required as they are.
+ */
+export function readCompiled(spec: object, runtime: Record<string, unknown>): Map<string, ValidateFunction> | undefined {
+  const cache = derivedCacheOf(spec);
+  if (!cache) return undefined;
+  try {
+    const text = readFileSync(cache.base + SUFFIX, 'utf8');
+    const lineEnd = text.indexOf('\n');
+    if (!text.startsWith(HEADER) || lineEnd < 0) return undefined;
+    const header = JSON.parse(text.slice(HEADER.length, lineEnd)) as Header;
+    const code = text.slice(lineEnd + 1);
+    if (header.format !== FORMAT || header.version !== cache.version || header.ajv !== ajvVersion || header.sha256 !== digest(code)) return undefined;
+    const exports: Record<string, ValidateFunction> = {};
+    const load = (name: string): unknown => {
+      if (Object.hasOwn(runtime, name)) return runtime[name];
+      if (name.startsWith('ajv/') || name.startsWith('ajv-formats/')) return requireHere(name);
+      throw new Error(`unexpected module ${name}`);
+    };
+    // The code is Ajv's, written by this toolkit, and checked against its digest above.
+    const cachedData = readCodeCache(cache.base + V8_SUFFIX, header.sha256);
+    const script = new Script(`(function (exports, require) {${code}\n})`, { filename: cache.base + SUFFIX, cachedData });
+    (script.runInThisContext() as (exports: object, require: (name: string) => unknown) => void)(exports, load);
+    if (cachedData === undefined || script.cachedDataRejected) {
+      try {
+        writeAtomically(cache.base + V8_SUFFIX, Buffer.concat([Buffer.from(header.sha256, 'hex'), script.createCachedData()]));
+      } catch {
+        // a read-only cache: the next start parses the module again
+      }
+    }
+    return new Map(Object.entries(exports).filter((entry) => typeof entry[1] === 'function'));
+  } catch {
+    return undefined; // no entry, or one that cannot be read: compile as if there were none
+  }
+}
+
+/** Stores the standalone code of a document's compiled validators; a failure to write only costs the next start its compiling. */
+export function writeCompiled(spec: object, code: string): boolean {
+  const cache = derivedCacheOf(spec);
+  if (!cache) return false;
+  try {
+    const header: Header = { format: FORMAT, version: cache.version, ajv: ajvVersion, sha256: digest(code) };
+    writeAtomically(cache.base + SUFFIX, `${HEADER}${JSON.stringify(header)}\n${code}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
