@@ -46,7 +46,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     requestTimeout: options.requestTimeoutMs,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
     // Node checks both deadlines on this interval (30 s by default): a fraction of the shorter.
-    connectionsCheckingInterval: Math.max(10, Math.min(1_000, options.headersTimeoutMs / 4, options.requestTimeoutMs / 4)),
+    connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(1_000, options.headersTimeoutMs / 4, options.requestTimeoutMs / 4))),
     noDelay: true,
     // A repeated header is joined with ", " (Authorization keeps its first: its count says more).
     joinDuplicateHeaders: true,
