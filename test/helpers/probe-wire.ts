@@ -2,7 +2,7 @@
 // reference server with the mock's deadlines, and a client that plays a script of writes, half-
 // closes and resets, then reads the answers and finds out, by events only, whether the server
 // closed the connection. A server that neither answers nor closes fails the probe after `boundMs`.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /** What a probe does on its connection, in order. */
@@ -15,7 +15,9 @@ export type Step =
   /** Waits until this many answers (in all) have come, or the server closed. */
   | { answers: number }
   /** Writes `piece` every `everyMs` until the server closes (a slowloris pace, not a wait). */
-  | { trickle: string; everyMs: number };
+  | { trickle: string; everyMs: number }
+  /** Lets one turn of the event loop pass, so that the next write leaves on its own. */
+  | { turn: true };
 
 export interface ProbeResult {
   /** Final statuses in order (1xx interim answers are left out). */
@@ -47,15 +49,16 @@ export interface ReferenceServer {
  * 200), so that its status classes can be compared with the mock's. No adapter: Node's own
  * refusals, framing and defaults.
  */
-export async function startReference(options: { maxConnections?: number } = {}): Promise<ReferenceServer> {
+export async function startReference(options: { maxConnections?: number; deadlines?: typeof DEADLINES } = {}): Promise<ReferenceServer> {
+  const { headersTimeoutMs, requestTimeoutMs } = options.deadlines ?? DEADLINES;
   const ids = new Set<unknown>();
   let handled = 0;
   const server = createServer(
     {
-      headersTimeout: DEADLINES.headersTimeoutMs,
-      requestTimeout: DEADLINES.requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
       // As the adapter sets it: a quarter of the shorter deadline, so that the deadlines mean their values.
-      connectionsCheckingInterval: Math.max(10, Math.min(1_000, DEADLINES.headersTimeoutMs / 4, DEADLINES.requestTimeoutMs / 4)),
+      connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(1_000, headersTimeoutMs / 4, requestTimeoutMs / 4))),
     },
     (req, res) => {
       const chunks: Buffer[] = [];
@@ -69,7 +72,7 @@ export async function startReference(options: { maxConnections?: number } = {}):
           target = start === -1 ? '/' : target.slice(start);
         }
         const path = target.split('?')[0];
-        const [status, body] = route(req.method ?? 'GET', path, req.headers.authorization, Buffer.concat(chunks).toString('utf8'), ids);
+        const [status, body] = route(req.method ?? 'GET', path, req.headers, Buffer.concat(chunks), ids);
         res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(status === 405 ? { allow: 'POST' } : {}) });
         res.end(body);
       });
@@ -90,19 +93,25 @@ export async function startReference(options: { maxConnections?: number } = {}):
   };
 }
 
-function route(method: string, path: string, authorization: string | undefined, body: string, ids: Set<unknown>): [number, string] {
+const BEARER = /^bearer +[A-Za-z0-9\-._~+/]+=*$/i;
+const JSON_TYPE = /^application\/json[ \t]*(;|$)/i;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function route(method: string, path: string, headers: IncomingHttpHeaders, bytes: Buffer, ids: Set<unknown>): [number, string] {
   const error = (status: number) => [status, JSON.stringify({ error: status, message: 'refused' })] as [number, string];
   if (path === '/__mock/health') return method === 'GET' || method === 'HEAD' ? [200, '{"status":"ok"}'] : error(405);
   if (path !== '/plants') return error(404);
   if (method !== 'POST') return error(405);
-  if (!/^Bearer \S+$/.test(authorization ?? '')) return error(401);
-  let plant: { id?: unknown; name?: unknown };
+  if (!BEARER.test(headers.authorization ?? '')) return error(401);
+  if (!JSON_TYPE.test(headers['content-type'] ?? '')) return error(415);
+  let plant: { id?: unknown; name?: unknown; tag?: unknown };
   try {
-    plant = JSON.parse(body) as typeof plant;
+    plant = JSON.parse(UTF8.decode(bytes)) as typeof plant;
   } catch {
     return error(400);
   }
-  if (typeof plant !== 'object' || plant === null || !Number.isInteger(plant.id) || typeof plant.name !== 'string' || ids.has(plant.id)) return error(400);
+  if (typeof plant !== 'object' || plant === null || Array.isArray(plant)) return error(400);
+  if (!Number.isInteger(plant.id) || typeof plant.name !== 'string' || (plant.tag !== undefined && typeof plant.tag !== 'string') || ids.has(plant.id)) return error(400);
   ids.add(plant.id);
   return [200, JSON.stringify({ name: plant.name })];
 }
@@ -137,10 +146,11 @@ function parseAnswer(buffer: Buffer, head: boolean, closed: boolean): Parsed | u
 
 /**
  * Plays `steps` on a fresh connection, reads `expected` answers (or fewer if the server closes),
- * then sends the canary unless the client has ended or reset: an answer to it means the
- * connection stayed open. `head` lists the answers (by index) that answer a HEAD.
+ * then sends the canary unless the client has ended or reset (or `canary` is false): an answer
+ * to it means the connection stayed open. With `expected` Infinity it reads until the server
+ * closes. `head` lists the answers (by index) that answer a HEAD.
  */
-export function runProbe(port: number, steps: Step[], expected: number, options: { head?: number[]; boundMs?: number } = {}): Promise<ProbeResult> {
+export function runProbe(port: number, steps: Step[], expected: number, options: { head?: number[]; boundMs?: number; canary?: boolean } = {}): Promise<ProbeResult> {
   const head = new Set(options.head ?? []);
   const boundMs = options.boundMs ?? 5_000;
   return new Promise((resolve, reject) => {
@@ -225,6 +235,7 @@ export function runProbe(port: number, steps: Step[], expected: number, options:
           clientDone = true;
           return finish({ statuses, bodies, closed: true });
         } else if ('answers' in step) await answers(step.answers);
+        else if ('turn' in step) await new Promise((next) => setImmediate(next));
         else {
           const piece = Buffer.from(step.trickle, 'latin1');
           trickle = setInterval(() => !closed && socket.write(piece), step.everyMs);
@@ -235,6 +246,7 @@ export function runProbe(port: number, steps: Step[], expected: number, options:
         if (!closed) await answers(Number.POSITIVE_INFINITY); // the server must close after a half-close
         return finish({ statuses, bodies, closed: true });
       }
+      if (options.canary === false) return finish({ statuses, bodies, closed });
       const before = statuses.length;
       canarySent = true;
       socket.write(CANARY);
