@@ -1,12 +1,14 @@
 // The load drivers (the lean client, and undici's) against a real node:http server on port 0:
 // whatever the framing, every answer the server gave within the run is counted once, with its
 // status, and nothing is lost.
-// Runs are 300 ms and concurrent, so the file takes well under 2 s; counts are compared with what
-// the server saw, never with a rate (benchmarks are not tests).
+// The drivers' clock is faked: a run's 300 ms pass only once the server has seen enough of its
+// requests (an event), so a busy machine makes a run slower, never shorter. Counts are compared
+// with what the server saw, never with a rate (benchmarks are not tests).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runClosedLoop } from '../../bench/http-load-client.ts';
+import { EventEmitter } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runClosedLoop, type ClientLimits } from '../../bench/http-load-client.ts';
 import { runUndici } from '../../bench/undici-load.ts';
 
 type Answer = (req: IncomingMessage, res: ServerResponse) => void;
@@ -42,9 +44,11 @@ const ANSWERS: Record<string, Answer> = {
 let server: Server;
 let url: string;
 // Request bodies and connections by request URL; each test has its own URL (a query tells apart
-// two tests of one answer), so concurrent tests do not see each other's requests.
+// two tests of one answer), so tests do not see each other's requests.
 const seen = new Map<string, string[]>();
 const sockets = new Map<string, number>();
+/** Emits 'request' each time a request has been read whole. */
+const arrivals = new EventEmitter();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -54,6 +58,7 @@ beforeAll(async () => {
       const path = req.url ?? '';
       if (!seen.has(path)) seen.set(path, []);
       seen.get(path)?.push(Buffer.concat(chunks).toString());
+      arrivals.emit('request');
       ANSWERS[path.split('?')[0]](req, res);
     });
   });
@@ -74,15 +79,46 @@ afterAll(() => {
 
 const total = (statuses: Record<string, number>) => Object.values(statuses).reduce((a, b) => a + b, 0);
 
-function load(path: string, limits = { timeoutMs: 10_000, graceMs: 1_000, retryMs: 100 }, driver: 'lean' | 'undici' = 'lean') {
+/** Resolves once the server has read `count` requests to `path`. */
+function requestsSeen(path: string, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if ((seen.get(path)?.length ?? 0) < count) return;
+      arrivals.off('request', check);
+      resolve();
+    };
+    arrivals.on('request', check);
+    check();
+  });
+}
+
+/**
+ * One 300 ms run of 4 connections on a faked clock. By default the 300 ms pass at once when the
+ * server has read 16 requests; `ticks` say otherwise (after `requests` in all, `ms` more pass).
+ * Answers still in flight then are awaited for as long as they take.
+ */
+async function load(path: string, options: { limits?: ClientLimits; driver?: 'lean' | 'undici'; ticks?: { requests: number; ms: number }[] } = {}) {
+  const { limits = { timeoutMs: 10_000, graceMs: 1_000, retryMs: 100 }, driver = 'lean', ticks = [{ requests: 16, ms: 300 }] } = options;
   let n = 0n;
   const body = () => `{"id":${n++}}`;
   const plan = { url, connections: 4, seconds: 0.3, method: 'POST', path, headers: { 'content-type': 'application/json' }, body };
-  return driver === 'undici' ? runUndici(plan) : runClosedLoop(plan, limits);
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+  // The faked performance.now() starts at 0, which the lean client takes for "no request in flight".
+  vi.advanceTimersByTime(1_000);
+  try {
+    const run = driver === 'undici' ? runUndici(plan) : runClosedLoop(plan, limits);
+    for (const tick of ticks) {
+      await requestsSeen(path, tick.requests);
+      await vi.advanceTimersByTimeAsync(tick.ms);
+    }
+    return await run;
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 describe.each(['lean', 'undici'] as const)('the %s driver', (driver) => {
-  it.concurrent.each([
+  it.each([
     ['/content-length', '200'],
     ['/chunked', '201'],
     ['/split', '202'],
@@ -91,7 +127,7 @@ describe.each(['lean', 'undici'] as const)('the %s driver', (driver) => {
     ['/until-close', '203'],
   ])('counts every answer of %s once, with status %s', async (path, status) => {
     const run = `${path}?${driver}`;
-    const result = await load(run, undefined, driver);
+    const result = await load(run, { driver });
     const bodies = seen.get(run) ?? [];
     expect(result.errors).toBe(0);
     expect(result.timeouts).toBe(0);
@@ -99,13 +135,13 @@ describe.each(['lean', 'undici'] as const)('the %s driver', (driver) => {
     // In-flight answers at the deadline are awaited (late), so the server saw exactly these requests.
     expect(total(result.statuses) + total(result.lateStatuses)).toBe(bodies.length);
     expect(result.latencies.length).toBe(total(result.statuses));
-    expect(total(result.statuses)).toBeGreaterThan(4);
+    expect(total(result.statuses)).toBeGreaterThan(4); // more than one request per connection: 16 were read, 4 at most in flight
     // The body function ran once per request: no id was sent twice.
     expect(new Set(bodies).size).toBe(bodies.length);
   });
 
-  it.concurrent('counts connections reset by the server as errors', async () => {
-    const result = await load(`/reset?${driver}`, undefined, driver);
+  it('counts connections reset by the server as errors', async () => {
+    const result = await load(`/reset?${driver}`, { driver });
     expect(result.statuses).toEqual({});
     expect(result.errors).toBeGreaterThan(4);
     expect(result.errors).toBeLessThanOrEqual(seen.get(`/reset?${driver}`)?.length ?? 0);
@@ -113,13 +149,15 @@ describe.each(['lean', 'undici'] as const)('the %s driver', (driver) => {
 });
 
 describe('runClosedLoop', () => {
-  it.concurrent('reconnects after Connection: close, once per answer', async () => {
+  it('reconnects after Connection: close, once per answer', async () => {
     const result = await load('/close?sockets');
     expect(sockets.get('/close?sockets')).toBe(total(result.statuses) + total(result.lateStatuses));
   });
 
-  it.concurrent('counts unanswered requests as timeouts and replaces their connections', async () => {
-    const result = await load('/hang', { timeoutMs: 50, graceMs: 50, retryMs: 100 });
+  it('counts unanswered requests as timeouts and replaces their connections', async () => {
+    // The 4 requests hang until the faked clock passes their 50 ms timeout; once their 4
+    // replacements hang too, the rest of the run and its 50 ms grace pass.
+    const result = await load('/hang', { limits: { timeoutMs: 50, graceMs: 50, retryMs: 100 }, ticks: [{ requests: 4, ms: 50 }, { requests: 8, ms: 300 }] });
     expect(result.statuses).toEqual({});
     expect(result.timeouts).toBeGreaterThanOrEqual(4);
     expect(seen.get('/hang')?.length).toBeGreaterThan(4);
