@@ -87,9 +87,20 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     // A client that pipelines requests and reads none of the answers: llhttp has parsed every
     // request of the chunk it read, so each would be answered into memory. The next request waits
     // until the client has read what is written (an admin state dump can be megabytes).
-    if (socket.writableNeedDrain) socket.once('drain', () => serve(req, res));
-    else serve(req, res);
+    if (!socket.writableNeedDrain) return serve(req, res);
+    // One 'drain' listener per socket however many requests wait (one each would warn past 10).
+    let queue = waiting.get(socket);
+    if (!queue) {
+      const ready: (() => void)[] = (queue = []);
+      waiting.set(socket, ready);
+      socket.once('drain', () => {
+        waiting.delete(socket);
+        for (const next of ready) next();
+      });
+    }
+    queue.push(() => serve(req, res));
   });
+  const waiting = new WeakMap<Socket, (() => void)[]>();
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     readBody(req, options.maxBodyBytes).then(
       (body) => {
