@@ -56,7 +56,9 @@ describe('the state file', () => {
     expect(warnings.join()).toContain('torn last line');
     reopened.insert('/plants', '3', { id: 3, name: 'C' });
     await reopened.close();
-    expect((await openFileStore(file, silentLogger)).list('/plants').map((p) => p.id)).toEqual([1, 3]);
+    const again = await openFileStore(file, silentLogger);
+    expect(again.list('/plants').map((p) => p.id)).toEqual([1, 3]);
+    await again.close();
   });
 
   it('refuses to start on a file damaged in the middle, naming the line, and loads nothing', async () => {
@@ -89,7 +91,9 @@ describe('the state file', () => {
     await store.close();
     const lineCount = readFileSync(file, 'utf8').trimEnd().split('\n').length;
     expect(lineCount).toBeLessThan(1200); // 6,001 changes were made
-    expect((await openFileStore(file, silentLogger)).list('/plants')).toEqual([{ id: 1, name: 'kept' }]);
+    const reopened = await openFileStore(file, silentLogger);
+    expect(reopened.list('/plants')).toEqual([{ id: 1, name: 'kept' }]);
+    await reopened.close();
   });
 
   it('is emptied by clear()', async () => {
@@ -101,7 +105,9 @@ describe('the state file', () => {
     await store.flush();
     expect(readFileSync(file, 'utf8')).not.toContain('"name"');
     await store.close();
-    expect((await openFileStore(file, silentLogger)).list('/plants')).toEqual([]);
+    const reopened = await openFileStore(file, silentLogger);
+    expect(reopened.list('/plants')).toEqual([]);
+    await reopened.close();
   });
 
   it('batches concurrent writes into few fsyncs and acknowledges each', async () => {
