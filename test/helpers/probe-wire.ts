@@ -38,8 +38,6 @@ export interface ReferenceServer {
   port: number;
   /** Creates the handler accepted: the reference's state. */
   stored(): number;
-  /** Requests that reached the handler (the mock's equivalent is its journal). */
-  handled(): number;
   close(): Promise<void>;
 }
 
@@ -52,7 +50,6 @@ export interface ReferenceServer {
 export async function startReference(options: { maxConnections?: number; deadlines?: typeof DEADLINES } = {}): Promise<ReferenceServer> {
   const { headersTimeoutMs, requestTimeoutMs } = options.deadlines ?? DEADLINES;
   const ids = new Set<unknown>();
-  let handled = 0;
   const server = createServer(
     {
       headersTimeout: headersTimeoutMs,
@@ -65,7 +62,6 @@ export async function startReference(options: { maxConnections?: number; deadlin
       req.on('error', () => {}); // a reset mid-body
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        handled++;
         let target = req.url ?? '/';
         if (!target.startsWith('/') && target !== '*') {
           const start = target.indexOf('/', target.indexOf('//') + 2);
@@ -84,7 +80,6 @@ export async function startReference(options: { maxConnections?: number; deadlin
     server,
     port: (server.address() as AddressInfo).port,
     stored: () => ids.size,
-    handled: () => handled,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -260,7 +255,7 @@ export function runProbe(port: number, steps: Step[], expected: number, options:
       finish({ statuses, bodies, closed: true });
     });
     socket.once('error', (error) => {
-      if (!socket.readyState || socket.connecting) fail(error);
+      if (socket.connecting) fail(error); // never connected
     });
   });
 }
