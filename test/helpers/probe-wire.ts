@@ -254,8 +254,10 @@ export function runProbe(port: number, steps: Step[], expected: number, options:
       }
       finish({ statuses, bodies, closed: true });
     });
+    let connected = false;
+    socket.once('connect', () => (connected = true));
     socket.once('error', (error) => {
-      if (socket.connecting) fail(error); // never connected
+      if (!connected) fail(error);
     });
   });
 }
