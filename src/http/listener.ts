@@ -46,7 +46,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     requestTimeout: options.requestTimeoutMs,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
     // Node checks both deadlines on this interval (30 s by default): a fraction of the shorter.
-    connectionsCheckingInterval: Math.max(10, Math.min(1_000, options.headersTimeoutMs / 4, options.requestTimeoutMs / 4)),
+    connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(1_000, options.headersTimeoutMs / 4, options.requestTimeoutMs / 4))),
     noDelay: true,
     // A repeated header is joined with ", " (Authorization keeps its first: its count says more).
     joinDuplicateHeaders: true,
@@ -153,7 +153,12 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     const [status, message] =
       CLIENT_ERRORS[error.code ?? ''] ?? (reason === 'Invalid HTTP version' ? [505, 'this HTTP version is not supported: the mock speaks HTTP/1.1'] : [400, `malformed HTTP request: ${reason}`]);
     const body = options.errorBody(status, message);
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    // Answers owed to requests read before the bad bytes go first (Node's own refusal is written
+    // ahead of them and drops them); if one of them closed the connection, it said all there was.
+    afterOwedAnswers(socket, () => {
+      if (!socket.writable) return socket.destroy();
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    });
   });
   const close = server.close.bind(server);
   server.close = (callback?: (error?: Error) => void) => {
@@ -177,6 +182,18 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   return server;
 }
 
+/** Calls back once every answer to a request read whole on the socket has been written. */
+function afterOwedAnswers(socket: Socket, callback: () => void): void {
+  // Node attaches pipelined answers to the socket one at a time, the next when one finishes.
+  const owed = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  // A request still being read is the one the bad bytes were in: it is owed nothing but the refusal
+  // (unless it has been refused already).
+  if (!owed || (!owed.req.complete && !owed.writableEnded)) return callback();
+  owed.once('finish', () => afterOwedAnswers(socket, callback));
+  // Gone without finishing (the client left): the callback finds the socket closed.
+  owed.once('close', () => owed.writableFinished || callback());
+}
+
 /**
  * What llhttp lets through and RFC 9112 refuses, or the mock cannot honour: [status, message].
  * A server and a proxy that disagree on where a request ends can be made to see two requests in one,
@@ -191,8 +208,12 @@ function framingRefusal(req: IncomingMessage): [number, string] | undefined {
   // RFC 9112 §3.2: exactly one Host in HTTP/1.1.
   if (req.httpVersionMinor >= 1 && hosts !== 1) return [400, hosts === 0 ? 'malformed HTTP request: an HTTP/1.1 request needs a Host header' : 'malformed HTTP request: more than one Host header'];
   const coding = req.headers['transfer-encoding'];
-  // RFC 9112 §6.1: a transfer coding the server does not decode is refused with 501.
-  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') return [501, `the transfer coding "${coding}" is not supported (only chunked is)`];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
+    // RFC 9112 §6.3: without chunked last the body's length cannot be known: 400, then close.
+    if (!/(?:^|,)[ \t]*chunked[ \t]*$/i.test(coding)) return [400, `malformed HTTP request: Transfer-Encoding "${coding}" does not end with chunked`];
+    // RFC 9112 §6.1: a transfer coding the server does not decode is refused with 501.
+    return [501, `the transfer coding "${coding}" is not supported (only chunked is)`];
+  }
   return undefined;
 }
 

@@ -7,12 +7,9 @@ export interface RawAnswer {
 }
 
 /** Sends bytes exactly as given (no client normalisation) and reads one answer. */
-export function rawRequest(port: number, bytes: string | Buffer, options: { endAfterMs?: number } = {}): Promise<RawAnswer> {
+export function rawRequest(port: number, bytes: string | Buffer): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.write(bytes);
-      if (options.endAfterMs !== undefined) setTimeout(() => socket.end(), options.endAfterMs);
-    });
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
     let data = '';
     socket.setTimeout(15_000, () => socket.destroy(new Error('no answer in 15 s')));
     socket.on('data', (chunk) => {

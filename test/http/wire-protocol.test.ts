@@ -146,8 +146,8 @@ class Wire {
     }
   }
 
-  /** True once the server has closed (or ended) the connection, false if it is still open after `timeoutMs`. */
-  async waitForClose(timeoutMs = 1_000): Promise<boolean> {
+  /** True once the server has closed (or ended) the connection, false if it is still open after `timeoutMs` (a bound on a failure, not a wait). */
+  async waitForClose(timeoutMs = WAIT_MS): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (!this.closed) if (!(await this.activity(deadline))) return false;
     return true;
@@ -220,7 +220,29 @@ function chunkedCreate(body: string, options: { extra?: string[]; pieces?: numbe
 
 const count = () => server.engine.store.size();
 const errorShaped = (response: WireResponse) => expect(JSON.parse(response.text)).toEqual({ error: response.status, message: expect.any(String) });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asks `port` for its health `times` times in a row on one connection: each answer is a turn of the server's loop. */
+async function roundTrips(port: number, times: number): Promise<void> {
+  const wire = await Wire.open(port);
+  for (let i = 0; i < times; i++) {
+    wire.write('GET /__mock/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect((await wire.read(1)).responses[0].status).toBe(200);
+  }
+  wire.destroy();
+}
+
+/**
+ * Waits until `value` holds still across 20 round trips of another client to `port`, and returns it:
+ * quiescence counted in the server's own turns, not in guessed milliseconds.
+ */
+async function settled(port: number, value: () => number): Promise<number> {
+  for (let round = 0; round < 100; round++) {
+    const before = value();
+    await roundTrips(port, 20);
+    if (value() === before) return before;
+  }
+  throw new Error(`still changing after 100 rounds: ${value()}`);
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -442,11 +464,10 @@ describe('header fields (RFC 9112 §5, RFC 9110 §5)', () => {
     const { responses, wire } = await exchange(create(plant(), { extra: ['Expect: something-else'] }));
     expect(responses[0].status).toBe(417);
     expect(count()).toBe(before);
-    if (await wire.waitForClose(100)) return; // closing is allowed too
-    wire.write(create(plant('AfterExpect')));
-    const next = await wire.read(1);
-    expect(next.responses[0].status).toBe(200);
-    expect(next.responses[0].text).toBe('{"name":"AfterExpect"}');
+    // Closing is allowed too, and is what the adapter does: it says so, so the body is never taken for a request.
+    expect(responses[0].headers.connection).toBe('close');
+    expect(await wire.waitForClose()).toBe(true);
+    expect(wire.pending).toHaveLength(0);
   });
 
   it.each([
@@ -588,15 +609,9 @@ describe('limits and timeouts', () => {
     const wire = await Wire.open(server.port);
     wire.socket.pause(); // never read: the answers fill the kernel's buffers, then the server must stop
     wire.write(Buffer.concat(Array.from({ length: flood }, () => create(plant('x'.repeat(2000))))));
-    // Wait until the server has stopped taking requests (the count holds for 200 ms).
-    let last = -1;
-    for (const deadline = Date.now() + 4_000; count() !== last && Date.now() < deadline; ) {
-      last = count();
-      await sleep(200);
-    }
-    const processed = count() - before;
+    // Wait until the server has stopped taking requests (the count holds across another client's round trips).
+    const processed = (await settled(server.port, count)) - before;
     wire.destroy();
-    expect(count() - before).toBe(processed); // it settled
     expect(processed).toBeGreaterThan(0);
     expect(processed).toBeLessThan(flood / 2); // it stopped reading what it could not answer
     const { responses } = await exchange(create(plant('After')));
@@ -618,7 +633,6 @@ describe('connection management (RFC 9112 §9)', () => {
       expect(responses[0].headers['keep-alive']).toBe('timeout=5');
       expect(closed).toBe(false);
     }
-    expect(await wire.waitForClose(100)).toBe(false);
   });
 
   // §9.6: after a request with Connection: close the server closes after its answer.
@@ -641,7 +655,6 @@ describe('connection management (RFC 9112 §9)', () => {
     const { responses, wire } = await exchange(create(plant(), { line: 'POST /plants HTTP/1.0', extra: ['Connection: keep-alive'] }));
     expect(responses[0].status).toBe(200);
     expect(responses[0].headers.connection).toBe('keep-alive');
-    expect(await wire.waitForClose(100)).toBe(false);
     wire.write(create(plant('Again'), { line: 'POST /plants HTTP/1.0', extra: ['Connection: keep-alive'] }));
     const next = await wire.read(1);
     expect(next.responses[0].text).toBe('{"name":"Again"}');
@@ -654,10 +667,10 @@ describe('connection management (RFC 9112 §9)', () => {
     const { responses } = await wire.read(1, { head: true });
     expect(responses[0].status).toBe(405);
     expect(responses[0].headers.allow).toMatch(/\bPOST\b/);
-    await sleep(50);
-    expect(wire.pending).toHaveLength(0); // no body followed the head
+    // No body followed the head: the next bytes on the wire are the next answer's status line.
     wire.write(create(plant('AfterHead')));
     const next = await wire.read(1);
+    expect(wire.pending).toHaveLength(0);
     expect(next.responses[0].status).toBe(200);
     expect(next.responses[0].text).toBe('{"name":"AfterHead"}');
   });
@@ -673,10 +686,10 @@ describe('connection management (RFC 9112 §9)', () => {
     expect(preflight.headers['access-control-allow-headers']).toBe('authorization,content-type');
     expect(preflight.headers['content-length']).toBeUndefined(); // RFC 9110 §8.6: never in a 204
     expect(preflight.body).toHaveLength(0);
-    await sleep(50);
-    expect(wire.pending).toHaveLength(0);
+    // Nothing followed: the next bytes on the wire are the next answer's status line.
     wire.write(create(plant('AfterPreflight')));
     const next = await wire.read(1);
+    expect(wire.pending).toHaveLength(0);
     expect(next.responses[0].status).toBe(200);
     expect(next.responses[0].text).toBe('{"name":"AfterPreflight"}');
   });
@@ -686,7 +699,6 @@ describe('connection management (RFC 9112 §9)', () => {
     const full = create(plant());
     const wire = await Wire.open(server.port);
     wire.write(full.subarray(0, full.length - 10));
-    await sleep(50);
     wire.end();
     const { responses } = await wire.read(1);
     expect(responses[0].status).toBe(400);
@@ -722,28 +734,31 @@ describe('connection management (RFC 9112 §9)', () => {
   });
 
   // Closed after 5 s, as advertised by Keep-Alive: timeout=5 (node:http v24 added a 1000 ms
-  // keepAliveTimeoutBuffer: ~6.0 s).
-  it('closes a keep-alive connection left idle for about 5 s', async () => {
+  // keepAliveTimeoutBuffer: ~6.0 s). Only the lower bound is checked: a busy machine makes timers
+  // late, never early.
+  it('closes a keep-alive connection left idle for at least 5 s', async () => {
     const wire = await Wire.open(server.port);
     wire.write(create(plant()));
     await wire.read(1);
     const idleFrom = Date.now();
-    expect(await wire.waitForClose(9_000)).toBe(true);
-    const idle = wire.closedAt! - idleFrom;
-    expect(idle).toBeGreaterThanOrEqual(4_500);
-    expect(idle).toBeLessThan(7_500);
-  }, 15_000);
+    expect(await wire.waitForClose(15_000)).toBe(true);
+    expect(wire.closedAt! - idleFrom).toBeGreaterThanOrEqual(4_500);
+  }, 20_000);
 
   it('closes an idle keep-alive connection at once when the server closes, and the close resolves promptly', async () => {
     const own = await startMockServer({ port: 0 });
     try {
+      // A control connection, idle since before the other, so its keep-alive timeout comes first:
+      // still open once close() has resolved and the other has closed, so neither waited for a timeout.
+      const control = await Wire.open(server.port);
+      control.write(create(plant()));
+      await control.read(1);
       const wire = await Wire.open(own.port);
       wire.write(create(plant()));
       expect((await wire.read(1)).responses[0].status).toBe(200);
-      const started = Date.now();
-      await Promise.race([own.close(), sleep(2_000).then(() => Promise.reject(new Error('close() took over 2 s')))]);
-      expect(Date.now() - started).toBeLessThan(2_000);
-      expect(await wire.waitForClose(500)).toBe(true);
+      await own.close();
+      expect(await wire.waitForClose()).toBe(true);
+      expect(control.closed).toBe(false);
     } finally {
       await own.close();
     }
@@ -776,11 +791,8 @@ describe('found by fuzzing', () => {
       // 300 pairs in one write: a large answer, then a create that marks how far the server got.
       const pairs = Array.from({ length: 300 }, (_, i) => Buffer.concat([Buffer.from('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n'), create(JSON.stringify({ id: 9_200_000 + i, name: 'm' }))]));
       wire.write(Buffer.concat(pairs));
-      let handled = -1;
-      while (handled !== own.engine.store.size() - before) {
-        handled = own.engine.store.size() - before;
-        await sleep(300);
-      }
+      // Settled: the count holds across another client's round trips.
+      const handled = (await settled(own.port, () => own.engine.store.size())) - before;
       expect(handled).toBeGreaterThan(0);
       expect(handled).toBeLessThan(60);
       wire.destroy();
@@ -809,9 +821,13 @@ describe('found by fuzzing', () => {
       await seedLargeState(own.port, 9_300_000);
       const wire = await Wire.open(own.port);
       wire.socket.pause();
-      // Eight ~1 MB answers fill the socket buffers; the client reads nothing for 6 s (past the 5 s idle timeout).
+      // Eight ~1 MB answers fill the socket buffers; the client reads nothing until a connection
+      // that went idle after it has been closed by the keep-alive timeout (~6 s).
       wire.write('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(8));
-      await sleep(6_000);
+      const idle = await Wire.open(own.port);
+      idle.write('GET /__mock/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      await idle.read(1);
+      expect(await idle.waitForClose(15_000)).toBe(true);
       wire.socket.resume();
       const { responses } = await wire.read(8, { timeoutMs: 5_000 });
       expect(responses).toHaveLength(8);
@@ -827,11 +843,18 @@ describe('found by fuzzing', () => {
       // ~8 MB of state, more than the socket buffers hold: the answer is still being written when close() comes.
       await seedLargeState(own.port, 9_400_000, 9);
       const wire = await Wire.open(own.port);
-      wire.socket.pause();
+      // The first bytes of the answer have come: it is being written. Then the client stops reading.
+      const writing = new Promise<void>((resolve) =>
+        wire.socket.once('data', () => {
+          wire.socket.pause();
+          resolve();
+        }),
+      );
       wire.write('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n');
-      await sleep(300);
+      await writing;
       const closed = own.close();
-      await sleep(300);
+      // close() has taken effect once the port refuses a new connection.
+      await expect(Wire.open(own.port)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
       wire.socket.resume();
       const { responses, closed: ended } = await wire.read(1, { timeoutMs: 5_000 });
       expect(responses).toHaveLength(1);
@@ -848,8 +871,12 @@ describe('found by fuzzing', () => {
     const wire = await Wire.open(server.port);
     wire.write(Buffer.concat([create(plant('Stray')), Buffer.from('\r\n')]));
     expect((await wire.read(1)).responses[0].status).toBe(200);
-    // Past headersTimeoutMs (600) and a sweep: still open, nothing more sent.
-    expect(await wire.waitForClose(1_200)).toBe(false);
+    // Past headersTimeoutMs (600) and a sweep, shown by a later half-sent head being cut off with
+    // 408: still open, nothing more sent.
+    const control = await Wire.open(server.port);
+    control.write('GET /x HTTP/1.1\r\nHost: x\r\n');
+    expect((await control.read(1)).responses[0].status).toBe(408);
+    expect(wire.closed).toBe(false);
     expect(wire.pending).toHaveLength(0);
     wire.write(create(plant('AfterStray')));
     expect((await wire.read(1)).responses[0].status).toBe(200);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { CANARY } from '../helpers/engine.ts';
@@ -58,15 +58,23 @@ describe('the mock on a real socket', () => {
 
   it('closes gracefully, letting a request in flight finish', async () => {
     server = await startMockServer({ port: 0 });
-    const body = new PassThrough();
-    const pending = request(`${server.url}/plants`, { method: 'POST', body, headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' } });
-    body.write('{"id":1,');
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the request is now in flight
+    // Expect: 100-continue makes the server say when it has the head: the request is then in flight.
+    const socket = connect(server.port, '127.0.0.1');
+    let received = '';
+    const interim = new Promise<void>((resolve) =>
+      socket.on('data', (chunk) => {
+        received += chunk;
+        if (received.includes('100 Continue')) resolve();
+      }),
+    );
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const body = '{"id":1,"name":"A"}';
+    socket.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${CANARY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+    await interim;
     const closed = server.close();
-    body.end('"name":"A"}');
-    const answer = await pending;
-    expect(answer.statusCode).toBe(200);
-    await answer.body.dump();
+    socket.write(body);
+    await ended;
+    expect(received).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{"name":"A"\}$/);
     await closed;
   });
 });

@@ -2,7 +2,7 @@
 // that stop a run before any request.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PlantstoreError } from '../../src/errors.ts';
 import { verify } from '../../src/runner/index.ts';
 import { startPlantServer, type PlantServer } from '../fixtures-servers/plant-server.ts';
@@ -59,11 +59,17 @@ describe('running cases', () => {
 
   it('gives every case its own {{uniqueId}}, above the last run\'s', async () => {
     const ids = async () => (await verify({ target: server.url, token: 't', filter: ['creates a plant'] })).cases.map((c) => BigInt((c.steps[0].request!.body as { id: bigint }).id));
-    const first = await ids();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = await ids();
-    expect(new Set(first).size).toBe(first.length);
-    expect(second.every((id) => first.every((old) => id > old))).toBe(true);
+    // The base is the clock in ms: the second run is a millisecond later on a faked Date.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const first = await ids();
+      vi.setSystemTime(Date.now() + 1);
+      const second = await ids();
+      expect(new Set(first).size).toBe(first.length);
+      expect(second.every((id) => first.every((old) => id > old))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('adds --header values to every request; a fixture\'s own headers win', async () => {
