@@ -5,6 +5,7 @@
 // document's error shape instead of Node's bare status lines.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { pipeline, Readable } from 'node:stream';
 import type { MockRequest, MockResponse } from '../mock/http-types.ts';
 import { http } from './node-http.ts';
 
@@ -230,6 +231,10 @@ function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {
 function send(res: ServerResponse, response: MockResponse, options: ListenerOptions): void {
   if (res.destroyed) return;
   const { status, headers, body } = response;
+  if (response.stream) {
+    sendStream(res, response as MockResponse & { stream: AsyncIterable<Uint8Array> });
+    return;
+  }
   try {
     res.writeHead(status, body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) });
   } catch (error) {
@@ -241,6 +246,14 @@ function send(res: ServerResponse, response: MockResponse, options: ListenerOpti
   }
   // RFC 9110 §9.3.2: Node sends no body for HEAD, only the length the body would have.
   res.end(body);
+}
+
+/** A streamed body: its length is the headers' to say (or it is chunked); a source that fails mid-way ends the connection, so the client sees a cut answer, never a complete-looking one. */
+function sendStream(res: ServerResponse, response: MockResponse & { stream: AsyncIterable<Uint8Array> }): void {
+  res.writeHead(response.status, response.headers);
+  pipeline(Readable.from(response.stream, { objectMode: false }), res, (error) => {
+    if (error) res.destroy();
+  });
 }
 
 function refuse(res: ServerResponse, options: ListenerOptions, status: number, message: string): void {

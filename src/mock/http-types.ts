@@ -20,4 +20,6 @@ export interface MockResponse {
   headers: Record<string, string>;
   /** Serialized body (text, or bytes for a binary media type), or undefined for none (204, HEAD). */
   body?: string | Uint8Array;
+  /** A body passed on as it arrives, too large to hold (the proxy's); `body` is then undefined. */
+  stream?: AsyncIterable<Uint8Array>;
 }
