@@ -1,8 +1,8 @@
 // `--record DIR`: every exchange becomes a fixture that `plantstore verify --fixtures DIR` replays.
 // An exchange that refers to something an earlier create made (its key in a path, or the same key
-// sent again) joins that create's fixture as a later step, and the key becomes {{uniqueId}} (or a
-// reference to the create's answer, for a key the server made), so the recording replays on any
-// server, any number of times. Credentials become {{token}}. Each fixture is one YAML file,
+// sent again) joins that create's fixture as a later step, and the key becomes {{uniqueId}} in
+// every step (or a reference to the create's answer, for a key the server made), so the sequence
+// replays on any server, any number of times. A key nothing refers to stays as it was sent. Credentials become {{token}}. Each fixture is one YAML file,
 // rewritten as its steps grow; integers keep every digit.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,7 +48,8 @@ interface Created {
   key: string;
   /** The variable that stands for it in later steps. */
   variable: string;
-  keyField: string;
+  /** Called when a later step refers to the key: the create then sends the variable too. */
+  refer(): void;
 }
 
 const SECRET_QUERY = /^(access_token|token|api_key|apikey|key)$/i;
@@ -92,6 +93,8 @@ export function createRecorder(setup: RecorderSetup): Recorder {
       const secrets: string[] = [];
       const fixtureRequest = toFixtureRequest(request, requestJson, setup.secretNames, secrets);
       if (parent) {
+        // The first step that refers to a key makes it a variable, in the create too.
+        parent.refer();
         const { key, variable } = parent;
         fixtureRequest.path = segments.map((segment) => (segment !== '' && decodeSafe(segment) === key ? variable : segment)).join('/');
         if (sentKey === key && isRecord(fixtureRequest.body) && binding?.keyField) fixtureRequest.body = { ...fixtureRequest.body, [binding.keyField]: variable };
@@ -116,12 +119,15 @@ export function createRecorder(setup: RecorderSetup): Recorder {
         const key = sentKey ?? fromResponse;
         if (key !== undefined && !parent) {
           // A key the client sent is made run-unique; one the server made is read from its answer.
-          let variable: string;
-          if (sentKey !== undefined && isRecord(fixtureRequest.body)) {
-            variable = uniqueVariable(requestJson && isRecord(requestJson) ? requestJson[keyField] : undefined);
-            fixtureRequest.body = { ...fixtureRequest.body, [keyField]: variable };
-          } else variable = `{{steps.${stepName}.response.body.${keyField}}}`;
-          created.set(key, { fixture, key, variable, keyField });
+          const sent = sentKey !== undefined && isRecord(fixtureRequest.body) ? fixtureRequest : undefined;
+          const variable = sent ? uniqueVariable(isRecord(requestJson) ? requestJson[keyField] : undefined) : `{{steps.${stepName}.response.body.${keyField}}}`;
+          let referred = false;
+          const refer = () => {
+            if (referred || !sent) return;
+            referred = true;
+            sent.body = { ...(sent.body as Record<string, JsonValue>), [keyField]: variable };
+          };
+          created.set(key, { fixture, key, variable, refer });
         }
       }
       write(fixture);

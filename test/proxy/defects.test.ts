@@ -9,6 +9,8 @@ const TOKEN = 'proxy-test-token-123';
 const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 let nextId = 1000;
 const create = (url: string, body: unknown = { id: nextId++, name: 'Fern' }) => fetch(`${url}/plants`, { method: 'POST', headers: auth, body: typeof body === 'string' ? body : JSON.stringify(body), redirect: 'manual' });
+// Admin answers are plain JSON outside the document, read loosely here.
+const admin = async (url: string): Promise<any> => (await fetch(url)).json();
 const violationsOf = (response: Response) => JSON.parse(response.headers.get('plantstore-violations') ?? '[]') as Array<{ where: string; code: string; pointer: string; message: string }>;
 
 const running: Array<{ close(): Promise<void> }> = [];
@@ -41,7 +43,7 @@ describe('in front of a correct server', () => {
     expect(response.headers.get('plantstore-source')).toBe('upstream');
     expect(await response.json()).toEqual({ name: 'Fern', tag: 'green' });
     expect(upstream.authorizations.at(-1)).toBe(`Bearer ${TOKEN}`);
-    const summary = await (await fetch(`${proxy.url}/__mock/violations`)).json();
+    const summary = await admin(`${proxy.url}/__mock/violations`);
     expect(summary).toMatchObject({ exchanges: 1, exchangesWithViolations: 0, total: 0, byOperation: {} });
   });
 
@@ -49,7 +51,7 @@ describe('in front of a correct server', () => {
     const response = await create(proxy.url, { id: 'seven', name: 'Fern' });
     expect(response.status).toBe(400);
     expect(violationsOf(response)).toEqual([{ where: 'request', code: 'wrong-field-type', pointer: '/id', message: expect.stringContaining('must be integer') }]);
-    const { requests } = await (await fetch(`${proxy.url}/__mock/requests?limit=1`)).json();
+    const { requests } = await admin(`${proxy.url}/__mock/requests?limit=1`);
     expect(requests[0]).toMatchObject({ method: 'POST', path: '/plants', status: 400, operationId: 'createPlant', source: 'upstream', violations: [{ where: 'request', code: 'wrong-field-type' }] });
     expect(JSON.stringify(requests)).not.toContain(TOKEN);
   });
@@ -76,9 +78,9 @@ describe.each(ANSWER_DEFECTS)('in front of a server with the defect %s', (defect
     expect(response.status).not.toBe(502);
     const answerSide = violationsOf(response).filter((v) => v.where === 'response');
     expect(answerSide.map((v) => v.code)).toContain(code);
-    const { requests } = await (await fetch(`${proxy.url}/__mock/requests`)).json();
+    const { requests } = await admin(`${proxy.url}/__mock/requests`);
     expect(requests.at(-1).violations.map((v: { code: string }) => v.code)).toContain(code);
-    const summary = await (await fetch(`${proxy.url}/__mock/violations`)).json();
+    const summary = await admin(`${proxy.url}/__mock/violations`);
     expect(summary.byOperation.createPlant[`response/${code}`]).toBe(1);
   });
 
@@ -140,7 +142,7 @@ describe('when the upstream fails', () => {
     const text = await response.text();
     expect(text.length).toBeGreaterThan(2 * 1024 * 1024);
     expect(JSON.parse(text).name).toBe('Fern');
-    const { requests } = await (await fetch(`${proxy.url}/__mock/requests`)).json();
+    const { requests } = await admin(`${proxy.url}/__mock/requests`);
     expect(requests.at(-1).problems).toEqual([expect.stringContaining('passed through unvalidated')]);
   });
 });
