@@ -31,7 +31,12 @@ export interface Upstream {
 // Host is the upstream's own (undici writes it from the URL).
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
 
-/** Headers fit to pass on: the hop-by-hop ones and those the Connection header names are left out. */
+/**
+ * Headers fit to pass on: the hop-by-hop ones and those the Connection header names are left out.
+ * A repeated header is joined with ", ", but Set-Cookie, whose values cannot be joined (RFC 6265
+ * §3), stays a list: Node's writeHead writes a list as repeated headers, so the type says string
+ * for what the listener passes straight to it.
+ */
 export function endToEndHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const named = headers.connection;
   const extra = named === undefined ? undefined : new Set(String(named).toLowerCase().split(',').map((name) => name.trim()));
@@ -39,7 +44,7 @@ export function endToEndHeaders(headers: Record<string, string | string[] | unde
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined || HOP_BY_HOP.has(name) || extra?.has(name)) continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
+    out[name] = Array.isArray(value) ? (name === 'set-cookie' ? (value as unknown as string) : value.join(', ')) : value;
   }
   return out;
 }
