@@ -1,5 +1,8 @@
 // The public API of plantstore: everything here is described in the README.
 export { startMockServer, type MockServer, type StartMockServerOptions } from './mock/server.ts';
+export { startProxyServer, type ProxyServer, type StartProxyServerOptions } from './proxy/proxy-server.ts';
+export type { ProxyOptions } from './proxy/options.ts';
+export type { Violation } from './proxy/violations.ts';
 export { createMockEngine, type MockEngine, type EngineSetup } from './mock/engine.ts';
 export type { MockRequest, MockResponse } from './mock/http-types.ts';
 export { DEFAULT_MOCK_OPTIONS, type MockOptions, type LogFormat } from './mock/options.ts';
