@@ -1,0 +1,103 @@
+// The proxy's figures: `plantstore proxy` and `prism proxy` in front of the same fast upstream (the
+// benchmark's bare node:http Plant Store), each measured with autocannon as the upstream alone is:
+// latency with one connection (what a proxy adds to one request, p50 and p99), then throughput
+// with many. Valid creates with fresh ids, so every exchange is validated both ways.
+// Run: npm run bench -- --proxy-only [--duration S] [--connections N]   (or node bench/proxy.ts)
+// A benchmark, not a test: it prints figures and ratios measured in the same run, asserts nothing.
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runAutocannon } from './autocannon-load.ts';
+import type { PhasePlan } from './load-phase.ts';
+import { startServer, type RunningServer } from './server-process.ts';
+import { ROOT, type ServerDefinition } from './servers.ts';
+
+const DOCUMENT = join(ROOT, 'openapi', 'plant-store.yaml');
+
+interface Figures {
+  p50: number;
+  p99: number;
+  requestsPerSecond: number;
+  statuses: Record<string, number>;
+}
+
+let nextId = 1;
+const phase = (url: string, connections: number, seconds: number): PhasePlan => ({
+  url,
+  connections,
+  seconds,
+  method: 'POST',
+  path: '/plants',
+  headers: { authorization: 'Bearer bench-token', 'content-type': 'application/json' },
+  body: () => `{"id":${nextId++},"name":"Fern","tag":"bench"}`,
+});
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+
+async function measure(url: string, connections: number, seconds: number): Promise<Figures> {
+  await runAutocannon(phase(url, connections, Math.min(1, seconds))); // warm-up: JIT, pools, compiled schemas
+  const latency = await runAutocannon(phase(url, 1, seconds));
+  const load = await runAutocannon(phase(url, connections, seconds));
+  const sorted = latency.latencies.sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const result of [latency, load]) for (const [status, n] of Object.entries(result.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), requestsPerSecond: Object.values(load.statuses).reduce((a, b) => a + b, 0) / load.seconds, statuses };
+}
+
+/** Runs the proxy part; the exit code (0 unless the harness itself fails). */
+export async function runProxyBench(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' }, quick: { type: 'boolean', default: false } }, strict: false });
+  const seconds = values.quick ? 1 : Number(values.duration);
+  const connections = Number(values.connections);
+  if (!(seconds > 0) || !Number.isInteger(connections) || connections < 1) {
+    process.stderr.write(`bench proxy: --duration must be seconds above 0 and --connections a whole number of 1 or more\n`);
+    return 2;
+  }
+  const logs = tmpdir();
+  const started: RunningServer[] = [];
+  try {
+    const upstream = await startServer({ name: 'baseline', title: 'bare node:http upstream', stateful: true, args: (port, flags) => [...flags, join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)] }, { logFile: join(logs, 'plantstore-bench-upstream.log') });
+    started.push(upstream);
+    const proxies: ServerDefinition[] = [
+      { name: 'plantstore', title: 'plantstore proxy', stateful: true, asCommand: true, args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'proxy', '--upstream', upstream.url, '--port', String(port), '--quiet'] },
+      { name: 'prism', title: 'prism proxy 5.16', stateful: true, args: (port, flags) => [...flags, createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js'), 'proxy', DOCUMENT, upstream.url, '--port', String(port), '--host', '127.0.0.1', '--errors', 'false'] },
+    ];
+    const rows: Array<[string, Figures]> = [['upstream alone', await measure(upstream.url, connections, seconds)]];
+    for (const definition of proxies) {
+      const server = await startServer(definition, { logFile: join(logs, `plantstore-bench-${definition.name}-proxy.log`) });
+      started.push(server);
+      rows.push([definition.title, await measure(server.url, connections, seconds)]);
+      await server.stop();
+    }
+    process.stdout.write(`${formatProxyFigures(rows, connections, seconds)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`bench proxy: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+  }
+}
+
+function formatProxyFigures(rows: Array<[string, Figures]>, connections: number, seconds: number): string {
+  const [, direct] = rows[0];
+  const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '-').padStart(9);
+  const lines = [
+    `proxy benchmark: valid creates through each proxy to the same bare node:http upstream; autocannon, latency with 1 connection, throughput with ${connections}, ${seconds} s each`,
+    `${''.padEnd(20)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'added p50'.padStart(11)}${'added p99'.padStart(11)}${'req/s'.padStart(10)}  statuses`,
+  ];
+  for (const [name, f] of rows) {
+    const added = f === direct ? ['', ''] : [f.p50 - direct.p50, f.p99 - direct.p99].map((n) => `${n.toFixed(3)}`);
+    lines.push(`${name.padEnd(20)}${ms(f.p50)}${ms(f.p99)}${added[0].padStart(11)}${added[1].padStart(11)}${Math.round(f.requestsPerSecond).toString().padStart(10)}  ${JSON.stringify(f.statuses)}`);
+  }
+  const ours = rows.find(([name]) => name.startsWith('plantstore'))?.[1];
+  const prism = rows.find(([name]) => name.startsWith('prism'))?.[1];
+  if (ours && prism) {
+    lines.push(`plantstore proxy: ${(ours.p50 - direct.p50).toFixed(3)} ms added at p50 (aim: under 1 ms); ${(ours.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x the throughput of prism proxy (aim: 10x or more)`);
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await runProxyBench(process.argv.slice(2));
