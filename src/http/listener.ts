@@ -11,6 +11,8 @@ import { http } from './node-http.ts';
 
 export interface ListenerOptions {
   maxBodyBytes: number;
+  /** A body over maxBodyBytes: refused with 413 (the mock), or handed on as a stream, unread (the proxy). */
+  oversizedBodies?: 'refuse' | 'stream';
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   /** Idle keep-alive connections close after this long (Node's default is 5 s). */
@@ -92,7 +94,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     else serve(req, res);
   });
   const serve = (req: IncomingMessage, res: ServerResponse) => {
-    readBody(req, options.maxBodyBytes).then(
+    readBody(req, options.maxBodyBytes, options.oversizedBodies === 'stream').then(
       (body) => {
         if (body === undefined) {
           refuse(res, options, 413, `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`);
@@ -100,7 +102,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
         }
         let response: MockResponse | Promise<MockResponse>;
         try {
-          response = handle(toMockRequest(req, body));
+          response = handle(Buffer.isBuffer(body) ? toMockRequest(req, body) : { ...toMockRequest(req, EMPTY), bodyStream: body });
         } catch (error) {
           response = Promise.reject(error);
         }
@@ -176,10 +178,13 @@ function framingRefusal(req: IncomingMessage): [number, string] | undefined {
   return undefined;
 }
 
-/** The body as one Buffer, or undefined past the limit (the rest is not kept). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+const EMPTY = Buffer.alloc(0);
+
+/** The body as one Buffer; past the limit undefined (the rest is not kept), or with `stream` all of it as it comes, unread. */
+function readBody(req: IncomingMessage, limit: number, stream: boolean): Promise<Buffer | AsyncIterable<Uint8Array> | undefined> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
+    if (stream) return Promise.resolve(req);
     // Past the limit before a byte is read: stop reading, answer at once, close afterwards.
     req.pause();
     return Promise.resolve(undefined);
@@ -188,23 +193,37 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
     const parts: Buffer[] = [];
     let size = 0;
     let over = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       if (over) return;
       size += chunk.length;
       if (size > limit) {
         over = true;
+        if (stream) {
+          // What was read, then the rest as it comes.
+          req.pause();
+          req.off('data', onData);
+          parts.push(chunk);
+          resolve(joined(parts.splice(0), req));
+          return;
+        }
         parts.length = 0;
         resolve(undefined);
         return;
       }
       parts.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => {
       if (!over) resolve(parts.length === 1 ? parts[0] : Buffer.concat(parts, size));
     });
     req.on('error', reject);
     req.on('aborted', () => reject(new Error('aborted')));
   });
+}
+
+async function* joined(head: Buffer[], rest: AsyncIterable<Buffer>): AsyncIterable<Uint8Array> {
+  yield* head;
+  yield* rest;
 }
 
 function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {

@@ -7,7 +7,7 @@ import type { LoadedSpec } from '../spec/load-spec.ts';
 import { declaredStatuses, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
-import { createValidators, formatIssues, type ValidationIssue } from '../validation/validator.ts';
+import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { createAdminAccess } from './admin-access.ts';
 import { authenticate } from './auth.ts';
@@ -58,6 +58,8 @@ export interface MockEngine {
    */
   warmUp(): () => void;
   readonly operations: Operation[];
+  /** The document's compiled schemas, shared with whatever else judges payloads by it (the proxy). */
+  readonly validators: Validators;
   readonly store: StateStore;
   readonly journal: Journal;
   readonly webhooks: Webhooks;
@@ -308,6 +310,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     admit,
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     operations,
+    validators,
     store,
     journal,
     webhooks,

@@ -13,6 +13,8 @@ export interface MockRequest {
   authorizationCount?: number;
   /** The body bytes as received ('' or empty when none). */
   body: Buffer | string;
+  /** A body over the size limit, still arriving, unread (the proxy's); `body` is then empty. */
+  bodyStream?: AsyncIterable<Uint8Array>;
 }
 
 export interface MockResponse {

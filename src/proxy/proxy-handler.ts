@@ -13,7 +13,6 @@ import type { LoadedSpec } from '../spec/load-spec.ts';
 import type { Operation } from '../spec/operations.ts';
 import { bindResources } from '../spec/resources.ts';
 import type { RouteResult } from '../spec/router.ts';
-import { createValidators } from '../validation/validator.ts';
 import type { ProxyOptions } from './options.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { createResponseChecker } from './response-checks.ts';
@@ -51,7 +50,7 @@ interface Exchange {
 
 /** Builds the pipeline once: checkers, journal, summary and recorder. */
 export function createProxyHandler({ spec, engine, upstream, options, logger }: ProxyHandlerSetup): ProxyHandler {
-  const checkResponse = createResponseChecker(spec, createValidators(spec));
+  const checkResponse = createResponseChecker(spec, engine.validators);
   const secretNames = new Set(engine.operations.flatMap((op) => op.security.flat()).filter((s) => s.type === 'apiKey' && s.parameterName).map((s) => s.parameterName!.toLowerCase()));
   const journal = createJournal(options.journalSize, secretNames);
   const summary = createViolationSummary();
@@ -64,27 +63,30 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     const exchange: Exchange = { request, started: performance.now(), violations: [], notes: [] };
     // A preflight is the browser's question to the upstream, not an API call: passed on unjudged.
     const admission: Admission | undefined = isPreflight(request) ? undefined : await engine.admit(request);
-    if (admission && !admission.ok) {
+    const streamed = request.bodyStream !== undefined;
+    if (streamed) exchange.notes.push(`the request's body is larger than ${options.maxBodyBytes} bytes (--max-body): passed through unvalidated and not recorded`);
+    // A body too large to hold is not judged: only what comes before it (route, security, parameters).
+    if (admission && !admission.ok && !(streamed && admission.code === 'invalid-body')) {
       exchange.violations.push(...requestViolations(admission));
       exchange.operation = admission.outcome.operation;
       // --errors: the mock's own refusal, and the upstream never sees the request.
       if (options.errors) return finish(exchange, admission.outcome.response, 'mock');
-    } else if (admission?.ok) exchange.operation = admission.operation;
+    } else if (admission) exchange.operation = admission.ok ? admission.operation : admission.outcome.operation;
     const { operation } = exchange;
     const answer = await upstream.forward(request);
     if (!answer.ok) {
-      if (options.mockMissing && operation && answer.code === 'connection-refused') return fromMock(exchange, `the upstream refused the connection`);
+      if (options.mockMissing && operation && !streamed && answer.code === 'connection-refused') return fromMock(exchange, `the upstream refused the connection`);
       const status = answer.code === 'timeout' ? 504 : 502;
       exchange.notes.push(`upstream ${options.upstream}: ${answer.message}`);
       return finish(exchange, { status, headers: { 'content-type': 'application/json' }, body: engine.errorBody(status, `the upstream did not answer: ${answer.message}`) }, 'proxy');
     }
-    if (options.mockMissing && operation && MISSING_STATUSES.has(answer.status)) return fromMock(exchange, `the upstream answered ${answer.status}`);
+    if (options.mockMissing && operation && !streamed && MISSING_STATUSES.has(answer.status)) return fromMock(exchange, `the upstream answered ${answer.status}`);
     if (answer.body === undefined) {
       exchange.notes.push(`the answer's body is larger than ${options.maxBodyBytes} bytes (--max-body): passed through unvalidated`);
       return finish(exchange, { status: answer.status, headers: answer.headers, stream: answer.oversized.stream }, 'upstream');
     }
     // A write the upstream made is made in the mock too, so the operations it answers see it.
-    if (options.mockMissing && operation && answer.status < 300 && request.method !== 'GET' && request.method !== 'HEAD' && bindings.has(operation)) await engine.handle(request);
+    if (options.mockMissing && operation && !streamed && answer.status < 300 && request.method !== 'GET' && request.method !== 'HEAD' && bindings.has(operation)) await engine.handle(request);
     const route: RouteResult = operation ? { kind: 'operation', operation, params: {} } : { kind: 'not-found' };
     const responseViolations = bodiless(request, answer.status) ? checkResponse(route, answer.status, answer.headers, Buffer.alloc(0), false) : checkResponse(route, answer.status, answer.headers, answer.body, true);
     exchange.violations.push(...responseViolations);
@@ -114,7 +116,7 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     }
     summary.add(operation?.id, violations);
     // What the upstream (or the mock standing in for it) said is recorded; the proxy's own 502/504 for a silent upstream is no observation.
-    if (recorder && (source !== 'proxy' || answer?.ok)) {
+    if (recorder && request.bodyStream === undefined && (source !== 'proxy' || answer?.ok)) {
       const said = answer?.ok ? answer : undefined;
       recorder.record({ request, operation, status: said?.status ?? response.status, responseJson: jsonOf(said ? said.body : response.body) });
     }

@@ -44,6 +44,7 @@ export async function startProxyServer(input: StartProxyServerOptions): Promise<
   const handler = createProxyHandler({ spec, engine, upstream, options, logger });
   const server = createListener(handler.handle, {
     maxBodyBytes: options.maxBodyBytes,
+    oversizedBodies: 'stream',
     headersTimeoutMs: 10_000,
     // A request's deadline covers the upstream's answer too.
     requestTimeoutMs: options.timeoutMs + 10_000,

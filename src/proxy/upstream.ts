@@ -2,6 +2,7 @@
 // headers and one between body chunks. The answer's body is held up to a cap so that it can be
 // validated before its headers go out; past the cap it is handed on as a stream, unvalidated.
 // Nothing is retried and redirects are not followed: the client sees what the upstream said.
+import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { describeFailure, type TransportFailureCode } from '../runner/http-client.ts';
 import type { MockRequest } from '../mock/http-types.ts';
@@ -72,18 +73,22 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       let gotHeaders = false;
       try {
         const path = `${base}${incoming.path}${incoming.query === '' ? '' : `?${incoming.query}`}`;
-        const body = incoming.body.length === 0 && (incoming.method === 'GET' || incoming.method === 'HEAD') ? undefined : incoming.body;
+        const body = incoming.bodyStream ? Readable.from(incoming.bodyStream, { objectMode: false }) : (incoming.body.length === 0 && (incoming.method === 'GET' || incoming.method === 'HEAD') ? undefined : incoming.body);
+        const headers = endToEndHeaders(incoming.headers);
+        // A streamed body keeps its announced length (some servers take no chunked upload); a held one gets its own.
+        const length = incoming.headers['content-length'];
+        if (incoming.bodyStream && length !== undefined) headers['content-length'] = length;
         const response = await request(`${origin}${path}`, {
           dispatcher,
           method: incoming.method as Dispatcher.HttpMethod,
-          headers: endToEndHeaders(incoming.headers),
+          headers,
           body,
         });
         gotHeaders = true;
-        const headers = endToEndHeaders(response.headers);
-        const declared = headers['content-length'] === undefined ? undefined : Number(response.headers['content-length']);
+        const answered = endToEndHeaders(response.headers);
+        const declared = response.headers['content-length'] === undefined ? undefined : Number(response.headers['content-length']);
         if (declared !== undefined && declared > options.maxBodyBytes) {
-          return { ok: true, status: response.statusCode, headers: { ...headers, 'content-length': String(declared) }, oversized: { stream: response.body, declared }, durationMs: elapsed() };
+          return { ok: true, status: response.statusCode, headers: { ...answered, 'content-length': String(declared) }, oversized: { stream: response.body, declared }, durationMs: elapsed() };
         }
         const chunks: Buffer[] = [];
         let size = 0;
@@ -97,10 +102,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           if (size > options.maxBodyBytes) {
             // A chunked answer that turns out too large: what was read, then the rest as it comes.
             const rest = { [Symbol.asyncIterator]: () => iterator };
-            return { ok: true, status: response.statusCode, headers, oversized: { stream: concatStreams(chunks, rest) }, durationMs: elapsed() };
+            return { ok: true, status: response.statusCode, headers: answered, oversized: { stream: concatStreams(chunks, rest) }, durationMs: elapsed() };
           }
         }
-        return { ok: true, status: response.statusCode, headers, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), durationMs: elapsed() };
+        return { ok: true, status: response.statusCode, headers: answered, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), durationMs: elapsed() };
       } catch (error) {
         const { code, message } = describeFailure(error, NEVER, failureOptions, gotHeaders);
         return { ok: false, code, message, durationMs: elapsed() };

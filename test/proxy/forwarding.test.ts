@@ -108,3 +108,35 @@ it('cuts the violations header to whole violations, and says how many were left 
   expect(parsed.at(-1)).toEqual({ where: 'response', code: 'truncated', pointer: '', message: `${200 - (parsed.length - 1)} more violations; see GET /__mock/requests` });
   expect(parsed[0].message).toContain('must be string — «');
 });
+
+it('passes a request body over the size limit through unvalidated, byte for byte, with a warning in the journal', async () => {
+  const upstream = await startEchoUpstream();
+  const proxy = await startProxyServer({ upstream: upstream.url, port: 0, maxBodyBytes: 1024 });
+  running.push(proxy, upstream);
+  const body = Buffer.alloc(256 * 1024, 'ab');
+  const response = await fetch(`${proxy.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body });
+  expect(response.status).toBe(418);
+  expect(upstream.seen[0].body.equals(body)).toBe(true);
+  const { requests } = (await (await fetch(`${proxy.url}/__mock/requests`)).json()) as { requests: Array<{ problems: string[]; operationId: string }> };
+  expect(requests[0].operationId).toBe('createPlant');
+  expect(requests[0].problems[0]).toContain("the request's body is larger than 1024 bytes (--max-body): passed through unvalidated");
+});
+
+it('passes a chunked request body that grows past the size limit through whole, in order', async () => {
+  const upstream = await startEchoUpstream();
+  const proxy = await startProxyServer({ upstream: upstream.url, port: 0, maxBodyBytes: 1024 });
+  running.push(proxy, upstream);
+  const parts = Array.from({ length: 40 }, (_, i) => Buffer.alloc(100, String.fromCharCode(65 + (i % 26))));
+  const { request } = await import('node:http');
+  const status = await new Promise<number | undefined>((resolve, reject) => {
+    const req = request(`${proxy.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', reject);
+    for (const part of parts) req.write(part);
+    req.end();
+  });
+  expect(status).toBe(418);
+  expect(upstream.seen[0].body.equals(Buffer.concat(parts))).toBe(true);
+});
