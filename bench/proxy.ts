@@ -1,8 +1,9 @@
 // The proxy's figures: `plantstore proxy` and `prism proxy` in front of the same fast upstream (the
 // benchmark's bare node:http Plant Store), each measured with autocannon as the upstream alone is:
 // latency with one connection (what a proxy adds to one request, p50 and p99), then throughput
-// with many. Valid creates with fresh ids, so every exchange is validated both ways.
-// Run: npm run bench -- --proxy-only [--duration S] [--connections N]   (or node bench/proxy.ts)
+// with many, beside a bare node:http + undici pass-through (bench/passthrough-proxy.ts) as the floor.
+// Valid creates with fresh ids, so every exchange is validated both ways.
+// Run: npm run bench -- --proxy-only [--duration S] [--rounds N] [--connections N] [--quick]   (or node bench/proxy.ts)
 // A benchmark, not a test: it prints figures and ratios measured in the same run, asserts nothing.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -48,11 +49,12 @@ async function measure(url: string, connections: number, seconds: number): Promi
 
 /** Runs the proxy part; the exit code (0 unless the harness itself fails). */
 export async function runProxyBench(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' }, quick: { type: 'boolean', default: false } }, strict: false });
+  const { values } = parseArgs({ args: argv, options: { duration: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, quick: { type: 'boolean', default: false } }, strict: false });
   const seconds = values.quick ? 1 : Number(values.duration);
   const connections = Number(values.connections);
-  if (!(seconds > 0) || !Number.isInteger(connections) || connections < 1) {
-    process.stderr.write(`bench proxy: --duration must be seconds above 0 and --connections a whole number of 1 or more\n`);
+  const rounds = values.quick ? 1 : Number(values.rounds);
+  if (!(seconds > 0) || !Number.isInteger(connections) || connections < 1 || !Number.isInteger(rounds) || rounds < 1) {
+    process.stderr.write(`bench proxy: --duration must be seconds above 0, --connections and --rounds whole numbers of 1 or more\n`);
     return 2;
   }
   const logs = tmpdir();
@@ -61,17 +63,24 @@ export async function runProxyBench(argv: string[]): Promise<number> {
     const upstream = await startServer({ name: 'baseline', title: 'bare node:http upstream', stateful: true, args: (port, flags) => [...flags, join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)] }, { logFile: join(logs, 'plantstore-bench-upstream.log') });
     started.push(upstream);
     const proxies: ServerDefinition[] = [
+      { name: 'baseline', title: 'bare pass-through', stateful: true, args: (port, flags) => [...flags, join(ROOT, 'bench', 'passthrough-proxy.ts'), '--upstream', upstream.url, '--port', String(port)] },
       { name: 'plantstore', title: 'plantstore proxy', stateful: true, asCommand: true, args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'proxy', '--upstream', upstream.url, '--port', String(port), '--quiet'] },
       { name: 'prism', title: 'prism proxy 5.16', stateful: true, args: (port, flags) => [...flags, createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js'), 'proxy', DOCUMENT, upstream.url, '--port', String(port), '--host', '127.0.0.1', '--errors', 'false'] },
     ];
-    const rows: Array<[string, Figures]> = [['upstream alone', await measure(upstream.url, connections, seconds)]];
+    const targets: Array<[string, string]> = [['upstream alone', upstream.url]];
     for (const definition of proxies) {
-      const server = await startServer(definition, { logFile: join(logs, `plantstore-bench-${definition.name}-proxy.log`) });
+      const server = await startServer(definition, { logFile: join(logs, `plantstore-bench-${definition.title.replace(/\W+/g, '-')}.log`) });
       started.push(server);
-      rows.push([definition.title, await measure(server.url, connections, seconds)]);
-      await server.stop();
+      targets.push([definition.title, server.url]);
     }
-    process.stdout.write(`${formatProxyFigures(rows, connections, seconds)}\n`);
+    // Interleaved rounds, the median of each figure: the machine's load drifts over a run, and
+    // every target then meets the same drift.
+    const measured = new Map<string, Figures[]>(targets.map(([name]) => [name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, url] of targets) measured.get(name)!.push(await measure(url, connections, seconds));
+    }
+    const rows: Array<[string, Figures]> = targets.map(([name]) => [name, medianFigures(measured.get(name)!)]);
+    process.stdout.write(`${formatProxyFigures(rows, connections, seconds, rounds)}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`bench proxy: ${(error as Error).message}\n`);
@@ -81,11 +90,18 @@ export async function runProxyBench(argv: string[]): Promise<number> {
   }
 }
 
-function formatProxyFigures(rows: Array<[string, Figures]>, connections: number, seconds: number): string {
+function medianFigures(all: Figures[]): Figures {
+  const median = (pick: (f: Figures) => number) => all.map(pick).sort((a, b) => a - b)[Math.floor(all.length / 2)];
+  const statuses: Record<string, number> = {};
+  for (const f of all) for (const [status, n] of Object.entries(f.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  return { p50: median((f) => f.p50), p99: median((f) => f.p99), requestsPerSecond: median((f) => f.requestsPerSecond), statuses };
+}
+
+function formatProxyFigures(rows: Array<[string, Figures]>, connections: number, seconds: number, rounds: number): string {
   const [, direct] = rows[0];
   const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '-').padStart(9);
   const lines = [
-    `proxy benchmark: valid creates through each proxy to the same bare node:http upstream; autocannon, latency with 1 connection, throughput with ${connections}, ${seconds} s each`,
+    `proxy benchmark: valid creates through each proxy to the same bare node:http upstream; autocannon, latency with 1 connection, throughput with ${connections}, ${seconds} s each, median of ${rounds} interleaved round(s)`,
     `${''.padEnd(20)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'added p50'.padStart(11)}${'added p99'.padStart(11)}${'req/s'.padStart(10)}  statuses`,
   ];
   for (const [name, f] of rows) {
@@ -94,8 +110,11 @@ function formatProxyFigures(rows: Array<[string, Figures]>, connections: number,
   }
   const ours = rows.find(([name]) => name.startsWith('plantstore'))?.[1];
   const prism = rows.find(([name]) => name.startsWith('prism'))?.[1];
-  if (ours && prism) {
+  const floor = rows.find(([name]) => name.startsWith('bare'))?.[1];
+  if (ours && prism && floor) {
     lines.push(`plantstore proxy: ${(ours.p50 - direct.p50).toFixed(3)} ms added at p50 (aim: under 1 ms); ${(ours.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x the throughput of prism proxy (aim: 10x or more)`);
+    lines.push(`  against the bare pass-through (node:http + undici, no checks): ${(ours.p50 - floor.p50).toFixed(3)} ms more at p50, ${((100 * ours.requestsPerSecond) / floor.requestsPerSecond).toFixed(0)}% of its throughput;`);
+    lines.push(`  the pass-through itself is ${(floor.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x prism proxy (every proxy here shares its core with the upstream, so no proxy can pass the upstream alone)`);
   }
   return lines.join('\n');
 }
