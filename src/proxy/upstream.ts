@@ -40,7 +40,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'p
  */
 export function endToEndHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const named = headers.connection;
-  const extra = named === undefined ? undefined : new Set(String(named).toLowerCase().split(',').map((name) => name.trim()));
+  // Most requests say only keep-alive or close: nothing else is this hop's.
+  const extra = named === undefined || named === 'keep-alive' || named === 'close' ? undefined : new Set(String(named).toLowerCase().split(',').map((name) => name.trim()));
   const out: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];
@@ -90,6 +91,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         if (declared !== undefined && declared > options.maxBodyBytes) {
           return { ok: true, status: response.statusCode, headers: { ...answered, 'content-length': String(declared) }, oversized: { stream: response.body, declared }, durationMs: elapsed() };
         }
+        // Its length is known and within the cap (the common answer): undici's own reader, the fastest.
+        if (declared !== undefined) return { ok: true, status: response.statusCode, headers: answered, body: Buffer.from(await response.body.arrayBuffer()), durationMs: elapsed() };
         const chunks: Buffer[] = [];
         let size = 0;
         const iterator = response.body[Symbol.asyncIterator]();
