@@ -4,14 +4,14 @@
 // with many, beside a bare node:http + undici pass-through (bench/passthrough-proxy.ts) as the floor.
 // Valid creates with fresh ids, so every exchange is validated both ways.
 // Run: npm run bench -- --proxy-only [--duration S] [--rounds N] [--connections N] [--quick]   (or node bench/proxy.ts)
+// autocannon runs in this process (the servers are pinned to their core where taskset exists).
 // A benchmark, not a test: it prints figures and ratios measured in the same run, asserts nothing.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runAutocannon } from './autocannon-load.ts';
-import type { PhasePlan } from './load-phase.ts';
+import autocannon from 'autocannon';
 import { startServer, type RunningServer } from './server-process.ts';
 import { ROOT, type ServerDefinition } from './servers.ts';
 
@@ -25,26 +25,36 @@ interface Figures {
 }
 
 let nextId = 1;
-const phase = (url: string, connections: number, seconds: number): PhasePlan => ({
-  url,
-  connections,
-  seconds,
-  method: 'POST',
-  path: '/plants',
-  headers: { authorization: 'Bearer bench-token', 'content-type': 'application/json' },
-  body: () => `{"id":${nextId++},"name":"Fern","tag":"bench"}`,
-});
+
+/** One load: valid creates with fresh ids over `connections` keep-alive connections; every latency kept (autocannon's histogram has 1 ms steps). */
+function load(url: string, connections: number, seconds: number): Promise<{ latencies: number[]; statuses: Record<string, number>; seconds: number }> {
+  const headers = { authorization: 'Bearer bench-token', 'content-type': 'application/json' };
+  const requests = [{ method: 'POST', path: '/plants', headers, setupRequest: (request: object) => ({ ...request, body: `{"id":${nextId++},"name":"Fern","tag":"bench"}` }) }];
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const statuses: Record<string, number> = {};
+    const started = performance.now();
+    const instance = autocannon({ url, connections, duration: seconds, timeout: 10, requests }, (error) => {
+      if (error) reject(error);
+      else resolve({ latencies, statuses, seconds: (performance.now() - started) / 1000 });
+    });
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      latencies.push(ms);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+  });
+}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 async function measure(url: string, connections: number, seconds: number): Promise<Figures> {
-  await runAutocannon(phase(url, connections, Math.min(1, seconds))); // warm-up: JIT, pools, compiled schemas
-  const latency = await runAutocannon(phase(url, 1, seconds));
-  const load = await runAutocannon(phase(url, connections, seconds));
+  await load(url, connections, Math.min(1, seconds)); // warm-up: JIT, pools, compiled schemas
+  const latency = await load(url, 1, seconds);
+  const many = await load(url, connections, seconds);
   const sorted = latency.latencies.sort((a, b) => a - b);
   const statuses: Record<string, number> = {};
-  for (const result of [latency, load]) for (const [status, n] of Object.entries(result.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), requestsPerSecond: Object.values(load.statuses).reduce((a, b) => a + b, 0) / load.seconds, statuses };
+  for (const result of [latency, many]) for (const [status, n] of Object.entries(result.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), requestsPerSecond: many.latencies.length / many.seconds, statuses };
 }
 
 /** Runs the proxy part; the exit code (0 unless the harness itself fails). */
@@ -60,12 +70,12 @@ export async function runProxyBench(argv: string[]): Promise<number> {
   const logs = tmpdir();
   const started: RunningServer[] = [];
   try {
-    const upstream = await startServer({ name: 'baseline', title: 'bare node:http upstream', stateful: true, args: (port, flags) => [...flags, join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)] }, { logFile: join(logs, 'plantstore-bench-upstream.log') });
+    const upstream = await startServer({ name: 'baseline', title: 'bare node:http upstream', stateful: true, args: (port) => [join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)] }, { logFile: join(logs, 'plantstore-bench-upstream.log') });
     started.push(upstream);
     const proxies: ServerDefinition[] = [
-      { name: 'baseline', title: 'bare pass-through', stateful: true, args: (port, flags) => [...flags, join(ROOT, 'bench', 'passthrough-proxy.ts'), '--upstream', upstream.url, '--port', String(port)] },
+      { name: 'baseline', title: 'bare pass-through', stateful: true, args: (port) => [join(ROOT, 'bench', 'passthrough-proxy.ts'), '--upstream', upstream.url, '--port', String(port)] },
       { name: 'plantstore', title: 'plantstore proxy', stateful: true, asCommand: true, args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'proxy', '--upstream', upstream.url, '--port', String(port), '--quiet'] },
-      { name: 'prism', title: 'prism proxy 5.16', stateful: true, args: (port, flags) => [...flags, createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js'), 'proxy', DOCUMENT, upstream.url, '--port', String(port), '--host', '127.0.0.1', '--errors', 'false'] },
+      { name: 'prism', title: 'prism proxy 5.16', stateful: true, args: (port) => [createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js'), 'proxy', DOCUMENT, upstream.url, '--port', String(port), '--host', '127.0.0.1', '--errors', 'false'] },
     ];
     const targets: Array<[string, string]> = [['upstream alone', upstream.url]];
     for (const definition of proxies) {
