@@ -70,6 +70,11 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
   say(`bench: needs Node 24 (this is ${process.version}); run it with \`npm run bench\`, which puts the project's Node 24 first on PATH.`);
   process.exit(2);
 }
+// The proxy's figures are a part of their own (bench/proxy.ts), with flags of their own.
+if (process.argv.includes('--proxy-only')) {
+  const { runProxyBench } = await import('./proxy.ts');
+  process.exit(await runProxyBench(process.argv.slice(2).filter((arg) => arg !== '--proxy-only')));
+}
 let options: BenchOptions | 'help';
 try {
   options = resolveBenchOptions(process.argv.slice(2));

@@ -2,6 +2,9 @@
 // First, so that an unsupported Node is named before any dependency fails to load on it.
 import './node-version.ts';
 export { startMockServer, type MockServer, type StartMockServerOptions } from './mock/server.ts';
+export { startProxyServer, type ProxyServer, type StartProxyServerOptions } from './proxy/proxy-server.ts';
+export type { ProxyOptions } from './proxy/options.ts';
+export type { Violation } from './proxy/violations.ts';
 export { createMockEngine, type MockEngine, type EngineSetup } from './mock/engine.ts';
 export type { MockRequest, MockResponse } from './mock/http-types.ts';
 export { DEFAULT_MOCK_OPTIONS, type MockOptions, type LogFormat } from './mock/options.ts';

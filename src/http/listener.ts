@@ -5,11 +5,14 @@
 // document's error shape instead of Node's bare status lines.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { pipeline, Readable } from 'node:stream';
 import type { MockRequest, MockResponse } from '../mock/http-types.ts';
 import { http } from './node-http.ts';
 
 export interface ListenerOptions {
   maxBodyBytes: number;
+  /** A body over maxBodyBytes: refused with 413 (the mock), or handed on as a stream, unread (the proxy). */
+  oversizedBodies?: 'refuse' | 'stream';
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   /** Idle keep-alive connections close after this long (Node's default is 5 s). */
@@ -112,7 +115,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     waiting.delete(socket);
   };
   const serve = (req: IncomingMessage, res: ServerResponse) => {
-    readBody(req, options.maxBodyBytes).then(
+    readBody(req, options.maxBodyBytes, options.oversizedBodies === 'stream').then(
       (body) => {
         if (body === undefined) {
           refuse(res, options, 413, `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`);
@@ -120,7 +123,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
         }
         let response: MockResponse | Promise<MockResponse>;
         try {
-          response = handle(toMockRequest(req, body));
+          response = handle(Buffer.isBuffer(body) ? toMockRequest(req, body) : { ...toMockRequest(req, EMPTY), bodyStream: body });
         } catch (error) {
           response = Promise.reject(error);
         }
@@ -217,10 +220,13 @@ function framingRefusal(req: IncomingMessage): [number, string] | undefined {
   return undefined;
 }
 
-/** The body as one Buffer, or undefined past the limit (the rest is not kept). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+const EMPTY = Buffer.alloc(0);
+
+/** The body as one Buffer; past the limit undefined (the rest is not kept), or with `stream` all of it as it comes, unread. */
+function readBody(req: IncomingMessage, limit: number, stream: boolean): Promise<Buffer | AsyncIterable<Uint8Array> | undefined> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
+    if (stream) return Promise.resolve(req);
     // Past the limit before a byte is read: stop reading, answer at once, close afterwards.
     req.pause();
     return Promise.resolve(undefined);
@@ -229,23 +235,37 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
     const parts: Buffer[] = [];
     let size = 0;
     let over = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       if (over) return;
       size += chunk.length;
       if (size > limit) {
         over = true;
+        if (stream) {
+          // What was read, then the rest as it comes.
+          req.pause();
+          req.off('data', onData);
+          parts.push(chunk);
+          resolve(joined(parts.splice(0), req));
+          return;
+        }
         parts.length = 0;
         resolve(undefined);
         return;
       }
       parts.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => {
       if (!over) resolve(parts.length === 1 ? parts[0] : Buffer.concat(parts, size));
     });
     req.on('error', reject);
     req.on('aborted', () => reject(new Error('aborted')));
   });
+}
+
+async function* joined(head: Buffer[], rest: AsyncIterable<Buffer>): AsyncIterable<Uint8Array> {
+  yield* head;
+  yield* rest;
 }
 
 function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {
@@ -272,6 +292,10 @@ function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {
 function send(res: ServerResponse, response: MockResponse, options: ListenerOptions): void {
   if (res.destroyed) return;
   const { status, headers, body } = response;
+  if (response.stream) {
+    sendStream(res, response as MockResponse & { stream: AsyncIterable<Uint8Array> });
+    return;
+  }
   try {
     res.writeHead(status, body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) });
   } catch (error) {
@@ -283,6 +307,14 @@ function send(res: ServerResponse, response: MockResponse, options: ListenerOpti
   }
   // RFC 9110 §9.3.2: Node sends no body for HEAD, only the length the body would have.
   res.end(body);
+}
+
+/** A streamed body: its length is the headers' to say (or it is chunked); a source that fails mid-way ends the connection, so the client sees a cut answer, never a complete-looking one. */
+function sendStream(res: ServerResponse, response: MockResponse & { stream: AsyncIterable<Uint8Array> }): void {
+  res.writeHead(response.status, response.headers);
+  pipeline(Readable.from(response.stream, { objectMode: false }), res, (error) => {
+    if (error) res.destroy();
+  });
 }
 
 function refuse(res: ServerResponse, options: ListenerOptions, status: number, message: string): void {

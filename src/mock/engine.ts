@@ -7,7 +7,7 @@ import type { LoadedSpec } from '../spec/load-spec.ts';
 import { declaredStatuses, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
 import { createRouter } from '../spec/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
-import { createValidators, formatIssues } from '../validation/validator.ts';
+import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { createAdminAccess } from './admin-access.ts';
 import { authenticate } from './auth.ts';
@@ -32,12 +32,24 @@ import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
+/** The request passed every check a server makes before acting, or the mock's refusal and why. */
+export type Admission =
+  | { ok: true; request: MockRequest; operation: Operation; params: Record<string, string>; query: Record<string, JsonValue>; body: Extract<BodyResult, { ok: true }> }
+  | { ok: false; code: AdmissionCode; outcome: Outcome; issues?: ValidationIssue[] };
+
+/** Which check refused a request. */
+export type AdmissionCode = 'no-operation' | 'method-not-allowed' | 'unauthorized' | 'invalid-parameter' | 'unsupported-media-type' | 'invalid-body';
+
+const refused = (code: AdmissionCode, outcome: Outcome): Admission => ({ ok: false, code, outcome });
+
 /** A value now, or later: the common request is answered synchronously, like a hand-written server. */
 export type Eventually<T> = T | Promise<T>;
 
 export interface MockEngine {
   /** Answers one request; never throws for any input. Synchronous unless it must wait (a durable write, a forced response). */
   handle(request: MockRequest): Eventually<MockResponse>;
+  /** Runs the checks a server makes before it acts (route, security, parameters, body) without answering or changing state. */
+  admit(request: MockRequest): Eventually<Admission>;
   /** The document's Error-shaped body for answers given outside the engine (413, 408). */
   errorBody(status: number, message: string): string;
   /**
@@ -49,6 +61,8 @@ export interface MockEngine {
    */
   warmUp(): () => void;
   readonly operations: Operation[];
+  /** The document's compiled schemas, shared with whatever else judges payloads by it (the proxy). */
+  readonly validators: Validators;
   readonly store: StateStore;
   readonly journal: Journal;
   readonly webhooks: Webhooks;
@@ -132,30 +146,46 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     }
     // Preflights are the browser's, not the API's: answered for every path before routing.
     if (options.cors && isPreflight(request)) return { response: preflightResponse(request) };
+    const admitted = admit(request);
+    if (admitted instanceof Promise) return admitted.then(proceed);
+    return proceed(admitted);
+  }
+
+  /**
+   * Every check a server makes before it acts, and what the request asks for once it passes them:
+   * route -> authenticate -> parameters -> body. The proxy runs these checks alone.
+   */
+  function admit(request: MockRequest): Eventually<Admission> {
     // HEAD without its own operation is GET without a body (RFC 9110).
     let routed = route(request.method, request.path);
     if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path);
-    if (routed.kind === 'not-found') return responder.fail(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`);
-    if (routed.kind === 'method-not-allowed') return responder.fail(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, { allow: routed.allow.join(', ') });
+    if (routed.kind === 'not-found') return refused('no-operation', responder.fail(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`));
+    if (routed.kind === 'method-not-allowed') return refused('method-not-allowed', responder.fail(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, { allow: routed.allow.join(', ') }));
     const { operation, params } = routed;
     // Security before anything else about the request, as a real server would.
     const auth = authenticate(operation.security, request, policy);
-    if (!auth.ok) return responder.fail(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge });
+    if (!auth.ok) return refused('unauthorized', responder.fail(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge }));
     const parameters = readParameters(operation, params, request, validators, document);
-    if (!parameters.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), parameters.message);
+    if (!parameters.ok) return refused('invalid-parameter', responder.fail(request, operation, preferDeclared(operation, INVALID), parameters.message));
     // A multipart body is read by the platform's parser, which only answers later.
     const body = readBody(operation, request, options.maxDepth, document);
-    if (body instanceof Promise) return body.then((read) => withBody(request, operation, params, parameters.values, read));
-    return withBody(request, operation, params, parameters.values, body);
+    if (body instanceof Promise) return body.then((read) => checkBody(request, operation, params, parameters.values, read));
+    return checkBody(request, operation, params, parameters.values, body);
   }
 
-  /** The rest of the pipeline, once the body is read: validate it, negotiate, then answer. */
-  function withBody(request: MockRequest, operation: Operation, params: Record<string, string>, query: Record<string, JsonValue>, body: BodyResult): Eventually<Outcome> {
-    if (!body.ok) return responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message);
+  function checkBody(request: MockRequest, operation: Operation, params: Record<string, string>, query: Record<string, JsonValue>, body: BodyResult): Admission {
+    if (!body.ok) return refused(body.status === 415 ? 'unsupported-media-type' : 'invalid-body', responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message));
     if (body.value !== undefined && body.content?.schema !== undefined) {
       const result = validators.at(body.content.schemaPointer)(body.value, body.plain);
-      if (!result.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`);
+      if (!result.ok) return { ok: false, code: 'invalid-body', issues: result.issues, outcome: responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`) };
     }
+    return { ok: true, request, operation, params, query, body };
+  }
+
+  /** The rest of the pipeline, once the request is admitted: negotiate, then answer. */
+  function proceed(admitted: Admission): Eventually<Outcome> {
+    if (!admitted.ok) return admitted.outcome;
+    const { request, operation, params, query, body } = admitted;
     // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes nothing.
     const unacceptable = responder.refuseUnacceptable(request, operation);
     if (unacceptable) return unacceptable;
@@ -260,8 +290,10 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       return finish(request, outcome, started);
     },
     warmUp: () => startWarmUp(spec, operations, validators),
+    admit,
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     operations,
+    validators,
     store,
     journal,
     webhooks,

@@ -13,6 +13,8 @@ export interface MockRequest {
   authorizationCount?: number;
   /** The body bytes as received ('' or empty when none). */
   body: Buffer | string;
+  /** A body over the size limit, still arriving, unread (the proxy's); `body` is then empty. */
+  bodyStream?: AsyncIterable<Uint8Array>;
 }
 
 export interface MockResponse {
@@ -20,4 +22,6 @@ export interface MockResponse {
   headers: Record<string, string>;
   /** Serialized body (text, or bytes for a binary media type), or undefined for none (204, HEAD). */
   body?: string | Uint8Array;
+  /** A body passed on as it arrives, too large to hold (the proxy's); `body` is then undefined. */
+  stream?: AsyncIterable<Uint8Array>;
 }

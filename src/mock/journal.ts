@@ -21,6 +21,10 @@ export interface JournalRecord {
   headers: Record<string, string | undefined>;
   /** Why the request was refused, in short. */
   problems?: string[];
+  /** The proxy's: where the contract was broken (request or answer), in the Plantstore-Violations form. */
+  violations?: Array<{ where: 'request' | 'response'; code: string; pointer: string; message: string }>;
+  /** The proxy's: who answered. */
+  source?: 'upstream' | 'mock';
 }
 
 /** A journal entry as read: the same fields, credentials redacted (query and headers), the time in ISO 8601, the duration to the microsecond. */
@@ -48,6 +52,8 @@ export function createJournal(size: number, secretNames: ReadonlySet<string> = n
     operationId: record.operationId,
     headers: redactHeaders(record.headers, secretNames),
     problems: record.problems,
+    ...(record.violations === undefined ? {} : { violations: record.violations }),
+    ...(record.source === undefined ? {} : { source: record.source }),
   });
   return {
     add(record) {

@@ -121,7 +121,7 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
 
-function describeFailure(error: unknown, deadline: AbortSignal, options: HttpClientOptions, gotHeaders: boolean): { code: TransportFailureCode; message: string } {
+export function describeFailure(error: unknown, deadline: AbortSignal, options: HttpClientOptions, gotHeaders: boolean): { code: TransportFailureCode; message: string } {
   const err = error as Error & { code?: string; cause?: { code?: string; message?: string }; errors?: Array<{ code?: string }> };
   const code = err.code ?? err.cause?.code ?? err.errors?.find((e) => e.code)?.code ?? '';
   const during = gotHeaders ? 'while the body was being read' : 'before the answer arrived';

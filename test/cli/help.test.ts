@@ -30,8 +30,8 @@ function declaredFlags(command: CommandModule): string[] {
 }
 
 describe('plantstore COMMAND --help', () => {
-  it('finds the five commands', () => {
-    expect(commands.map((c) => c.command.split(' ')[0]).sort()).toEqual(['example', 'mock', 'spec', 'validate', 'verify']);
+  it('finds the six commands', () => {
+    expect(commands.map((c) => c.command.split(' ')[0]).sort()).toEqual(['example', 'mock', 'proxy', 'spec', 'validate', 'verify']);
   });
 
   it.each(commands.map((c) => [c.command.split(' ')[0], c] as const))('%s --help lists every flag it declares and shows an example', async (name, command) => {

@@ -1,0 +1,116 @@
+// --record DIR writes each exchange as a fixture that `verify --fixtures DIR` replays: green
+// against a fresh correct server, red against one that skips validation or forgets deletes.
+// Credentials become {{token}}, keys later steps use become {{uniqueId}}, int64 stays exact.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startProxyServer } from '../../src/proxy/proxy-server.ts';
+import { verify } from '../../src/runner/index.ts';
+import { startCrudPlantServer, type CrudDefect } from '../fixtures-servers/crud-plant-server.ts';
+import { startPlantServer, type Defect } from '../fixtures-servers/plant-server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+const GROWN = 'test/documents/plant-store-grown.yaml';
+const TOKEN = 'recording-secret-token-42';
+const REPLAY_TOKEN = 'another-token';
+const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+const running: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((r) => r.close()));
+});
+
+const readAll = (dir: string) => readdirSync(dir).sort().map((name) => readFileSync(join(dir, name), 'utf8'));
+
+describe('a recording of the one-operation Plant Store', () => {
+  async function record(): Promise<string> {
+    const dir = tempDir('plantstore-record-');
+    const upstream = await startPlantServer();
+    const proxy = await startProxyServer({ upstream: upstream.url, port: 0, record: dir });
+    running.push(proxy, upstream);
+    const post = (body: string) => fetch(`${proxy.url}/plants`, { method: 'POST', headers, body });
+    // The token is in the body too: a recording hides it wherever it is.
+    expect((await post(`{"id": 9223372036854775807, "name": "Big", "tag": "${TOKEN}"}`)).status).toBe(200);
+    expect((await post('{"id": 5551, "name": "Fern"}')).status).toBe(200);
+    expect((await post('{"id": 5551, "name": "Fern again"}')).status).toBe(400); // a duplicate
+    expect((await post('{"name": "no id"}')).status).toBe(400);
+    expect((await fetch(`${proxy.url}/plants`, { method: 'POST', body: '{"id": 3, "name": "x"}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    return dir;
+  }
+
+  async function replay(dir: string, defect?: Defect) {
+    const server = await startPlantServer(defect);
+    running.push(server);
+    return verify({ target: server.url, token: REPLAY_TOKEN, fixtures: [dir] });
+  }
+
+  it('holds no credential, {{token}} instead, and int64 keys exact', async () => {
+    const dir = await record();
+    const files = readAll(dir);
+    const text = files.join('\n');
+    expect(text).not.toContain(TOKEN);
+    expect(text).toContain('Bearer {{token}}');
+    expect(text).toContain('tag: "{{token}}"');
+    expect(text).toContain('9223372036854775807');
+    // The duplicate refers to the key the create before it made: one fixture of two steps.
+    expect(files).toHaveLength(4);
+    const duplicate = files.find((file) => file.includes('Fern again'))!;
+    expect(duplicate.match(/id: "\{\{uniqueId\}\}"/g)).toHaveLength(2);
+    expect(duplicate).toMatch(/status: 200[\s\S]*status: 400/);
+  });
+
+  it('replays green against a fresh correct server', async () => {
+    const dir = await record();
+    const report = await replay(dir);
+    expect(report.cases.map((c) => [c.name, c.status])).toEqual(report.cases.map((c) => [c.name, 'passed']));
+    expect(report.outcome).toBe('passed');
+  });
+
+  it('replays red against a server that skips validation', async () => {
+    const dir = await record();
+    const report = await replay(dir, 'validation-not-enforced');
+    expect(report.outcome).toBe('failed');
+    const failed = report.cases.filter((c) => c.status === 'failed');
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('createPlant')]);
+  });
+});
+
+describe('a recording of create, read, delete on the grown Plant Store', () => {
+  async function record(): Promise<string> {
+    const dir = tempDir('plantstore-record-');
+    const upstream = await startCrudPlantServer();
+    const proxy = await startProxyServer({ upstream: upstream.url, spec: GROWN, port: 0, record: dir });
+    running.push(proxy, upstream);
+    expect((await fetch(`${proxy.url}/plants`, { method: 'POST', headers, body: '{"id": 7001, "name": "Fern"}' })).status).toBe(200);
+    expect((await fetch(`${proxy.url}/plants/7001`, { headers })).status).toBe(200);
+    expect((await fetch(`${proxy.url}/plants?limit=5`, { headers })).status).toBe(200);
+    expect((await fetch(`${proxy.url}/plants/7001`, { method: 'DELETE', headers })).status).toBe(204);
+    expect((await fetch(`${proxy.url}/plants/7001`, { headers })).status).toBe(404);
+    return dir;
+  }
+
+  async function replay(dir: string, defect?: CrudDefect) {
+    const server = await startCrudPlantServer({ defect });
+    running.push(server);
+    return verify({ target: server.url, token: REPLAY_TOKEN, spec: GROWN, fixtures: [dir] });
+  }
+
+  it('puts the steps that use the created key in its fixture, the key as {{uniqueId}}', async () => {
+    const dir = await record();
+    const files = readAll(dir);
+    expect(files).toHaveLength(2); // the create with its read, delete and read; the list alone
+    const sequence = files.find((file) => file.includes('steps:'))!;
+    expect(sequence.match(/path: \/plants\/\{\{uniqueId\}\}/g)).toHaveLength(3);
+    expect(sequence).not.toContain('7001');
+    expect(files.find((file) => !file.includes('steps:'))).toContain('limit: "5"');
+  });
+
+  it('replays green twice against a fresh correct server, and red against one that forgets deletes', async () => {
+    const dir = await record();
+    const server = await startCrudPlantServer();
+    running.push(server);
+    for (let run = 0; run < 2; run++) expect((await verify({ target: server.url, token: REPLAY_TOKEN, spec: GROWN, fixtures: [dir] })).outcome).toBe('passed');
+    const report = await replay(dir, 'forgets-deletes');
+    expect(report.outcome).toBe('failed');
+  });
+});
