@@ -26,6 +26,8 @@ export interface ProxyOptions {
   journalSize: number;
   logFormat: LogFormat;
   quiet: boolean;
+  /** Bearer token the admin API (journal, violations, the mock's state) asks for; as the mock's. */
+  adminToken: string | null;
 }
 
 export const DEFAULT_PROXY_OPTIONS: Omit<ProxyOptions, 'upstream'> = {
@@ -42,6 +44,7 @@ export const DEFAULT_PROXY_OPTIONS: Omit<ProxyOptions, 'upstream'> = {
   journalSize: 200,
   logFormat: 'text',
   quiet: false,
+  adminToken: null,
 };
 
 /** Fills every option the caller left out with its default. */

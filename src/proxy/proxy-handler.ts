@@ -2,6 +2,7 @@
 // mock's own checks -> (refuse it, with --errors) -> forward it -> (let the mock answer what the
 // upstream lacks, with --mock-missing) -> judge the answer with the runner's checks -> (turn a
 // broken answer into a 502, with --errors) -> mark, journal, count, record.
+import { createAdminAccess } from '../mock/admin-access.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import { ADMIN_PREFIX } from '../mock/admin.ts';
@@ -50,6 +51,7 @@ interface Exchange {
 
 /** Builds the pipeline once: checkers, journal, summary and recorder. */
 export function createProxyHandler({ spec, engine, upstream, options, logger }: ProxyHandlerSetup): ProxyHandler {
+  const adminAccess = createAdminAccess(options.host, options.adminToken);
   const checkResponse = createResponseChecker(spec, engine.validators);
   const secretNames = new Set(engine.operations.flatMap((op) => op.security.flat()).filter((s) => s.type === 'apiKey' && s.parameterName).map((s) => s.parameterName!.toLowerCase()));
   const journal = createJournal(options.journalSize, secretNames);
@@ -124,7 +126,10 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   }
 
   function admin(request: MockRequest): MockResponse | Promise<MockResponse> {
-    const route = `${request.method} ${request.path}`;
+    // The journal holds real traffic: locked beyond loopback without an admin token, as the mock's.
+    const access = adminAccess(request);
+    if (!access.ok) return { ...json(401, { error: 401, message: access.message }), headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="plantstore-admin"' } };
+    const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.path}`;
     switch (route) {
       case 'GET /__mock/violations':
         return json(200, summary.read());

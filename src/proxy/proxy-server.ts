@@ -39,7 +39,7 @@ export async function startProxyServer(input: StartProxyServerOptions): Promise<
   // The engine judges requests and stands in for what the upstream lacks; its own request lines
   // and journal would repeat the proxy's, so the proxy keeps those.
   const engineLogger: Logger = { ...logger, request: () => {} };
-  const engine = createMockEngine({ spec, logger: engineLogger, options: { journalSize: 0, maxBodyBytes: options.maxBodyBytes, host: options.host, cors: false } });
+  const engine = createMockEngine({ spec, logger: engineLogger, options: { journalSize: 0, maxBodyBytes: options.maxBodyBytes, host: options.host, adminToken: options.adminToken, cors: false } });
   const upstream = createUpstream({ url: upstreamUrl, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, ca });
   const handler = createProxyHandler({ spec, engine, upstream, options, logger });
   const server = createListener(handler.handle, {

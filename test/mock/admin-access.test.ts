@@ -87,3 +87,22 @@ describe('the admin API', () => {
     }
   });
 });
+
+describe("the proxy's admin API", () => {
+  it('is locked beyond loopback without an admin token, and asks for the token once one is given', async () => {
+    const { startProxyServer } = await import('../../src/proxy/proxy-server.ts');
+    // The upstream is never reached: only admin calls are made.
+    const locked = await startProxyServer({ upstream: 'http://127.0.0.1:9', host: '0.0.0.0', port: 0 });
+    const open = await startProxyServer({ upstream: 'http://127.0.0.1:9', host: '0.0.0.0', port: 0, adminToken: ADMIN_TOKEN });
+    try {
+      for (const path of ['/__mock/requests', '/__mock/violations', '/__mock/state']) {
+        expect((await fetch(`http://127.0.0.1:${locked.port}${path}`)).status).toBe(401);
+        expect((await fetch(`http://127.0.0.1:${open.port}${path}`)).status).toBe(401);
+        expect((await fetch(`http://127.0.0.1:${open.port}${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
+      }
+    } finally {
+      await locked.close();
+      await open.close();
+    }
+  });
+});

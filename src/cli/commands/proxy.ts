@@ -28,6 +28,7 @@ const builder = (y: Argv) =>
     .option('ca', { type: 'string', describe: 'PEM file of a certificate to trust (self-signed HTTPS upstream)' })
     .option('timeout', { type: 'number', default: d.timeoutMs, describe: "Milliseconds to the upstream's headers, and between two chunks of its body (past it: 504)" })
     .option('max-body', { type: 'number', default: d.maxBodyBytes, describe: 'Largest body validated, in bytes: a larger answer streams through unvalidated, a larger request gets 413' })
+    .option('admin-token', { type: 'string', defaultDescription: '$PLANTSTORE_ADMIN_TOKEN', describe: 'Bearer token the admin API asks for; needed to use it when --host is not loopback' })
     .option('journal-size', { type: 'number', default: d.journalSize, describe: 'Exchanges kept for GET /__mock/requests (0 turns it off)' })
     .option('log-format', { choices: LOG_FORMATS, default: d.logFormat, describe: 'Exchange log format (to stderr)' })
     .option('quiet', { alias: 'q', type: 'boolean', default: d.quiet, describe: 'No exchange lines; warnings and errors only' })
@@ -67,6 +68,8 @@ export const proxyCommand = {
         timeoutMs: argv.timeout,
         maxBodyBytes: argv['max-body'],
         journalSize: argv['journal-size'],
+        // The variable keeps the token out of `ps` and shell history; the flag wins.
+        adminToken: argv['admin-token'] ?? (process.env.PLANTSTORE_ADMIN_TOKEN || null),
         logFormat: argv['log-format'] as LogFormat,
         quiet: argv.quiet,
         logger,
