@@ -5,8 +5,8 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { createExampleGenerator } from '../src/example/example-generator.ts';
 import { renderPayloads } from '../src/example/render-payloads.ts';
-import { resolveTarget } from '../src/spec/resolve-target.ts';
-import { loadSpec } from '../src/spec/load-spec.ts';
+import { resolveTarget } from '../src/document/resolve-target.ts';
+import { loadSpec } from '../src/document/load-spec.ts';
 
 const count = Number(process.argv[2] ?? 100_000);
 const spec = await loadSpec();

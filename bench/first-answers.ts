@@ -5,7 +5,7 @@
 // Run: node bench/first-answers.ts FILE [--sample N] [--seed S] [--only "POST /v1/x/{id}/pay,..."]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadSpec } from '../src/spec/load-spec.ts';
+import { loadSpec } from '../src/document/load-spec.ts';
 import { createMockEngine } from '../src/mock/engine.ts';
 import { getRequests, sampleRequests, sampleValue, type BenchRequest } from './large-requests.ts';
 

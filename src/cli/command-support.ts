@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { PlantstoreError } from '../errors.ts';
-import { DEFAULT_SPEC_PATH, loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
+import { DEFAULT_SPEC_PATH, loadSpec, type LoadedSpec } from '../document/load-spec.ts';
 import { reportFatal } from './report-fatal.ts';
 
 /** `--spec FILE` (default: the built-in Plant Store document). */

@@ -5,11 +5,11 @@
 import { generateSync, type GenerateOptions, type JsonSchema as FakerSchema } from 'json-schema-faker';
 import { PlantstoreError } from '../errors.ts';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
+import { getAtPointer, type LoadedSpec } from '../document/load-spec.ts';
 import { createValidators, formatIssues, type SchemaCheck, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
 import { fakerSchema } from './faker-schema.ts';
-import type { ExampleTarget } from '../spec/resolve-target.ts';
+import type { ExampleTarget } from '../document/resolve-target.ts';
 import { createSeededRandom, mixSeed } from './seeded-random.ts';
 import { widenInteger } from './wide-integers.ts';
 

@@ -1,18 +1,18 @@
 // The example module's public face. Importing it loads json-schema-faker, so the mock imports it
 // lazily (on the first generated body) and pays nothing until then.
 import type { JsonValue } from '../json/exact-json.ts';
-import type { LoadedSpec } from '../spec/load-spec.ts';
+import type { LoadedSpec } from '../document/load-spec.ts';
 import type { Validators } from '../validation/validator.ts';
 import { createExampleGenerator, type ExampleGenerator, type InvalidExampleOptions } from './example-generator.ts';
 import type { InvalidExample } from './invalid-examples.ts';
-import { resolveTarget } from '../spec/resolve-target.ts';
+import { resolveTarget } from '../document/resolve-target.ts';
 
 export { createExampleGenerator, type ExampleGenerator, type ExampleOptions, type InvalidExampleOptions } from './example-generator.ts';
 export { type InvalidExample, type InvalidRule } from './invalid-examples.ts';
 export { toCurl, toFixture, type Fixture, type Payload } from './payload-shapes.ts';
 export { PAYLOAD_FORMATS, PAYLOAD_SHAPES, type PayloadFormat, type PayloadShape } from './payload-formats.ts';
 export { renderPayloads, type RenderOptions } from './render-payloads.ts';
-export { resolveTarget, schemaNames, type ExampleTarget } from '../spec/resolve-target.ts';
+export { resolveTarget, schemaNames, type ExampleTarget } from '../document/resolve-target.ts';
 
 const generators = new WeakMap<LoadedSpec, ExampleGenerator>();
 

@@ -2,8 +2,8 @@
 // the conformance runner's format ({ name, request, expect }).
 import { PlantstoreError } from '../errors.ts';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import type { Operation } from '../spec/operations.ts';
-import type { ExampleTarget } from '../spec/resolve-target.ts';
+import type { Operation } from '../document/operations.ts';
+import type { ExampleTarget } from '../document/resolve-target.ts';
 
 /** A payload as the generator gives it: JSON, or text that is deliberately not JSON. */
 export type Payload = { body: JsonValue } | { rawBody: string };

@@ -5,7 +5,7 @@ import YAML from 'yaml';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { PayloadFormat, PayloadShape } from './payload-formats.ts';
 import { toCurl, toFixture, type Payload } from './payload-shapes.ts';
-import type { ExampleTarget } from '../spec/resolve-target.ts';
+import type { ExampleTarget } from '../document/resolve-target.ts';
 
 
 export interface RenderOptions {

@@ -2,8 +2,8 @@
 // operation declares a 404 (or a 4XX, or a default beside its successes) the item gets it; where
 // it declares none, the mock keeps to the document and answers its lowest 2xx as Prism would,
 // unless --absent-items 404 asks for the undeclared 404.
-import type { Operation } from '../spec/operations.ts';
-import type { ResourceBinding } from '../spec/resources.ts';
+import type { Operation } from '../document/operations.ts';
+import type { ResourceBinding } from '../document/resources.ts';
 import type { AbsentItemMode } from './options.ts';
 
 const ITEM_ROLES = new Set(['read', 'replace', 'merge', 'remove']);

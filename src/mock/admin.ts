@@ -1,12 +1,12 @@
 // The admin API under /__mock/, a prefix no document path uses: health, state (inspect, seed,
 // reset) and the request journal. Its answers are plain JSON outside the contract.
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
-import { jsonContent, type Operation } from '../spec/operations.ts';
+import { jsonContent, type Operation } from '../document/operations.ts';
 import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from './http-types.ts';
 import type { Journal } from './journal.ts';
-import { keyString, type ResourceBinding } from '../spec/resources.ts';
+import { keyString, type ResourceBinding } from '../document/resources.ts';
 import type { Outcome, Responder } from './responder.ts';
 import type { StateHooks } from './state-actions.ts';
 import type { Webhooks } from './webhooks.ts';

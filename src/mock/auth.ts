@@ -1,7 +1,7 @@
 // Authentication from the operation's security requirements (OpenAPI: any one requirement of the
 // list suffices; every scheme inside one must hold). Bearer follows RFC 6750: the scheme name is
 // case-insensitive, the token is a b64token.
-import type { SecurityScheme } from '../spec/operations.ts';
+import type { SecurityScheme } from '../document/operations.ts';
 import type { MockRequest } from './http-types.ts';
 
 export type AuthResult =

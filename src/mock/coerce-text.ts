@@ -2,7 +2,7 @@
 // numbers, booleans and null by the schema's type, list items and object properties by their
 // own schemas. Anything that does not read as its type stays text, for the validator to name.
 import { exactInteger, type JsonValue } from '../json/exact-json.ts';
-import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
+import { objectShape, resolveSchema } from '../document/schema-shape.ts';
 import type { ParameterKind, RawValue } from './parameter-styles.ts';
 
 type Obj = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // header: its lowest declared 2xx (else `default`, else its first response), with that
 // response's first example, else a body generated from its schema. Worked out from the
 // document alone, once per operation: Prism's own negotiator is only loaded for forced answers.
-import { jsonContent, type Operation } from '../spec/operations.ts';
+import { jsonContent, type Operation } from '../document/operations.ts';
 
 export interface DocumentAnswer {
   status: number;

@@ -3,9 +3,9 @@
 // is built once, here, before the first request.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
-import type { LoadedSpec } from '../spec/load-spec.ts';
-import { declaredStatuses, listOperations, preferDeclared, type Operation } from '../spec/operations.ts';
-import { createRouter } from '../spec/router.ts';
+import type { LoadedSpec } from '../document/load-spec.ts';
+import { declaredStatuses, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
+import { createRouter } from '../document/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
@@ -22,7 +22,7 @@ import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody, type BodyResult } from './request-body.ts';
-import { bindResources, type ResourceBinding } from '../spec/resources.ts';
+import { bindResources, type ResourceBinding } from '../document/resources.ts';
 import { createResponder, type Outcome } from './responder.ts';
 import { applyState, type StateHooks, type StateOutcome } from './state-actions.ts';
 import { absentAnswer, absentItemWarnings } from './absent-items.ts';

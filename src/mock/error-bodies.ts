@@ -4,9 +4,9 @@
 // fill gets a valid body of its own shape (error-filler.ts), never an invalid one.
 import { http } from '../http/node-http.ts';
 import type { JsonValue } from '../json/exact-json.ts';
-import { findResponse, jsonContent, perOperationStatus, type MediaContent, type Operation } from '../spec/operations.ts';
+import { findResponse, jsonContent, perOperationStatus, type MediaContent, type Operation } from '../document/operations.ts';
 import type { Validators, SchemaCheck } from '../validation/validator.ts';
-import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
+import { objectShape, resolveSchema } from '../document/schema-shape.ts';
 import { fillBase, MESSAGE_NAMES, STATUS_NAMES } from './error-filler.ts';
 import { negotiateContent } from './media-negotiation.ts';
 

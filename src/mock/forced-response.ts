@@ -3,8 +3,8 @@
 // semantics match Prism's; it is loaded on the first forced request only (importing prism-http
 // costs ~650 ms, more than the mock's whole start-up budget).
 import { createRequire } from 'node:module';
-import type { LoadedSpec } from '../spec/load-spec.ts';
-import type { MediaContent, Operation } from '../spec/operations.ts';
+import type { LoadedSpec } from '../document/load-spec.ts';
+import type { MediaContent, Operation } from '../document/operations.ts';
 import type { MockRequest } from './http-types.ts';
 
 export interface Preferences {

@@ -2,8 +2,8 @@
 // text, URL-encoded and multipart forms, and bytes for binary types. The value is JSON data that
 // was already checked against the schema; this only chooses its wire form.
 import { stringifyJson } from '../json/exact-json.ts';
-import { isJsonMediaType } from '../spec/operations.ts';
-import { resolveSchema } from '../spec/schema-shape.ts';
+import { isJsonMediaType } from '../document/operations.ts';
+import { resolveSchema } from '../document/schema-shape.ts';
 import { placeholderImage } from './placeholder-images.ts';
 import { toXml } from './xml-body.ts';
 

@@ -2,7 +2,7 @@
 // `negotiator`, the library Express and Prism's dependency tree use. Without Accept, or with one
 // that accepts anything, JSON is preferred, as Prism does.
 import Negotiator from 'negotiator';
-import { jsonContent, type MediaContent } from '../spec/operations.ts';
+import { jsonContent, type MediaContent } from '../document/operations.ts';
 
 export type Negotiated =
   /** `mediaType`: what the answer's Content-Type says (a concrete type, even for a declared range). */

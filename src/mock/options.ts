@@ -1,7 +1,7 @@
 // Every mock option, resolved once at the boundary (CLI flags or library call) into one typed
 // object; the engine never checks for undefined.
 import { getHeapStatistics } from 'node:v8';
-import { DEFAULT_SPEC_PATH } from '../spec/load-spec.ts';
+import { DEFAULT_SPEC_PATH } from '../document/load-spec.ts';
 
 export const LOG_FORMATS = ['text', 'json'] as const;
 export const ISOLATION_MODES = ['none', 'token'] as const;

@@ -2,7 +2,7 @@
 // the text of a path segment, query pairs, a header or a cookie read back into the primitive,
 // array or object the schema describes, before validation. Defaults: `simple` for path and
 // header, `form` for query and cookie; `explode` is true for form only.
-import type { ParameterSpec } from '../spec/operations.ts';
+import type { ParameterSpec } from '../document/operations.ts';
 
 export type ParameterKind = 'primitive' | 'array' | 'object';
 

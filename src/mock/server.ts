@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PlantstoreError } from '../errors.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createListener } from '../http/listener.ts';
-import { loadSpec, type LoadedSpec } from '../spec/load-spec.ts';
+import { loadSpec, type LoadedSpec } from '../document/load-spec.ts';
 import type { StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';

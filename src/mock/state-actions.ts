@@ -2,9 +2,9 @@
 // checks and writes in one synchronous step; only the durability wait comes after.
 import type { JsonValue } from '../json/exact-json.ts';
 import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
-import { declaredStatuses, preferDeclared, type Operation } from '../spec/operations.ts';
+import { declaredStatuses, preferDeclared, type Operation } from '../document/operations.ts';
 import type { MockRequest } from './http-types.ts';
-import { keyFromParam, keyString, type ResourceBinding } from '../spec/resources.ts';
+import { keyFromParam, keyString, type ResourceBinding } from '../document/resources.ts';
 import type { Outcome, Responder } from './responder.ts';
 import type { FieldMaker } from './field-maker.ts';
 import type { ServerField } from './server-fields.ts';

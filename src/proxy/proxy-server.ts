@@ -6,7 +6,7 @@ import { PlantstoreError } from '../errors.ts';
 import { createListener } from '../http/listener.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createMockEngine, type MockEngine } from '../mock/engine.ts';
-import { loadSpec } from '../spec/load-spec.ts';
+import { loadSpec } from '../document/load-spec.ts';
 import { resolveProxyOptions, type ProxyOptions } from './options.ts';
 import { createProxyHandler, type ProxyHandler } from './proxy-handler.ts';
 import { createUpstream } from './upstream.ts';

@@ -11,8 +11,8 @@ import { isCredentialHeader } from '../http/credential-headers.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import type { MockRequest } from '../mock/http-types.ts';
 import type { FixtureRequest, FixtureStep, StatusExpectation } from '../runner/fixture.ts';
-import { findResponse, isJsonMediaType, type Operation } from '../spec/operations.ts';
-import { keyString, type ResourceBinding } from '../spec/resources.ts';
+import { findResponse, isJsonMediaType, type Operation } from '../document/operations.ts';
+import { keyString, type ResourceBinding } from '../document/resources.ts';
 
 export interface RecordedExchange {
   request: MockRequest;

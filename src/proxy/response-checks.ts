@@ -6,9 +6,9 @@ import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { parseJson } from '../json/exact-json.ts';
 import { coerce, typesOf } from '../mock/coerce-text.ts';
 import { CONTRACT_CHECKS, type ReceivedResponse } from '../runner/contract-checks.ts';
-import { escapePointerToken, getAtPointer, type LoadedSpec } from '../spec/load-spec.ts';
-import { findResponse, type Operation } from '../spec/operations.ts';
-import type { RouteResult } from '../spec/router.ts';
+import { escapePointerToken, getAtPointer, type LoadedSpec } from '../document/load-spec.ts';
+import { findResponse, type Operation } from '../document/operations.ts';
+import type { RouteResult } from '../document/router.ts';
 import type { Validators } from '../validation/validator.ts';
 import type { Violation } from './violations.ts';
 

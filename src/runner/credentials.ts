@@ -4,7 +4,7 @@
 // openIdConnect) fall back to --token; basic (`user:pass`) and apiKey have no default, so an
 // operation that needs them without --auth gets no case and the report says which flag to pass.
 import { PlantstoreError } from '../errors.ts';
-import type { Operation, SecurityScheme } from '../spec/operations.ts';
+import type { Operation, SecurityScheme } from '../document/operations.ts';
 
 /** Where credentials go in a request; values are literal text, or {{token}}. */
 export interface CredentialParts {

@@ -3,9 +3,9 @@
 // from a generated object, each property in its `encoding` (style, explode, contentType); text/*
 // as the generated string; application/octet-stream as a few bytes. Other types get no case.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { getAtPointer } from '../spec/load-spec.ts';
-import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
-import { isJsonMediaType, jsonContent, type MediaContent, type Operation } from '../spec/operations.ts';
+import { getAtPointer } from '../document/load-spec.ts';
+import { objectShape, resolveSchema } from '../document/schema-shape.ts';
+import { isJsonMediaType, jsonContent, type MediaContent, type Operation } from '../document/operations.ts';
 import { formatOf, serializeQuery } from './parameter-style.ts';
 
 export type BodyKind = 'json' | 'urlencoded' | 'multipart' | 'text' | 'bytes';

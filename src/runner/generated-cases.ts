@@ -10,9 +10,9 @@
 // report says why. The same seed gives the same cases. The example module loads
 // json-schema-faker, so it is imported only when cases are generated.
 import type { JsonValue } from '../json/exact-json.ts';
-import type { LoadedSpec } from '../spec/load-spec.ts';
-import type { MediaContent, Operation, ParameterSpec } from '../spec/operations.ts';
-import { bindResources, type ResourceBinding } from '../spec/resources.ts';
+import type { LoadedSpec } from '../document/load-spec.ts';
+import type { MediaContent, Operation, ParameterSpec } from '../document/operations.ts';
+import { bindResources, type ResourceBinding } from '../document/resources.ts';
 import type { Validators } from '../validation/validator.ts';
 import { credentialsFor, hasCredentials, withCredentials, type CredentialParts } from './credentials.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
@@ -74,7 +74,7 @@ export async function generateCases(spec: LoadedSpec, operations: Operation[], v
 
 /** The example module behind the CaseSource interface. */
 async function exampleCaseSource(spec: LoadedSpec, validators: Validators): Promise<CaseSource> {
-  const [{ createExampleGenerator }, { jsonContent }] = await Promise.all([import('../example/index.ts'), import('../spec/operations.ts')]);
+  const [{ createExampleGenerator }, { jsonContent }] = await Promise.all([import('../example/index.ts'), import('../document/operations.ts')]);
   const generator = createExampleGenerator(spec, validators);
   const targetOf = (operation: Operation, content = jsonContent(operation.requestBody?.contents ?? [])!) => ({ name: operation.id, kind: 'operation' as const, pointer: content.schemaPointer, schema: content.schema!, operation, mediaType: content.mediaType });
   return {

@@ -7,10 +7,10 @@
 // (or whose request the runner cannot build) is left out; a create with nothing after it is no
 // sequence. Every answer still gets the contract checks, and a failing step ends its case.
 import type { JsonValue } from '../json/exact-json.ts';
-import { bindResources, keyString, type ResourceBinding, type ResourceRole } from '../spec/resources.ts';
-import { objectShape, pickDeclared, resolveSchema, type ObjectShape } from '../spec/schema-shape.ts';
-import type { LoadedSpec } from '../spec/load-spec.ts';
-import { jsonContent, type JsonSchema, type Operation } from '../spec/operations.ts';
+import { bindResources, keyString, type ResourceBinding, type ResourceRole } from '../document/resources.ts';
+import { objectShape, pickDeclared, resolveSchema, type ObjectShape } from '../document/schema-shape.ts';
+import type { LoadedSpec } from '../document/load-spec.ts';
+import { jsonContent, type JsonSchema, type Operation } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 import type { Case, FixtureRequest, FixtureStep, StatusExpectation } from './fixture.ts';
 import type { CaseSource, GenerateOptions } from './generated-cases.ts';

@@ -4,8 +4,8 @@
 // minimum is 1 is the typical one. Each value is checked against the toolkit's one validator, so a
 // value is only sent when the document really forbids it. Objects and arrays are left alone.
 import type { JsonValue } from '../json/exact-json.ts';
-import type { Operation, ParameterSpec } from '../spec/operations.ts';
-import { resolveSchema } from '../spec/schema-shape.ts';
+import type { Operation, ParameterSpec } from '../document/operations.ts';
+import { resolveSchema } from '../document/schema-shape.ts';
 import type { Validators } from '../validation/validator.ts';
 import { generateParameters, type DrawValue, type ParameterParts } from './generated-parameters.ts';
 import { parameterFormat, serializeHeader, serializePath, serializeQuery } from './parameter-style.ts';

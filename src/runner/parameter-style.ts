@@ -3,8 +3,8 @@
 // Path and query text is percent-encoded except for the style's own delimiters; a header value
 // is written as is (the caller keeps header values to visible ASCII).
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { getAtPointer } from '../spec/load-spec.ts';
-import type { ParameterSpec } from '../spec/operations.ts';
+import { getAtPointer } from '../document/load-spec.ts';
+import type { ParameterSpec } from '../document/operations.ts';
 
 export type ParameterStyle = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
 

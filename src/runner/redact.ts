@@ -7,7 +7,7 @@
 // a word (MIN_ECHOED_SECRET) is still replaced wherever it occurs, because a server may echo it
 // back in a body or a message.
 import { CREDENTIAL_QUERY, isCredentialHeader } from '../http/credential-headers.ts';
-import type { SecurityScheme } from '../spec/operations.ts';
+import type { SecurityScheme } from '../document/operations.ts';
 
 export { isCredentialHeader };
 export const REDACTED = '[redacted]';

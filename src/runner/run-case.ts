@@ -2,7 +2,7 @@
 // -> remember the step for later ones. A step that fails ends its case (later steps would build
 // on an answer that is already wrong). What goes into the result is redacted first.
 import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import type { Router } from '../spec/router.ts';
+import type { Router } from '../document/router.ts';
 import type { Validators } from '../validation/validator.ts';
 import { checkContract, type ReceivedResponse } from './contract-checks.ts';
 import { toCurl } from './curl.ts';

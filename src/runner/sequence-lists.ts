@@ -8,8 +8,8 @@
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { compareJson } from './compare-json.ts';
 import type { HttpOutcome, OutgoingRequest } from './http-client.ts';
-import { resolveSchema } from '../spec/schema-shape.ts';
-import type { Operation, ParameterSpec } from '../spec/operations.ts';
+import { resolveSchema } from '../document/schema-shape.ts';
+import type { Operation, ParameterSpec } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 
 /** The page find-in-list asks for: a page a server answers without strain, deep enough to page through. */

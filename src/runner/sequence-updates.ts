@@ -4,8 +4,8 @@
 // item that exists. A body keeps the key the item was created with; a body the runner cannot keep
 // valid that way leaves its step out.
 import type { JsonValue } from '../json/exact-json.ts';
-import { pickDeclared } from '../spec/schema-shape.ts';
-import { jsonContent, type JsonSchema, type Operation } from '../spec/operations.ts';
+import { pickDeclared } from '../document/schema-shape.ts';
+import { jsonContent, type JsonSchema, type Operation } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 import type { FixtureRequest, FixtureStep } from './fixture.ts';
 import type { CaseSource } from './generated-cases.ts';

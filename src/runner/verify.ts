@@ -3,9 +3,9 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
-import { loadSpec } from '../spec/load-spec.ts';
-import { listOperations } from '../spec/operations.ts';
-import { createRouter } from '../spec/router.ts';
+import { loadSpec } from '../document/load-spec.ts';
+import { listOperations } from '../document/operations.ts';
+import { createRouter } from '../document/router.ts';
 import { createValidators } from '../validation/validator.ts';
 import { authSecrets, checkAuth } from './credentials.ts';
 import type { Case } from './fixture.ts';

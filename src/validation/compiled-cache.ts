@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 import type { ValidateFunction } from 'ajv';
-import { derivedCacheOf } from '../spec/spec-cache.ts';
+import { derivedCacheOf } from '../document/spec-cache.ts';
 
 // Bump when the view of the document (schema-view.ts), the Ajv options or the keywords change.
 const FORMAT = 1;

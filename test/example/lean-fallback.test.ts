@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateOne } from '../../src/example/index.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 
 describe('generating a schema whose optional properties cannot be satisfied', () => {
   it.each([1, 2, 3])('gives a valid value of the required properties alone (seed %i)', async (seed) => {

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { renderPayloads, type RenderOptions } from '../../src/example/render-payloads.ts';
 import { parseJson } from '../../src/json/exact-json.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { resolveTarget, type ExampleTarget } from '../../src/spec/resolve-target.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { resolveTarget, type ExampleTarget } from '../../src/document/resolve-target.ts';
 
 let target: ExampleTarget;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createExampleGenerator, resolveTarget } from '../../src/example/index.ts';
 import type { JsonValue } from '../../src/json/exact-json.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
 describe('generating strings with a wide maxLength', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { createPlant, plantEngine, send } from '../helpers/engine.ts';
 
 const grown = () => loadSpec(resolve('test/documents/plant-store-grown.yaml'));

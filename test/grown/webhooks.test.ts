@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { createPlant, plantEngine, send } from '../helpers/engine.ts';
 
 interface Received {

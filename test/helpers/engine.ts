@@ -1,4 +1,4 @@
-import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec, type LoadedSpec } from '../../src/document/load-spec.ts';
 import { createMockEngine, type MockEngine } from '../../src/mock/engine.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
 import type { MockRequest } from '../../src/mock/http-types.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/log/logger.ts';
 import { createMockEngine } from '../../src/mock/engine.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { send } from '../helpers/engine.ts';
 
 async function engineFor(options: Partial<MockOptions> = {}) {

@@ -4,8 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { declaredPicker, pickDeclared } from '../../src/spec/schema-shape.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { declaredPicker, pickDeclared } from '../../src/document/schema-shape.ts';
 import { createPlant, plantEngine } from '../helpers/engine.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

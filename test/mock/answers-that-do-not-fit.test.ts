@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/log/logger.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { createMockEngine } from '../../src/mock/engine.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { send } from '../helpers/engine.ts';
 
 describe('an answer the stored record does not fit', () => {

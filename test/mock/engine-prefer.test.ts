@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { createPlant, plantEngine, send } from '../helpers/engine.ts';
 
 const valid = '{"id":1,"name":"Fern"}';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { createMockEngine } from '../../src/mock/engine.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { silentLogger } from '../../src/log/logger.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { plantEngine, send } from '../helpers/engine.ts';
 
 const spec = loadSpec('test/documents/form-bodies.yaml');

@@ -2,7 +2,7 @@
 // generated valid body answers instead, as an honest mock must.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { plantEngine, send } from '../helpers/engine.ts';
 
 const DOC = resolve('test/documents/loading/bad-example.yaml');

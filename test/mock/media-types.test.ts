@@ -1,6 +1,6 @@
 import { inflateSync, crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { plantEngine, send, type Answer } from '../helpers/engine.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { listOperations } from '../../src/spec/operations.ts';
-import { createRouter } from '../../src/spec/router.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
+import { createRouter } from '../../src/document/router.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 import { readParameters } from '../../src/mock/parameters.ts';
 import { plantEngine, send } from '../helpers/engine.ts';

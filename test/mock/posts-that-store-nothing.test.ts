@@ -2,7 +2,7 @@
 // answered from the document, and nothing is stored.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { plantEngine, send } from '../helpers/engine.ts';
 
 const DOC = resolve('test/documents/posts-that-store-nothing.yaml');

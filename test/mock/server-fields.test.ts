@@ -2,7 +2,7 @@
 // createdAt, readOnly properties): the mock makes them, stores them and answers them again.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
 import { plantEngine, send } from '../helpers/engine.ts';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-warm-up-'));
 process.env.PLANTSTORE_CACHE_DIR = cacheDir;
 delete process.env.PLANTSTORE_NO_CACHE;
-const { loadSpec } = await import('../../src/spec/load-spec.ts');
+const { loadSpec } = await import('../../src/document/load-spec.ts');
 const { createMockEngine } = await import('../../src/mock/engine.ts');
 const { createValidators } = await import('../../src/validation/validator.ts');
 const { request } = await import('../helpers/engine.ts');

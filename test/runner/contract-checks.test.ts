@@ -1,9 +1,9 @@
 // The contract checks judge an answer against the document alone, with no socket.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/json/exact-json.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { listOperations } from '../../src/spec/operations.ts';
-import { createRouter, type Router } from '../../src/spec/router.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
+import { createRouter, type Router } from '../../src/document/router.ts';
 import { createValidators, type Validators } from '../../src/validation/validator.ts';
 import { checkContract } from '../../src/runner/contract-checks.ts';
 

@@ -6,9 +6,9 @@ import { checkExpectations } from '../../src/runner/expectations.ts';
 import { caseDetails } from '../../src/runner/reporters/case-details.ts';
 import type { CaseResult, Finding, PlainResponse } from '../../src/runner/report.ts';
 import { parseJson } from '../../src/json/exact-json.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { listOperations } from '../../src/spec/operations.ts';
-import { createRouter } from '../../src/spec/router.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
+import { createRouter } from '../../src/document/router.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
 async function plantSpecValidators() {

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateCases, type GeneratedCases } from '../../src/runner/generated-cases.ts';
 import type { Case, FixtureRequest } from '../../src/runner/fixture.ts';
-import { loadSpec, type LoadedSpec } from '../../src/spec/load-spec.ts';
-import { listOperations } from '../../src/spec/operations.ts';
+import { loadSpec, type LoadedSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

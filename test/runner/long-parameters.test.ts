@@ -1,7 +1,7 @@
 // A string parameter with a large maxLength (Stripe's 5,000) must not make a request head longer
 // than servers take: of a few draws, a short one is sent.
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../../src/spec/operations.ts';
+import type { Operation } from '../../src/document/operations.ts';
 import { generateParameters } from '../../src/runner/generated-parameters.ts';
 
 const operation = {

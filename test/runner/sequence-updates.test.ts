@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { verify } from '../../src/runner/index.ts';
 import { generateCases, type CaseSource } from '../../src/runner/generated-cases.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { listOperations } from '../../src/spec/operations.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
 const CRUD = 'test/documents/plant-store-crud.yaml';

@@ -8,8 +8,8 @@ import { stringifyJson } from '../../src/json/exact-json.ts';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
 import type { Case } from '../../src/runner/fixture.ts';
 import { generateCases, type CaseSource } from '../../src/runner/generated-cases.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { listOperations } from '../../src/spec/operations.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

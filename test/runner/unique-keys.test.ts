@@ -6,8 +6,8 @@ import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
 import { generateCases } from '../../src/runner/generated-cases.ts';
 import { uniqueString, uniqueUuid } from '../../src/runner/unique-values.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
-import { listOperations } from '../../src/spec/operations.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
 const SPEC = 'test/documents/runner-keys.yaml';

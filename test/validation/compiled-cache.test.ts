@@ -11,7 +11,7 @@ import type { JsonValue } from '../../src/json/exact-json.ts';
 const cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-compiled-'));
 process.env.PLANTSTORE_CACHE_DIR = cacheDir;
 delete process.env.PLANTSTORE_NO_CACHE;
-const { loadSpec } = await import('../../src/spec/load-spec.ts');
+const { loadSpec } = await import('../../src/document/load-spec.ts');
 const { createValidators } = await import('../../src/validation/validator.ts');
 
 const DOCUMENT = (maxLength: number) => `openapi: 3.1.0

@@ -3,7 +3,7 @@
 import type { Argv } from 'yargs';
 import { PlantstoreError } from '../../errors.ts';
 import { PAYLOAD_FORMATS, PAYLOAD_SHAPES, type PayloadFormat, type PayloadShape } from '../../example/payload-formats.ts';
-import { resolveTarget } from '../../spec/resolve-target.ts';
+import { resolveTarget } from '../../document/resolve-target.ts';
 import { loadCommandSpec, runCommand, withSpecOption } from '../command-support.ts';
 
 const builder = (y: Argv) =>

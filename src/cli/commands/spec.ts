@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
-import { checkSpec, formatSpecSummary } from '../../spec/check-spec.ts';
-import { loadSpec } from '../../spec/load-spec.ts';
-import { renderSpec, SPEC_FORMATS, type SpecFormat } from '../../spec/render-spec.ts';
+import { checkSpec, formatSpecSummary } from '../../document/check-spec.ts';
+import { loadSpec } from '../../document/load-spec.ts';
+import { renderSpec, SPEC_FORMATS, type SpecFormat } from '../../document/render-spec.ts';
 import { runCommand, withSpecOption } from '../command-support.ts';
 
 const builder = (y: Argv) =>

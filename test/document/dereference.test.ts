@@ -3,8 +3,8 @@
 import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { dereferenceBundled } from '../../src/spec/dereference.ts';
-import { getAtPointer } from '../../src/spec/load-spec.ts';
+import { dereferenceBundled } from '../../src/document/dereference.ts';
+import { getAtPointer } from '../../src/document/load-spec.ts';
 
 // Where a cycle is, ref-parser leaves every reference into it a `$ref`, and this inlines up to
 // the point where the cycle closes: the two agree once the references left are followed.

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadError } from '../helpers/load-error.ts';
-import { loadSpec } from '../../src/spec/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
 const doc = (name: string) => resolve('test/documents', name);

@@ -1,7 +1,7 @@
 // Paths real documents declare: AWS's literal query-like paths, Google's custom methods.
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../../src/spec/operations.ts';
-import { createRouter } from '../../src/spec/router.ts';
+import type { Operation } from '../../src/document/operations.ts';
+import { createRouter } from '../../src/document/router.ts';
 
 const op = (method: string, path: string) => ({ id: `${method} ${path}`, method, path, pointer: '', parameters: [], responses: [], security: [] }) as Operation;
 const router = createRouter([

@@ -2,7 +2,7 @@
 // strings as they are, anything else no key at all.
 import { describe, expect, it } from 'vitest';
 import { createSeededRandom } from '../../src/example/seeded-random.ts';
-import { keyString } from '../../src/spec/resources.ts';
+import { keyString } from '../../src/document/resources.ts';
 
 describe('keyString', () => {
   it.each([

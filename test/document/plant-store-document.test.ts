@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SPEC_PATH, loadSpec } from '../../src/spec/load-spec.ts';
-import { listOperations } from '../../src/spec/operations.ts';
+import { DEFAULT_SPEC_PATH, loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
 
 describe('the built-in Plant Store document', () => {
   it('is a valid OpenAPI 3.1.0 document for swagger-parser', async () => {
