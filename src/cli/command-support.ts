@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { PlantstoreError } from '../errors.ts';
-import { DEFAULT_SPEC_PATH, loadSpec, type LoadedSpec } from '../document/load-spec.ts';
+import { loadSpec } from '../document/load-spec.ts';
+import { DEFAULT_SPEC_PATH, type LoadedSpec } from '../document/loaded-spec.ts';
 import { reportFatal } from './report-fatal.ts';
 
 /** `--spec FILE` (default: the built-in Plant Store document). */

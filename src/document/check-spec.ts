@@ -1,7 +1,7 @@
 // `plantstore spec --check`: what a loaded document offers, and what it leaves out that clients
 // and the mock will trip over (an auth-protected operation without a 401, no 4xx at all, a body
 // without a schema). Warnings never fail the check: the document itself is valid.
-import type { LoadedSpec } from './load-spec.ts';
+import type { LoadedSpec } from './loaded-spec.ts';
 import { listOperations, type Operation } from './operations.ts';
 import { schemaNames } from './resolve-target.ts';
 

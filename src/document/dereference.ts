@@ -4,7 +4,7 @@
 // objects, never a cycle). Owned, not ref-parser's, because it runs on every start-up from the
 // cache: importing swagger-parser alone costs more than a small document's whole start, and
 // ref-parser's walk takes ~1.1 s on GitHub's document, which this does several times faster.
-import { getAtPointer } from './load-spec.ts';
+import { getAtPointer } from './json-pointer.ts';
 
 type Obj = Record<string, unknown>;
 

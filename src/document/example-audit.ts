@@ -3,7 +3,7 @@
 // never answers what the contract forbids; the loader lists them once, as warnings.
 import type { Validators } from '../validation/validator.ts';
 import { formatIssues } from '../validation/validator.ts';
-import { escapePointerToken } from './load-spec.ts';
+import { escapePointerToken } from './json-pointer.ts';
 import type { Operation } from './operations.ts';
 
 /** One warning per declared response example that its schema refuses. */

@@ -3,39 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PlantstoreError } from '../errors.ts';
 import { noteDerivedCache, readCachedSpec, writeCachedSpec } from './spec-cache.ts';
-
-/** The built-in Plant Store document: the default wherever a command takes --spec. */
-export const DEFAULT_SPEC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi', 'plant-store.yaml');
-
-export type OpenApiDocument = {
-  openapi: string;
-  info: { title: string; version: string; [key: string]: unknown };
-  paths?: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown>>;
-  security?: Array<Record<string, string[]>>;
-  webhooks?: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-};
-
-/** A validated, dereferenced document: what every product of the toolkit starts from. */
-export interface LoadedSpec {
-  /** Absolute path of the root file. */
-  file: string;
-  /** '3.0' or '3.1': decides the JSON Schema dialect of its schemas. */
-  dialect: '3.0' | '3.1';
-  /**
-   * The dereferenced document. $refs are inlined, except circular ones, which stay as `$ref`
-   * strings pointing into `bundled` (so schemas stay a tree, never an object cycle).
-   */
-  document: OpenApiDocument;
-  /**
-   * The same document bundled: one object, every `$ref` kept and internal. The validator
-   * compiles from it, so a schema referred to from many places is compiled once.
-   */
-  bundled: OpenApiDocument;
-  /** What the document gets wrong that the toolkit works around (one line each); `--strict` refuses them. */
-  warnings: string[];
-}
+import { DEFAULT_SPEC_PATH, type LoadedSpec, type OpenApiDocument } from './loaded-spec.ts';
 
 export interface LoadOptions {
   /** Follow `$ref`s to http(s) URLs (`--remote-refs`); off, such a reference fails the load. */
@@ -101,40 +69,4 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     throw new PlantstoreError('SPEC_INVALID', `${file}: the document has ${spec.warnings.length} problem(s), refused under --strict`, spec.warnings.slice(0, 20));
   }
   return spec;
-}
-
-/** Escapes one JSON pointer token (RFC 6901). */
-export function escapePointerToken(token: string): string {
-  // Nearly every token ("id", "name") has nothing to escape: no new strings for those.
-  if (!token.includes('~') && !token.includes('/')) return token;
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-/** Reads the value at a JSON pointer ('#/a/b' or '/a/b') in a document. */
-export function getAtPointer(root: unknown, pointer: string): unknown {
-  const path = pointer.replace(/^#/, '');
-  if (path === '') return root;
-  let node: unknown = root;
-  for (const raw of path.slice(1).split('/')) {
-    const token = unescapePointerToken(raw);
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[token];
-  }
-  return node;
-}
-
-/**
- * One token of a pointer as the key it names: percent-decoded (a `$ref` is a URI fragment; a
- * malformed escape stays as written) and RFC 6901-unescaped.
- */
-export function unescapePointerToken(raw: string): string {
-  let token = raw;
-  if (token.includes('%')) {
-    try {
-      token = decodeURIComponent(token);
-    } catch {
-      // not an escape: the text is the key
-    }
-  }
-  return token.includes('~') ? token.replaceAll('~1', '/').replaceAll('~0', '~') : token;
 }

@@ -3,7 +3,7 @@
 // so the schemas come from @seriousme/openapi-schema-validator, which tracks the OpenAPI
 // Initiative's published schemas and is tested on the APIs.guru collection.
 import type { ErrorObject } from 'ajv';
-import { getAtPointer } from './load-spec.ts';
+import { getAtPointer } from './json-pointer.ts';
 
 export interface OfficialVerdict {
   /** Violations that make the document something other than OpenAPI: the load is refused. */

@@ -1,6 +1,7 @@
 // Turns a dereferenced OpenAPI document into the operation list every product works from.
 // Plain data, computed once at start-up; nothing here knows about plants.
-import { escapePointerToken, type LoadedSpec } from './load-spec.ts';
+import { escapePointerToken } from './json-pointer.ts';
+import { type LoadedSpec } from './loaded-spec.ts';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

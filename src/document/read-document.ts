@@ -4,7 +4,8 @@
 // network unless the user allows it.
 import { resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
-import { escapePointerToken, type OpenApiDocument } from './load-spec.ts';
+import { escapePointerToken } from './json-pointer.ts';
+import { type OpenApiDocument } from './loaded-spec.ts';
 
 export interface ReadOptions {
   /** Follow `$ref`s to http(s) URLs (--remote-refs). */

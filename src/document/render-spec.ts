@@ -2,7 +2,7 @@
 // toolkit sees it) or bundled (external files pulled in, internal $refs kept). swagger-parser and
 // yaml load on use: the CLI imports this file at start-up for SPEC_FORMATS.
 import { PlantstoreError } from '../errors.ts';
-import type { LoadedSpec } from './load-spec.ts';
+import type { LoadedSpec } from './loaded-spec.ts';
 
 export const SPEC_FORMATS = ['json', 'yaml'] as const;
 export type SpecFormat = (typeof SPEC_FORMATS)[number];

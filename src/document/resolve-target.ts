@@ -1,7 +1,8 @@
 // Names a tester types (`NewPlant`, `createPlant`) turned into the schema they mean. Shared by
 // `example` and `validate`, so both accept exactly the same names.
 import { PlantstoreError } from '../errors.ts';
-import { escapePointerToken, getAtPointer, type LoadedSpec } from './load-spec.ts';
+import { escapePointerToken, getAtPointer } from './json-pointer.ts';
+import { type LoadedSpec } from './loaded-spec.ts';
 import { jsonContent, listOperations, type JsonSchema, type Operation } from './operations.ts';
 
 export interface ExampleTarget {

@@ -1,6 +1,6 @@
 // What a schema declares, read structurally: the properties an object may carry (through
 // allOf/anyOf/oneOf and circular $refs), so answers can be cut down to what the contract promises.
-import { getAtPointer } from './load-spec.ts';
+import { getAtPointer } from './json-pointer.ts';
 import type { JsonSchema } from './operations.ts';
 
 type Obj = Record<string, unknown>;

@@ -5,7 +5,8 @@
 import { generateSync, type GenerateOptions, type JsonSchema as FakerSchema } from 'json-schema-faker';
 import { PlantstoreError } from '../errors.ts';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { getAtPointer, type LoadedSpec } from '../document/load-spec.ts';
+import { getAtPointer } from '../document/json-pointer.ts';
+import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { createValidators, formatIssues, type SchemaCheck, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
 import { fakerSchema } from './faker-schema.ts';

@@ -1,7 +1,7 @@
 // The example module's public face. Importing it loads json-schema-faker, so the mock imports it
 // lazily (on the first generated body) and pays nothing until then.
 import type { JsonValue } from '../json/exact-json.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { Validators } from '../validation/validator.ts';
 import { createExampleGenerator, type ExampleGenerator, type InvalidExampleOptions } from './example-generator.ts';
 import type { InvalidExample } from './invalid-examples.ts';

@@ -2,7 +2,7 @@
 // be traced to that one rule. Rules are read from the schema (through allOf and $ref), applied to
 // generated examples, and each result is kept only if the shared validator rejects it.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { escapePointerToken } from '../document/load-spec.ts';
+import { escapePointerToken } from '../document/json-pointer.ts';
 import type { SchemaCheck } from '../validation/validator.ts';
 import { describeSchema, jsonType, type SchemaFacts } from './schema-facts.ts';
 import { rangeBreaks } from './range-breaks.ts';

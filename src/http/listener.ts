@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
-import type { MockRequest, MockResponse } from '../mock/http-types.ts';
+import type { MockRequest, MockResponse } from './types.ts';
 import { http } from './node-http.ts';
 
 export interface ListenerOptions {

@@ -3,8 +3,10 @@
 // once past FLUSH_AT_LINES lines or BATCH_CHARS): writing a line as each request ended cost the
 // mock ~5% of its rate on the socket (docs/performance.md). Messages (info, warnings, errors) are
 // written at once, after the lines noted before them, and flush() writes what is left.
-import type { LogFormat } from '../mock/options.ts';
 import { isoTimestamp } from './clock.ts';
+
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface RequestLine {
   method: string;

@@ -1,7 +1,7 @@
 // Who may use the admin API: it reads, seeds and wipes state, so beyond this machine it needs a
 // token (as Mockoon's admin API does). On loopback it stays open unless a token is given.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MockRequest } from './http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 
 export type AdminAccess = { ok: true } | { ok: false; message: string };
 

@@ -4,7 +4,7 @@ import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { jsonContent, type Operation } from '../document/operations.ts';
 import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
-import type { MockRequest } from './http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 import type { Journal } from './journal.ts';
 import { keyString, type ResourceBinding } from '../document/resources.ts';
 import type { Outcome, Responder } from './responder.ts';

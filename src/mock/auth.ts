@@ -2,7 +2,7 @@
 // list suffices; every scheme inside one must hold). Bearer follows RFC 6750: the scheme name is
 // case-insensitive, the token is a b64token.
 import type { SecurityScheme } from '../document/operations.ts';
-import type { MockRequest } from './http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 
 export type AuthResult =
   | { ok: true }

@@ -1,6 +1,6 @@
 // CORS for frontends calling from another origin: preflights are answered for every path, and
 // every answer reflects the Origin with credentials allowed (a wildcard would forbid credentials).
-import type { MockRequest, MockResponse } from './http-types.ts';
+import type { MockRequest, MockResponse } from '../http/types.ts';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Prefer, Accept';

@@ -5,12 +5,12 @@
 import type { JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import { PlantstoreError } from '../errors.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { preferDeclared, type MediaContent, type Operation } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 import { generateBody, generateBodyNow } from './dynamic-body.ts';
 import { exampleOf, type Preferences } from './forced-response.ts';
-import type { MockRequest } from './http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 import { wantsOwnBytes } from './media-bodies.ts';
 import type { Outcome, Responder } from './responder.ts';
 

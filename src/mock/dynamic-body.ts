@@ -2,7 +2,7 @@
 // example generator is loaded on first use only: the first request never pays for the faker.
 import { createRequire } from 'node:module';
 import type { JsonValue } from '../json/exact-json.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { Validators } from '../validation/validator.ts';
 
 type ExampleModule = typeof import('../example/index.ts');

@@ -3,7 +3,7 @@
 // is built once, here, before the first request.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { declaredStatuses, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
 import { createRouter } from '../document/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
@@ -17,7 +17,7 @@ import { generateBody } from './dynamic-body.ts';
 import { documentAnswer } from './document-answer.ts';
 import { createErrorBodies } from './error-bodies.ts';
 import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
-import type { MockRequest, MockResponse } from './http-types.ts';
+import type { MockRequest, MockResponse } from '../http/types.ts';
 import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';

@@ -4,7 +4,7 @@
 // Only a field no rule here covers loads the example generator (json-schema-faker), on first use.
 import type { JsonValue } from '../json/exact-json.ts';
 import { isoTimestamp } from '../log/clock.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { keyString } from '../document/resources.ts';
 import { StateFullError, type StoredRecord } from '../state/store.ts';
 import type { Validators } from '../validation/validator.ts';

@@ -3,9 +3,9 @@
 // semantics match Prism's; it is loaded on the first forced request only (importing prism-http
 // costs ~650 ms, more than the mock's whole start-up budget).
 import { createRequire } from 'node:module';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { MediaContent, Operation } from '../document/operations.ts';
-import type { MockRequest } from './http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 
 export interface Preferences {
   code?: number;

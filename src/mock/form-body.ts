@@ -5,7 +5,7 @@
 // through the platform's own parser (undici's Response.formData), parts typed by the property
 // schema, JSON parts (an encoding's contentType, a part's own type, or an object property) parsed.
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
-import { getAtPointer } from '../document/load-spec.ts';
+import { getAtPointer } from '../document/json-pointer.ts';
 import { isJsonMediaType, type MediaContent } from '../document/operations.ts';
 import { objectShape, resolveSchema } from '../document/schema-shape.ts';
 import qs from 'qs';

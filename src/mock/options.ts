@@ -1,12 +1,13 @@
 // Every mock option, resolved once at the boundary (CLI flags or library call) into one typed
 // object; the engine never checks for undefined.
 import { getHeapStatistics } from 'node:v8';
-import { DEFAULT_SPEC_PATH } from '../document/load-spec.ts';
+import type { LogFormat } from '../log/logger.ts';
 
-export const LOG_FORMATS = ['text', 'json'] as const;
+export { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
+import { DEFAULT_SPEC_PATH } from '../document/loaded-spec.ts';
+
 export const ISOLATION_MODES = ['none', 'token'] as const;
 export type IsolationMode = (typeof ISOLATION_MODES)[number];
-export type LogFormat = (typeof LOG_FORMATS)[number];
 /** How an absent item is answered where its operation declares no 404: from the document, or with an undeclared 404. */
 export const ABSENT_ITEM_MODES = ['document', '404'] as const;
 export type AbsentItemMode = (typeof ABSENT_ITEM_MODES)[number];

@@ -3,10 +3,10 @@
 // only carries text), must be valid against that schema.
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { coerceRaw, kindOf } from './coerce-text.ts';
-import { escapePointerToken, getAtPointer } from '../document/load-spec.ts';
+import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
 import { isJsonMediaType, type Operation, type ParameterSpec } from '../document/operations.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
-import type { MockRequest } from './http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 import { resolveSchema } from '../document/schema-shape.ts';
 import { cookiePairs, readStyled, stylingOf, type ParameterSource, type Styling } from './parameter-styles.ts';
 

@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { guardJson, mayNestDeeperThan, provesNoDuplicateKeys } from '../json/json-guard.ts';
 import { isJsonMediaType, type MediaContent, type Operation } from '../document/operations.ts';
-import type { MockRequest } from './http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 import { readMultipart, readUrlEncoded, type FormResult } from './form-body.ts';
 import { resolveSchema } from '../document/schema-shape.ts';
 import { typesOf } from './coerce-text.ts';

@@ -5,11 +5,11 @@
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import { declaredStatuses, findResponse, perOperationStatus, type MediaContent, type Operation, type ResponseSpec } from '../document/operations.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { formatIssues, type SchemaCheck, type Validators } from '../validation/validator.ts';
 import { corsHeaders } from './cors.ts';
 import type { ErrorBodies } from './error-bodies.ts';
-import type { MockRequest, MockResponse } from './http-types.ts';
+import type { MockRequest, MockResponse } from '../http/types.ts';
 import { encodeBody, mediaKind } from './media-bodies.ts';
 import { negotiateContent, type Negotiated } from './media-negotiation.ts';
 import { declaredPicker, type Picker } from '../document/schema-shape.ts';

@@ -2,7 +2,7 @@
 // request may leave out, such as a server-made id or a createdAt. Worked out once per operation at
 // start-up, from every answer of the collection, so that a record made by a create also makes a
 // valid read, list item and replace answer later.
-import { escapePointerToken, getAtPointer } from '../document/load-spec.ts';
+import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
 import { declaredStatuses, findResponse, jsonContent, type Operation } from '../document/operations.ts';
 import type { ResourceBinding } from '../document/resources.ts';
 import { objectShape } from '../document/schema-shape.ts';

@@ -3,7 +3,7 @@
 import type { JsonValue } from '../json/exact-json.ts';
 import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
 import { declaredStatuses, preferDeclared, type Operation } from '../document/operations.ts';
-import type { MockRequest } from './http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 import { keyFromParam, keyString, type ResourceBinding } from '../document/resources.ts';
 import type { Outcome, Responder } from './responder.ts';
 import type { FieldMaker } from './field-maker.ts';

@@ -2,7 +2,7 @@
 // short step per turn of the event loop, so that a large document's operations are ready before
 // their first request without holding up start-up, a request or a signal for long; then it writes
 // the compiled code to the cache, so that the next start compiles nothing (compiled-cache.ts).
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { Operation } from '../document/operations.ts';
 import { compileOrder } from '../validation/compile-order.ts';
 import type { Validators } from '../validation/validator.ts';

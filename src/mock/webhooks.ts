@@ -4,7 +4,8 @@
 // bounded number of times; GET /__mock/webhooks shows every delivery with its status.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
-import { escapePointerToken, type LoadedSpec } from '../document/load-spec.ts';
+import { escapePointerToken } from '../document/json-pointer.ts';
+import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { isJsonMediaType } from '../document/operations.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { ResourceBinding, ResourceRole } from '../document/resources.ts';

@@ -1,5 +1,5 @@
 // Every proxy option, resolved once at the boundary (CLI flags or library call).
-import { DEFAULT_SPEC_PATH } from '../document/load-spec.ts';
+import { DEFAULT_SPEC_PATH } from '../document/loaded-spec.ts';
 import type { LogFormat } from '../mock/options.ts';
 
 export interface ProxyOptions {

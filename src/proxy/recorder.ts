@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { isCredentialHeader } from '../http/credential-headers.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
-import type { MockRequest } from '../mock/http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 import type { FixtureRequest, FixtureStep, StatusExpectation } from '../runner/fixture.ts';
 import { findResponse, isJsonMediaType, type Operation } from '../document/operations.ts';
 import { keyString, type ResourceBinding } from '../document/resources.ts';

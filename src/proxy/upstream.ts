@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { describeFailure, type TransportFailureCode } from '../runner/http-client.ts';
-import type { MockRequest } from '../mock/http-types.ts';
+import type { MockRequest } from '../http/types.ts';
 
 export interface UpstreamOptions {
   /** The upstream's base URL; its path is kept in front of every request's path. */

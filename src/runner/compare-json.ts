@@ -2,7 +2,7 @@
 // with its JSON pointer: the raw material of a readable diff. Integers compare by exact value
 // (9007199254740993 as bigint equals the same literal however it was parsed).
 import type { JsonValue } from '../json/exact-json.ts';
-import { escapePointerToken } from '../document/load-spec.ts';
+import { escapePointerToken } from '../document/json-pointer.ts';
 
 export type MatchMode = 'subset' | 'exact';
 

@@ -2,7 +2,7 @@
 // document alone. A registry, in the order they run; each returns findings (expected failures
 // are values). The body is judged by the toolkit's one validator.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { getAtPointer } from '../document/load-spec.ts';
+import { getAtPointer } from '../document/json-pointer.ts';
 import { findResponse, jsonContent, type MediaContent, type Operation } from '../document/operations.ts';
 import type { RouteResult } from '../document/router.ts';
 import type { ValidationIssue, Validators } from '../validation/validator.ts';

@@ -3,7 +3,7 @@
 // from a generated object, each property in its `encoding` (style, explode, contentType); text/*
 // as the generated string; application/octet-stream as a few bytes. Other types get no case.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { getAtPointer } from '../document/load-spec.ts';
+import { getAtPointer } from '../document/json-pointer.ts';
 import { objectShape, resolveSchema } from '../document/schema-shape.ts';
 import { isJsonMediaType, jsonContent, type MediaContent, type Operation } from '../document/operations.ts';
 import { formatOf, serializeQuery } from './parameter-style.ts';

@@ -10,7 +10,7 @@
 // report says why. The same seed gives the same cases. The example module loads
 // json-schema-faker, so it is imported only when cases are generated.
 import type { JsonValue } from '../json/exact-json.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { MediaContent, Operation, ParameterSpec } from '../document/operations.ts';
 import { bindResources, type ResourceBinding } from '../document/resources.ts';
 import type { Validators } from '../validation/validator.ts';
@@ -20,27 +20,12 @@ import { drawsFromSchema, planBody, writeBody, type BodyPlan } from './generated
 import { generateParameters, type ParameterParts } from './generated-parameters.ts';
 import { withUniqueKey } from './generated-request-parts.ts';
 import { generateSequences } from './generated-sequences.ts';
+import type { CaseSource, GenerateOptions } from './case-source.ts';
 import { guarded } from './generation-guard.ts';
 import { brokenParameters, withBrokenParameter } from './negative-parameters.ts';
 import type { UncoveredOperation } from './report.ts';
 
-export interface GenerateOptions {
-  /** Valid requests per operation. */
-  count: number;
-  seed: number;
-  /** --auth values by security scheme name. */
-  auth: Record<string, string>;
-}
-
-/** What the runner needs from an example generator (src/example/ provides it). */
-export interface CaseSource {
-  /** `count` valid bodies of an operation's request `content` (its JSON body when left out). */
-  valid(operation: Operation, count: number, seed: number, content?: MediaContent): JsonValue[];
-  /** Bodies that each break one rule of the request `content` schema (its JSON body when left out). */
-  invalid(operation: Operation, seed: number, content?: MediaContent): Array<{ rule: string; description: string } & ({ body: JsonValue } | { rawBody: string })>;
-  /** One valid value of the schema at a document pointer (a parameter). */
-  value(pointer: string, seed: number): JsonValue;
-}
+export type { CaseSource, GenerateOptions } from './case-source.ts';
 
 export interface GeneratedCases {
   cases: Case[];

@@ -2,7 +2,7 @@
 // schema by the example generator, then written in the parameter's style (parameter-style.ts).
 // Optional parameters are sent in some cases and left out in others, so both shapes are tried.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { escapePointerToken, getAtPointer } from '../document/load-spec.ts';
+import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
 import type { Operation, ParameterSpec } from '../document/operations.ts';
 import { parameterFormat, serializeCookie, serializeHeader, serializePath, serializeQuery } from './parameter-style.ts';
 

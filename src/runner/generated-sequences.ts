@@ -9,11 +9,11 @@
 import type { JsonValue } from '../json/exact-json.ts';
 import { bindResources, keyString, type ResourceBinding, type ResourceRole } from '../document/resources.ts';
 import { objectShape, pickDeclared, resolveSchema, type ObjectShape } from '../document/schema-shape.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { jsonContent, type JsonSchema, type Operation } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 import type { Case, FixtureRequest, FixtureStep, StatusExpectation } from './fixture.ts';
-import type { CaseSource, GenerateOptions } from './generated-cases.ts';
+import type { CaseSource, GenerateOptions } from './case-source.ts';
 import { guarded } from './generation-guard.ts';
 import { credentialsFor, withCredentials } from './credentials.ts';
 import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';

@@ -11,7 +11,7 @@ import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import { PlantstoreError } from '../errors.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import { toValidationView } from '../json/int64.ts';
-import { escapePointerToken } from '../document/load-spec.ts';
+import { escapePointerToken } from '../document/json-pointer.ts';
 import type { Case, FixtureExpectation, FixtureRequest, FixtureStep } from './fixture.ts';
 import { checkVariable, variablesIn } from './variables.ts';
 

@@ -3,7 +3,7 @@
 // Path and query text is percent-encoded except for the style's own delimiters; a header value
 // is written as is (the caller keeps header values to visible ASCII).
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import { getAtPointer } from '../document/load-spec.ts';
+import { getAtPointer } from '../document/json-pointer.ts';
 import type { ParameterSpec } from '../document/operations.ts';
 
 export type ParameterStyle = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';

@@ -8,7 +8,7 @@ import { pickDeclared } from '../document/schema-shape.ts';
 import { jsonContent, type JsonSchema, type Operation } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 import type { FixtureRequest, FixtureStep } from './fixture.ts';
-import type { CaseSource } from './generated-cases.ts';
+import type { CaseSource } from './case-source.ts';
 import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
 
 export interface UpdateContext {

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
-import { DEFAULT_SPEC_PATH } from '../document/load-spec.ts';
+import { DEFAULT_SPEC_PATH } from '../document/loaded-spec.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 import { DEFAULT_FIXTURES_DIR } from './load-fixtures.ts';
 import type { ReporterName } from './reporters/index.ts';

@@ -3,7 +3,7 @@
 // not compiled yet, so Stripe's account (which reaches most of the document) took ~0.7 s in one
 // piece. Compiled dependencies first, each schema then only adds its own code; schemas that refer
 // to each other in a cycle can only be compiled together (Stripe's largest cycle has 65 schemas).
-import { escapePointerToken } from '../document/load-spec.ts';
+import { escapePointerToken } from '../document/json-pointer.ts';
 
 const PREFIX = '#/components/schemas/';
 

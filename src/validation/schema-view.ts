@@ -14,7 +14,7 @@
 // Name maps (properties, components.schemas, ...) keep every key: a property may be named `example`.
 
 /** The keyword that holds the names required in one direction only. */
-import { getAtPointer, unescapePointerToken } from '../document/load-spec.ts';
+import { getAtPointer, unescapePointerToken } from '../document/json-pointer.ts';
 
 export const DIRECTIONAL = 'plantstoreDirectional';
 

@@ -1,7 +1,7 @@
 // `plantstore validate`: a payload's text judged against a schema name or operationId by the
 // shared validator, with integers parsed exactly (as the mock parses request bodies).
 import { parseJson } from '../json/exact-json.ts';
-import type { LoadedSpec } from '../document/load-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { resolveTarget } from '../document/resolve-target.ts';
 import { createValidators, type ValidationIssue, type Validators } from './validator.ts';
 

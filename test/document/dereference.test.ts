@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { dereferenceBundled } from '../../src/document/dereference.ts';
-import { getAtPointer } from '../../src/document/load-spec.ts';
+import { getAtPointer } from '../../src/document/json-pointer.ts';
 
 // Where a cycle is, ref-parser leaves every reference into it a `$ref`, and this inlines up to
 // the point where the cycle closes: the two agree once the references left are followed.

@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SPEC_PATH, loadSpec } from '../../src/document/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { DEFAULT_SPEC_PATH } from '../../src/document/loaded-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 
 describe('the built-in Plant Store document', () => {

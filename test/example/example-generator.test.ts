@@ -5,7 +5,8 @@ import { createExampleGenerator, type ExampleGenerator } from '../../src/example
 import { generateOne } from '../../src/example/index.ts';
 import { stringifyJson, type JsonValue } from '../../src/json/exact-json.ts';
 import { INT64_MAX, INT64_MIN } from '../../src/json/int64.ts';
-import { loadSpec, type LoadedSpec } from '../../src/document/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { type LoadedSpec } from '../../src/document/loaded-spec.ts';
 import { resolveTarget } from '../../src/document/resolve-target.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createExampleGenerator, type ExampleGenerator } from '../../src/example/example-generator.ts';
 import { invalidExamples } from '../../src/example/index.ts';
 import { parseJson, stringifyJson } from '../../src/json/exact-json.ts';
-import { loadSpec, type LoadedSpec } from '../../src/document/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { type LoadedSpec } from '../../src/document/loaded-spec.ts';
 import { resolveTarget } from '../../src/document/resolve-target.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 

@@ -1,7 +1,8 @@
-import { loadSpec, type LoadedSpec } from '../../src/document/load-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { type LoadedSpec } from '../../src/document/loaded-spec.ts';
 import { createMockEngine, type MockEngine } from '../../src/mock/engine.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
-import type { MockRequest } from '../../src/mock/http-types.ts';
+import type { MockRequest } from '../../src/http/types.ts';
 import { parseJson, type JsonValue } from '../../src/json/exact-json.ts';
 
 /** A token no log, journal or report may ever show. */

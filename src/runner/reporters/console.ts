@@ -2,7 +2,7 @@
 // a progress line sits under the case lines during long runs and is cleared at the end.
 import type { CaseResult } from '../report.ts';
 import { caseDetails, type DetailKind } from './case-details.ts';
-import type { Reporter, ReporterContext } from './index.ts';
+import type { Reporter, ReporterContext } from './reporter.ts';
 
 /** Runs shorter than this many cases finish before a progress line would help. */
 const PROGRESS_FROM = 20;

@@ -6,7 +6,7 @@
 import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import type { CaseResult, PlainRequest, PlainResponse, StepResult, VerifyReport } from '../report.ts';
 import { caseDetails, requestLine } from './case-details.ts';
-import type { PlannedOperation, Reporter, ReporterContext } from './index.ts';
+import type { PlannedOperation, Reporter, ReporterContext } from './reporter.ts';
 
 /** A body longer than this is cut in the page (the JSON report keeps it whole). */
 const BODY_LIMIT = 16_384;

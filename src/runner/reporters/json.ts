@@ -3,7 +3,7 @@
 // at a time: a run over Stripe's document (3,000+ cases with 100 KB answers) makes a report larger
 // than the longest string V8 can hold, which one JSON.stringify of the whole report would need.
 import { stringifyJson } from '../../json/exact-json.ts';
-import type { Reporter, ReporterContext } from './index.ts';
+import type { Reporter, ReporterContext } from './reporter.ts';
 
 export function createJsonReporter(context: ReporterContext): Reporter {
   return {

@@ -5,7 +5,7 @@
 // page shows them next to the cases that ran.
 import type { CaseResult, VerifyReport } from '../report.ts';
 import { caseDetails, failedStep } from './case-details.ts';
-import type { Reporter, ReporterContext } from './index.ts';
+import type { Reporter, ReporterContext } from './reporter.ts';
 
 const TRANSPORT_CODES = new Set(['timeout', 'connection-refused', 'connection-reset', 'unreachable', 'tls-error', 'invalid-http', 'transport-error']);
 

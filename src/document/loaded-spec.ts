@@ -1,0 +1,37 @@
+// What a loaded document is: the type every part of the toolkit starts from, apart from the
+// loader itself, so that the modules the loader uses can name it without importing the loader.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built-in Plant Store document: the default wherever a command takes --spec. */
+export const DEFAULT_SPEC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi', 'plant-store.yaml');
+
+export type OpenApiDocument = {
+  openapi: string;
+  info: { title: string; version: string; [key: string]: unknown };
+  paths?: Record<string, Record<string, unknown>>;
+  components?: Record<string, Record<string, unknown>>;
+  security?: Array<Record<string, string[]>>;
+  webhooks?: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+};
+
+/** A validated, dereferenced document: what every product of the toolkit starts from. */
+export interface LoadedSpec {
+  /** Absolute path of the root file. */
+  file: string;
+  /** '3.0' or '3.1': decides the JSON Schema dialect of its schemas. */
+  dialect: '3.0' | '3.1';
+  /**
+   * The dereferenced document. $refs are inlined, except circular ones, which stay as `$ref`
+   * strings pointing into `bundled` (so schemas stay a tree, never an object cycle).
+   */
+  document: OpenApiDocument;
+  /**
+   * The same document bundled: one object, every `$ref` kept and internal. The validator
+   * compiles from it, so a schema referred to from many places is compiled once.
+   */
+  bundled: OpenApiDocument;
+  /** What the document gets wrong that the toolkit works around (one line each); `--strict` refuses them. */
+  warnings: string[];
+}
