@@ -51,7 +51,7 @@ describe('plantstore example', () => {
   it('prints a curl command for an operation, and for a schema that is a request body', async () => {
     for (const name of ['createPlant', 'NewPlant']) {
       const run = await runCommands(['example', name, '--as', 'curl', '--base-url', 'http://localhost:9999']);
-      expect(run.stdout).toMatch(/^curl -i -X POST 'http:\/\/localhost:9999\/plants' -H 'Content-Type: application\/json' -H "Authorization: Bearer \$TOKEN" --data-raw '\{.*\}'\n$/);
+      expect(run.stdout).toMatch(/^curl -sS -i -X POST 'http:\/\/localhost:9999\/plants' -H 'Content-Type: application\/json' -H "Authorization: Bearer \$PLANTSTORE_TOKEN" --data-raw '\{.*\}'\n$/);
     }
   });
 

@@ -36,7 +36,7 @@ describe('render payloads', () => {
 
   it('prints a ready curl command with the method, URL, content type, token placeholder and quoted body', () => {
     expect(renderPayloads([{ body: big }], options({ as: 'curl', baseUrl: 'http://localhost:8080/' }))).toBe(
-      `curl -i -X POST 'http://localhost:8080/plants' -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN" --data-raw '{"name":"Fern'\\''s","id":9223372036854775807}'\n`,
+      `curl -sS -i -X POST 'http://localhost:8080/plants' -H 'Content-Type: application/json' -H "Authorization: Bearer $PLANTSTORE_TOKEN" --data-raw '{"name":"Fern'\\''s","id":9223372036854775807}'\n`,
     );
   });
 

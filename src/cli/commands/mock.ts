@@ -92,7 +92,7 @@ const EPILOGUE = [
   '  Prefer: dynamic=true    a body generated from the schema (--seed makes it repeatable)',
   '  Combine them (Prefer: code=400, dynamic=true), or use the query forms __code=404,',
   '  __example=NAME and __dynamic=true.',
-  "  e.g. curl -i -H 'Prefer: code=500' http://127.0.0.1:4010/plants",
+  "  e.g. curl -sS -i -H 'Prefer: code=500' http://127.0.0.1:4010/plants",
   '',
   'Docs: README.md. Exit codes: 0 stopped, 2 usage or configuration error.',
 ].join('\n');
