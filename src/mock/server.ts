@@ -1,8 +1,7 @@
 // Starts the mock on a socket: the library entry point behind `plantstore mock`.
-import type { AddressInfo } from 'node:net';
-import { PlantstoreError } from '../errors.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createListener } from '../http/listener.ts';
+import { listen } from '../http/listen.ts';
 import { loadSpec } from '../document/load-spec.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
 import type { StateStore } from '../state/store.ts';
@@ -43,19 +42,11 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     errorBody: engine.errorBody,
     onError: logger.error,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      void fileStore?.close();
-      reject(new PlantstoreError('LISTEN_FAILED', `cannot listen on ${options.host}:${options.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (pick another with --port, or 0 for any free port)' : error.message}`));
-    });
-    server.listen(options.port, options.host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const { url, port } = await listen(server, options.host, options.port, () => fileStore?.close());
   const stopWarmUp = engine.warmUp();
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     engine,
     close: () =>

@@ -1,9 +1,9 @@
 // Starts the proxy on a socket: the library entry point behind `plantstore proxy`. The socket is
 // the mock's own adapter (src/http/listener.ts), so framing, deadlines and refusals are the same.
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { PlantstoreError } from '../errors.ts';
 import { createListener } from '../http/listener.ts';
+import { listen } from '../http/listen.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createMockEngine, type MockEngine } from '../mock/engine.ts';
 import { loadSpec } from '../document/load-spec.ts';
@@ -51,19 +51,11 @@ export async function startProxyServer(input: StartProxyServerOptions): Promise<
     errorBody: engine.errorBody,
     onError: logger.error,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      void upstream.close();
-      reject(new PlantstoreError('LISTEN_FAILED', `cannot listen on ${options.host}:${options.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use (pick another with --port, or 0 for any free port)' : error.message}`));
-    });
-    server.listen(options.port, options.host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const { url, port } = await listen(server, options.host, options.port, () => upstream.close());
   const stopWarmUp = engine.warmUp();
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     engine,
     handler,
