@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { openFileStore, type FileStore } from '../../src/state/file-store.ts';
 import { createMemoryStore, RECORD_OVERHEAD_BYTES, StateFullError, type StateStore } from '../../src/state/store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { closeStoresAfterEach } from '../helpers/open-stores.ts';
 
 // '{"id":N,"name":"Fern"}' with a one-digit key: 22 characters of text, 1 of key.
 const WEIGHT = 22 + 1 + RECORD_OVERHEAD_BYTES;
@@ -18,17 +19,7 @@ const STORES: Array<[string, (file?: string) => Promise<StateStore>]> = [
   ['the state file', (file = join(tempDir('plantstore-limit-'), 'state.log')) => opened(openFileStore(file, silentLogger, { maxBytes: LIMIT }))],
 ];
 
-// Each state file a test opens is closed after it: a file handle left to the garbage collector
-// makes Node warn (DEP0137) in whichever test file happens to be running then.
-const openStores: FileStore[] = [];
-const opened = async (store: Promise<FileStore>) => {
-  const fileStore = await store;
-  openStores.push(fileStore);
-  return fileStore;
-};
-afterEach(async () => {
-  await Promise.all(openStores.splice(0).map((store) => store.close()));
-});
+const opened = closeStoresAfterEach();
 
 describe.each(STORES)('%s with a limit', (_, open) => {
   it('refuses the record that would pass the limit, and keeps the others', async () => {

@@ -5,23 +5,14 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { openFileStore, type FileStore } from '../../src/state/file-store.ts';
 import { createMemoryStore, type StateStore } from '../../src/state/store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { closeStoresAfterEach } from '../helpers/open-stores.ts';
 
 const STORES: Array<[string, () => Promise<StateStore>]> = [
   ['the memory store', async () => createMemoryStore()],
   ['the state file', () => opened(openFileStore(join(tempDir('plantstore-store-'), 'state.log'), silentLogger))],
 ];
 
-// Each state file a test opens is closed after it: a file handle left to the garbage collector
-// makes Node warn (DEP0137) in whichever test file happens to be running then.
-const openStores: FileStore[] = [];
-const opened = async (store: Promise<FileStore>) => {
-  const fileStore = await store;
-  openStores.push(fileStore);
-  return fileStore;
-};
-afterEach(async () => {
-  await Promise.all(openStores.splice(0).map((store) => store.close()));
-});
+const opened = closeStoresAfterEach();
 
 describe.each(STORES)('%s', (_, open) => {
   it('refuses a second record under one key and keeps insertion order', async () => {
