@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   if (failed.length > 0) process.stdout.write(`\nnot loaded:\n${failed.map((r) => `    ${r.name}: ${r.harnessError ? `(harness) ${r.harnessError}` : r.plantstore.error}`).join('\n')}\n`);
   if (options.verbose) {
     for (const r of results) {
-      const lines = [...topReasons(r.plantstore.misses, 5), ...(r.selfVerify?.problems ?? []).map((p) => `    self-verify: ${p}`.slice(0, 260)), ...r.caveats.slice(0, 3).map((c) => `    caveat: ${c}`)];
+      const lines = [...topReasons(r.plantstore.misses, 5), ...(r.selfVerify?.out !== undefined ? [`    self-verify out: ${r.selfVerify.out}`] : []), ...(r.selfVerify?.problems ?? []).map((p) => `    self-verify: ${p}`.slice(0, 260)), ...r.caveats.slice(0, 3).map((c) => `    caveat: ${c}`)];
       if (lines.length > 0) process.stdout.write(`\n${r.name}:\n${lines.join('\n')}\n`);
     }
   }

@@ -154,11 +154,25 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     invalidExamples(target, { seed, count, malformed = true }) {
       // Bases with every optional property present, so each property's type can be broken too.
       const entry = prepare(target.pointer, true);
+      // A schema can break whenever some optional property is present (Nexmo's workflow items
+      // match both branches of a oneOf): then the bases are drawn as the valid examples are,
+      // with fewer properties to break, rather than giving the operation no negative case at all.
+      let fallback: Prepared | undefined;
+      const base = (index: number): JsonValue => {
+        if (fallback === undefined) {
+          try {
+            return draw(entry, mixSeed(seed, 0x1badb002), index);
+          } catch {
+            fallback = prepare(target.pointer, false);
+          }
+        }
+        return draw(fallback, mixSeed(seed, 0x1badb002), index);
+      };
       return buildInvalidExamples({
         schema: entry.schema,
         check: entry.check,
         resolveRef: (ref) => getAtPointer(spec.document, ref),
-        base: (index) => draw(entry, mixSeed(seed, 0x1badb002), index),
+        base,
         count,
         malformed,
       });

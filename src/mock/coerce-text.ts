@@ -1,7 +1,7 @@
 // Text from the wire (a parameter, a form field) read as the JSON values its schema describes:
 // numbers, booleans and null by the schema's type, list items and object properties by their
 // own schemas. Anything that does not read as its type stays text, for the validator to name.
-import { exactInteger, type JsonValue } from '../json/exact-json.ts';
+import { exactInteger, parseJson, type JsonValue } from '../json/exact-json.ts';
 import { objectShape, resolveSchema } from '../spec/schema-shape.ts';
 import type { ParameterKind, RawValue } from './parameter-styles.ts';
 
@@ -18,16 +18,19 @@ export function kindOf(schema: Obj | undefined): ParameterKind {
   return 'primitive';
 }
 
-/** The text of a parameter as the values its schema describes: items and properties by their own schemas. */
+/**
+ * The text of a parameter as the values its schema describes: items and properties by their own
+ * schemas, whose types may sit in allOf/anyOf/oneOf branches (converted AWS documents wrap every
+ * item and property in an allOf).
+ */
 export function coerceRaw(raw: RawValue, kind: ParameterKind, schema: Obj | undefined, document: unknown): JsonValue {
   if (kind === 'array' && Array.isArray(raw)) {
-    const items = resolveSchema(schema?.items, document);
-    return raw.map((text) => coerce(text, typesOf(items)));
+    const types = typesWithBranches(resolveSchema(schema?.items, document), document);
+    return raw.map((text) => coerce(text, types));
   }
   if (kind === 'object' && typeof raw === 'object' && !Array.isArray(raw)) {
-    const properties = (schema?.properties ?? {}) as Obj;
     const object: Record<string, JsonValue> = {};
-    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesOf(resolveSchema(properties[name], document)));
+    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesWithBranches(resolveSchema(propertyOf(schema, name, document), document), document));
     return object;
   }
   return coerce(String(raw), typesOf(schema));
@@ -43,6 +46,12 @@ export function coerce(text: string, types: unknown[]): JsonValue {
   }
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if (types.includes('null') && text === '') return null;
+  // A style writes one level of structure; an object or array inside it (an array of objects,
+  // OpenAPI leaves that undefined) can only travel as JSON text, as a `content` parameter does.
+  if ((types.includes('object') || types.includes('array')) && !types.includes('string') && (text.startsWith('{') || text.startsWith('['))) {
+    const parsed = parseJson(text);
+    if (parsed.ok) return parsed.value;
+  }
   return text;
 }
 

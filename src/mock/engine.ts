@@ -179,12 +179,21 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
 
   // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
   function documented(request: MockRequest, operation: Operation): Eventually<Outcome> {
-    return declared.answer(responder, request, operation, documentAnswer(operation).status, { dynamic: false });
+    const { status } = documentAnswer(operation);
+    if (status < 200) return cannotSwitch(request, operation, status);
+    return declared.answer(responder, request, operation, status, { dynamic: false });
+  }
+
+  // A 1xx is never a final answer (RFC 9110 §15.2): a declared 101 is a switch to another protocol
+  // (a WebSocket), which the mock does not speak; a 101 written as an HTTP answer breaks clients.
+  function cannotSwitch(request: MockRequest, operation: Operation, status: number): Outcome {
+    return responder.fail(request, operation, 501, `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`);
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
+    if (choice.status < 200) return cannotSwitch(request, operation, choice.status);
     return declared.answer(responder, request, operation, choice.status, preferences);
   }
 

@@ -5,7 +5,7 @@ import { stringifyJson } from '../json/exact-json.ts';
 import { isJsonMediaType } from '../spec/operations.ts';
 import { resolveSchema } from '../spec/schema-shape.ts';
 import { placeholderImage } from './placeholder-images.ts';
-import { toXml } from './xml-body.ts';
+import { toXml } from '../spec/xml-body.ts';
 
 export type MediaKind = 'json' | 'xml' | 'text' | 'form' | 'multipart' | 'binary';
 

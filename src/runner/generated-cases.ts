@@ -85,6 +85,10 @@ async function exampleCaseSource(spec: LoadedSpec, validators: Validators): Prom
 
 function casesFor(operation: Operation, context: GenerateContext): Case[] | string {
   const { count, seed, auth } = context.options;
+  // A 1xx is no final answer: such an operation switches to another protocol, which HTTP cases cannot check.
+  if (operation.responses.length > 0 && operation.responses.every((r) => r.status.startsWith('1'))) {
+    return `it only answers ${operation.responses.map((r) => r.status).join(', ')} (a switch to another protocol, such as a WebSocket), which verify does not speak`;
+  }
   const credentials = credentialsFor(operation, auth);
   if (!credentials.ok) return credentials.reason;
   const body = planBody(operation);
@@ -100,7 +104,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const base = `generated/${operation.id}`;
   const make = (id: string, name: string, request: FixtureRequest, expect: FixtureExpectation): Case => ({ id: `${base}/${id}`, name: `${operation.id}: ${name}`, source: 'generated', steps: [{ name: 'request', request, expect }] });
   // Without path parameters the request must succeed; with them the item may not exist (see the top).
-  const validExpect: FixtureExpectation = itemOperation ? {} : { status: '2xx' };
+  const validExpect: FixtureExpectation = itemOperation ? {} : { status: successClass(operation) };
   const out: Case[] = [];
   for (let index = 0; index < (varies ? count : 1); index++) {
     // Optional parameters in the odd cases (1st, 3rd, ...), left out in the even ones.
@@ -110,7 +114,8 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     out.push(make(`valid-${index + 1}`, validName(index + 1, itemOperation, plan !== undefined, operation.parameters.length > 0, seed), request, validExpect));
   }
   const firstBody = bodies[0];
-  if (plan && drawsFromSchema(plan) && plan.kind !== 'text') {
+  // Written as text or XML a JSON value's breaks mostly vanish (every XML value is text): valid bodies only.
+  if (plan && drawsFromSchema(plan) && plan.kind !== 'text' && plan.kind !== 'xml') {
     negativeBodies(context.source.invalid(operation, seed, plan.content), plan).forEach((negative, index) => {
       const request = 'rawBody' in negative
         ? { ...build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document), rawBody: negative.rawBody }
@@ -141,6 +146,15 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
 function negativeBodies<T extends { rule: string }>(negatives: T[], plan: BodyPlan): T[] {
   if (plan.kind === 'json') return negatives;
   return negatives.filter((negative) => negative.rule === 'required' || negative.rule === 'range');
+}
+
+/**
+ * The class a valid request's answer must be in: 2xx, unless the operation's only successes are
+ * redirects (an OAuth authorize endpoint declares 302 and 303), which are then its success.
+ */
+function successClass(operation: Operation): '2xx' | '3xx' {
+  const classes = operation.responses.map((r) => r.status[0]);
+  return !classes.includes('2') && classes.includes('3') ? '3xx' : '2xx';
 }
 
 /** True when a security scheme puts its credential where this parameter goes (an API key declared as a parameter too). */

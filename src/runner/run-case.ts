@@ -59,7 +59,8 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   const outgoing = toOutgoing(request, context);
   const plainRequest: PlainRequest = { method: request.method, path: request.path, query: outgoing.url.search.slice(1), headers: redactHeaders(outgoing.headers), body: request.body ?? request.rawBody };
   const curl = toCurl({ url: outgoing.url.href, method: outgoing.method, headers: outgoing.headers, body: outgoing.body }, context.token);
-  const routed = context.route(request.method, request.path);
+  // Routed by the path as it goes on the wire (a literal "#" or space in a template is sent encoded), as the server routes it.
+  const routed = context.route(request.method, outgoing.url.pathname.slice(context.target.pathname.replace(/\/+$/, '').length));
   const operationId = routed.kind === 'operation' ? routed.operation.id : undefined;
   const outcome = await context.client.send(outgoing);
   const remembered = { request: { method: request.method, path: request.path, query: plainRequest.query, headers: outgoing.headers, body: request.body ?? request.rawBody } };

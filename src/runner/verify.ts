@@ -34,7 +34,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const generated = await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed, auth: options.auth });
   const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...generated.cases];
   const cases = select(all, options.filter);
-  if (cases.length === 0) throw nothingToRun(operations.length, generated.uncovered);
+  if (cases.length === 0) throw operations.length === 0 && options.fixtures.length === 0 ? noOperation(spec.document) : nothingToRun(operations.length, generated.uncovered);
   if (options.token === undefined) requireToken(cases);
 
   const credentialHeaders = Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value);
@@ -97,6 +97,16 @@ function nothingToRun(operationCount: number, uncovered: UncoveredOperation[]): 
   return new PlantstoreError('USAGE', `nothing to run: no fixtures, and none of the document's ${operationCount} operation${operationCount === 1 ? '' : 's'} got a generated case`, [
     ...shown,
     'Pass --fixtures PATH, or the credentials the operations need (--token, --auth NAME=VALUE).',
+  ]);
+}
+
+// A document of webhooks alone (OpenAPI 3.1) or of components alone describes no request the
+// server answers: there is nothing to verify, which is said plainly rather than as a missing flag.
+function noOperation(document: { webhooks?: Record<string, unknown> }): PlantstoreError {
+  const webhooks = Object.keys(document.webhooks ?? {}).length;
+  const what = webhooks > 0 ? `only ${webhooks} webhook${webhooks === 1 ? '' : 's'}, requests the API sends rather than answers` : 'no webhooks either';
+  return new PlantstoreError('USAGE', `nothing to verify: the document declares no operation under paths (${what})`, [
+    'verify checks the answers a server gives to the operations under paths; add paths to the document, or pass --fixtures PATH.',
   ]);
 }
 
