@@ -51,6 +51,8 @@ interface Prepared {
   schema: FakerSchema;
   check: SchemaCheck;
   faker: GenerateOptions;
+  /** Set on an entry that draws one branch of its schema's root oneOf/anyOf (never split again). */
+  branch?: true;
 }
 
 /**
@@ -130,6 +132,8 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       const lean = leanDraw(entry, seed, index, seen);
       if (lean !== undefined) return lean;
     }
+    const branch = branchDraw(entry, seed, index, seen);
+    if (branch !== undefined) return branch;
     throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; the schema may be unsatisfiable`, [
       `Last attempt: ${formatIssues(issues, '(root)')}`,
     ]);
@@ -144,6 +148,29 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     } catch {
       return undefined; // the full draws' issues say more than the lean ones'
     }
+  }
+
+  // A root oneOf whose branches overlap (GitHub's 422: two error shapes that both match a body
+  // without `errors`) can defeat json-schema-faker, which leaves out what tells the branches apart.
+  // Each branch is then drawn alone with every optional property, and judged by the whole schema.
+  const branches = new Map<Prepared, Prepared[]>();
+  function branchDraw(entry: Prepared, seed: number, index: number, seen?: Set<string>): JsonValue | undefined {
+    if (entry.branch) return undefined;
+    let list = branches.get(entry);
+    if (!list) {
+      const root = entry.schema as { oneOf?: unknown; anyOf?: unknown };
+      const choices = Array.isArray(root.oneOf) ? root.oneOf : Array.isArray(root.anyOf) ? root.anyOf : [];
+      list = choices.map((choice): Prepared => ({ pointer: entry.pointer, schema: premergeAllOf(choice, merged) as FakerSchema, check: entry.check, faker: { ...base, alwaysFakeOptionals: true }, branch: true }));
+      branches.set(entry, list);
+    }
+    for (const choice of list) {
+      try {
+        return draw(choice, seed, index, seen);
+      } catch {
+        // the next branch
+      }
+    }
+    return undefined;
   }
 
   function fake(entry: Prepared, seed: number): JsonValue {
