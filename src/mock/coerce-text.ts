@@ -28,12 +28,14 @@ export function coerceRaw(raw: RawValue, kind: ParameterKind, schema: Obj | unde
     const types = typesWithBranches(resolveSchema(schema?.items, document), document);
     return raw.map((text) => coerce(text, types));
   }
-  if (kind === 'object' && typeof raw === 'object' && !Array.isArray(raw)) {
+  // Read as an object whatever the kind: deepObject pairs (name[lt]=1) are one, and Stripe's
+  // `created` is anyOf an object and an integer.
+  if (typeof raw === 'object' && !Array.isArray(raw)) {
     const object: Record<string, JsonValue> = {};
     for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesWithBranches(resolveSchema(propertyOf(schema, name, document), document), document));
     return object;
   }
-  return coerce(String(raw), typesOf(schema));
+  return coerce(String(raw), typesWithBranches(schema, document));
 }
 
 export function coerce(text: string, types: unknown[]): JsonValue {

@@ -89,7 +89,11 @@ function fromPairs(pairs: Array<[string, string]>, name: string, { style, explod
     const object: Record<string, string> = {};
     const prefix = `${name}[`;
     for (const [key, value] of pairs) if (key.startsWith(prefix) && key.endsWith(']')) object[key.slice(prefix.length, -1)] = value;
-    return Object.keys(object).length === 0 ? ABSENT : { present: true, raw: object };
+    if (Object.keys(object).length > 0) return { present: true, raw: object };
+    // deepObject is defined for objects only: a schema that is also a primitive (anyOf an object
+    // and an integer) sends that primitive as a plain form pair.
+    const plain = pairs.find(([key]) => key === name);
+    return plain === undefined || kind === 'object' ? ABSENT : { present: true, raw: plain[1] };
   }
   const separator = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
   if (kind === 'object' && explode) {
