@@ -89,11 +89,22 @@ function encodingOf(content: MediaContent, document: unknown): Encoding {
 }
 
 // OpenAPI: form properties are written as query parameters of style form (explode true) unless
-// their `encoding` says otherwise.
+// their `encoding` says otherwise. A deepObject property holding objects or arrays, which OpenAPI
+// leaves undefined past one level, is written with a bracket per level (a[b][c]=x, a[0][b]=y), as
+// qs, Rails and Stripe's own clients write it (Stripe's encodings are all deepObject).
 function urlencoded(value: Record<string, JsonValue>, encoding: Encoding): string {
   return Object.entries(value)
-    .flatMap(([name, item]) => serializeQuery(name, item, formatOf(encoding[name] ?? {}, 'form')))
+    .flatMap(([name, item]) => {
+      const format = formatOf(encoding[name] ?? {}, 'form');
+      return format.style === 'deepObject' && item !== null && typeof item === 'object' ? bracketed(encodeURIComponent(name), item) : serializeQuery(name, item, format);
+    })
     .join('&');
+}
+
+function bracketed(prefix: string, value: JsonValue): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => bracketed(`${prefix}%5B${index}%5D`, item));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => bracketed(`${prefix}%5B${encodeURIComponent(key)}%5D`, item));
+  return [`${prefix}=${encodeURIComponent(typeof value === 'string' ? value : value === null ? '' : String(value))}`];
 }
 
 // RFC 7578: one part per property (an array: one part per item); objects go as JSON, binary

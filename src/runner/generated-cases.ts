@@ -36,7 +36,7 @@ export interface CaseSource {
   /** `count` valid bodies of an operation's request `content` (its JSON body when left out). */
   valid(operation: Operation, count: number, seed: number, content?: MediaContent): JsonValue[];
   /** Bodies that each break one rule of the request `content` schema (its JSON body when left out). */
-  invalid(operation: Operation, seed: number, content?: MediaContent): Array<{ rule: string; description: string } & ({ body: JsonValue } | { rawBody: string })>;
+  invalid(operation: Operation, seed: number, content?: MediaContent): Array<{ rule: string; pointer: string; description: string } & ({ body: JsonValue } | { rawBody: string })>;
   /** One valid value of the schema at a document pointer (a parameter). */
   value(pointer: string, seed: number): JsonValue;
 }
@@ -143,9 +143,21 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
  * JSON; in a form, where every value is text, only a dropped required field and a value out of
  * range (a wrong type such as "42" for a string would be valid text, and malformed JSON is no form).
  */
-function negativeBodies<T extends { rule: string }>(negatives: T[], plan: BodyPlan): T[] {
+function negativeBodies<T extends { rule: string; pointer: string } & ({ body: JsonValue } | { rawBody: string })>(negatives: T[], plan: BodyPlan): T[] {
   if (plan.kind === 'json') return negatives;
-  return negatives.filter((negative) => negative.rule === 'required' || negative.rule === 'range');
+  return negatives.filter((negative) => (negative.rule === 'required' && !(plan.kind === 'urlencoded' && 'body' in negative && leavesEmptyParent(negative.body, negative.pointer))) || negative.rule === 'range');
+}
+
+/**
+ * True when the removed field was its object's only one: an empty object writes no pair in a
+ * URL-encoded form, so the whole object is gone and (when it is optional) the form stays valid.
+ */
+function leavesEmptyParent(body: JsonValue, pointer: string): boolean {
+  const tokens = pointer.split('/').slice(1, -1).map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (tokens.length === 0) return false;
+  let node: JsonValue | undefined = body;
+  for (const token of tokens) node = node !== null && typeof node === 'object' ? (node as Record<string, JsonValue>)[token] : undefined;
+  return node !== null && typeof node === 'object' && !Array.isArray(node) && Object.keys(node).length === 0;
 }
 
 /**
