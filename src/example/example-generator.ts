@@ -21,6 +21,8 @@ const MAX_ATTEMPTS = 20;
  * 20 of Stripe's took 3-6 s before the lean one, which is valid, was tried.
  */
 const FULL_BEFORE_LEAN = 5;
+/** Generated strings are at most this long where the schema allows shorter ones (premerge-all-of.ts says why). */
+const MAX_STRING_LENGTH = 100;
 
 export interface ExampleOptions {
   seed: number;
@@ -48,7 +50,10 @@ export interface ExampleGenerator {
 
 interface Prepared {
   pointer: string;
+  /** The schema, allOfs merged: what invalid examples break. */
   schema: FakerSchema;
+  /** The same with long strings shortened (MAX_STRING_LENGTH): what json-schema-faker draws from. */
+  fakerSchema: FakerSchema;
   check: SchemaCheck;
   faker: GenerateOptions;
   /** Set on an entry that draws one branch of its schema's root oneOf/anyOf (never split again). */
@@ -75,6 +80,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
   };
   const prepared = new Map<string, Prepared>();
   const merged = new WeakMap<object, unknown>();
+  const shortened = new WeakMap<object, unknown>();
   // Distinctness needs each example's text; keeping it saves writing ndjson a second serialization.
   const texts = new WeakMap<object, string>();
 
@@ -85,7 +91,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     if (!entry) {
       const schema = getAtPointer(spec.document, pointer);
       if (schema === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
-      entry = { pointer, schema: premergeAllOf(schema, merged) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
+      entry = { pointer, schema: premergeAllOf(schema, merged) as FakerSchema, fakerSchema: premergeAllOf(schema, shortened, MAX_STRING_LENGTH) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
       prepared.set(key, entry);
     }
     return entry;
@@ -160,7 +166,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     if (!list) {
       const root = entry.schema as { oneOf?: unknown; anyOf?: unknown };
       const choices = Array.isArray(root.oneOf) ? root.oneOf : Array.isArray(root.anyOf) ? root.anyOf : [];
-      list = choices.map((choice): Prepared => ({ pointer: entry.pointer, schema: premergeAllOf(choice, merged) as FakerSchema, check: entry.check, faker: { ...base, alwaysFakeOptionals: true }, branch: true }));
+      list = choices.map((choice): Prepared => ({ pointer: entry.pointer, schema: premergeAllOf(choice, merged) as FakerSchema, fakerSchema: premergeAllOf(choice, shortened, MAX_STRING_LENGTH) as FakerSchema, check: entry.check, faker: { ...base, alwaysFakeOptionals: true }, branch: true }));
       branches.set(entry, list);
     }
     for (const choice of list) {
@@ -177,7 +183,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     try {
       // json-schema-faker copies its options on each call, so one options object per schema serves every draw.
       entry.faker.seed = seed;
-      return generateSync(entry.schema, entry.faker) as JsonValue;
+      return generateSync(entry.fakerSchema, entry.faker) as JsonValue;
     } catch (error) {
       throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker cannot generate it: ${(error as Error).message}`);
     }

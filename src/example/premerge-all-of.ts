@@ -11,19 +11,29 @@ const CHILD_MAPS = ['properties', 'patternProperties', '$defs'] as const;
 const CHILD_LISTS = ['anyOf', 'oneOf', 'prefixItems'] as const;
 const CHILD_SCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const;
 
-/** A copy of the schema with plain object allOfs merged; the input is not changed. */
-export function premergeAllOf(schema: unknown, done = new WeakMap<object, unknown>()): unknown {
+/**
+ * A copy of the schema with plain object allOfs merged; the input is not changed. With
+ * `maxStringLength`, a string's maxLength above it is lowered to it (never below its minLength):
+ * json-schema-faker writes a string a character at a time, and Stripe's maxLength of 5,000 on
+ * nearly every string made each of its examples tens of kilobytes and most of the draw time.
+ * Each `done` map must serve one `maxStringLength` only.
+ */
+export function premergeAllOf(schema: unknown, done = new WeakMap<object, unknown>(), maxStringLength?: number): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const cached = done.get(schema);
   if (cached !== undefined) return cached;
   const copy: Node = { ...(schema as Node) };
+  const walk = (child: unknown) => premergeAllOf(child, done, maxStringLength);
   for (const key of CHILD_MAPS) {
     const map = copy[key];
-    if (map && typeof map === 'object') copy[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, premergeAllOf(child, done)]));
+    if (map && typeof map === 'object') copy[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, walk(child)]));
   }
-  for (const key of CHILD_LISTS) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map((child) => premergeAllOf(child, done));
-  for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = premergeAllOf(copy[key], done);
-  if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map((member) => premergeAllOf(member, done));
+  for (const key of CHILD_LISTS) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(walk);
+  for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = walk(copy[key]);
+  if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map(walk);
+  if (maxStringLength !== undefined && typeof copy.maxLength === 'number' && copy.maxLength > maxStringLength) {
+    copy.maxLength = Math.max(maxStringLength, typeof copy.minLength === 'number' ? copy.minLength : 0);
+  }
   const result = mergePlain(copy) ?? copy;
   done.set(schema, result);
   return result;
