@@ -90,10 +90,9 @@ function fromPairs(pairs: Array<[string, string]>, name: string, { style, explod
     const prefix = `${name}[`;
     for (const [key, value] of pairs) if (key.startsWith(prefix) && key.endsWith(']')) object[key.slice(prefix.length, -1)] = value;
     if (Object.keys(object).length > 0) return { present: true, raw: object };
-    // deepObject is defined for objects only: a schema that is also a primitive (anyOf an object
-    // and an integer) sends that primitive as a plain form pair.
-    const plain = pairs.find(([key]) => key === name);
-    return plain === undefined || kind === 'object' ? ABSENT : { present: true, raw: plain[1] };
+    // deepObject is defined for objects only: an array (Stripe's expand) or a schema that is also
+    // a primitive (anyOf an object and an integer) is sent as plain form pairs, read below.
+    if (kind === 'object') return ABSENT;
   }
   const separator = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
   if (kind === 'object' && explode) {
