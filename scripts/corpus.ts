@@ -47,6 +47,8 @@ async function main(): Promise<number> {
   const totals = totalsOf(results);
   process.stdout.write(`${formatTotals(totals).join('\n')}\n`);
   process.stdout.write(`\nwhy plantstore's probes missed (all documents):\n${topReasons(results.flatMap((r) => r.plantstore.misses), 12).join('\n') || '    none'}\n`);
+  const out = results.filter((r) => r.selfVerify?.out !== undefined);
+  if (out.length > 0) process.stdout.write(`\nout of the self-verify bar:\n${out.map((r) => `    ${r.name}: ${r.selfVerify!.out}`).join('\n')}\n`);
   const failed = results.filter((r) => !r.plantstore.loaded || r.harnessError);
   if (failed.length > 0) process.stdout.write(`\nnot loaded:\n${failed.map((r) => `    ${r.name}: ${r.harnessError ? `(harness) ${r.harnessError}` : r.plantstore.error}`).join('\n')}\n`);
   if (options.verbose) {
