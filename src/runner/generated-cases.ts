@@ -85,9 +85,11 @@ async function exampleCaseSource(spec: LoadedSpec, validators: Validators): Prom
 
 function casesFor(operation: Operation, context: GenerateContext): Case[] | string {
   const { count, seed, auth } = context.options;
-  // A 1xx is no final answer: such an operation switches to another protocol, which HTTP cases cannot check.
-  if (operation.responses.length > 0 && operation.responses.every((r) => r.status.startsWith('1'))) {
-    return `it only answers ${operation.responses.map((r) => r.status).join(', ')} (a switch to another protocol, such as a WebSocket), which verify does not speak`;
+  // A 1xx is no final answer: an operation whose success is one switches to another protocol,
+  // which HTTP cases cannot check (its declared errors alone say nothing of it).
+  const switches = operation.responses.filter((r) => r.status.startsWith('1'));
+  if (switches.length > 0 && !operation.responses.some((r) => /^[23]/.test(r.status))) {
+    return `its success is ${switches.map((r) => r.status).join(', ')} (a switch to another protocol, such as a WebSocket), which verify does not speak`;
   }
   const credentials = credentialsFor(operation, auth);
   if (!credentials.ok) return credentials.reason;
