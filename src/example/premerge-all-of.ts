@@ -13,7 +13,8 @@ const CHILD_SCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'el
 
 /**
  * A copy of the schema with plain object allOfs merged; the input is not changed. With
- * `maxStringLength`, a string's maxLength above it is lowered to it (never below its minLength):
+ * `maxStringLength`, a string's maxLength above it is lowered to it (never below its minLength),
+ * and an array's maxItems to a fifth of it:
  * json-schema-faker writes a string a character at a time, and Stripe's maxLength of 5,000 on
  * nearly every string made each of its examples tens of kilobytes and most of the draw time.
  * Each `done` map must serve one `maxStringLength` only.
@@ -33,6 +34,12 @@ export function premergeAllOf(schema: unknown, done = new WeakMap<object, unknow
   if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map(walk);
   if (maxStringLength !== undefined && typeof copy.maxLength === 'number' && copy.maxLength > maxStringLength) {
     copy.maxLength = Math.max(maxStringLength, typeof copy.minLength === 'number' ? copy.minLength : 0);
+  }
+  // Arrays likewise (GitHub's deployment records allow 1,000 items of objects: a body past the
+  // mock's 1 MB limit), to a fifth of the string limit.
+  const maxItems = maxStringLength === undefined ? undefined : Math.ceil(maxStringLength / 5);
+  if (maxItems !== undefined && typeof copy.maxItems === 'number' && copy.maxItems > maxItems) {
+    copy.maxItems = Math.max(maxItems, typeof copy.minItems === 'number' ? copy.minItems : 0);
   }
   const result = mergePlain(copy) ?? copy;
   done.set(schema, result);
