@@ -11,7 +11,17 @@ export function typesOf(schema: Obj | undefined): unknown[] {
   return Array.isArray(schema?.type) ? schema.type : [schema?.type];
 }
 
-export function kindOf(schema: Obj | undefined): ParameterKind {
+/**
+ * A parameter's shape. A schema typed only in its anyOf/oneOf branches (Stripe's
+ * `subscription_default_tax_rates`: an array or ""; `created`: a range object or an integer) is an
+ * array when a branch is one, an object only when no branch is a primitive.
+ */
+export function kindOf(schema: Obj | undefined, document?: unknown): ParameterKind {
+  if (schema !== undefined && schema.type === undefined && schema.items === undefined && schema.properties === undefined && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) {
+    const types = typesWithBranches(schema, document);
+    if (types.includes('array')) return 'array';
+    return types.includes('object') && types.every((t) => t === 'object' || t === 'null') ? 'object' : 'primitive';
+  }
   const types = typesOf(schema);
   if (types.includes('array') || (schema?.items !== undefined && schema.type === undefined)) return 'array';
   if (types.includes('object') || (schema?.properties !== undefined && schema.type === undefined)) return 'object';
@@ -48,6 +58,11 @@ export function coerce(text: string, types: unknown[]): JsonValue {
   }
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if (types.includes('null') && text === '') return null;
+  // "name=" is OpenAPI's empty array or object (its style table), when the schema takes no text.
+  if (text === '' && !types.includes('string')) {
+    if (types.includes('array')) return [];
+    if (types.includes('object')) return {};
+  }
   // A style writes one level of structure; an object or array inside it (an array of objects,
   // OpenAPI leaves that undefined) can only travel as JSON text, as a `content` parameter does.
   if ((types.includes('object') || types.includes('array')) && !types.includes('string') && (text.startsWith('{') || text.startsWith('['))) {
@@ -67,6 +82,11 @@ export function coerceDeep(value: unknown, schema: unknown, document: unknown, d
   if (depth > 32) return value as JsonValue;
   const types = typesWithBranches(s, document);
   if (typeof value === 'string') {
+    // "name=" is OpenAPI's empty array or object (its style table), when the schema takes no text.
+    if (value === '' && !types.includes('string')) {
+      if (types.includes('array')) return [];
+      if (types.includes('object')) return {};
+    }
     if (types.includes('array') && !types.includes('string')) return [coerceDeep(value, itemsOf(s, document), document, depth + 1)];
     return coerce(value, types);
   }

@@ -96,12 +96,16 @@ function urlencoded(value: Record<string, JsonValue>, encoding: Encoding): strin
   return Object.entries(value)
     .flatMap(([name, item]) => {
       const format = formatOf(encoding[name] ?? {}, 'form');
-      return format.style === 'deepObject' && item !== null && typeof item === 'object' ? bracketed(encodeURIComponent(name), item) : serializeQuery(name, item, format);
+      if (format.style === 'deepObject' && item !== null && typeof item === 'object') return bracketed(encodeURIComponent(name), item);
+      // OpenAPI's style table writes an empty array as "name=" in every style (exploded, it would write nothing, and a required one would be missing).
+      return Array.isArray(item) && item.length === 0 ? [`${encodeURIComponent(name)}=`] : serializeQuery(name, item, format);
     })
     .join('&');
 }
 
 function bracketed(prefix: string, value: JsonValue): string[] {
+  // An empty array or object is "name=" (the style table's empty value), else it would vanish.
+  if (value !== null && typeof value === 'object' && Object.keys(value).length === 0) return [`${prefix}=`];
   if (Array.isArray(value)) return value.flatMap((item, index) => bracketed(`${prefix}%5B${index}%5D`, item));
   if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => bracketed(`${prefix}%5B${encodeURIComponent(key)}%5D`, item));
   return [`${prefix}=${encodeURIComponent(typeof value === 'string' ? value : value === null ? '' : String(value))}`];

@@ -40,6 +40,8 @@ describe('parameters are read in their declared style before validation', () => 
     ['deepObject of anyOf an object and an integer, sent as the integer', '/search?created=5', { created: 5 }],
     ['a deepObject array (Stripe\'s expand), sent as form pairs', '/search?expand=a&expand=b', { expand: ['a', 'b'] }],
     ['a deepObject array of one', '/search?expand=a', { expand: ['a'] }],
+    ['an empty deepObject, written "name=" as the style table does', '/search?filter=', { filter: {} }],
+    ['a deepObject array sent empty', '/search?expand=', { expand: [] }],
     ['an exploded array of allOf-wrapped objects, each item as JSON text', `/search?tags=${encodeURIComponent('{"Key":"a"}')}&tags=${encodeURIComponent('{"Key":"b","Value":"c"}')}`, { tags: [{ Key: 'a' }, { Key: 'b', Value: 'c' }] }],
     ['boolean', '/search?flag=true', { flag: true }],
     ['a JSON content parameter', `/search?where=${encodeURIComponent('{"a":1}')}`, { where: { a: 1 } }],
