@@ -28,6 +28,7 @@ import { absentAnswer, absentItemWarnings } from './absent-items.ts';
 import { createFieldMaker } from './field-maker.ts';
 import { planServerFields } from './server-fields.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
+import { keepFitting } from './keep-fitting.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
 /** A value now, or later: the common request is answered synchronously, like a hand-written server. */
@@ -217,7 +218,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   };
   // A stored record or an example that does not fit the answer's schema (a create whose request
   // and answer have different shapes, as Asana's envelopes do): the answer is generated from the
-  // schema instead, so the mock never answers what the contract forbids, and warns once.
+  // schema instead, with every field of the record that still fits laid over it (keep-fitting.ts),
+  // so the mock never answers what the contract forbids, and warns once.
   const misfitsWarned = new Set<string>();
   let refits = 0;
   const refit = async (request: MockRequest, outcome: Outcome): Promise<Outcome> => {
@@ -228,7 +230,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       misfitsWarned.add(key);
       logger.warn(`${misfit.problem}; answering a generated body instead (state is kept as sent)`);
     }
-    const value = await generateBody(spec, validators, misfit.schemaPointer, options.seed, refits++);
+    const value = await keepFitting(misfit.value, misfit.schemaPointer, document, validators, (pointer) => generateBody(spec, validators, pointer, options.seed, refits++));
     const again = responder.json(request, operation, misfit.status, value, false, misfit.mediaType);
     if (again.misfit) logger.error(`plantstore bug: ${again.misfit.problem}. Please report it with the document and the request.`);
     return { ...again, misfit: undefined, problems: outcome.problems?.slice(1), changed: (outcome as StateOutcome).changed } as Outcome;
