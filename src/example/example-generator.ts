@@ -6,7 +6,7 @@ import { generateSync, type GenerateOptions, type JsonSchema as FakerSchema } fr
 import { PlantstoreError } from '../errors.ts';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { getAtPointer } from '../document/json-pointer.ts';
-import { type LoadedSpec } from '../document/loaded-spec.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { createValidators, formatIssues, type SchemaCheck, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
 import { fakerSchema } from './faker-schema.ts';
@@ -16,12 +16,6 @@ import { widenInteger } from './wide-integers.ts';
 
 /** Draws per example before giving up: on a duplicate (the schema may allow no more) or an invalid draw. */
 const MAX_ATTEMPTS = 20;
-/**
- * Invalid full draws before one of the required properties alone is tried: a schema whose full
- * draws fail three times running (Stripe's invoices, deep in their expandable objects) nearly
- * always fails all twenty, at ~10 ms a draw, on every answer.
- */
-const LEAN_AFTER = 3;
 
 export interface ExampleOptions {
   seed: number;
@@ -49,9 +43,14 @@ export interface ExampleGenerator {
 
 interface Prepared {
   pointer: string;
+  /** The schema, allOfs merged: what invalid examples break. */
   schema: FakerSchema;
+  /** The same with long strings and arrays capped (faker-schema.ts): what json-schema-faker draws from. */
+  fakerSchema: FakerSchema;
   check: SchemaCheck;
   faker: GenerateOptions;
+  /** Set on an entry that draws one branch of its schema's root oneOf/anyOf (never split again). */
+  branch?: true;
 }
 
 /**
@@ -63,15 +62,17 @@ interface Prepared {
  */
 export function createExampleGenerator(spec: LoadedSpec, validators: Validators = createValidators(spec)): ExampleGenerator {
   const random = createSeededRandom(1);
-  // Faker views of schema nodes (faker-schema.ts), each made once.
+  // Views of schema nodes (faker-schema.ts), each made once: what invalid examples break, and the
+  // same with long strings and arrays capped, which json-schema-faker draws from.
   const merged = new WeakMap<object, unknown>();
+  const shortened = new WeakMap<object, unknown>();
   const base: GenerateOptions = {
     // Circular $refs stay as "#/components/..." in the dereferenced document; resolve them there,
-    // to their faker view like every other node.
+    // to their capped view like every other node json-schema-faker draws from.
     refResolver: (ref) => {
       const schema = ref.startsWith('#/') ? getAtPointer(spec.document, ref) : undefined;
       if (schema === undefined) throw new Error(`cannot resolve $ref ${ref}`);
-      return fakerSchema(schema, merged) as FakerSchema;
+      return fakerSchema(schema, shortened) as FakerSchema;
     },
     outputTransform: (value, schema) => widenInteger(value, schema, random),
   };
@@ -86,7 +87,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     if (!entry) {
       const schema = getAtPointer(spec.document, pointer);
       if (schema === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
-      entry = { pointer, schema: fakerSchema(schema, merged) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
+      entry = { pointer, schema: fakerSchema(schema, merged, false) as FakerSchema, fakerSchema: fakerSchema(schema, shortened) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
       prepared.set(key, entry);
     }
     return entry;
@@ -98,8 +99,6 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     exhausted = false;
     let duplicate: JsonValue | undefined;
     let issues: ValidationIssue[] = [];
-    let invalid = 0;
-    let leanTried = false;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const drawSeed = mixSeed(seed, index, attempt);
       random.reseed(drawSeed ^ 0x5bd1e995);
@@ -107,11 +106,6 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       const verdict = entry.check(value);
       if (!verdict.ok) {
         issues = verdict.issues;
-        if (++invalid === LEAN_AFTER && duplicate === undefined) {
-          leanTried = true;
-          const lean = leanDraw(entry, seed, index, seen);
-          if (lean !== undefined) return lean;
-        }
         continue;
       }
       if (!seen) return value;
@@ -128,8 +122,15 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       exhausted = true;
       return duplicate;
     }
-    const lean = leanTried ? undefined : leanDraw(entry, seed, index, seen);
-    if (lean !== undefined) return lean;
+    // The lean draw comes last: it leaves out optional fields an answer is better with (an error
+    // body's message). Since strings are drawn short, 20 full draws of Stripe's schemas take
+    // milliseconds, no longer the 3-6 s they took with strings of up to 5,000 characters.
+    if (!entry.faker.alwaysFakeOptionals && entry.faker.optionalsProbability !== 0) {
+      const lean = leanDraw(entry, seed, index, seen);
+      if (lean !== undefined) return lean;
+    }
+    const branch = branchDraw(entry, seed, index, seen);
+    if (branch !== undefined) return branch;
     throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; the schema may be unsatisfiable`, [
       `Last attempt: ${formatIssues(issues, '(root)')}`,
     ]);
@@ -137,9 +138,7 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
 
   // Large schemas (Stripe's credit notes) can break in an optional corner on every draw: one
   // with the required properties alone is smaller, and often valid where the full ones are not.
-  // Undefined when the entry must have every optional property, or the lean draws fail too.
   function leanDraw(entry: Prepared, seed: number, index: number, seen?: Set<string>): JsonValue | undefined {
-    if (entry.faker.alwaysFakeOptionals || entry.faker.optionalsProbability === 0) return undefined;
     const lean = { ...entry, faker: { ...entry.faker, optionalsProbability: 0 } };
     try {
       return draw(lean, seed, index, seen);
@@ -148,11 +147,34 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     }
   }
 
+  // A root oneOf whose branches overlap (GitHub's 422: two error shapes that both match a body
+  // without `errors`) can defeat json-schema-faker, which leaves out what tells the branches apart.
+  // Each branch is then drawn alone with every optional property, and judged by the whole schema.
+  const branches = new Map<Prepared, Prepared[]>();
+  function branchDraw(entry: Prepared, seed: number, index: number, seen?: Set<string>): JsonValue | undefined {
+    if (entry.branch) return undefined;
+    let list = branches.get(entry);
+    if (!list) {
+      const root = entry.schema as { oneOf?: unknown; anyOf?: unknown };
+      const choices = Array.isArray(root.oneOf) ? root.oneOf : Array.isArray(root.anyOf) ? root.anyOf : [];
+      list = choices.map((choice): Prepared => ({ pointer: entry.pointer, schema: fakerSchema(choice, merged, false) as FakerSchema, fakerSchema: fakerSchema(choice, shortened) as FakerSchema, check: entry.check, faker: { ...base, alwaysFakeOptionals: true }, branch: true }));
+      branches.set(entry, list);
+    }
+    for (const choice of list) {
+      try {
+        return draw(choice, seed, index, seen);
+      } catch {
+        // the next branch
+      }
+    }
+    return undefined;
+  }
+
   function fake(entry: Prepared, seed: number): JsonValue {
     try {
       // json-schema-faker copies its options on each call, so one options object per schema serves every draw.
       entry.faker.seed = seed;
-      return generateSync(entry.schema, entry.faker) as JsonValue;
+      return generateSync(entry.fakerSchema, entry.faker) as JsonValue;
     } catch (error) {
       throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker cannot generate it: ${(error as Error).message}`);
     }
@@ -175,11 +197,25 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     invalidExamples(target, { seed, count, malformed = true }) {
       // Bases with every optional property present, so each property's type can be broken too.
       const entry = prepare(target.pointer, true);
+      // A schema can break whenever some optional property is present (Nexmo's workflow items
+      // match both branches of a oneOf): then the bases are drawn as the valid examples are,
+      // with fewer properties to break, rather than giving the operation no negative case at all.
+      let fallback: Prepared | undefined;
+      const base = (index: number): JsonValue => {
+        if (fallback === undefined) {
+          try {
+            return draw(entry, mixSeed(seed, 0x1badb002), index);
+          } catch {
+            fallback = prepare(target.pointer, false);
+          }
+        }
+        return draw(fallback, mixSeed(seed, 0x1badb002), index);
+      };
       return buildInvalidExamples({
         schema: entry.schema,
         check: entry.check,
         resolveRef: (ref) => getAtPointer(spec.document, ref),
-        base: (index) => draw(entry, mixSeed(seed, 0x1badb002), index),
+        base,
         count,
         malformed,
       });

@@ -17,6 +17,9 @@
 
 type Node = Record<string, unknown>;
 
+/** Generated arrays hold at most this many items where the schema allows fewer (never below minItems). */
+const MAX_ITEMS = 20;
+
 // Keywords whose allOf-merge is a plain union. Annotations are dropped: the faker ignores them.
 const MERGEABLE = new Set(['type', 'properties', 'required', 'description', 'title', 'allOf']);
 const CHILD_MAPS = ['properties', 'patternProperties', '$defs'] as const;
@@ -24,22 +27,32 @@ const ANNOTATIONS = ['nullable', 'discriminator', 'xml', 'externalDocs', 'exampl
 const CHILD_LISTS = ['anyOf', 'oneOf', 'prefixItems'] as const;
 const CHILD_SCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const;
 
-/** A copy of the schema with plain object allOfs merged, long maxLengths lowered and OpenAPI's annotations left out; the input is not changed. */
-export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>()): unknown {
+/**
+ * A copy of the schema with plain object allOfs merged and OpenAPI's annotations left out; the
+ * input is not changed. `capped` (the view json-schema-faker draws from) also lowers long
+ * maxLengths and maxItems; the uncapped view is what invalid examples break. Each `done` map must
+ * serve one `capped` value only.
+ */
+export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>(), capped = true): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const cached = done.get(schema);
   if (cached !== undefined) return cached;
   const copy: Node = { ...(schema as Node) };
+  const walk = (child: unknown) => fakerSchema(child, done, capped);
   for (const key of ANNOTATIONS) delete copy[key];
   for (const key of Object.keys(copy)) if (key.startsWith('x-')) delete copy[key];
   for (const key of CHILD_MAPS) {
     const map = copy[key];
-    if (map && typeof map === 'object') copy[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, fakerSchema(child, done)]));
+    if (map && typeof map === 'object') copy[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, walk(child)]));
   }
-  for (const key of CHILD_LISTS) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map((child) => fakerSchema(child, done));
-  for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = fakerSchema(copy[key], done);
-  if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map((member) => fakerSchema(member, done));
-  lowerMaxLength(copy);
+  for (const key of CHILD_LISTS) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(walk);
+  for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = walk(copy[key]);
+  if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map(walk);
+  if (capped) {
+    lowerMaxLength(copy);
+    // Arrays likewise: GitHub's deployment records allow 5,000 objects, a body past the mock's 1 MB limit.
+    if (typeof copy.maxItems === 'number' && copy.maxItems > MAX_ITEMS) copy.maxItems = Math.max(MAX_ITEMS, typeof copy.minItems === 'number' ? copy.minItems : 0);
+  }
   const result = mergePlain(copy) ?? copy;
   done.set(schema, result);
   return result;

@@ -1,7 +1,7 @@
 // Text from the wire (a parameter, a form field) read as the JSON values its schema describes:
 // numbers, booleans and null by the schema's type, list items and object properties by their
 // own schemas. Anything that does not read as its type stays text, for the validator to name.
-import { exactInteger, type JsonValue } from '../json/exact-json.ts';
+import { exactInteger, type JsonValue, parseJson } from '../json/exact-json.ts';
 import { objectShape, resolveSchema } from '../document/schema-shape.ts';
 import type { ParameterKind, RawValue } from './parameter-styles.ts';
 
@@ -11,26 +11,41 @@ export function typesOf(schema: Obj | undefined): unknown[] {
   return Array.isArray(schema?.type) ? schema.type : [schema?.type];
 }
 
-export function kindOf(schema: Obj | undefined): ParameterKind {
+/**
+ * A parameter's shape. A schema typed only in its anyOf/oneOf branches (Stripe's
+ * `subscription_default_tax_rates`: an array or ""; `created`: a range object or an integer) is an
+ * array when a branch is one, an object only when no branch is a primitive.
+ */
+export function kindOf(schema: Obj | undefined, document?: unknown): ParameterKind {
+  if (schema !== undefined && schema.type === undefined && schema.items === undefined && schema.properties === undefined && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) {
+    const types = typesWithBranches(schema, document);
+    if (types.includes('array')) return 'array';
+    return types.includes('object') && types.every((t) => t === 'object' || t === 'null') ? 'object' : 'primitive';
+  }
   const types = typesOf(schema);
   if (types.includes('array') || (schema?.items !== undefined && schema.type === undefined)) return 'array';
   if (types.includes('object') || (schema?.properties !== undefined && schema.type === undefined)) return 'object';
   return 'primitive';
 }
 
-/** The text of a parameter as the values its schema describes: items and properties by their own schemas. */
+/**
+ * The text of a parameter as the values its schema describes: items and properties by their own
+ * schemas, whose types may sit in allOf/anyOf/oneOf branches (converted AWS documents wrap every
+ * item and property in an allOf).
+ */
 export function coerceRaw(raw: RawValue, kind: ParameterKind, schema: Obj | undefined, document: unknown): JsonValue {
   if (kind === 'array' && Array.isArray(raw)) {
-    const items = resolveSchema(schema?.items, document);
-    return raw.map((text) => coerce(text, typesOf(items)));
+    const types = typesWithBranches(resolveSchema(schema?.items, document), document);
+    return raw.map((text) => coerce(text, types));
   }
-  if (kind === 'object' && typeof raw === 'object' && !Array.isArray(raw)) {
-    const properties = (schema?.properties ?? {}) as Obj;
+  // Read as an object whatever the kind: deepObject pairs (name[lt]=1) are one, and Stripe's
+  // `created` is anyOf an object and an integer.
+  if (typeof raw === 'object' && !Array.isArray(raw)) {
     const object: Record<string, JsonValue> = {};
-    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesOf(resolveSchema(properties[name], document)));
+    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesWithBranches(resolveSchema(propertyOf(schema, name, document), document), document));
     return object;
   }
-  return coerce(String(raw), typesOf(schema));
+  return coerce(String(raw), typesWithBranches(schema, document));
 }
 
 export function coerce(text: string, types: unknown[]): JsonValue {
@@ -43,6 +58,17 @@ export function coerce(text: string, types: unknown[]): JsonValue {
   }
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if (types.includes('null') && text === '') return null;
+  // "name=" is OpenAPI's empty array or object (its style table), when the schema takes no text.
+  if (text === '' && !types.includes('string')) {
+    if (types.includes('array')) return [];
+    if (types.includes('object')) return {};
+  }
+  // A style writes one level of structure; an object or array inside it (an array of objects,
+  // OpenAPI leaves that undefined) can only travel as JSON text, as a `content` parameter does.
+  if ((types.includes('object') || types.includes('array')) && !types.includes('string') && (text.startsWith('{') || text.startsWith('['))) {
+    const parsed = parseJson(text);
+    if (parsed.ok) return parsed.value;
+  }
   return text;
 }
 
@@ -56,6 +82,11 @@ export function coerceDeep(value: unknown, schema: unknown, document: unknown, d
   if (depth > 32) return value as JsonValue;
   const types = typesWithBranches(s, document);
   if (typeof value === 'string') {
+    // "name=" is OpenAPI's empty array or object (its style table), when the schema takes no text.
+    if (value === '' && !types.includes('string')) {
+      if (types.includes('array')) return [];
+      if (types.includes('object')) return {};
+    }
     if (types.includes('array') && !types.includes('string')) return [coerceDeep(value, itemsOf(s, document), document, depth + 1)];
     return coerce(value, types);
   }

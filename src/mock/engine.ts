@@ -30,6 +30,7 @@ import { createFieldMaker } from './field-maker.ts';
 import { planServerFields } from './server-fields.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
+import { keepFitting } from './keep-fitting.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
 /** The request passed every check a server makes before acting, or the mock's refusal and why. */
@@ -218,13 +219,22 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
 
   // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
   function documented(request: MockRequest, operation: Operation): Eventually<Outcome> {
-    return declared.answer(responder, request, operation, documentAnswer(operation).status, { dynamic: false });
+    const { status } = documentAnswer(operation);
+    if (status < 200) return cannotSwitch(request, operation, status);
+    return declared.answer(responder, request, operation, status, { dynamic: false });
+  }
+
+  // A 1xx is never a final answer (RFC 9110 §15.2): a declared 101 is a switch to another protocol
+  // (a WebSocket), which the mock does not speak; a 101 written as an HTTP answer breaks clients.
+  function cannotSwitch(request: MockRequest, operation: Operation, status: number): Outcome {
+    return responder.fail(request, operation, 501, `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`);
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
     if (preferences.badCode !== undefined) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`);
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
+    if (choice.status < 200) return cannotSwitch(request, operation, choice.status);
     return declared.answer(responder, request, operation, choice.status, preferences);
   }
 
@@ -248,7 +258,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   };
   // A stored record or an example that does not fit the answer's schema (a create whose request
   // and answer have different shapes, as Asana's envelopes do): the answer is generated from the
-  // schema instead, so the mock never answers what the contract forbids, and warns once.
+  // schema instead, with every field of the record that still fits laid over it (keep-fitting.ts),
+  // so the mock never answers what the contract forbids, and warns once.
   const misfitsWarned = new Set<string>();
   let refits = 0;
   const refit = async (request: MockRequest, outcome: Outcome): Promise<Outcome> => {
@@ -259,7 +270,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       misfitsWarned.add(key);
       logger.warn(`${misfit.problem}; answering a generated body instead (state is kept as sent)`);
     }
-    const value = await generateBody(spec, validators, misfit.schemaPointer, options.seed, refits++);
+    const value = await keepFitting(misfit.value, misfit.schemaPointer, document, validators, (pointer) => generateBody(spec, validators, pointer, options.seed, refits++));
     const again = responder.json(request, operation, misfit.status, value, false, misfit.mediaType);
     if (again.misfit) logger.error(`plantstore bug: ${again.misfit.problem}. Please report it with the document and the request.`);
     return { ...again, misfit: undefined, problems: outcome.problems?.slice(1), changed: (outcome as StateOutcome).changed } as Outcome;

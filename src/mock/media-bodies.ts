@@ -5,7 +5,7 @@ import { stringifyJson } from '../json/exact-json.ts';
 import { isJsonMediaType } from '../document/operations.ts';
 import { resolveSchema } from '../document/schema-shape.ts';
 import { placeholderImage } from './placeholder-images.ts';
-import { toXml } from './xml-body.ts';
+import { toXml } from '../document/xml-body.ts';
 
 export type MediaKind = 'json' | 'xml' | 'text' | 'form' | 'multipart' | 'binary';
 

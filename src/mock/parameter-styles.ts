@@ -89,7 +89,11 @@ function fromPairs(pairs: Array<[string, string]>, name: string, { style, explod
     const object: Record<string, string> = {};
     const prefix = `${name}[`;
     for (const [key, value] of pairs) if (key.startsWith(prefix) && key.endsWith(']')) object[key.slice(prefix.length, -1)] = value;
-    return Object.keys(object).length === 0 ? ABSENT : { present: true, raw: object };
+    if (Object.keys(object).length > 0) return { present: true, raw: object };
+    // deepObject is defined for objects only: an array (Stripe's expand) or a schema that is also
+    // a primitive (anyOf an object and an integer) is sent as plain form pairs, read below.
+    // An object sent as "name=" is the empty object (the style table's empty value).
+    if (kind === 'object') return pairs.some(([key, value]) => key === name && value === '') ? { present: true, raw: {} } : ABSENT;
   }
   const separator = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
   if (kind === 'object' && explode) {

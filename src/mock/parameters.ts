@@ -92,7 +92,7 @@ function prepare(param: ParameterSpec, document: unknown): Prepared {
     return { param, styling: stylingOf(param, {}, 'primitive', []), schema: undefined, schemaPointer: hasSchema ? `${pointer}/content/${escapePointerToken(mediaType)}/schema` : undefined, contentType: mediaType.toLowerCase() };
   }
   const schema = resolveSchema(param.schema, document);
-  const kind = kindOf(schema);
+  const kind = kindOf(schema, document);
   const properties = schema && typeof schema.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : [];
   return { param, styling: stylingOf(param, declared, kind, properties), schema, schemaPointer: param.schema === undefined ? undefined : param.schemaPointer };
 }

@@ -23,7 +23,7 @@ export interface Outcome {
    * The value meant for the answer (a stored record, an example) does not fit the declared
    * schema; `response` is then a 500 the engine replaces with a generated valid body.
    */
-  misfit?: { status: number; schemaPointer: string; mediaType: string; problem: string };
+  misfit?: { status: number; schemaPointer: string; mediaType: string; problem: string; value: JsonValue };
 }
 
 export interface Responder {
@@ -113,7 +113,7 @@ export function createResponder(spec: LoadedSpec, validators: Validators, errorB
     if (!fitted.ok) {
       const what = `${operation.id} ${status} body fails ${content.schemaPointer}: ${fitted.problem}`;
       const { body } = errorBodies(operation, 500, `the mock produced an answer the document does not allow: ${what}`);
-      const misfit = { status, schemaPointer: content.schemaPointer, mediaType: chosen.mediaType, problem: what };
+      const misfit = { status, schemaPointer: content.schemaPointer, mediaType: chosen.mediaType, problem: what, value: value as JsonValue };
       return { response: { status: 500, headers: headersFor(request, 'application/json'), body: stringifyJson(body) }, operation, problems: [what], misfit };
     }
     const body = fitted.body;

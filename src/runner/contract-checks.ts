@@ -3,7 +3,7 @@
 // are values). The body is judged by the toolkit's one validator.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { getAtPointer } from '../document/json-pointer.ts';
-import { findResponse, jsonContent, type MediaContent, type Operation } from '../document/operations.ts';
+import { findResponse, jsonContent, type MediaContent, type Operation, isJsonMediaType } from '../document/operations.ts';
 import type { RouteResult } from '../document/router.ts';
 import type { ValidationIssue, Validators } from '../validation/validator.ts';
 import type { Finding } from './report.ts';
@@ -38,23 +38,35 @@ const failure = (code: string, message: string, extra: Partial<Finding> = {}): F
 
 const operationOf = (route: RouteResult): Operation | undefined => (route.kind === 'operation' ? route.operation : undefined);
 
+/**
+ * A 3xx the operation declares by its code or its class (not by `default`): the redirect is the
+ * answer the document promises (an OAuth authorize endpoint's 302), judged like any other status.
+ */
+function declaredRedirect(route: RouteResult, status: number): boolean {
+  const operation = operationOf(route);
+  if (!operation || status < 300 || status >= 400) return false;
+  const declared = findResponse(operation, status);
+  return declared !== undefined && declared.status !== 'default';
+}
+
 /** Statuses the runner never lets pass, and where its other checks say nothing useful. */
-const judgedElsewhere = (status: number) => status >= 500 || (status >= 300 && status < 400);
+const judgedElsewhere = (status: number, route: RouteResult) => status >= 500 || (status >= 300 && status < 400 && !declaredRedirect(route, status));
 
 export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
   // A 5xx is a server bug whatever the document declares.
   'server-error': ({ response }) =>
     response.status >= 500 ? [failure('server-error', `the server failed with ${response.status}${snippet(response.text)}; a 5xx is always a failure`, { actual: response.status })] : [],
 
-  // The runner never follows redirects (a POST must not be re-sent somewhere else).
-  redirect: ({ response }) =>
-    response.status >= 300 && response.status < 400
+  // The runner never follows redirects (a POST must not be re-sent somewhere else); one the
+  // operation does not declare means --target points at the wrong address.
+  redirect: ({ route, response }) =>
+    response.status >= 300 && response.status < 400 && !declaredRedirect(route, response.status)
       ? [failure('redirect', `the server redirected with ${response.status}${response.headers.location ? ` to ${response.headers.location}` : ''}; redirects are not followed, point --target at the final address`, { actual: response.status })]
       : [],
 
   status: ({ route, response, strict, rejection }) => {
     const { status } = response;
-    if (judgedElsewhere(status)) return [];
+    if (judgedElsewhere(status, route)) return [];
     const operation = operationOf(route);
     if (operation && findResponse(operation, status)) return [];
     const declared = operation ? operation.responses.map((r) => r.status).join(', ') : '';
@@ -73,10 +85,14 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
     return [failure('undeclared-status', `${status} is not a status ${operation.id} declares (${declared})`, { expected: declared, actual: status })];
   },
 
-  'content-type': ({ route, response }) => {
+  'content-type': ({ route, response, validators }) => {
     const declared = declaredContents(route, response.status);
     if (!declared) return [];
-    if (response.text === '') return [failure('missing-body', `the body is empty; ${response.status} declares ${declared.types.join(', ')}`)];
+    if (response.text === '') {
+      // Zero bytes are no JSON value, but they are a text or binary body whose schema takes "" (a PDF as `type: string, format: binary`).
+      const emptyAllowed = declared.contents.some((c) => !isJsonMediaType(c.mediaType) && (c.schema === undefined || validators.at(c.schemaPointer)('').ok));
+      return emptyAllowed ? [] : [failure('missing-body', `the body is empty; ${response.status} declares ${declared.types.join(', ')}`)];
+    }
     const contentType = response.headers['content-type'];
     if (!contentType) return [failure('missing-content-type', `no Content-Type header; ${response.status} declares ${declared.types.join(', ')}`, { expected: declared.types.join(', ') })];
     const essence = contentType.split(';')[0].trim().toLowerCase();
@@ -108,9 +124,13 @@ export function checkContract(context: ContractContext): Finding[] {
   return Object.values(CONTRACT_CHECKS).flatMap((check) => check(context));
 }
 
+// RFC 9110 §6.4.1: a 1xx, 204 or 304 answer never has content, and §15.3.6: a 205 sends none;
+// content a document declares for them (Asana's, osisoft's 204s) cannot be on the wire.
+const NO_CONTENT = (status: number) => status < 200 || status === 204 || status === 205 || status === 304;
+
 function declaredContents(route: RouteResult, status: number) {
   const operation = operationOf(route);
-  if (!operation || judgedElsewhere(status)) return undefined;
+  if (!operation || judgedElsewhere(status, route) || NO_CONTENT(status)) return undefined;
   const declared = findResponse(operation, status);
   if (!declared || declared.contents.length === 0) return undefined;
   return { contents: declared.contents, types: declared.contents.map((c) => c.mediaType) };

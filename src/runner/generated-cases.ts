@@ -71,6 +71,12 @@ async function exampleCaseSource(spec: LoadedSpec, validators: Validators): Prom
 
 function casesFor(operation: Operation, context: GenerateContext): Case[] | string {
   const { count, seed, auth } = context.options;
+  // A 1xx is no final answer: an operation whose success is one switches to another protocol,
+  // which HTTP cases cannot check (its declared errors alone say nothing of it).
+  const switches = operation.responses.filter((r) => r.status.startsWith('1'));
+  if (switches.length > 0 && !operation.responses.some((r) => /^[23]/.test(r.status))) {
+    return `its success is ${switches.map((r) => r.status).join(', ')} (a switch to another protocol, such as a WebSocket), which verify does not speak`;
+  }
   const credentials = credentialsFor(operation, auth);
   if (!credentials.ok) return credentials.reason;
   const body = planBody(operation);
@@ -86,7 +92,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const base = `generated/${operation.id}`;
   const make = (id: string, name: string, request: FixtureRequest, expect: FixtureExpectation): Case => ({ id: `${base}/${id}`, name: `${operation.id}: ${name}`, source: 'generated', steps: [{ name: 'request', request, expect }] });
   // Without path parameters the request must succeed; with them the item may not exist (see the top).
-  const validExpect: FixtureExpectation = itemOperation ? {} : { status: '2xx' };
+  const validExpect: FixtureExpectation = itemOperation ? {} : { status: successClass(operation) };
   const out: Case[] = [];
   for (let index = 0; index < (varies ? count : 1); index++) {
     // Optional parameters in the odd cases (1st, 3rd, ...), left out in the even ones.
@@ -96,7 +102,8 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     out.push(make(`valid-${index + 1}`, validName(index + 1, itemOperation, plan !== undefined, operation.parameters.length > 0, seed), request, validExpect));
   }
   const firstBody = bodies[0];
-  if (plan && drawsFromSchema(plan) && plan.kind !== 'text') {
+  // Written as text or XML a JSON value's breaks mostly vanish (every XML value is text): valid bodies only.
+  if (plan && drawsFromSchema(plan) && plan.kind !== 'text' && plan.kind !== 'xml') {
     negativeBodies(context.source.invalid(operation, seed, plan.content), plan).forEach((negative, index) => {
       const request = 'rawBody' in negative
         ? { ...build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document), rawBody: negative.rawBody }
@@ -134,9 +141,30 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
  * JSON; in a form, where every value is text, only a dropped required field and a value out of
  * range (a wrong type such as "42" for a string would be valid text, and malformed JSON is no form).
  */
-function negativeBodies<T extends { rule: string }>(negatives: T[], plan: BodyPlan): T[] {
+function negativeBodies<T extends { rule: string; pointer: string } & ({ body: JsonValue } | { rawBody: string })>(negatives: T[], plan: BodyPlan): T[] {
   if (plan.kind === 'json') return negatives;
-  return negatives.filter((negative) => negative.rule === 'required' || negative.rule === 'range');
+  return negatives.filter((negative) => (negative.rule === 'required' && !(plan.kind === 'urlencoded' && 'body' in negative && leavesEmptyParent(negative.body, negative.pointer))) || negative.rule === 'range');
+}
+
+/**
+ * True when the removed field was its object's only one: an empty object writes no pair in a
+ * URL-encoded form, so the whole object is gone and (when it is optional) the form stays valid.
+ */
+function leavesEmptyParent(body: JsonValue, pointer: string): boolean {
+  const tokens = pointer.split('/').slice(1, -1).map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (tokens.length === 0) return false;
+  let node: JsonValue | undefined = body;
+  for (const token of tokens) node = node !== null && typeof node === 'object' ? (node as Record<string, JsonValue>)[token] : undefined;
+  return node !== null && typeof node === 'object' && !Array.isArray(node) && Object.keys(node).length === 0;
+}
+
+/**
+ * The class a valid request's answer must be in: 2xx, unless the operation's only successes are
+ * redirects (an OAuth authorize endpoint declares 302 and 303), which are then its success.
+ */
+function successClass(operation: Operation): '2xx' | '3xx' {
+  const classes = operation.responses.map((r) => r.status[0]);
+  return !classes.includes('2') && classes.includes('3') ? '3xx' : '2xx';
 }
 
 /** True when a security scheme puts its credential where this parameter goes (an API key declared as a parameter too). */

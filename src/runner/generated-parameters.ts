@@ -52,6 +52,8 @@ export function generateParameters(operation: Operation, draw: DrawValue, seed: 
       const drawn = draw(pointer, seed * 31 + index * 7 + attempt * 1_000_003);
       const value: JsonValue = asJson ? stringifyJson(drawn) : drawn;
       const candidate = written(parameter, value, format);
+      // An empty array or object writes no query or cookie pair at all: a required one would be missing.
+      if (candidate !== undefined && candidate.length === 0 && parameter.required) continue;
       if (candidate !== undefined && (text === undefined || lengthOf(candidate) < lengthOf(text))) text = candidate;
     }
     if (text === undefined) return { ok: false, reason: `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent (${WHY[parameter.in]})` };
@@ -68,9 +70,9 @@ export function generateParameters(operation: Operation, draw: DrawValue, seed: 
 
 const WHY: Record<ParameterSpec['in'], string> = {
   path: 'a path segment cannot be empty, "." or ".."',
-  query: 'a query value can always be sent',
+  query: 'a required one must write at least one name=value pair, and every draw was an empty array or object',
   header: 'a header value must be visible ASCII without surrounding spaces',
-  cookie: 'a cookie value must be visible ASCII',
+  cookie: 'a cookie value must be visible ASCII, and a required one must write at least one pair',
 };
 
 /** The wire text of a value, or undefined when it cannot travel where the parameter goes. */

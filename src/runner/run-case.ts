@@ -65,7 +65,8 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   const { request, expect } = prepared.value;
   const outgoing = toOutgoing(request, context);
   const { plainRequest, curl } = shown(rawRequest, rawExpect, scope, context);
-  const routed = context.route(request.method, request.path);
+  // Routed by the path as it goes on the wire (a literal "#" or space in a template is sent encoded), as the server routes it.
+  const routed = context.route(request.method, outgoing.url.pathname.slice(context.target.pathname.replace(/\/+$/, '').length));
   const operationId = routed.kind === 'operation' ? routed.operation.id : undefined;
   let outcome = await context.client.send(outgoing);
   let pages = 1;

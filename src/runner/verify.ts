@@ -1,6 +1,6 @@
 // The conformance runner's entry point: load the document and the cases, send every request,
 // judge every answer, hand the redacted results to the reporters, return the report.
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync, closeSync, openSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
 import { loadSpec } from '../document/load-spec.ts';
@@ -36,7 +36,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const generated = await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed, auth: options.auth });
   const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...generated.cases];
   const cases = select(all, options.filter);
-  if (cases.length === 0) throw nothingToRun(operations.length, generated.uncovered);
+  if (cases.length === 0) throw operations.length === 0 && options.fixtures.length === 0 ? noOperation(spec.document) : nothingToRun(operations.length, generated.uncovered);
   if (options.token === undefined) requireToken(cases);
 
   const credentialHeaders = Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value);
@@ -127,6 +127,16 @@ function nothingToRun(operationCount: number, uncovered: UncoveredOperation[]): 
   ]);
 }
 
+// A document of webhooks alone (OpenAPI 3.1) or of components alone describes no request the
+// server answers: there is nothing to verify, which is said plainly rather than as a missing flag.
+function noOperation(document: { webhooks?: Record<string, unknown> }): PlantstoreError {
+  const webhooks = Object.keys(document.webhooks ?? {}).length;
+  const what = webhooks > 0 ? `only ${webhooks} webhook${webhooks === 1 ? '' : 's'}, requests the API sends rather than answers` : 'no webhooks either';
+  return new PlantstoreError('USAGE', `nothing to verify: the document declares no operation under paths (${what})`, [
+    'verify checks the answers a server gives to the operations under paths; add paths to the document, or pass --fixtures PATH.',
+  ]);
+}
+
 // Asking for the token up front beats failing every authenticated case with the same message.
 function requireToken(cases: Case[]): void {
   const users = cases.filter((c) => stringsIn(c.steps).some((text) => variablesIn(text).includes('token')));
@@ -165,9 +175,18 @@ function openReporter(target: ReporterTarget): { reporter: Reporter; close(): vo
     const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
     throw new PlantstoreError('USAGE', `${flag}: cannot create the report's folder ${dirname(target.file)} (${why})`);
   }
-  let buffer = '';
+  // Kept as chunks and written one by one: Stripe's report (3,400 cases with their answers) is
+  // longer than the longest string V8 can hold.
+  const chunks: string[] = [];
   return {
-    reporter: factory({ write: (chunk) => (buffer += chunk), color: false, progress: false }),
-    close: () => writeFileSync(file, buffer),
+    reporter: factory({ write: (chunk) => void chunks.push(chunk), color: false, progress: false }),
+    close: () => {
+      const fd = openSync(file, 'w');
+      try {
+        for (const chunk of chunks) writeSync(fd, chunk);
+      } finally {
+        closeSync(fd);
+      }
+    },
   };
 }

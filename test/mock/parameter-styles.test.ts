@@ -36,6 +36,13 @@ describe('parameters are read in their declared style before validation', () => 
     ['pipeDelimited array', '/search?pipe=3|4|5', { pipe: [3, 4, 5] }],
     ['deepObject', '/search?filter[min]=1&filter[max]=9', { filter: { min: 1, max: 9 } }],
     ['form object, exploded over the query', '/search?x=1&y=2', { point: { x: 1, y: 2 } }],
+    ['deepObject of anyOf an object and an integer, sent as the object', '/search?created[lt]=5', { created: { lt: 5 } }],
+    ['deepObject of anyOf an object and an integer, sent as the integer', '/search?created=5', { created: 5 }],
+    ['a deepObject array (Stripe\'s expand), sent as form pairs', '/search?expand=a&expand=b', { expand: ['a', 'b'] }],
+    ['a deepObject array of one', '/search?expand=a', { expand: ['a'] }],
+    ['an empty deepObject, written "name=" as the style table does', '/search?filter=', { filter: {} }],
+    ['a deepObject array sent empty', '/search?expand=', { expand: [] }],
+    ['an exploded array of allOf-wrapped objects, each item as JSON text', `/search?tags=${encodeURIComponent('{"Key":"a"}')}&tags=${encodeURIComponent('{"Key":"b","Value":"c"}')}`, { tags: [{ Key: 'a' }, { Key: 'b', Value: 'c' }] }],
     ['boolean', '/search?flag=true', { flag: true }],
     ['a JSON content parameter', `/search?where=${encodeURIComponent('{"a":1}')}`, { where: { a: 1 } }],
   ])('reads %s', async (_, target, values) => {

@@ -23,8 +23,9 @@ const DOCUMENTS: Record<string, Row> = {
   'a document split over files': { spec: 'test/documents/split/main.yaml' },
   'parameters and security schemes': { spec: 'test/documents/runner-params.yaml', auth: AUTH },
   'string, uuid and integer keys': { spec: 'test/documents/runner-keys.yaml' },
-  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importXml'] },
+  'non-JSON media types': { spec: 'test/documents/runner-media.yaml', uncovered: ['importProtobuf'] },
   'items the server numbers': { spec: 'test/documents/runner-server-ids.yaml' },
+  'shapes from public documents': { spec: 'test/documents/runner-corpus-shapes.yaml', uncovered: ['streamChannel'] },
 };
 
 const mocks: MockServer[] = [];
@@ -71,5 +72,32 @@ describe('verify --generate against the plantstore mock', () => {
   it('answers an operation whose only media type is text/csv', async () => {
     const row = DOCUMENTS['non-JSON media types'];
     expect(failures(await run(row, ['exportCsv']))).toEqual([]);
+  });
+
+  // An XML-only body is generated from its schema and written as the schema's `xml` objects name it.
+  it('sends an XML body named by the schema and its xml objects', async () => {
+    const report = await run(DOCUMENTS['shapes from public documents'], ['pullDocument']);
+    const bodies = report.cases.map((c) => c.steps[0].request?.body);
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const body of bodies) expect(body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><PullDocRequest txn="[^"]*">/);
+    expect(failures(report)).toEqual([]);
+  });
+
+  // A document that only redirects (an OAuth authorize endpoint) is kept by its declared 302, and a
+  // 204 passes without the body the document declares for it (HTTP never sends one).
+  it('accepts a declared redirect as the answer, and a 204 without its declared body', async () => {
+    const report = await run(DOCUMENTS['shapes from public documents'], ['authorize', 'removeUser']);
+    expect(report.cases.filter((c) => c.id.includes('/valid-')).map((c) => c.steps[0].response?.status)).toEqual([302, 302, 302, 204, 204, 204]);
+    expect(failures(report)).toEqual([]);
+  });
+
+  // Stripe's forms: deepObject properties holding objects and arrays are written a bracket per
+  // level, as the mock (qs) reads them; removing the only field of an optional object would make
+  // the object vanish from the form, so that is no negative case.
+  it('writes nested deepObject form fields a bracket per level, and drops negatives the form cannot carry', async () => {
+    const report = await run(DOCUMENTS['shapes from public documents'], ['createCustomer']);
+    expect(report.cases.find((c) => c.id === 'generated/createCustomer/valid-1')?.steps[0].request?.body).toMatch(/(^|&)line_items%5B0%5D%5Bprice%5D=[^&]+/);
+    expect(report.cases.map((c) => c.name)).not.toContain('createCustomer: rejects /login_page/enabled: removed required field');
+    expect(failures(report)).toEqual([]);
   });
 });

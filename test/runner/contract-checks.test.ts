@@ -80,3 +80,23 @@ describe('contract checks on an operation that declares no response', () => {
     expect(codes(true)).toEqual(['failure no-declared-responses']);
   });
 });
+
+describe('contract checks on shapes from public documents', () => {
+  let shapes: { route: Router; validators: Validators };
+  beforeAll(async () => {
+    const spec = await loadSpec('test/documents/runner-corpus-shapes.yaml');
+    shapes = { route: createRouter(listOperations(spec)), validators: createValidators(spec) };
+  });
+  const judgeShape = (method: string, path: string, status: number, text: string, headers: Record<string, string> = {}) =>
+    checkContract({ route: shapes.route(method, path), response: { status, headers, text, json: text === '' ? undefined : parseJson(text) }, validators: shapes.validators, strict: false }).map((f) => `${f.severity} ${f.code}`);
+
+  it.each([
+    ['a declared 302 (an OAuth authorize endpoint)', 'GET', '/authorize', 302, '', { location: 'https://client.example/cb?code=1' }, []],
+    ['an undeclared 307 on the same operation', 'GET', '/authorize', 307, '', { location: '/x' }, ['failure redirect']],
+    ['a 204 without the JSON body its document declares (HTTP never sends one)', 'POST', '/teams/t1/removeUser', 204, '', {}, []],
+    ['an empty PDF, whose schema (a binary string) takes ""', 'GET', '/quotes/q1/pdf', 200, '', { 'content-type': 'application/pdf' }, []],
+    ['an empty text whose schema needs one character', 'GET', '/banner', 200, '', { 'content-type': 'text/plain' }, ['failure missing-body']],
+  ])('judges %s', (_what, method, path, status, text, headers, expected) => {
+    expect(judgeShape(method, path, status, text, headers)).toEqual(expected);
+  });
+});

@@ -62,6 +62,6 @@ describe('non-JSON media types', () => {
 
   it('reports the operation whose body it cannot generate, and why', async () => {
     const report = await run();
-    expect(report.uncovered).toEqual([{ operationId: 'importXml', method: 'POST', path: '/imports', reason: expect.stringContaining('no generator for its request body (application/xml)') }]);
+    expect(report.uncovered).toEqual([{ operationId: 'importProtobuf', method: 'POST', path: '/imports', reason: expect.stringContaining('no generator for its request body (application/x-protobuf)') }]);
   });
 });

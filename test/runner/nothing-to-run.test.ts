@@ -40,4 +40,14 @@ describe('a run with nothing to run', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('cannot reach http://127.0.0.1:9');
   });
+
+  // OpenAPI 3.1 allows a document of webhooks alone: they are requests the API sends, not ones it
+  // answers, so there is nothing to verify, and the run says that rather than asking for flags.
+  it('exits 2 saying there is nothing to verify for a document of webhooks alone', async () => {
+    const result = await runCli(['verify', '--spec', 'test/corpus/documents/oai/webhook-example.yaml', '--target', 'http://127.0.0.1:9', '--generate', '3']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('nothing to verify: the document declares no operation under paths (only 1 webhook, requests the API sends rather than answers)');
+    expect(result.stderr).not.toContain('--token');
+  });
 });

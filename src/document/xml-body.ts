@@ -3,7 +3,7 @@
 // properties as attributes, arrays repeated in place or inside a wrapper element (`wrapped`).
 // fast-xml-builder writes and escapes the XML; this only maps the schema's naming onto it.
 import XMLBuilder from 'fast-xml-builder';
-import { resolveSchema } from '../document/schema-shape.ts';
+import { resolveSchema } from './schema-shape.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
