@@ -69,6 +69,8 @@ async function send(dispatcher: Dispatcher, outgoing: OutgoingRequest, options: 
     headers = flattenHeaders(response.headers);
     const declaredLength = Number(headers['content-length']);
     if (declaredLength > options.maxResponseBytes) {
+      // Destroying an unread body makes undici emit an abort error on it: nothing else listens.
+      response.body.on('error', () => {});
       response.body.destroy();
       return tooLarge(`Content-Length ${declaredLength}`, options, elapsed(), status, headers);
     }
@@ -77,6 +79,7 @@ async function send(dispatcher: Dispatcher, outgoing: OutgoingRequest, options: 
     for await (const chunk of response.body) {
       size += (chunk as Buffer).length;
       if (size > options.maxResponseBytes) {
+        response.body.on('error', () => {});
         response.body.destroy();
         return tooLarge(`more than ${options.maxResponseBytes} bytes were sent`, options, elapsed(), status, headers);
       }
