@@ -47,6 +47,8 @@ interface Exchange {
   operation?: Operation;
   violations: Violation[];
   notes: string[];
+  /** The upstream did not answer (refused, reset, timed out): the proxy answered 502 or 504 itself. */
+  upstreamSilent?: boolean;
 }
 
 /** Builds the pipeline once: checkers, journal, summary and recorder. */
@@ -80,6 +82,7 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
       if (options.mockMissing && operation && !streamed && answer.code === 'connection-refused') return fromMock(exchange, `the upstream refused the connection`);
       const status = answer.code === 'timeout' ? 504 : 502;
       exchange.notes.push(`upstream ${options.upstream}: ${answer.message}`);
+      exchange.upstreamSilent = true;
       return finish(exchange, { status, headers: { 'content-type': 'application/json' }, body: engine.errorBody(status, `the upstream did not answer: ${answer.message}`) }, 'proxy');
     }
     if (options.mockMissing && operation && !streamed && MISSING_STATUSES.has(answer.status)) return fromMock(exchange, `the upstream answered ${answer.status}`);
@@ -112,7 +115,9 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     if (violations.length > 0) headers[VIOLATIONS_HEADER] = violationsHeader(violations);
     const durationMs = performance.now() - exchange.started;
     const problems = [...violations.map((v) => `${v.where} ${v.code}${v.pointer ? ` ${v.pointer}` : ''}: ${v.message}`), ...notes];
-    logger.request({ method: request.method, path: request.path, status: response.status, durationMs, operationId: operation?.id, problems });
+    // An upstream that did not answer is a warning, so that --quiet shows it too; one line either way.
+    if (exchange.upstreamSilent) logger.warn(`${request.method} ${request.path} ${response.status}  ${problems.join('; ')}`);
+    else logger.request({ method: request.method, path: request.path, status: response.status, durationMs, operationId: operation?.id, problems });
     if (options.journalSize > 0) {
       journal.add({ time: Date.now(), method: request.method, path: request.path, query: request.query, status: response.status, durationMs, operationId: operation?.id, headers: request.headers, problems: notes.length ? notes : undefined, violations, source: source === 'mock' ? 'mock' : 'upstream' });
     }

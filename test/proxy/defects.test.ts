@@ -133,6 +133,18 @@ describe('when the upstream fails', () => {
     expect(log).not.toContain(TOKEN);
   });
 
+  it('says that the upstream is down with --quiet too, in one warning line', async () => {
+    const upstream = await startPlantServer();
+    await upstream.close();
+    const lines: string[] = [];
+    const logger = (await import('../../src/log/logger.ts')).createLogger({ format: 'text', quiet: true, stream: { write: (chunk: string) => lines.push(chunk) } });
+    const proxy = await startProxyServer({ upstream: upstream.url, port: 0, logger });
+    running.push(proxy);
+    expect((await create(proxy.url)).status).toBe(502);
+    await proxy.close();
+    expect(lines.join('').trim().split('\n')).toEqual([expect.stringMatching(/^warning: POST \/plants 502 .*connection refused/)]);
+  });
+
   it('passes an answer over the size limit through unvalidated, with a warning in the journal', async () => {
     const upstream = await startPlantServer('oversized-body');
     const proxy = await startProxyServer({ upstream: upstream.url, port: 0, maxBodyBytes: 64 * 1024 });

@@ -92,7 +92,8 @@ const EPILOGUE = [
   '  Prefer: dynamic=true    a body generated from the schema (--seed makes it repeatable)',
   '  Combine them (Prefer: code=400, dynamic=true), or use the query forms __code=404,',
   '  __example=NAME and __dynamic=true.',
-  "  e.g. curl -sS -i -H 'Prefer: code=500' http://127.0.0.1:4010/plants",
+  "  e.g. curl -sS -i http://127.0.0.1:4010/plants -H 'Prefer: code=400' -H 'Authorization: Bearer t' \\",
+  "         -H 'Content-Type: application/json' -d '{\"id\": 1, \"name\": \"Fern\"}'",
   '',
   'Docs: README.md. Exit codes: 0 stopped, 2 usage or configuration error.',
 ].join('\n');
@@ -105,7 +106,7 @@ const builder = (y: Argv) =>
     .example('$0 mock --spec api.yaml --port 8080 --token secret', 'Mock another document; accept only "Bearer secret"')
     .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines')
     .example('$0 mock --state-file plants.log', 'Keep created plants across restarts')
-    .example('$0 mock --spec grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token', 'Deliver webhooks; one state per token')
+    .example('$0 mock --spec test/documents/plant-store-grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token', 'Deliver webhooks; one state per token')
     .epilogue(EPILOGUE);
 
 type Option = { alias?: string; type?: string; array?: boolean; default?: unknown; choices?: readonly string[] };

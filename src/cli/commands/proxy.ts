@@ -27,7 +27,7 @@ const builder = (y: Argv) =>
     .option('mock-missing', { type: 'boolean', default: d.mockMissing, describe: 'Answer from the stateful mock where the upstream lacks a documented operation (404, 405, 501, or connection refused)' })
     .option('ca', { type: 'string', describe: 'PEM file of a certificate to trust (self-signed HTTPS upstream)' })
     .option('timeout', { type: 'number', default: d.timeoutMs, describe: "Milliseconds to the upstream's headers, and between two chunks of its body (past it: 504)" })
-    .option('max-body', { type: 'number', default: d.maxBodyBytes, describe: 'Largest body validated, in bytes: a larger answer streams through unvalidated, a larger request gets 413' })
+    .option('max-body', { type: 'number', default: d.maxBodyBytes, describe: 'Largest body validated, in bytes: a larger request or answer streams through unvalidated' })
     .option('admin-token', { type: 'string', defaultDescription: '$PLANTSTORE_ADMIN_TOKEN', describe: 'Bearer token the admin API asks for; needed to use it when --host is not loopback' })
     .option('journal-size', { type: 'number', default: d.journalSize, describe: 'Exchanges kept for GET /__mock/requests (0 turns it off)' })
     .option('log-format', { choices: LOG_FORMATS, default: d.logFormat, describe: 'Exchange log format (to stderr)' })
