@@ -33,22 +33,24 @@ export function kindOf(schema: Obj | undefined, document?: unknown): ParameterKi
  * schemas, whose types may sit in allOf/anyOf/oneOf branches (converted AWS documents wrap every
  * item and property in an allOf).
  */
-export function coerceRaw(raw: RawValue, kind: ParameterKind, schema: Obj | undefined, document: unknown): JsonValue {
+export function coerceRaw(raw: RawValue, kind: ParameterKind, schema: Obj | undefined, document: unknown, jsonOverText = false): JsonValue {
   if (kind === 'array' && Array.isArray(raw)) {
-    const types = typesWithBranches(resolveSchema(schema?.items, document), document);
-    return raw.map((text) => coerce(text, types));
+    // The items' schema may sit in a branch (Stripe's anyOf an array and "").
+    const types = typesWithBranches(resolveSchema(itemsOf(schema, document), document), document);
+    return raw.map((text) => coerce(text, types, jsonOverText));
   }
   // Read as an object whatever the kind: deepObject pairs (name[lt]=1) are one, and Stripe's
   // `created` is anyOf an object and an integer.
   if (typeof raw === 'object' && !Array.isArray(raw)) {
     const object: Record<string, JsonValue> = {};
-    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesWithBranches(resolveSchema(propertyOf(schema, name, document), document), document));
+    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesWithBranches(resolveSchema(propertyOf(schema, name, document), document), document), jsonOverText);
     return object;
   }
-  return coerce(String(raw), typesWithBranches(schema, document));
+  return coerce(String(raw), typesWithBranches(schema, document), jsonOverText);
 }
 
-export function coerce(text: string, types: unknown[]): JsonValue {
+/** `jsonOverText`: JSON text of an object or array is read as one even where a string is allowed too. */
+export function coerce(text: string, types: unknown[], jsonOverText = false): JsonValue {
   if (types.includes('integer') || types.includes('number')) {
     if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) {
       const exact = exactInteger(text);
@@ -65,7 +67,7 @@ export function coerce(text: string, types: unknown[]): JsonValue {
   }
   // A style writes one level of structure; an object or array inside it (an array of objects,
   // OpenAPI leaves that undefined) can only travel as JSON text, as a `content` parameter does.
-  if ((types.includes('object') || types.includes('array')) && !types.includes('string') && (text.startsWith('{') || text.startsWith('['))) {
+  if ((types.includes('object') || types.includes('array')) && (jsonOverText || !types.includes('string')) && (text.startsWith('{') || text.startsWith('['))) {
     const parsed = parseJson(text);
     if (parsed.ok) return parsed.value;
   }

@@ -71,7 +71,15 @@ export function readParameters(operation: Operation, pathParams: Record<string, 
       value = coerceRaw(read.raw, styling.kind, schema, document);
     }
     if (schemaPointer !== undefined) {
-      const result = validators.at(schemaPointer)(value);
+      const check = validators.at(schemaPointer);
+      let result = check(value);
+      // A value whose schema takes an object or a string (Stripe's anyOf an object and "") may
+      // carry the object as JSON text: read so only when the text reading does not fit.
+      if (!result.ok && contentType === undefined) {
+        const asJson = coerceRaw(read.raw, styling.kind, schema, document, true);
+        const second = check(asJson);
+        if (second.ok) [value, result] = [asJson, second];
+      }
       if (!result.ok) {
         problems.push(`${where}: ${formatIssues(result.issues, 'value')}`);
         continue;
