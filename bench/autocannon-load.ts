@@ -13,7 +13,9 @@ const scenario = scenarioNamed(plan.scenario);
 let counter = BigInt(plan.idStart);
 const request = { method: 'POST', path: '/plants', headers: headersOf(scenario) };
 // setupRequest runs per request, one closure for all connections: one counter, fresh ids.
-const requests = scenario.body.includes('$id') ? [{ ...request, setupRequest: (r: object) => ({ ...r, body: bodyOf(scenario, counter++) }) }] : [{ ...request, body: scenario.body }];
+const requests = scenario.body.includes('$id')
+  ? [{ ...request, setupRequest: (r: object) => ({ ...r, body: bodyOf(scenario, counter++) }) }]
+  : [{ ...request, body: scenario.body }];
 const latencies: number[] = [];
 const statuses: Record<string, number> = {};
 const cpuBefore = process.cpuUsage();

@@ -31,7 +31,11 @@ function pairedLine(paired: PairedResult | undefined): BarLine {
   const criterion = '  paired (same core, same time): valid creates >= 0.75x baseline';
   if (!paired || !Number.isFinite(paired.ratio)) return { criterion, measured: 'not measured', verdict: 'n/a' };
   const int = (n: number) => Math.round(n).toLocaleString('en-US');
-  return { criterion, measured: `${paired.ratio.toFixed(2)}x (${int(paired.plantstore)} / ${int(paired.baseline)} req/s)`, verdict: paired.ratio >= 0.75 ? 'PASS' : 'MISS' };
+  return {
+    criterion,
+    measured: `${paired.ratio.toFixed(2)}x (${int(paired.plantstore)} / ${int(paired.baseline)} req/s)`,
+    verdict: paired.ratio >= 0.75 ? 'PASS' : 'MISS',
+  };
 }
 
 /** The bar's lines; `paired` is the valid creates' paired loads, when measured. */
@@ -54,22 +58,38 @@ export function judgeBar(results: Results, paired?: PairedResult): BarLine[] {
     if (!result) return { criterion, measured: 'not measured', verdict: 'n/a' };
     const mb = (r: ScenarioResult) => r.rssBytes / 1024 / 1024;
     const rss = mb(result);
-    return { criterion, measured: `${rss.toFixed(0)} MB (${result.storedAfter.toLocaleString('en-US')} plants stored${beside ? `; baseline ${mb(beside).toFixed(0)} MB` : ''})`, verdict: rss <= 150 ? 'PASS' : 'MISS' };
+    return {
+      criterion,
+      measured: `${rss.toFixed(0)} MB (${result.storedAfter.toLocaleString('en-US')} plants stored${beside ? `; baseline ${mb(beside).toFixed(0)} MB` : ''})`,
+      verdict: rss <= 150 ? 'PASS' : 'MISS',
+    };
   };
-  lines.push(valid
-    ? { criterion: 'valid creates p99 <= 5 ms', measured: `${valid.p99Ms.toFixed(2)} ms${baseline ? ` (baseline ${baseline.p99Ms.toFixed(2)} ms)` : ''}`, verdict: valid.p99Ms <= 5 ? 'PASS' : 'MISS' }
-    : { criterion: 'valid creates p99 <= 5 ms', measured: 'not measured', verdict: 'n/a' });
+  lines.push(
+    valid
+      ? {
+          criterion: 'valid creates p99 <= 5 ms',
+          measured: `${valid.p99Ms.toFixed(2)} ms${baseline ? ` (baseline ${baseline.p99Ms.toFixed(2)} ms)` : ''}`,
+          verdict: valid.p99Ms <= 5 ? 'PASS' : 'MISS',
+        }
+      : { criterion: 'valid creates p99 <= 5 ms', measured: 'not measured', verdict: 'n/a' },
+  );
   lines.push(rssLine('valid creates RSS after load <= 150 MB', valid, baseline));
   const measured = Object.entries(ours?.scenarios ?? {});
   if (measured.length > 1) {
     const [worstP99Name, worstP99] = measured.reduce((a, b) => (b[1].p99Ms > a[1].p99Ms ? b : a));
-    lines.push({ criterion: '  stricter: p99 <= 5 ms in every scenario', measured: `${worstP99.p99Ms.toFixed(2)} ms (worst: ${worstP99Name})`, verdict: worstP99.p99Ms <= 5 ? 'PASS' : 'MISS' });
+    lines.push({
+      criterion: '  stricter: p99 <= 5 ms in every scenario',
+      measured: `${worstP99.p99Ms.toFixed(2)} ms (worst: ${worstP99Name})`,
+      verdict: worstP99.p99Ms <= 5 ? 'PASS' : 'MISS',
+    });
     const [, largest] = measured.reduce((a, b) => (b[1].rssBytes > a[1].rssBytes ? b : a));
     lines.push(rssLine('  stricter: RSS <= 150 MB after every scenario', largest));
   }
   const startup = ours?.startupMs.median;
-  lines.push(startup === undefined
-    ? { criterion: 'start-up <= 350 ms', measured: 'not measured', verdict: 'n/a' }
-    : { criterion: 'start-up <= 350 ms (spawn to first create answered)', measured: `${Math.round(startup)} ms`, verdict: startup <= 350 ? 'PASS' : 'MISS' });
+  lines.push(
+    startup === undefined
+      ? { criterion: 'start-up <= 350 ms', measured: 'not measured', verdict: 'n/a' }
+      : { criterion: 'start-up <= 350 ms (spawn to first create answered)', measured: `${Math.round(startup)} ms`, verdict: startup <= 350 ? 'PASS' : 'MISS' },
+  );
   return lines;
 }

@@ -12,7 +12,15 @@ export interface BenchReport {
   startedAt: string;
   wallSeconds: number;
   machine: { cores: number; cpu: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
-  settings: { durationSeconds: number; warmupSeconds: number; connections: number; generator: GeneratorName; startupSamples: number; pairedSeconds: number; pinning: string };
+  settings: {
+    durationSeconds: number;
+    warmupSeconds: number;
+    connections: number;
+    generator: GeneratorName;
+    startupSamples: number;
+    pairedSeconds: number;
+    pinning: string;
+  };
   servers: Partial<Record<ServerName, ServerResult>>;
   /**
    * plantstore req/s divided by the other server's, per scenario, each measured alone on the core
@@ -25,7 +33,11 @@ export interface BenchReport {
   bar: BarLine[];
 }
 
-export function ratiosOf(servers: BenchReport['servers'], scenarios: readonly ScenarioName[], paired: Partial<Record<ScenarioName, PairedResult>> = {}): BenchReport['ratios'] {
+export function ratiosOf(
+  servers: BenchReport['servers'],
+  scenarios: readonly ScenarioName[],
+  paired: Partial<Record<ScenarioName, PairedResult>> = {},
+): BenchReport['ratios'] {
   const ratios: BenchReport['ratios'] = {};
   for (const name of scenarios) {
     const ours = servers.plantstore?.scenarios[name];

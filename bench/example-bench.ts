@@ -34,7 +34,8 @@ function exampleRate(count: number): Promise<{ jsf?: number; ours?: number; prob
       };
       const jsf = figure('json-schema-faker alone');
       const ours = figure('plantstore example');
-      if (code !== 0 || jsf === undefined) resolve({ problem: `bench/example-rate.ts failed (exit ${code}): ${(err || out).trim().split('\n').slice(-3).join(' / ')}` });
+      if (code !== 0 || jsf === undefined)
+        resolve({ problem: `bench/example-rate.ts failed (exit ${code}): ${(err || out).trim().split('\n').slice(-3).join(' / ')}` });
       else resolve({ jsf, ours });
     });
   });

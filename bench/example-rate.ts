@@ -39,4 +39,6 @@ const jsf = median(rounds.map((r) => r.jsf));
 const mine = median(rounds.map((r) => r.ours));
 const format = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`;
 process.stdout.write(`NewPlant x ${count.toLocaleString('en-US')}, ndjson, median of 3 rounds\n`);
-process.stdout.write(`  json-schema-faker alone: ${format(jsf)}\n  plantstore example:      ${format(mine)} (${((mine / jsf) * 100).toFixed(0)}% of json-schema-faker)\n`);
+process.stdout.write(
+  `  json-schema-faker alone: ${format(jsf)}\n  plantstore example:      ${format(mine)} (${((mine / jsf) * 100).toFixed(0)}% of json-schema-faker)\n`,
+);

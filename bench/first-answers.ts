@@ -9,7 +9,15 @@ import { loadSpec } from '../src/document/load-spec.ts';
 import { createMockEngine } from '../src/mock/engine.ts';
 import { getRequests, sampleRequests, sampleValue, type BenchRequest } from './large-requests.ts';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { sample: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' }, only: { type: 'string', default: '' }, extra: { type: 'string', default: '' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    sample: { type: 'string', default: '40' },
+    seed: { type: 'string', default: '1' },
+    only: { type: 'string', default: '' },
+    extra: { type: 'string', default: '' },
+  },
+});
 const file = positionals[0];
 if (!file) throw new Error('usage: node bench/first-answers.ts FILE [--sample N] [--seed S] [--extra "POST /path,..."]');
 const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -18,7 +26,12 @@ const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 function requestOf(name: string): BenchRequest {
   const [method, path] = name.split(' ');
   const target = path.replace(/\{[^}]+\}/g, () => String(sampleValue(raw, { type: 'string' })));
-  return { operation: name, method, target, headers: { authorization: 'Bearer bench-token', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' } };
+  return {
+    operation: name,
+    method,
+    target,
+    headers: { authorization: 'Bearer bench-token', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+  };
 }
 
 const started = performance.now();
@@ -27,7 +40,9 @@ const loaded = performance.now();
 const engine = createMockEngine({ spec });
 const ready = performance.now();
 const all = getRequests(raw);
-const chosen = values.only ? values.only.split(',').map(requestOf) : [...sampleRequests(all, Number(values.sample), Number(values.seed)), ...(values.extra ? values.extra.split(',').map(requestOf) : [])];
+const chosen = values.only
+  ? values.only.split(',').map(requestOf)
+  : [...sampleRequests(all, Number(values.sample), Number(values.seed)), ...(values.extra ? values.extra.split(',').map(requestOf) : [])];
 
 const send = async (request: BenchRequest) => {
   const [path, query = ''] = request.target.split('?');
@@ -44,4 +59,6 @@ for (const request of chosen) {
 }
 const sorted = [...firsts].sort((a, b) => a - b);
 const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-console.log(`load ${(loaded - started).toFixed(0)} ms, engine ${(ready - loaded).toFixed(0)} ms; ${firsts.length} operations: median ${median.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms, ${firsts.filter((ms) => ms > 200).length} over 200 ms`);
+console.log(
+  `load ${(loaded - started).toFixed(0)} ms, engine ${(ready - loaded).toFixed(0)} ms; ${firsts.length} operations: median ${median.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms, ${firsts.filter((ms) => ms > 200).length} over 200 ms`,
+);

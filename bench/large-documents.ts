@@ -82,10 +82,17 @@ async function measureDocument(index: number, options: LargeOptions, logDir: str
       // (as a first session would), so that the warm start reads the document and them.
       const dir = cacheDir;
       const settled = key === 'plantstore-cold' ? () => readdirSync(dir).some((name) => name.endsWith('.validators.js')) : undefined;
-      const result = await measureRun(commands[key], probe, sample, { ...settings, settled, logFile: join(logDir, `large-${source.name}-${key}-${round}.log`) });
+      const result = await measureRun(commands[key], probe, sample, {
+        ...settings,
+        settled,
+        logFile: join(logDir, `large-${source.name}-${key}-${round}.log`),
+      });
       runs[key].push(result);
       if (result.stalled) say(`bench:   ${result.stalled}`);
-      if (settled) say(`bench:   compiled validators ${result.settledMs === undefined ? `not written within ${options.timeoutSeconds} s` : `written ${(result.settledMs / 1000).toFixed(1)} s after spawn`}`);
+      if (settled)
+        say(
+          `bench:   compiled validators ${result.settledMs === undefined ? `not written within ${options.timeoutSeconds} s` : `written ${(result.settledMs / 1000).toFixed(1)} s after spawn`}`,
+        );
     }
   }
   const configs: Record<string, ConfigSummary> = Object.fromEntries(Object.entries(runs).map(([key, r]) => [key, summariseRuns(r)]));
@@ -129,7 +136,13 @@ export async function measureLargeDocuments(options: LargeOptions, say: (line: s
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
     machine: { cores: availableParallelism(), node: process.version, loadAverageBefore: loadavg(), loadAverageAfter: [] },
-    settings: { runs: options.runs, operations: options.operations, timeoutSeconds: options.timeoutSeconds, requestTimeoutSeconds: options.requestTimeoutSeconds, seed: options.seed },
+    settings: {
+      runs: options.runs,
+      operations: options.operations,
+      timeoutSeconds: options.timeoutSeconds,
+      requestTimeoutSeconds: options.requestTimeoutSeconds,
+      seed: options.seed,
+    },
     documents: [],
   };
   for (let i = 0; i < LARGE_DOCUMENTS.length; i++) report.documents.push(await measureDocument(i, options, logDir, say));

@@ -27,7 +27,11 @@ const times = (n: number | undefined) => (n === undefined ? '-' : `${n >= 10 ? n
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -68,12 +72,23 @@ export function formatDocument(report: DocumentReport, timeoutS: number): string
   for (const [key, s] of Object.entries(report.configs)) {
     const title = CONFIG_TITLES[key] ?? key;
     for (const stalled of s.stalled) lines.push(`  ${title}: ${stalled}`);
-    if (s.overBar.length > 0) lines.push(`  ${title}: first answers over ${FIRST_ANSWER_BAR_MS} ms: ${s.overBar.slice(0, 5).map((o) => `${o.operation} ${Math.round(o.ms)} ms`).join(', ')}${s.overBar.length > 5 ? `, and ${s.overBar.length - 5} more` : ''}`);
-    const statuses = Object.entries(s.statuses).map(([status, n]) => `${status}: ${n}`).join(', ');
+    if (s.overBar.length > 0)
+      lines.push(
+        `  ${title}: first answers over ${FIRST_ANSWER_BAR_MS} ms: ${s.overBar
+          .slice(0, 5)
+          .map((o) => `${o.operation} ${Math.round(o.ms)} ms`)
+          .join(', ')}${s.overBar.length > 5 ? `, and ${s.overBar.length - 5} more` : ''}`,
+      );
+    const statuses = Object.entries(s.statuses)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(', ');
     if (statuses) lines.push(`  ${title}: statuses of the sampled answers ${statuses}`);
   }
   for (const [key, loading] of Object.entries(report.termWhileLoading)) {
-    if (loading.listening) lines.push(`  ${CONFIG_TITLES[key] ?? key}: already listening ${Math.round(loading.delayMs)} ms after spawn; "SIGTERM (loading)" is then not during loading`);
+    if (loading.listening)
+      lines.push(
+        `  ${CONFIG_TITLES[key] ?? key}: already listening ${Math.round(loading.delayMs)} ms after spawn; "SIGTERM (loading)" is then not during loading`,
+      );
   }
   return lines.join('\n');
 }
@@ -82,5 +97,9 @@ export function formatDocument(report: DocumentReport, timeoutS: number): string
 export function documentRatios(configs: Record<string, ConfigSummary>): DocumentReport['ratios'] {
   const prism = configs.prism;
   if (!prism) return {};
-  return Object.fromEntries(Object.entries(configs).filter(([key]) => key !== 'prism').map(([key, s]) => [key, ratiosOf(s, prism)]));
+  return Object.fromEntries(
+    Object.entries(configs)
+      .filter(([key]) => key !== 'prism')
+      .map(([key, s]) => [key, ratiosOf(s, prism)]),
+  );
 }

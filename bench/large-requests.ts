@@ -71,7 +71,8 @@ function credentials(document: Json, operation: Json): { headers: Record<string,
     for (const name of Object.keys(requirement)) {
       const scheme = resolve(document, schemes[name]);
       if (!isObject(scheme)) usable = false;
-      else if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') headers.authorization = `Basic ${Buffer.from('bench:bench').toString('base64')}`;
+      else if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic')
+        headers.authorization = `Basic ${Buffer.from('bench:bench').toString('base64')}`;
       else if (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') headers.authorization = 'Bearer bench-token';
       else if (scheme.type === 'apiKey' && scheme.in === 'header') headers[String(scheme.name).toLowerCase()] = 'bench-key';
       else if (scheme.type === 'apiKey' && scheme.in === 'query') query.push(`${encodeURIComponent(String(scheme.name))}=bench-key`);
@@ -106,7 +107,12 @@ function requestFor(document: Json, path: string, pathItem: Json, method: string
     else return undefined; // a required cookie parameter: rare, and not worth a cookie jar here
   }
   if (target.includes('{')) return undefined; // a template variable no parameter declares
-  return { operation: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), target: query.length > 0 ? `${target}?${query.join('&')}` : target, headers };
+  return {
+    operation: `${method.toUpperCase()} ${path}`,
+    method: method.toUpperCase(),
+    target: query.length > 0 ? `${target}?${query.join('&')}` : target,
+    headers,
+  };
 }
 
 /** Every GET operation this harness can send a valid request to, in document order. */

@@ -121,7 +121,12 @@ export async function spawnServer(server: ServerCommand, logFile: string): Promi
 }
 
 /** One start, measured; the server is stopped (SIGTERM, timed) before this resolves. */
-export async function measureRun(server: ServerCommand, probe: BenchRequest, sample: readonly BenchRequest[], options: { logFile: string; answerTimeoutMs: number; requestTimeoutMs: number; settled?: () => boolean }): Promise<RunResult> {
+export async function measureRun(
+  server: ServerCommand,
+  probe: BenchRequest,
+  sample: readonly BenchRequest[],
+  options: { logFile: string; answerTimeoutMs: number; requestTimeoutMs: number; settled?: () => boolean },
+): Promise<RunResult> {
   const { child, port, started } = await spawnServer(server, options.logFile);
   const url = `http://127.0.0.1:${port}`;
   const result: RunResult = { answers: [] };

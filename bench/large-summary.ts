@@ -84,7 +84,9 @@ export const RATIO_KEYS: readonly RatioKey[] = ['listeningMs', 'firstAnswerMs', 
 
 /** plantstore / Prism for every figure both have. */
 export const ratiosOf = (mock: ConfigSummary, prism: ConfigSummary): Partial<Record<RatioKey, number>> =>
-  Object.fromEntries(RATIO_KEYS.flatMap((key) => {
-    const value = ratio(mock[key], prism[key]);
-    return value === undefined ? [] : [[key, value]];
-  }));
+  Object.fromEntries(
+    RATIO_KEYS.flatMap((key) => {
+      const value = ratio(mock[key], prism[key]);
+      return value === undefined ? [] : [[key, value]];
+    }),
+  );

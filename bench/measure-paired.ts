@@ -51,7 +51,16 @@ export async function measurePairs(live: Map<ServerName, Contender>, settings: M
     try {
       // Two generators started in the same turn, with the same warm-up: their measured windows
       // overlap all but a few milliseconds at either end.
-      const [ours, theirs] = await Promise.all(pair.map((c) => warmAndMeasure(settings.generator, { url: c.running.url, scenario, connections: Math.max(1, Math.floor(settings.connections / 2)), seconds: settings.pairedSeconds }, settings.warmupSeconds, c.running.pid)));
+      const [ours, theirs] = await Promise.all(
+        pair.map((c) =>
+          warmAndMeasure(
+            settings.generator,
+            { url: c.running.url, scenario, connections: Math.max(1, Math.floor(settings.connections / 2)), seconds: settings.pairedSeconds },
+            settings.warmupSeconds,
+            c.running.pid,
+          ),
+        ),
+      );
       for (const c of pair) {
         const exit = c.running.exit();
         if (exit) throw new Error(`${c.server.title} exited during the paired load (${exit}); its output: ${c.running.logFile}`);
@@ -62,7 +71,9 @@ export async function measurePairs(live: Map<ServerName, Contender>, settings: M
       const result = pairedResultOf(ours, theirs, settings.pairedSeconds);
       paired[scenario.name] = result;
       const note = result.odd > 0 ? ` (${result.odd} unexpected statuses, errors or timeouts)` : '';
-      settings.say(`  ${scenario.title}, paired: ${Math.round(result.plantstore)} and ${Math.round(result.baseline)} req/s at the same time, ${result.ratio.toFixed(2)}x${note}`);
+      settings.say(
+        `  ${scenario.title}, paired: ${Math.round(result.plantstore)} and ${Math.round(result.baseline)} req/s at the same time, ${result.ratio.toFixed(2)}x${note}`,
+      );
     } catch (error) {
       broken.push(`paired ${scenario.title}: ${(error as Error).message}`);
       settings.say(`bench: paired ${scenario.title} failed: ${(error as Error).message}`);

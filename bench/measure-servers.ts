@@ -90,7 +90,12 @@ const resultOf = (c: Contender): ServerResult => ({
 /** Loads one server with one scenario and records its result. */
 async function measure(contender: Contender, scenario: Scenario, settings: MeasureSettings): Promise<ScenarioResult> {
   const { running } = contender;
-  const load = await warmAndMeasure(settings.generator, { url: running.url, scenario, connections: settings.connections, seconds: settings.durationSeconds }, settings.warmupSeconds, running.pid);
+  const load = await warmAndMeasure(
+    settings.generator,
+    { url: running.url, scenario, connections: settings.connections, seconds: settings.durationSeconds },
+    settings.warmupSeconds,
+    running.pid,
+  );
   // Against a server that is gone the load only counts refused connections: not a figure.
   const exit = running.exit();
   if (exit) throw new Error(`it exited during the load (${exit}); its output: ${running.logFile}`);
@@ -125,7 +130,10 @@ export async function measureServers(servers: readonly ServerDefinition[], setti
         const contender = live.get(name) as Contender;
         try {
           const load = await measure(contender, scenario, settings);
-          const odd = load.unexpected + load.errors + load.timeouts > 0 ? ` (${load.unexpected} unexpected statuses, ${load.errors} errors, ${load.timeouts} timeouts)` : '';
+          const odd =
+            load.unexpected + load.errors + load.timeouts > 0
+              ? ` (${load.unexpected} unexpected statuses, ${load.errors} errors, ${load.timeouts} timeouts)`
+              : '';
           figures.push(`${contender.server.title} ${int(load.requestsPerSecond)}${odd}`);
         } catch (error) {
           // Its finished scenarios stay in the results.

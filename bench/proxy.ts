@@ -29,7 +29,9 @@ let nextId = 1;
 /** One load: valid creates with fresh ids over `connections` keep-alive connections; every latency kept (autocannon's histogram has 1 ms steps). */
 function load(url: string, connections: number, seconds: number): Promise<{ latencies: number[]; statuses: Record<string, number>; seconds: number }> {
   const headers = { authorization: 'Bearer bench-token', 'content-type': 'application/json' };
-  const requests = [{ method: 'POST', path: '/plants', headers, setupRequest: (request: object) => ({ ...request, body: `{"id":${nextId++},"name":"Fern","tag":"bench"}` }) }];
+  const requests = [
+    { method: 'POST', path: '/plants', headers, setupRequest: (request: object) => ({ ...request, body: `{"id":${nextId++},"name":"Fern","tag":"bench"}` }) },
+  ];
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
     const statuses: Record<string, number> = {};
@@ -59,7 +61,16 @@ async function measure(url: string, connections: number, seconds: number): Promi
 
 /** Runs the proxy part; the exit code (0 unless the harness itself fails). */
 export async function runProxyBench(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { duration: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, quick: { type: 'boolean', default: false } }, strict: false });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '16' },
+      quick: { type: 'boolean', default: false },
+    },
+    strict: false,
+  });
   const seconds = values.quick ? 1 : Number(values.duration);
   const connections = Number(values.connections);
   const rounds = values.quick ? 1 : Number(values.rounds);
@@ -70,12 +81,47 @@ export async function runProxyBench(argv: string[]): Promise<number> {
   const logs = tmpdir();
   const started: RunningServer[] = [];
   try {
-    const upstream = await startServer({ name: 'baseline', title: 'bare node:http upstream', stateful: true, args: (port) => [join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)] }, { logFile: join(logs, 'plantstore-bench-upstream.log') });
+    const upstream = await startServer(
+      {
+        name: 'baseline',
+        title: 'bare node:http upstream',
+        stateful: true,
+        args: (port) => [join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)],
+      },
+      { logFile: join(logs, 'plantstore-bench-upstream.log') },
+    );
     started.push(upstream);
     const proxies: ServerDefinition[] = [
-      { name: 'baseline', title: 'bare pass-through', stateful: true, args: (port) => [join(ROOT, 'bench', 'passthrough-proxy.ts'), '--upstream', upstream.url, '--port', String(port)] },
-      { name: 'plantstore', title: 'plantstore proxy', stateful: true, asCommand: true, args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'proxy', '--upstream', upstream.url, '--port', String(port), '--quiet'] },
-      { name: 'prism', title: 'prism proxy 5.16', stateful: true, args: (port) => [createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js'), 'proxy', DOCUMENT, upstream.url, '--port', String(port), '--host', '127.0.0.1', '--errors', 'false'] },
+      {
+        name: 'baseline',
+        title: 'bare pass-through',
+        stateful: true,
+        args: (port) => [join(ROOT, 'bench', 'passthrough-proxy.ts'), '--upstream', upstream.url, '--port', String(port)],
+      },
+      {
+        name: 'plantstore',
+        title: 'plantstore proxy',
+        stateful: true,
+        asCommand: true,
+        args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'proxy', '--upstream', upstream.url, '--port', String(port), '--quiet'],
+      },
+      {
+        name: 'prism',
+        title: 'prism proxy 5.16',
+        stateful: true,
+        args: (port) => [
+          createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js'),
+          'proxy',
+          DOCUMENT,
+          upstream.url,
+          '--port',
+          String(port),
+          '--host',
+          '127.0.0.1',
+          '--errors',
+          'false',
+        ],
+      },
     ];
     const targets: Array<[string, string]> = [['upstream alone', upstream.url]];
     for (const definition of proxies) {
@@ -116,15 +162,23 @@ function formatProxyFigures(rows: Array<[string, Figures]>, connections: number,
   ];
   for (const [name, f] of rows) {
     const added = f === direct ? ['', ''] : [f.p50 - direct.p50, f.p99 - direct.p99].map((n) => `${n.toFixed(3)}`);
-    lines.push(`${name.padEnd(20)}${ms(f.p50)}${ms(f.p99)}${added[0].padStart(11)}${added[1].padStart(11)}${Math.round(f.requestsPerSecond).toString().padStart(10)}  ${JSON.stringify(f.statuses)}`);
+    lines.push(
+      `${name.padEnd(20)}${ms(f.p50)}${ms(f.p99)}${added[0].padStart(11)}${added[1].padStart(11)}${Math.round(f.requestsPerSecond).toString().padStart(10)}  ${JSON.stringify(f.statuses)}`,
+    );
   }
   const ours = rows.find(([name]) => name.startsWith('plantstore'))?.[1];
   const prism = rows.find(([name]) => name.startsWith('prism'))?.[1];
   const floor = rows.find(([name]) => name.startsWith('bare'))?.[1];
   if (ours && prism && floor) {
-    lines.push(`plantstore proxy: ${(ours.p50 - direct.p50).toFixed(3)} ms added at p50 (aim: under 1 ms); ${(ours.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x the throughput of prism proxy (aim: 10x or more)`);
-    lines.push(`  against the bare pass-through (node:http + undici, no checks): ${(ours.p50 - floor.p50).toFixed(3)} ms more at p50, ${((100 * ours.requestsPerSecond) / floor.requestsPerSecond).toFixed(0)}% of its throughput;`);
-    lines.push(`  the pass-through itself is ${(floor.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x prism proxy (every proxy here shares its core with the upstream, so no proxy can pass the upstream alone)`);
+    lines.push(
+      `plantstore proxy: ${(ours.p50 - direct.p50).toFixed(3)} ms added at p50 (aim: under 1 ms); ${(ours.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x the throughput of prism proxy (aim: 10x or more)`,
+    );
+    lines.push(
+      `  against the bare pass-through (node:http + undici, no checks): ${(ours.p50 - floor.p50).toFixed(3)} ms more at p50, ${((100 * ours.requestsPerSecond) / floor.requestsPerSecond).toFixed(0)}% of its throughput;`,
+    );
+    lines.push(
+      `  the pass-through itself is ${(floor.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x prism proxy (every proxy here shares its core with the upstream, so no proxy can pass the upstream alone)`,
+    );
   }
   return lines.join('\n');
 }

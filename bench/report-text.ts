@@ -12,7 +12,11 @@ const oddAnswers = (r: { unexpected: number; errors: number; timeouts: number })
 
 function table(header: string[], rows: string[][], leftColumns = 2): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -28,13 +32,22 @@ function formatPaired(report: BenchReport, scenarios: readonly Scenario[]): stri
     if (!paired) continue;
     const bound = paired.generatorCpuPercent >= SATURATED_PERCENT;
     saturated ||= bound;
-    rows.push([scenario.title, int(paired.plantstore), int(paired.baseline), `${Number.isNaN(paired.ratio) ? '-' : times(paired.ratio)}${bound ? '*' : ' '}`, paired.odd ? int(paired.odd) : '']);
+    rows.push([
+      scenario.title,
+      int(paired.plantstore),
+      int(paired.baseline),
+      `${Number.isNaN(paired.ratio) ? '-' : times(paired.ratio)}${bound ? '*' : ' '}`,
+      paired.odd ? int(paired.odd) : '',
+    ]);
   }
   if (rows.length === 0) return [];
   const notes = [
     `  paired: after the loads above, ${report.settings.pairedSeconds} s of the mock and the baseline under load at the same time on the same core (half the connections each): the machine's drift moves both alike, so the ratio is their cost ratio; each req/s is about half its rate alone, the core being shared.`,
   ];
-  if (saturated) notes.push(`  *: the two load generators together used >= ${SATURATED_PERCENT}% of their shared core: they may have set the pace, pulling the ratio toward 1.`);
+  if (saturated)
+    notes.push(
+      `  *: the two load generators together used >= ${SATURATED_PERCENT}% of their shared core: they may have set the pace, pulling the ratio toward 1.`,
+    );
   return [table(['paired (same core, same time)', 'mock req/s', 'baseline req/s', 'mock ÷ baseline', 'odd'], rows, 1), ...notes, ''];
 }
 
@@ -69,7 +82,7 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
     return [s.title, int(figures?.median), (figures?.samples ?? []).map((x) => int(x)).join(', ')];
   });
   const notes = [
-    '  cpu us/req: the server\'s CPU time (all threads, /proc/PID/stat) per answer while measured: its cost per request, whatever the pace.',
+    "  cpu us/req: the server's CPU time (all threads, /proc/PID/stat) per answer while measured: its cost per request, whatever the pace.",
     '  RSS: VmRSS of the server process after that load; stored: about the plants it held then (one process per server takes every scenario).',
     '  x Prism, x baseline: plantstore req/s over theirs. odd: answers with another status than expected (statuses seen), errors, timeouts.',
   ];
@@ -92,10 +105,14 @@ export function formatExtras(report: BenchReport): string {
   if (ex) {
     lines.push(`example generator, NewPlant x ${int(ex.count)}, ndjson:`);
     lines.push(`  json-schema-faker alone (in-process):  ${int(ex.jsonSchemaFakerPerSecond)}/s`);
-    lines.push(`  plantstore generator (in-process):     ${int(ex.inProcessPerSecond)}/s${ex.inProcessPerSecond && ex.jsonSchemaFakerPerSecond ? `  (${times(ex.inProcessPerSecond / ex.jsonSchemaFakerPerSecond)} json-schema-faker)` : ''}`);
-    lines.push(ex.cliPerSecond === undefined
-      ? '  plantstore example CLI (wall time):     skipped'
-      : `  plantstore example CLI (wall time):     ${int(ex.cliPerSecond)}/s  (${int(ex.cliWallMs)} ms for the whole command)${ex.jsonSchemaFakerPerSecond ? `  (${times(ex.cliPerSecond / ex.jsonSchemaFakerPerSecond)} json-schema-faker)` : ''}`);
+    lines.push(
+      `  plantstore generator (in-process):     ${int(ex.inProcessPerSecond)}/s${ex.inProcessPerSecond && ex.jsonSchemaFakerPerSecond ? `  (${times(ex.inProcessPerSecond / ex.jsonSchemaFakerPerSecond)} json-schema-faker)` : ''}`,
+    );
+    lines.push(
+      ex.cliPerSecond === undefined
+        ? '  plantstore example CLI (wall time):     skipped'
+        : `  plantstore example CLI (wall time):     ${int(ex.cliPerSecond)}/s  (${int(ex.cliWallMs)} ms for the whole command)${ex.jsonSchemaFakerPerSecond ? `  (${times(ex.cliPerSecond / ex.jsonSchemaFakerPerSecond)} json-schema-faker)` : ''}`,
+    );
     for (const why of ex.skipped) lines.push(`  note: ${why}`);
   }
   const v = report.verify;
@@ -103,8 +120,12 @@ export function formatExtras(report: BenchReport): string {
     lines.push('conformance runner (plantstore verify) against the mock:');
     if (v.skipped) lines.push(`  ${v.skipped}`);
     else {
-      lines.push(`  --generate ${v.generate}: ${int(v.cases)} cases, outcome ${v.outcome}; ${int(v.casesPerSecond)} cases/s in the runner (${int(v.runnerMs)} ms), ${int(v.wallCasesPerSecond)}/s with CLI start-up (${int(v.wallMs)} ms)`);
-      lines.push(`  raw valid creates on the mock (${report.settings.generator} load generator): ${int(v.rawRequestsPerSecond)} req/s; runner at ${v.ratioToRaw === undefined ? '-' : `${(v.ratioToRaw * 100).toFixed(1)}%`} of it`);
+      lines.push(
+        `  --generate ${v.generate}: ${int(v.cases)} cases, outcome ${v.outcome}; ${int(v.casesPerSecond)} cases/s in the runner (${int(v.runnerMs)} ms), ${int(v.wallCasesPerSecond)}/s with CLI start-up (${int(v.wallMs)} ms)`,
+      );
+      lines.push(
+        `  raw valid creates on the mock (${report.settings.generator} load generator): ${int(v.rawRequestsPerSecond)} req/s; runner at ${v.ratioToRaw === undefined ? '-' : `${(v.ratioToRaw * 100).toFixed(1)}%`} of it`,
+      );
     }
   }
   return lines.join('\n');

@@ -32,7 +32,14 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
-    machine: { cores, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, loadAverageBefore: loadavg(), loadAverageAfter: [] },
+    machine: {
+      cores,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      loadAverageBefore: loadavg(),
+      loadAverageAfter: [],
+    },
     settings: {
       durationSeconds: options.durationSeconds,
       warmupSeconds: options.warmupSeconds,
@@ -47,13 +54,20 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
     bar: [],
   };
   if (pinningUnavailable) say(`bench: warning: no CPU pinning (${pinningUnavailable}); the server and the load generator share cores`);
-  if (report.machine.loadAverageBefore[0] > 0.5) say(`bench: note: load average ${report.machine.loadAverageBefore[0].toFixed(2)} before the run; other work on this machine skews the figures`);
+  if (report.machine.loadAverageBefore[0] > 0.5)
+    say(`bench: note: load average ${report.machine.loadAverageBefore[0].toFixed(2)} before the run; other work on this machine skews the figures`);
   const paired = options.pairedSeconds > 0 ? `; then per scenario ${options.pairedSeconds} s of the mock and the baseline loaded at the same time` : '';
-  say(`bench: load generator ${options.generator}; starting ${SERVERS.length} servers, then ${SCENARIOS.length} scenarios of ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per server${paired}`);
+  say(
+    `bench: load generator ${options.generator}; starting ${SERVERS.length} servers, then ${SCENARIOS.length} scenarios of ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per server${paired}`,
+  );
   const measured = await measureServers(SERVERS, { ...options, scenarios: SCENARIOS, logDir, say });
   report.servers = measured.results;
   const broken = [...measured.broken];
-  report.ratios = ratiosOf(report.servers, SCENARIOS.map((s) => s.name), measured.paired);
+  report.ratios = ratiosOf(
+    report.servers,
+    SCENARIOS.map((s) => s.name),
+    measured.paired,
+  );
   say(`bench: example generator (${options.exampleCount.toLocaleString('en-US')} NewPlant examples)`);
   report.examples = await measureExamples(options.exampleCount, say);
   say(`bench: conformance runner (verify --generate ${options.verifyGenerate})`);

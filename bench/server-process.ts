@@ -33,14 +33,18 @@ function probe(url: string): Promise<number | undefined> {
   // Negative ids: the load's ids are positive, so a probe never collides with them.
   const body = JSON.stringify({ id: -1_000_000 - probeId++, name: 'probe' });
   return new Promise((resolve) => {
-    const req = request(`${url}/plants`, {
-      method: 'POST',
-      agent: false,
-      headers: { authorization: 'Bearer bench-token', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode));
-    });
+    const req = request(
+      `${url}/plants`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: 'Bearer bench-token', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode));
+      },
+    );
     req.setTimeout(2000, () => req.destroy());
     req.once('error', () => resolve(undefined));
     req.end(body);
@@ -84,7 +88,9 @@ export async function startServer(server: ServerDefinition, options: { logFile: 
     if (exited) throw new Error(`${server.title} exited before answering (code ${child.exitCode}); its output:\n${tail(options.logFile)}`);
     if (performance.now() - started > START_DEADLINE_MS) {
       await stop(child);
-      throw new Error(`${server.title} did not answer a create within ${START_DEADLINE_MS} ms (last status ${status ?? 'none'}); its output:\n${tail(options.logFile)}`);
+      throw new Error(
+        `${server.title} did not answer a create within ${START_DEADLINE_MS} ms (last status ${status ?? 'none'}); its output:\n${tail(options.logFile)}`,
+      );
     }
     await sleep(POLL_MS);
   }

@@ -28,7 +28,10 @@ export async function measureVerify(generate: number, resultsDir: string): Promi
   const reportFile = join(resultsDir, 'verify-report.json');
   rmSync(reportFile, { force: true });
   try {
-    const run = await runCli(['verify', '--target', server.url, '--token', 'bench-token', '--generate', String(generate), '--seed', '1', '--json', reportFile], { core: LOAD_CORE });
+    const run = await runCli(
+      ['verify', '--target', server.url, '--token', 'bench-token', '--generate', String(generate), '--seed', '1', '--json', reportFile],
+      { core: LOAD_CORE },
+    );
     let report: { durationMs?: number; outcome?: string; cases?: unknown[] };
     try {
       report = JSON.parse(readFileSync(reportFile, 'utf8')) as typeof report;

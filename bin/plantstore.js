@@ -94,7 +94,11 @@ if (major >= 24) {
   // ends the process by that signal, and the exit status would be 130 instead of 0. Every other
   // command stays in this group, where it can read the terminal, and ends on the first signal.
   const ownGroup = process.platform !== 'win32' && args.find((arg) => !arg.startsWith('-')) === 'mock';
-  const child = spawn(node24, [...heapFlags, fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', detached: ownGroup, env: { ...process.env, PLANTSTORE_STOP_WITH_PARENT: '1' } });
+  const child = spawn(node24, [...heapFlags, fileURLToPath(import.meta.url), ...args], {
+    stdio: 'inherit',
+    detached: ownGroup,
+    env: { ...process.env, PLANTSTORE_STOP_WITH_PARENT: '1' },
+  });
   const forward = (signal) => child.exitCode === null && child.signalCode === null && child.kill(signal);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => forward(signal));
   stopWithParent(() => forward('SIGTERM'));

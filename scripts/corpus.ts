@@ -38,27 +38,54 @@ async function main(): Promise<number> {
   const results: DocumentResult[] = [];
   for (const [index, document] of documents.entries()) {
     say(`[${index + 1}/${documents.length}] ${document.name} (${relative(ROOT, document.file)})`);
-    const result = await runDocument(document, { root: ROOT, prism: options.prism, startTimeoutMs: options.startTimeoutMs, verifyTimeoutMs: options.verifyTimeoutMs }, say);
+    const result = await runDocument(
+      document,
+      { root: ROOT, prism: options.prism, startTimeoutMs: options.startTimeoutMs, verifyTimeoutMs: options.verifyTimeoutMs },
+      say,
+    );
     results.push(result);
-    say(`  ${row(result).map((cell, i) => `${HEADER[i]}: ${cell}`).slice(1).join(', ')}`);
+    say(
+      `  ${row(result)
+        .map((cell, i) => `${HEADER[i]}: ${cell}`)
+        .slice(1)
+        .join(', ')}`,
+    );
   }
   const table = formatTable([HEADER, ...results.map(row)]);
   process.stdout.write(`\n${table}\n\n`);
   const totals = totalsOf(results);
   process.stdout.write(`${formatTotals(totals).join('\n')}\n`);
-  process.stdout.write(`\nwhy plantstore's probes missed (all documents):\n${topReasons(results.flatMap((r) => r.plantstore.misses), 12).join('\n') || '    none'}\n`);
+  process.stdout.write(
+    `\nwhy plantstore's probes missed (all documents):\n${
+      topReasons(
+        results.flatMap((r) => r.plantstore.misses),
+        12,
+      ).join('\n') || '    none'
+    }\n`,
+  );
   const out = results.filter((r) => r.selfVerify?.out !== undefined);
   if (out.length > 0) process.stdout.write(`\nout of the self-verify bar:\n${out.map((r) => `    ${r.name}: ${r.selfVerify!.out}`).join('\n')}\n`);
   const failed = results.filter((r) => !r.plantstore.loaded || r.harnessError);
-  if (failed.length > 0) process.stdout.write(`\nnot loaded:\n${failed.map((r) => `    ${r.name}: ${r.harnessError ? `(harness) ${r.harnessError}` : r.plantstore.error}`).join('\n')}\n`);
+  if (failed.length > 0)
+    process.stdout.write(
+      `\nnot loaded:\n${failed.map((r) => `    ${r.name}: ${r.harnessError ? `(harness) ${r.harnessError}` : r.plantstore.error}`).join('\n')}\n`,
+    );
   if (options.verbose) {
     for (const r of results) {
-      const lines = [...topReasons(r.plantstore.misses, 5), ...(r.selfVerify?.out !== undefined ? [`    self-verify out: ${r.selfVerify.out}`] : []), ...(r.selfVerify?.problems ?? []).map((p) => `    self-verify: ${p}`.slice(0, 260)), ...r.caveats.slice(0, 3).map((c) => `    caveat: ${c}`)];
+      const lines = [
+        ...topReasons(r.plantstore.misses, 5),
+        ...(r.selfVerify?.out !== undefined ? [`    self-verify out: ${r.selfVerify.out}`] : []),
+        ...(r.selfVerify?.problems ?? []).map((p) => `    self-verify: ${p}`.slice(0, 260)),
+        ...r.caveats.slice(0, 3).map((c) => `    caveat: ${c}`),
+      ];
       if (lines.length > 0) process.stdout.write(`\n${r.name}:\n${lines.join('\n')}\n`);
     }
   }
   mkdirSync(dirname(options.json), { recursive: true });
-  writeFileSync(options.json, `${JSON.stringify({ startedAt: new Date(Date.now() - (performance.now() - started)).toISOString(), wallSeconds: Math.round((performance.now() - started) / 1000), node: process.version, totals, results }, null, 2)}\n`);
+  writeFileSync(
+    options.json,
+    `${JSON.stringify({ startedAt: new Date(Date.now() - (performance.now() - started)).toISOString(), wallSeconds: Math.round((performance.now() - started) / 1000), node: process.version, totals, results }, null, 2)}\n`,
+  );
   say(`\ncorpus: ${Math.round((performance.now() - started) / 1000)} s; results in ${relative(process.cwd(), options.json)}`);
   return 0;
 }

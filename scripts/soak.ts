@@ -41,7 +41,12 @@ const worker = async () => {
   while (Date.now() < until) {
     const n = sent++;
     const pick = bodies[n % bodies.length](n);
-    const answer = await request(`${url}/plants`, { dispatcher: agent, method: 'POST', body: pick.body, headers: { 'content-type': 'application/json', ...(pick.auth ? { authorization: pick.auth } : {}) } });
+    const answer = await request(`${url}/plants`, {
+      dispatcher: agent,
+      method: 'POST',
+      body: pick.body,
+      headers: { 'content-type': 'application/json', ...(pick.auth ? { authorization: pick.auth } : {}) },
+    });
     await answer.body.dump();
     if (answer.statusCode !== pick.status) unexpected++;
   }
@@ -49,9 +54,14 @@ const worker = async () => {
 console.log(`soak: ${seconds}s, ${connections} connections, against ${url}`);
 console.log('  t(s)   requests   RSS(MB)');
 const started = Date.now();
-const timer = setInterval(() => console.log(`${String(Math.round((Date.now() - started) / 1000)).padStart(6)} ${String(sent).padStart(10)} ${rssMb().toFixed(1).padStart(9)}`), 5000);
+const timer = setInterval(
+  () => console.log(`${String(Math.round((Date.now() - started) / 1000)).padStart(6)} ${String(sent).padStart(10)} ${rssMb().toFixed(1).padStart(9)}`),
+  5000,
+);
 await Promise.all(Array.from({ length: connections }, worker));
 clearInterval(timer);
-console.log(`done: ${sent} requests, ${unexpected} unexpected statuses, final RSS ${rssMb().toFixed(1)} MB (stored plants: ${process.argv.includes('--no-creates') ? 0 : Math.ceil(sent / 4)})`);
+console.log(
+  `done: ${sent} requests, ${unexpected} unexpected statuses, final RSS ${rssMb().toFixed(1)} MB (stored plants: ${process.argv.includes('--no-creates') ? 0 : Math.ceil(sent / 4)})`,
+);
 await agent.close();
 child.kill('SIGTERM');

@@ -16,4 +16,15 @@ export { listOperations, type Operation } from './document/operations.ts';
 export { createValidators, type Validators, type ValidationResult, type ValidationIssue } from './validation/validator.ts';
 export { parseJson, stringifyJson, type JsonValue } from './json/exact-json.ts';
 export { PlantstoreError, type PlantstoreErrorCode } from './errors.ts';
-export { verify, loadFixtures, REPORTERS, OFF_CONTRACT_STATUSES, FIXTURE_SCHEMA_PATH, type VerifyInput, type VerifyReport, type CaseResult, type Finding, type ReporterTarget } from './runner/index.ts';
+export {
+  verify,
+  loadFixtures,
+  REPORTERS,
+  OFF_CONTRACT_STATUSES,
+  FIXTURE_SCHEMA_PATH,
+  type VerifyInput,
+  type VerifyReport,
+  type CaseResult,
+  type Finding,
+  type ReporterTarget,
+} from './runner/index.ts';

@@ -12,7 +12,8 @@ export interface Answer {
   body: Buffer;
 }
 
-export type MissCode = 'no-answer' | 'server-error' | 'refused' | 'status-undeclared' | 'content-type' | 'body-missing' | 'body-unexpected' | 'body-invalid' | 'judge-error';
+export type MissCode =
+  'no-answer' | 'server-error' | 'refused' | 'status-undeclared' | 'content-type' | 'body-missing' | 'body-unexpected' | 'body-invalid' | 'judge-error';
 /** `notFound`: a declared 404 for a resource the path names and the server does not hold. */
 export type Judgement = { ok: true; notFound?: boolean } | { ok: false; code: MissCode; detail: string };
 
@@ -42,7 +43,8 @@ export function judgeAnswer(doc: Json, schemas: SchemaJudge, op: Operation, answ
   const responses = op.operation.responses ?? {};
   const key = declaredResponseKey(responses, answer.status);
   if (answer.status >= 500) return miss('server-error', `${answer.status} ${snippet(answer.body)}`);
-  if (key === undefined) return miss('status-undeclared', `${answer.status} not declared (declared: ${Object.keys(responses).join(', ') || 'none'}) ${snippet(answer.body)}`);
+  if (key === undefined)
+    return miss('status-undeclared', `${answer.status} not declared (declared: ${Object.keys(responses).join(', ') || 'none'}) ${snippet(answer.body)}`);
   // A 404 declared by the operation (exact, 4XX or default) for a path naming a resource is the
   // truth from a stateful mock that does not hold it; any other refusal of a valid request is a miss.
   const notFound = answer.status === 404 && op.path.includes('{');
@@ -52,11 +54,18 @@ export function judgeAnswer(doc: Json, schemas: SchemaJudge, op: Operation, answ
   const declaresBody = content && typeof content === 'object' && Object.keys(content).length > 0;
   const bodyless = op.method === 'head' || answer.status === 204 || answer.status === 304;
   const ok: Judgement = notFound ? { ok: true, notFound } : { ok: true };
-  if (!declaresBody) return answer.body.length === 0 || bodyless ? ok : miss('body-unexpected', `${answer.status} declares no content, got ${answer.contentType ?? 'no type'} ${snippet(answer.body)}`);
+  if (!declaresBody)
+    return answer.body.length === 0 || bodyless
+      ? ok
+      : miss('body-unexpected', `${answer.status} declares no content, got ${answer.contentType ?? 'no type'} ${snippet(answer.body)}`);
   if (bodyless) return ok;
-  if (answer.contentType === undefined) return answer.body.length === 0 ? miss('body-missing', `${answer.status} declares ${Object.keys(content).join(', ')}, got an empty answer`) : miss('content-type', `${answer.status} has a body but no Content-Type`);
+  if (answer.contentType === undefined)
+    return answer.body.length === 0
+      ? miss('body-missing', `${answer.status} declares ${Object.keys(content).join(', ')}, got an empty answer`)
+      : miss('content-type', `${answer.status} has a body but no Content-Type`);
   const mediaKey = matchMediaType(content, answer.contentType);
-  if (mediaKey === undefined) return miss('content-type', `${answer.status} ${mediaTypeOf(answer.contentType)} not declared (declared: ${Object.keys(content).join(', ')})`);
+  if (mediaKey === undefined)
+    return miss('content-type', `${answer.status} ${mediaTypeOf(answer.contentType)} not declared (declared: ${Object.keys(content).join(', ')})`);
   const media = resolve(doc, content[mediaKey], '').value;
   if (!media?.schema || !isJsonMedia(mediaTypeOf(answer.contentType))) return ok;
   if (answer.body.length === 0) return miss('body-missing', `${answer.status} ${mediaKey}: empty body`);

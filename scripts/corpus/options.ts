@@ -37,7 +37,8 @@ export function resolveOptions(argv: string[], root: string): CorpusOptions {
   });
   if (values.help) throw new UsageError(USAGE);
   const limit = values.limit === undefined ? Infinity : Number(values.limit);
-  if (!(limit === Infinity || (Number.isInteger(limit) && limit > 0))) throw new UsageError(`--limit must be a whole number above 0, got ${values.limit}\n${USAGE}`);
+  if (!(limit === Infinity || (Number.isInteger(limit) && limit > 0)))
+    throw new UsageError(`--limit must be a whole number above 0, got ${values.limit}\n${USAGE}`);
   const cacheDir = process.env.PLANTSTORE_CORPUS_CACHE || join(root, 'node_modules', '.cache', 'plantstore-corpus');
   return {
     only: values.only ?? [],

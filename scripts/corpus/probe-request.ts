@@ -52,7 +52,11 @@ const scalar = (value: unknown) => (value !== null && typeof value === 'object' 
 function pathSegment(parameter: Json, value: unknown): string {
   const enc = (v: unknown) => encodeURIComponent(scalar(v));
   const style = parameter.style ?? 'simple';
-  const parts = Array.isArray(value) ? value.map(enc) : value && typeof value === 'object' ? Object.entries(value).flatMap(([k, v]) => (parameter.explode ? [`${enc(k)}=${enc(v)}`] : [enc(k), enc(v)])) : [enc(value)];
+  const parts = Array.isArray(value)
+    ? value.map(enc)
+    : value && typeof value === 'object'
+      ? Object.entries(value).flatMap(([k, v]) => (parameter.explode ? [`${enc(k)}=${enc(v)}`] : [enc(k), enc(v)]))
+      : [enc(value)];
   if (style === 'label') return `.${parts.join(parameter.explode ? '.' : ',')}`;
   if (style === 'matrix') return `;${encodeURIComponent(parameter.name)}=${parts.join(',')}`;
   return parts.join(',');
@@ -88,7 +92,11 @@ function applySecurity(loaded: LoadedDocument, op: Operation, request: ProbeRequ
   if (requirements.length === 0 || requirements.some((r) => Object.keys(r ?? {}).length === 0)) return;
   const schemes = loaded.doc.components?.securitySchemes ?? {};
   const supported = (scheme: Json) =>
-    scheme && (scheme.type === 'apiKey' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect' || (scheme.type === 'http' && /^(bearer|basic)$/i.test(scheme.scheme ?? '')));
+    scheme &&
+    (scheme.type === 'apiKey' ||
+      scheme.type === 'oauth2' ||
+      scheme.type === 'openIdConnect' ||
+      (scheme.type === 'http' && /^(bearer|basic)$/i.test(scheme.scheme ?? '')));
   const schemeOf = (name: string) => resolve(loaded.doc, schemes[name], '').value;
   const chosen = requirements.find((r) => Object.keys(r).every((name) => supported(schemeOf(name)))) ?? requirements[0];
   for (const name of Object.keys(chosen)) {
@@ -110,7 +118,13 @@ function applySecurity(loaded: LoadedDocument, op: Operation, request: ProbeRequ
 function pickMediaType(content: Json): string | undefined {
   const keys = Object.keys(content ?? {});
   const by = (test: (m: string) => boolean) => keys.find((k) => test(k.split(';')[0].trim().toLowerCase()));
-  return by((m) => isJsonMedia(m) && m !== '*/*') ?? by((m) => m === 'application/x-www-form-urlencoded') ?? by((m) => m === 'multipart/form-data') ?? by((m) => m.startsWith('text/')) ?? keys[0];
+  return (
+    by((m) => isJsonMedia(m) && m !== '*/*') ??
+    by((m) => m === 'application/x-www-form-urlencoded') ??
+    by((m) => m === 'multipart/form-data') ??
+    by((m) => m.startsWith('text/')) ??
+    keys[0]
+  );
 }
 
 function concreteMediaType(media: string): string {
@@ -135,7 +149,8 @@ function formPairs(value: unknown, encoding: Json): [string, string][] {
     const style = encoding?.[name]?.style ?? 'form';
     if (style === 'deepObject' && v !== null && typeof v === 'object') deep(name, v);
     else if (Array.isArray(v)) for (const item of v) pairs.push([name, scalar(item)]);
-    else if (v !== null && typeof v === 'object' && encoding?.[name]?.explode !== false) for (const [k, inner] of Object.entries(v)) pairs.push([k, scalar(inner)]);
+    else if (v !== null && typeof v === 'object' && encoding?.[name]?.explode !== false)
+      for (const [k, inner] of Object.entries(v)) pairs.push([k, scalar(inner)]);
     else pairs.push([name, scalar(v)]);
   }
   return pairs;
@@ -173,7 +188,8 @@ export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Op
     else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
     else if (parameter.in === 'cookie') cookies.push(`${parameter.name}=${encodeURIComponent(scalar(value))}`);
     // Accept, Content-Type and Authorization header parameters are ignored by OpenAPI's own rule.
-    else if (parameter.in === 'header' && !/^(accept|content-type|authorization)$/i.test(parameter.name)) request.headers[String(parameter.name).toLowerCase()] = headerValue(value);
+    else if (parameter.in === 'header' && !/^(accept|content-type|authorization)$/i.test(parameter.name))
+      request.headers[String(parameter.name).toLowerCase()] = headerValue(value);
   }
   applySecurity(loaded, op, request, query, cookies);
   const body = resolve(doc, op.operation.requestBody, `${op.pointer}/requestBody`);

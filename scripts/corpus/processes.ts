@@ -73,7 +73,10 @@ export function startServer(command: string, args: string[], cwd: string, listen
       if (!result.ok) void stop(child, 2000);
       done(result);
     };
-    const timer = setTimeout(() => finish({ ok: false, error: `no listening line within ${timeoutMs / 1000} s`, elapsedMs: performance.now() - started }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ ok: false, error: `no listening line within ${timeoutMs / 1000} s`, elapsedMs: performance.now() - started }),
+      timeoutMs,
+    );
     const read = (chunk: Buffer, stream: 'out' | 'err') => {
       if (settled) return; // the stream keeps flowing (a full pipe would block the child), unread
       // Only the start-up output is kept: a long run's request lines are not the harness's business.
@@ -93,7 +96,11 @@ export function startServer(command: string, args: string[], cwd: string, listen
     child.stderr!.on('data', (chunk: Buffer) => read(chunk, 'err'));
     child.once('error', (error) => finish({ ok: false, error: error.message, elapsedMs: performance.now() - started }));
     child.once('exit', (code, signal) =>
-      finish({ ok: false, error: `exited (${signal ?? code}) before listening: ${firstLine(errors) || firstLine(output) || 'no output'}`, elapsedMs: performance.now() - started }),
+      finish({
+        ok: false,
+        error: `exited (${signal ?? code}) before listening: ${firstLine(errors) || firstLine(output) || 'no output'}`,
+        elapsedMs: performance.now() - started,
+      }),
     );
   });
 }

@@ -8,7 +8,12 @@ const probes = (s: ServerResult | undefined) => (s === undefined ? '-' : s.loade
 export const HEADER = ['document', 'ops', 'loaded', 'start ms', 'probes ok', 'self-verify', 'sigterm ms', 'prism loaded', 'prism start', 'prism probes'];
 
 export function row(r: DocumentResult): string[] {
-  const verify = r.selfVerify === undefined ? '-' : r.selfVerify.out !== undefined ? 'out' : `${r.selfVerify.exitCode === 0 ? 'pass' : 'FAIL'} ${r.selfVerify.passed}/${r.selfVerify.cases}`;
+  const verify =
+    r.selfVerify === undefined
+      ? '-'
+      : r.selfVerify.out !== undefined
+        ? 'out'
+        : `${r.selfVerify.exitCode === 0 ? 'pass' : 'FAIL'} ${r.selfVerify.passed}/${r.selfVerify.cases}`;
   const sigterm = r.sigterm === undefined ? '-' : `${r.sigterm.ok ? '' : 'FAIL '}${ms(r.sigterm.loadingMs)}/${ms(r.sigterm.listeningMs)}`;
   return [
     r.name,
@@ -58,7 +63,21 @@ export interface Totals {
 }
 
 export function totalsOf(results: DocumentResult[]): Totals {
-  const t: Totals = { documents: results.length, loaded: 0, probesCorrect: 0, probesNotFound: 0, probes: 0, verifyPassedWithCases: 0, verifyOut: 0, sigtermOk: 0, prismLoaded: 0, prismDocuments: 0, prismCorrect: 0, prismProbes: 0, bothLoaded: { documents: 0, plantstoreCorrect: 0, prismCorrect: 0, probes: 0 } };
+  const t: Totals = {
+    documents: results.length,
+    loaded: 0,
+    probesCorrect: 0,
+    probesNotFound: 0,
+    probes: 0,
+    verifyPassedWithCases: 0,
+    verifyOut: 0,
+    sigtermOk: 0,
+    prismLoaded: 0,
+    prismDocuments: 0,
+    prismCorrect: 0,
+    prismProbes: 0,
+    bothLoaded: { documents: 0, plantstoreCorrect: 0, prismCorrect: 0, probes: 0 },
+  };
   for (const r of results) {
     // A document that does not load still owes its operations' probes: they count as missed.
     const owed = r.harnessError ? 0 : r.operations;
@@ -94,9 +113,13 @@ export function formatTotals(t: Totals): string[] {
     `SIGTERM within 1 s, loading and listening: ${t.sigtermOk}/${t.documents} (bar: all)`,
   ];
   if (t.prismDocuments > 0) {
-    lines.push(`prism loaded: ${t.prismLoaded}/${t.prismDocuments}; probes answered correctly: ${t.prismCorrect}/${t.prismProbes} = ${pct(t.prismCorrect, t.prismProbes)}`);
+    lines.push(
+      `prism loaded: ${t.prismLoaded}/${t.prismDocuments}; probes answered correctly: ${t.prismCorrect}/${t.prismProbes} = ${pct(t.prismCorrect, t.prismProbes)}`,
+    );
     const b = t.bothLoaded;
-    lines.push(`on the ${b.documents} documents both loaded: plantstore ${pct(b.plantstoreCorrect, b.probes)}, prism ${pct(b.prismCorrect, b.probes)} of ${b.probes} probes`);
+    lines.push(
+      `on the ${b.documents} documents both loaded: plantstore ${pct(b.plantstoreCorrect, b.probes)}, prism ${pct(b.prismCorrect, b.probes)} of ${b.probes} probes`,
+    );
   }
   return lines;
 }

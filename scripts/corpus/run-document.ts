@@ -74,7 +74,14 @@ async function runProbes(url: string, probes: Probe[], loaded: LoadedDocument, r
 }
 
 export async function runDocument(document: CorpusDocument, settings: RunSettings, say: (line: string) => void): Promise<DocumentResult> {
-  const result: DocumentResult = { name: document.name, origin: document.origin, file: document.file, operations: 0, caveats: [], plantstore: { loaded: false, correct: 0, notFound: 0, total: 0, misses: [] } };
+  const result: DocumentResult = {
+    name: document.name,
+    origin: document.origin,
+    file: document.file,
+    operations: 0,
+    caveats: [],
+    plantstore: { loaded: false, correct: 0, notFound: 0, total: 0, misses: [] },
+  };
   let loaded: LoadedDocument | undefined;
   let probes: Probe[] = [];
   let responses: SchemaJudge | undefined;
@@ -126,7 +133,8 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
  * its credentials: a basic pair, an API key, a token (the mock accepts any well-formed one).
  */
 function authFlags(doc: unknown): string[] {
-  const schemes = ((doc as { components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } } | undefined)?.components?.securitySchemes ?? {}) as Record<string, { type?: string; scheme?: string }>;
+  const schemes = ((doc as { components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } } | undefined)?.components
+    ?.securitySchemes ?? {}) as Record<string, { type?: string; scheme?: string }>;
   return Object.entries(schemes).flatMap(([name, scheme]) => {
     if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') return ['--auth', `${name}=probe:probe-password`];
     if (scheme.type === 'apiKey') return ['--auth', `${name}=probe-key`];

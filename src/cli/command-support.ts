@@ -8,10 +8,19 @@ import { DEFAULT_SPEC_PATH, type LoadedSpec } from '../document/loaded-spec.ts';
 import { reportFatal } from './report-fatal.ts';
 
 /** `--spec FILE` (default: the built-in Plant Store document). */
-export const SPEC_OPTION = { type: 'string', default: DEFAULT_SPEC_PATH, defaultDescription: 'the built-in Plant Store document', describe: 'OpenAPI 3.0/3.1 or Swagger 2.0 document (YAML or JSON)' } as const;
+export const SPEC_OPTION = {
+  type: 'string',
+  default: DEFAULT_SPEC_PATH,
+  defaultDescription: 'the built-in Plant Store document',
+  describe: 'OpenAPI 3.0/3.1 or Swagger 2.0 document (YAML or JSON)',
+} as const;
 
 /** `--remote-refs`: follow `$ref`s to http(s) URLs, which are otherwise refused. */
-export const REMOTE_REFS_OPTION = { type: 'boolean', default: false, describe: 'Fetch $refs that point to http(s) URLs (off: such a document is refused)' } as const;
+export const REMOTE_REFS_OPTION = {
+  type: 'boolean',
+  default: false,
+  describe: 'Fetch $refs that point to http(s) URLs (off: such a document is refused)',
+} as const;
 
 /** Adds `--spec FILE` and `--remote-refs`. */
 export function withSpecOption<T>(y: Argv<T>) {

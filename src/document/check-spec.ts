@@ -26,7 +26,10 @@ export function checkSpec(spec: LoadedSpec): SpecSummary {
     openapi: document.openapi,
     operations: operations.map(({ method, path, id }) => ({ method, path, id })),
     schemas: schemaNames(spec),
-    securitySchemes: Object.entries(schemes).map(([name, s]) => ({ name, description: [s.type, s.scheme ?? (s.in ? `in ${s.in} as ${s.name}` : undefined)].filter(Boolean).join(' ') })),
+    securitySchemes: Object.entries(schemes).map(([name, s]) => ({
+      name,
+      description: [s.type, s.scheme ?? (s.in ? `in ${s.in} as ${s.name}` : undefined)].filter(Boolean).join(' '),
+    })),
     warnings: [...spec.warnings, ...operations.flatMap((operation) => warningsOf(operation, Object.keys(schemes)))],
   };
 }
@@ -39,16 +42,19 @@ function warningsOf(operation: Operation, schemeNames: string[]): string[] {
   if (/^[A-Z]+ \//.test(name)) warnings.push(`${name}: no operationId; example and validate name operations by operationId`);
   const requiresAuth = operation.security.length > 0 && operation.security.every((alternative) => alternative.length > 0);
   if (requiresAuth && !declares('401')) warnings.push(`${name}: no 401 declared although the operation requires auth`);
-  if (!statuses.some((status) => status.startsWith('4') || status === 'default')) warnings.push(`${name}: no 4xx response declared, so clients cannot know the shape of an error`);
+  if (!statuses.some((status) => status.startsWith('4') || status === 'default'))
+    warnings.push(`${name}: no 4xx response declared, so clients cannot know the shape of an error`);
   if (!statuses.some((status) => status.startsWith('2'))) warnings.push(`${name}: no 2xx response declared`);
   for (const alternative of operation.security) {
-    for (const scheme of alternative) if (!schemeNames.includes(scheme.name)) warnings.push(`${name}: security scheme '${scheme.name}' is not defined in components.securitySchemes`);
+    for (const scheme of alternative)
+      if (!schemeNames.includes(scheme.name)) warnings.push(`${name}: security scheme '${scheme.name}' is not defined in components.securitySchemes`);
   }
   for (const content of operation.requestBody?.contents ?? []) {
     if (content.schema === undefined) warnings.push(`${name}: request body ${content.mediaType} has no schema`);
   }
   for (const response of operation.responses) {
-    for (const content of response.contents) if (content.schema === undefined) warnings.push(`${name}: response ${response.status} ${content.mediaType} has no schema`);
+    for (const content of response.contents)
+      if (content.schema === undefined) warnings.push(`${name}: response ${response.status} ${content.mediaType} has no schema`);
   }
   return warnings;
 }
@@ -58,7 +64,9 @@ export function formatSpecSummary(summary: SpecSummary): string {
   const lines = [`${summary.file}: valid OpenAPI ${summary.openapi} document (${summary.title})`, `operations (${summary.operations.length}):`];
   for (const op of summary.operations) lines.push(`  ${op.method.padEnd(7)} ${op.path}  ${op.id}`);
   lines.push(`schemas (${summary.schemas.length}): ${summary.schemas.join(', ') || '(none)'}`);
-  lines.push(`security schemes (${summary.securitySchemes.length}): ${summary.securitySchemes.map((s) => `${s.name} (${s.description})`).join(', ') || '(none)'}`);
+  lines.push(
+    `security schemes (${summary.securitySchemes.length}): ${summary.securitySchemes.map((s) => `${s.name} (${s.description})`).join(', ') || '(none)'}`,
+  );
   lines.push(summary.warnings.length === 0 ? 'warnings: none' : `warnings (${summary.warnings.length}):`);
   for (const warning of summary.warnings) lines.push(`  ${warning}`);
   return `${lines.join('\n')}\n`;

@@ -20,7 +20,9 @@ export function auditExamples(operations: Operation[], validators: Validators): 
           const result = validators.at(content.schemaPointer)(value as never);
           if (result.ok) continue;
           const where = name === 'default' ? 'example' : `examples/${escapePointerToken(name)}`;
-          warnings.push(`${content.schemaPointer.replace(/\/schema$/, '')}/${where}: example breaks its schema (${formatIssues(result.issues, '(example)')}); the mock answers a generated body instead`);
+          warnings.push(
+            `${content.schemaPointer.replace(/\/schema$/, '')}/${where}: example breaks its schema (${formatIssues(result.issues, '(example)')}); the mock answers a generated body instead`,
+          );
         }
       }
     }

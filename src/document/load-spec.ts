@@ -41,7 +41,10 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     files = read.files;
     const version = String(bundled.openapi ?? '');
     if (!/^3\.[01]\./.test(version)) {
-      throw new PlantstoreError('SPEC_UNSUPPORTED', `${file}: OpenAPI ${version || '(no version)'} is not supported; use an OpenAPI 3.0 or 3.1 document, or Swagger 2.0`);
+      throw new PlantstoreError(
+        'SPEC_UNSUPPORTED',
+        `${file}: OpenAPI ${version || '(no version)'} is not supported; use an OpenAPI 3.0 or 3.1 document, or Swagger 2.0`,
+      );
     }
     const verdict = await officialVerdict(bundled);
     if (verdict.errors.length > 0) throw new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, verdict.errors.slice(0, 20));
@@ -66,7 +69,11 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     noteDerivedCache(spec, cacheKey, cached.version);
   }
   if (options.strict && spec.warnings.length > 0) {
-    throw new PlantstoreError('SPEC_INVALID', `${file}: the document has ${spec.warnings.length} problem(s), refused under --strict`, spec.warnings.slice(0, 20));
+    throw new PlantstoreError(
+      'SPEC_INVALID',
+      `${file}: the document has ${spec.warnings.length} problem(s), refused under --strict`,
+      spec.warnings.slice(0, 20),
+    );
   }
   return spec;
 }

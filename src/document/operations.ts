@@ -115,7 +115,12 @@ function readContents(content: unknown, pointer: string): MediaContent[] {
       }
     }
     if ('example' in m) examples.set('default', m.example);
-    return { mediaType: mediaType.toLowerCase(), schema: m.schema as JsonSchema | undefined, schemaPointer: `${pointer}/${escapePointerToken(mediaType)}/schema`, examples };
+    return {
+      mediaType: mediaType.toLowerCase(),
+      schema: m.schema as JsonSchema | undefined,
+      schemaPointer: `${pointer}/${escapePointerToken(mediaType)}/schema`,
+      examples,
+    };
   });
 }
 

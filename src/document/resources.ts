@@ -42,7 +42,13 @@ export function bindResource(operation: Operation, document: unknown): ResourceB
   if (!item) {
     // A create takes an object and answers one (or nothing): a POST of a list (petstore's
     // /user/createWithList) or one that answers a list (a search) stores nothing.
-    if (operation.method === 'POST' && bodySchema && describesObject(bodySchema, document) && (responseSchema === undefined || describesObject(responseSchema, document))) return { role: 'create', ...base };
+    if (
+      operation.method === 'POST' &&
+      bodySchema &&
+      describesObject(bodySchema, document) &&
+      (responseSchema === undefined || describesObject(responseSchema, document))
+    )
+      return { role: 'create', ...base };
     if (operation.method === 'GET' && resolveSchema(responseSchema, document)?.type === 'array') return { role: 'list', ...base };
     return undefined;
   }

@@ -4,9 +4,7 @@
 import type { Operation } from './operations.ts';
 
 export type RouteResult =
-  | { kind: 'operation'; operation: Operation; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allow: string[] }
-  | { kind: 'not-found' };
+  { kind: 'operation'; operation: Operation; params: Record<string, string> } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
 
 interface Route {
   template: string;

@@ -38,7 +38,10 @@ export interface DerivedCache {
 }
 
 const derived = new WeakMap<object, DerivedCache>();
-const versionOf = (files: Record<string, string>) => createHash('sha256').update(`${CACHE_FORMAT}\0${JSON.stringify(files)}`).digest('hex');
+const versionOf = (files: Record<string, string>) =>
+  createHash('sha256')
+    .update(`${CACHE_FORMAT}\0${JSON.stringify(files)}`)
+    .digest('hex');
 
 /** Notes that a loaded document was read from, or written to, the cache under `root` at `version`. */
 export function noteDerivedCache(spec: object, root: string, version: string): void {

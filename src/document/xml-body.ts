@@ -17,7 +17,9 @@ export function toXml(value: unknown, schema: unknown, document: unknown): strin
   const root = xmlOf(s).name ?? componentName(s, document) ?? 'root';
   const items = resolveSchema(s?.items, document);
   // A list at the root: its items named like any item (xml.name, else their component, else "item").
-  const tree = Array.isArray(value) ? { [root]: { [xmlOf(items).name ?? componentName(items, document) ?? 'item']: mapArray(value, items, document) } } : { [root]: mapValue(value, s, document) };
+  const tree = Array.isArray(value)
+    ? { [root]: { [xmlOf(items).name ?? componentName(items, document) ?? 'item']: mapArray(value, items, document) } }
+    : { [root]: mapValue(value, s, document) };
   return `<?xml version="1.0" encoding="UTF-8"?>${builder.build(tree)}`;
 }
 

@@ -87,7 +87,13 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     if (!entry) {
       const schema = getAtPointer(spec.document, pointer);
       if (schema === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
-      entry = { pointer, schema: fakerSchema(schema, merged, false) as FakerSchema, fakerSchema: fakerSchema(schema, shortened) as FakerSchema, check: validators.at(pointer), faker: { ...base, alwaysFakeOptionals: allOptionals } };
+      entry = {
+        pointer,
+        schema: fakerSchema(schema, merged, false) as FakerSchema,
+        fakerSchema: fakerSchema(schema, shortened) as FakerSchema,
+        check: validators.at(pointer),
+        faker: { ...base, alwaysFakeOptionals: allOptionals },
+      };
       prepared.set(key, entry);
     }
     return entry;
@@ -131,9 +137,11 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     }
     const branch = branchDraw(entry, seed, index, seen);
     if (branch !== undefined) return branch;
-    throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; the schema may be unsatisfiable`, [
-      `Last attempt: ${formatIssues(issues, '(root)')}`,
-    ]);
+    throw new PlantstoreError(
+      'SPEC_INVALID',
+      `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; the schema may be unsatisfiable`,
+      [`Last attempt: ${formatIssues(issues, '(root)')}`],
+    );
   }
 
   // Large schemas (Stripe's credit notes) can break in an optional corner on every draw: one
@@ -157,7 +165,14 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
     if (!list) {
       const root = entry.schema as { oneOf?: unknown; anyOf?: unknown };
       const choices = Array.isArray(root.oneOf) ? root.oneOf : Array.isArray(root.anyOf) ? root.anyOf : [];
-      list = choices.map((choice): Prepared => ({ pointer: entry.pointer, schema: fakerSchema(choice, merged, false) as FakerSchema, fakerSchema: fakerSchema(choice, shortened) as FakerSchema, check: entry.check, faker: { ...base, alwaysFakeOptionals: true }, branch: true }));
+      list = choices.map((choice): Prepared => ({
+        pointer: entry.pointer,
+        schema: fakerSchema(choice, merged, false) as FakerSchema,
+        fakerSchema: fakerSchema(choice, shortened) as FakerSchema,
+        check: entry.check,
+        faker: { ...base, alwaysFakeOptionals: true },
+        branch: true,
+      }));
       branches.set(entry, list);
     }
     for (const choice of list) {

@@ -51,7 +51,8 @@ export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>
   if (capped) {
     lowerMaxLength(copy);
     // Arrays likewise: GitHub's deployment records allow 5,000 objects, a body past the mock's 1 MB limit.
-    if (typeof copy.maxItems === 'number' && copy.maxItems > MAX_ITEMS) copy.maxItems = Math.max(MAX_ITEMS, typeof copy.minItems === 'number' ? copy.minItems : 0);
+    if (typeof copy.maxItems === 'number' && copy.maxItems > MAX_ITEMS)
+      copy.maxItems = Math.max(MAX_ITEMS, typeof copy.minItems === 'number' ? copy.minItems : 0);
   }
   const result = mergePlain(copy) ?? copy;
   done.set(schema, result);

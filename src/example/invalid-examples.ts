@@ -78,16 +78,29 @@ function listMutations(source: InvalidExampleSource, base: JsonValue): Mutation[
 function collect(source: InvalidExampleSource, schema: unknown, value: JsonValue, path: string[], depth: number, out: Mutation[]): void {
   const facts = describeSchema(schema, source.resolveRef);
   const wrong = wrongTypeValue(facts, value);
-  if (wrong) out.push({ rule: 'type', path, description: `wrong type: ${jsonType(wrong.value)} instead of ${[...facts.types].join(' or ')}`, apply: (b) => ({ body: setAt(b, path, wrong.value) }) });
-  for (const broken of rangeBreaks(facts, value)) out.push({ rule: 'range', path, description: broken.description, apply: (b) => ({ body: setAt(b, path, broken.value) }) });
+  if (wrong)
+    out.push({
+      rule: 'type',
+      path,
+      description: `wrong type: ${jsonType(wrong.value)} instead of ${[...facts.types].join(' or ')}`,
+      apply: (b) => ({ body: setAt(b, path, wrong.value) }),
+    });
+  for (const broken of rangeBreaks(facts, value))
+    out.push({ rule: 'range', path, description: broken.description, apply: (b) => ({ body: setAt(b, path, broken.value) }) });
   if (depth >= MAX_NESTING) return;
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     for (const key of facts.required) {
-      if (key in value) out.push({ rule: 'required', path: [...path, key], description: 'removed required field', apply: (b) => ({ body: removeAt(b, [...path, key]) }) });
+      if (key in value)
+        out.push({ rule: 'required', path: [...path, key], description: 'removed required field', apply: (b) => ({ body: removeAt(b, [...path, key]) }) });
     }
     if (facts.closed) {
       const extra = unusedKey(facts, value);
-      out.push({ rule: 'additional', path: [...path, extra], description: 'added a property the schema does not declare', apply: (b) => ({ body: setAt(b, [...path, extra], 'unexpected') }) });
+      out.push({
+        rule: 'additional',
+        path: [...path, extra],
+        description: 'added a property the schema does not declare',
+        apply: (b) => ({ body: setAt(b, [...path, extra], 'unexpected') }),
+      });
     }
     for (const [key, item] of Object.entries(value)) {
       const child = facts.properties.get(key);
@@ -99,13 +112,22 @@ function collect(source: InvalidExampleSource, schema: unknown, value: JsonValue
 }
 
 // A realistic mistake first: an id sent as a string, a name sent as a number.
-const WRONG_VALUES: Array<[string, JsonValue]> = [['string', 'x'], ['integer', 42], ['boolean', true], ['array', []], ['object', {}], ['null', null]];
+const WRONG_VALUES: Array<[string, JsonValue]> = [
+  ['string', 'x'],
+  ['integer', 42],
+  ['boolean', true],
+  ['array', []],
+  ['object', {}],
+  ['null', null],
+];
 
 function wrongTypeValue(facts: SchemaFacts, value: JsonValue): { value: JsonValue } | undefined {
   if (facts.types.size === 0) return undefined;
   const allows = (type: string) => facts.types.has(type) || (type === 'integer' && facts.types.has('number'));
   // An object sent as its JSON text (double encoding) is as realistic as an id sent as a string.
-  const asString: Array<[string, JsonValue]> = [['string', typeof value === 'string' ? 'x' : typeof value === 'object' && value !== null ? stringifyJson(value) : String(value)]];
+  const asString: Array<[string, JsonValue]> = [
+    ['string', typeof value === 'string' ? 'x' : typeof value === 'object' && value !== null ? stringifyJson(value) : String(value)],
+  ];
   const pick = [...asString, ...WRONG_VALUES].find(([type]) => !allows(type));
   return pick ? { value: pick[1] } : undefined;
 }

@@ -26,7 +26,10 @@ export function requireOperation(target: ExampleTarget): Operation {
 /** A ready curl command; $PLANTSTORE_TOKEN (the variable verify reads too) stays for the shell to expand. */
 export function toCurl(payload: Payload, target: ExampleTarget, baseUrl: string): string {
   const operation = requireOperation(target);
-  const parts = [`curl -sS -i -X ${operation.method} ${quote(`${baseUrl.replace(/\/+$/, '')}${operation.path}`)}`, `-H ${quote(`Content-Type: ${target.mediaType ?? 'application/json'}`)}`];
+  const parts = [
+    `curl -sS -i -X ${operation.method} ${quote(`${baseUrl.replace(/\/+$/, '')}${operation.path}`)}`,
+    `-H ${quote(`Content-Type: ${target.mediaType ?? 'application/json'}`)}`,
+  ];
   if (requiresAuth(operation)) parts.push('-H "Authorization: Bearer $PLANTSTORE_TOKEN"');
   parts.push(`--data-raw ${quote('body' in payload ? stringifyJson(payload.body) : payload.rawBody)}`);
   return parts.join(' ');

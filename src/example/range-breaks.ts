@@ -32,13 +32,19 @@ function numberBreaks(facts: SchemaFacts, integer: boolean): RangeBreak[] {
   const lower = within(limit(facts.minimum, facts.exclusiveMinimum, 'min'), bounds);
   if (upper) {
     const next = upper.exclusive ? upper.value : integer ? Math.floor(upper.value) + 1 : upper.value + 1;
-    out.push({ value: next, description: `out of range: ${next} is ${upper.exclusive ? 'not below the exclusive maximum' : 'above the maximum'} ${upper.value}` });
+    out.push({
+      value: next,
+      description: `out of range: ${next} is ${upper.exclusive ? 'not below the exclusive maximum' : 'above the maximum'} ${upper.value}`,
+    });
   } else if (bounds) {
     out.push({ value: toJsonInteger(bounds[1] + 1n), description: `out of range: ${bounds[1] + 1n} is one past the ${facts.format} maximum` });
   }
   if (lower) {
     const next = lower.exclusive ? lower.value : integer ? Math.ceil(lower.value) - 1 : lower.value - 1;
-    out.push({ value: next, description: `out of range: ${next} is ${lower.exclusive ? 'not above the exclusive minimum' : 'below the minimum'} ${lower.value}` });
+    out.push({
+      value: next,
+      description: `out of range: ${next} is ${lower.exclusive ? 'not above the exclusive minimum' : 'below the minimum'} ${lower.value}`,
+    });
   } else if (bounds) {
     out.push({ value: toJsonInteger(bounds[0] - 1n), description: `out of range: ${bounds[0] - 1n} is one below the ${facts.format} minimum` });
   }

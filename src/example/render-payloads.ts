@@ -7,7 +7,6 @@ import type { PayloadFormat, PayloadShape } from './payload-formats.ts';
 import { toCurl, toFixture, type Payload } from './payload-shapes.ts';
 import type { ExampleTarget } from '../document/resolve-target.ts';
 
-
 export interface RenderOptions {
   format: PayloadFormat;
   as: PayloadShape;

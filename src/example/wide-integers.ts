@@ -24,7 +24,23 @@ const FORMAT_RANGES: Record<string, [bigint, bigint]> = {
 };
 
 const SAFE = 2n ** 53n;
-const CANDIDATE_EDGES = [INT64_MIN, INT64_MIN + 1n, -SAFE - 1n, -SAFE, -(2n ** 31n) - 1n, -(2n ** 31n), -1n, 0n, 1n, 2n ** 31n - 1n, 2n ** 31n, SAFE, SAFE + 1n, INT64_MAX - 1n, INT64_MAX];
+const CANDIDATE_EDGES = [
+  INT64_MIN,
+  INT64_MIN + 1n,
+  -SAFE - 1n,
+  -SAFE,
+  -(2n ** 31n) - 1n,
+  -(2n ** 31n),
+  -1n,
+  0n,
+  1n,
+  2n ** 31n - 1n,
+  2n ** 31n,
+  SAFE,
+  SAFE + 1n,
+  INT64_MAX - 1n,
+  INT64_MAX,
+];
 
 const NOT_WIDENED = null;
 const ranges = new WeakMap<Schema, IntegerRange | null>();

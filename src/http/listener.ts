@@ -154,13 +154,16 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     }
     const reason = (error as { reason?: string }).reason ?? error.message.replace(/^Parse Error: /, '');
     const [status, message] =
-      CLIENT_ERRORS[error.code ?? ''] ?? (reason === 'Invalid HTTP version' ? [505, 'this HTTP version is not supported: the mock speaks HTTP/1.1'] : [400, `malformed HTTP request: ${reason}`]);
+      CLIENT_ERRORS[error.code ?? ''] ??
+      (reason === 'Invalid HTTP version' ? [505, 'this HTTP version is not supported: the mock speaks HTTP/1.1'] : [400, `malformed HTTP request: ${reason}`]);
     const body = options.errorBody(status, message);
     // Answers owed to requests read before the bad bytes go first (Node's own refusal is written
     // ahead of them and drops them); if one of them closed the connection, it said all there was.
     afterOwedAnswers(socket, () => {
       if (!socket.writable) return socket.destroy();
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
     });
   });
   const close = server.close.bind(server);
@@ -209,7 +212,8 @@ function framingRefusal(req: IncomingMessage): [number, string] | undefined {
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
   // RFC 9112 §3.2: exactly one Host in HTTP/1.1.
-  if (req.httpVersionMinor >= 1 && hosts !== 1) return [400, hosts === 0 ? 'malformed HTTP request: an HTTP/1.1 request needs a Host header' : 'malformed HTTP request: more than one Host header'];
+  if (req.httpVersionMinor >= 1 && hosts !== 1)
+    return [400, hosts === 0 ? 'malformed HTTP request: an HTTP/1.1 request needs a Host header' : 'malformed HTTP request: more than one Host header'];
   const coding = req.headers['transfer-encoding'];
   if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
     // RFC 9112 §6.3: without chunked last the body's length cannot be known: 400, then close.

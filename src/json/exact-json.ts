@@ -8,8 +8,7 @@ export type JsonValue = null | boolean | number | bigint | string | JsonValue[] 
 
 export type JsonParseResult =
   /** `plain`: the value holds no bigint (every number was a safe double); false when it may hold one. */
-  | { ok: true; value: JsonValue; plain: boolean }
-  | { ok: false; message: string; line?: number; column?: number };
+  { ok: true; value: JsonValue; plain: boolean } | { ok: false; message: string; line?: number; column?: number };
 
 /** Parses JSON text, keeping every integer exact (unsafe integers become bigint). */
 export function parseJson(text: string): JsonParseResult {

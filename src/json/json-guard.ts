@@ -36,7 +36,8 @@ export function guardJson(text: string, maxDepth: number): GuardResult {
         const key = escaped ? decodeKey(raw) : raw.slice(1, -1);
         const keys = keySets[keySets.length - 1];
         if (keys) {
-          if (keys.has(key)) return { ok: false, problem: 'duplicate-key', message: `the key "${key}" appears twice in one object; its meaning would be ambiguous` };
+          if (keys.has(key))
+            return { ok: false, problem: 'duplicate-key', message: `the key "${key}" appears twice in one object; its meaning would be ambiguous` };
           keys.add(key);
         }
         expectKey = false;

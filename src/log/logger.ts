@@ -82,7 +82,12 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
   // Messages are few (start-up, warnings, errors) and someone may be waiting for one (a test
   // runner for "listening on"): written at once, with the request lines noted before them.
   const message = (level: 'info' | 'warn' | 'error', text: string) => {
-    const line = format === 'json' ? JSON.stringify({ time: isoTimestamp(), level, msg: text }) : level === 'info' ? text : `${level === 'warn' ? 'warning' : 'ERROR'}: ${text}`;
+    const line =
+      format === 'json'
+        ? JSON.stringify({ time: isoTimestamp(), level, msg: text })
+        : level === 'info'
+          ? text
+          : `${level === 'warn' ? 'warning' : 'ERROR'}: ${text}`;
     stopTimer();
     output(`${take()}${line}\n`);
   };
@@ -111,7 +116,16 @@ function textLine(line: RequestLine, time: number): string {
 }
 
 function jsonLine(line: RequestLine, time: number): string {
-  return JSON.stringify({ time: isoTimestamp(time), level: 'info', method: line.method, path: line.path, status: line.status, ms: round(line.durationMs), operationId: line.operationId, problems: line.problems });
+  return JSON.stringify({
+    time: isoTimestamp(time),
+    level: 'info',
+    method: line.method,
+    path: line.path,
+    status: line.status,
+    ms: round(line.durationMs),
+    operationId: line.operationId,
+    problems: line.problems,
+  });
 }
 
 /** A logger that drops everything (tests, library use without logs). */

@@ -23,7 +23,10 @@ export function createAdminAccess(host: string, adminToken: string | null): (req
   }
   // Compared as digests: equal lengths for timingSafeEqual, and no early exit on the first byte.
   const want = createHash('sha256').update(adminToken).digest();
-  const refused: AdminAccess = { ok: false, message: 'the admin API needs "Authorization: Bearer <admin token>" (the --admin-token or PLANTSTORE_ADMIN_TOKEN the mock was started with)' };
+  const refused: AdminAccess = {
+    ok: false,
+    message: 'the admin API needs "Authorization: Bearer <admin token>" (the --admin-token or PLANTSTORE_ADMIN_TOKEN the mock was started with)',
+  };
   return (request) => {
     const token = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
     if (token === undefined) return refused;

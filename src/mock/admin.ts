@@ -34,9 +34,9 @@ export interface AdminContext {
 /** The admin endpoints and what each does: GET /__mock/ answers with them, and `mock --help` lists them. */
 export const ADMIN_ENDPOINTS = {
   'GET /__mock/health': 'liveness and what is loaded',
-  'GET /__mock/state[?tenant=HASH]': 'every stored resource, by collection (one token\'s with tenant)',
+  'GET /__mock/state[?tenant=HASH]': "every stored resource, by collection (one token's with tenant)",
   'POST /__mock/state[?tenant=HASH]': 'seed resources: {"/plants": [{...}, ...]}',
-  'DELETE /__mock/state[?tenant=HASH]': 'remove every stored resource (or one token\'s)',
+  'DELETE /__mock/state[?tenant=HASH]': "remove every stored resource (or one token's)",
   'GET /__mock/tenants': 'with --isolate-by token: each token hash and its record count',
   'GET /__mock/webhooks': 'webhook deliveries with their status',
   'GET /__mock/requests?limit=N': 'the newest requests, credentials redacted',
@@ -59,7 +59,13 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
     case 'GET /__mock/':
       return responder.raw(request, 200, { endpoints: ADMIN_ENDPOINTS });
     case 'GET /__mock/health':
-      return responder.raw(request, 200, { status: 'ok', api: admin.title, version: admin.version, operations: admin.operations.length, uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000) });
+      return responder.raw(request, 200, {
+        status: 'ok',
+        api: admin.title,
+        version: admin.version,
+        operations: admin.operations.length,
+        uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000),
+      });
     case 'GET /__mock/state':
       return responder.raw(request, 200, { collections: store.snapshot() });
     case 'GET /__mock/tenants':
@@ -92,7 +98,8 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
   if (!parsed.ok) return bad(`malformed JSON: ${parsed.message}`);
   const value = parsed.value as Record<string, JsonValue>;
   const collections = (value !== null && typeof value === 'object' && 'collections' in value ? value.collections : value) as Record<string, JsonValue>;
-  if (collections === null || typeof collections !== 'object' || Array.isArray(collections)) return bad('send {"<collection path>": [items...]}, e.g. {"/plants": [{"id": 1, "name": "Fern"}]}');
+  if (collections === null || typeof collections !== 'object' || Array.isArray(collections))
+    return bad('send {"<collection path>": [items...]}, e.g. {"/plants": [{"id": 1, "name": "Fern"}]}');
   const creates = new Map<string, [Operation, ResourceBinding]>();
   for (const [operation, binding] of admin.bindings) if (binding.role === 'create') creates.set(binding.collection, [operation, binding]);
   // The example generator, where a seeded item's server fields need it, is loaded before any
@@ -118,13 +125,15 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
       const record = fields === undefined ? (item as StoredRecord) : { ...(item as StoredRecord) };
       let made: string | undefined;
       try {
-        if (fields !== undefined) made = hooks.fields.fill(record, fields, collection, (key) => !store.get(collection, key) && !plannedKeys.has(`${collection}\u0000${key}`));
+        if (fields !== undefined)
+          made = hooks.fields.fill(record, fields, collection, (key) => !store.get(collection, key) && !plannedKeys.has(`${collection}\u0000${key}`));
       } catch (error) {
         if (!(error instanceof StateFullError)) throw error;
         return responder.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
       }
       const key = made ?? (binding.keyField ? keyString(record[binding.keyField]) : undefined) ?? hooks.nextKey();
-      if (store.get(collection, key) || plannedKeys.has(`${collection}\u0000${key}`)) return bad(`${collection}[${index}]: ${binding.keyField ?? 'key'} ${key} already exists`);
+      if (store.get(collection, key) || plannedKeys.has(`${collection}\u0000${key}`))
+        return bad(`${collection}[${index}]: ${binding.keyField ?? 'key'} ${key} already exists`);
       planned.push({ collection, key, record });
       plannedKeys.add(`${collection}\u0000${key}`);
     }

@@ -4,9 +4,7 @@
 import type { SecurityScheme } from '../document/operations.ts';
 import type { MockRequest } from '../http/types.ts';
 
-export type AuthResult =
-  | { ok: true }
-  | { ok: false; message: string; challenge: string };
+export type AuthResult = { ok: true } | { ok: false; message: string; challenge: string };
 
 export interface AuthPolicy {
   /** Accepted bearer tokens; empty means any well-formed token. */
@@ -50,7 +48,11 @@ function checkScheme(scheme: SecurityScheme, request: MockRequest, policy: AuthP
   return checkCredentials(request, 'Bearer', policy.tokens.size > 0 ? policy.tokens : undefined);
 }
 
-const UNKNOWN_TOKEN: AuthResult = Object.freeze({ ok: false, message: 'the bearer token is not one the mock accepts (see --token)', challenge: 'Bearer error="invalid_token"' });
+const UNKNOWN_TOKEN: AuthResult = Object.freeze({
+  ok: false,
+  message: 'the bearer token is not one the mock accepts (see --token)',
+  challenge: 'Bearer error="invalid_token"',
+});
 
 /** Checks the Authorization header (a function per request would be garbage: this runs on every request). */
 function checkCredentials(request: MockRequest, scheme: 'Bearer' | 'Basic', accepted: ReadonlySet<string> | undefined): AuthResult {
@@ -60,11 +62,13 @@ function checkCredentials(request: MockRequest, scheme: 'Bearer' | 'Basic', acce
   if (accepted === undefined && scheme === 'Bearer' && count <= 1 && header !== undefined && PLAIN_BEARER.test(header)) return OK;
   // Node keeps only the first of two Authorization headers; which one counts would be a guess.
   if (count > 1) return refuse(scheme, 'more than one Authorization header; send exactly one');
-  if (header === undefined || header.trim() === '') return refuse(scheme, `missing credentials: send "Authorization: ${scheme} <${scheme === 'Bearer' ? 'token' : 'credentials'}>"`);
+  if (header === undefined || header.trim() === '')
+    return refuse(scheme, `missing credentials: send "Authorization: ${scheme} <${scheme === 'Bearer' ? 'token' : 'credentials'}>"`);
   const space = header.indexOf(' ');
   const given = space === -1 ? header : header.slice(0, space);
   const token = space === -1 ? '' : header.slice(space + 1).trim();
-  if (given !== scheme && given.toLowerCase() !== scheme.toLowerCase()) return refuse(scheme, `the Authorization header uses the ${given} scheme; this operation expects ${scheme}`);
+  if (given !== scheme && given.toLowerCase() !== scheme.toLowerCase())
+    return refuse(scheme, `the Authorization header uses the ${given} scheme; this operation expects ${scheme}`);
   if (token === '') return refuse(scheme, `"${scheme}" without credentials; send "Authorization: ${scheme} <token>"`);
   if (!B64TOKEN.test(token)) return refuse(scheme, `malformed ${scheme} credentials (spaces or characters a token cannot hold)`);
   return accepted !== undefined && !accepted.has(token) ? UNKNOWN_TOKEN : OK;

@@ -17,7 +17,13 @@ export function typesOf(schema: Obj | undefined): unknown[] {
  * array when a branch is one, an object only when no branch is a primitive.
  */
 export function kindOf(schema: Obj | undefined, document?: unknown): ParameterKind {
-  if (schema !== undefined && schema.type === undefined && schema.items === undefined && schema.properties === undefined && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) {
+  if (
+    schema !== undefined &&
+    schema.type === undefined &&
+    schema.items === undefined &&
+    schema.properties === undefined &&
+    (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))
+  ) {
     const types = typesWithBranches(schema, document);
     if (types.includes('array')) return 'array';
     return types.includes('object') && types.every((t) => t === 'object' || t === 'null') ? 'object' : 'primitive';
@@ -43,7 +49,8 @@ export function coerceRaw(raw: RawValue, kind: ParameterKind, schema: Obj | unde
   // `created` is anyOf an object and an integer.
   if (typeof raw === 'object' && !Array.isArray(raw)) {
     const object: Record<string, JsonValue> = {};
-    for (const [name, text] of Object.entries(raw)) object[name] = coerce(text, typesWithBranches(resolveSchema(propertyOf(schema, name, document), document), document), jsonOverText);
+    for (const [name, text] of Object.entries(raw))
+      object[name] = coerce(text, typesWithBranches(resolveSchema(propertyOf(schema, name, document), document), document), jsonOverText);
     return object;
   }
   return coerce(String(raw), typesWithBranches(schema, document), jsonOverText);
@@ -95,7 +102,8 @@ export function coerceDeep(value: unknown, schema: unknown, document: unknown, d
   if (Array.isArray(value)) return value.map((item) => coerceDeep(item, itemsOf(s, document), document, depth + 1));
   if (value !== null && typeof value === 'object') {
     // qs reads a[0]=x&a[1]=y as an array, but a[5]=x past its limit as an object: an array schema wants the list.
-    if (types.includes('array') && !types.includes('object')) return Object.values(value).map((item) => coerceDeep(item, itemsOf(s, document), document, depth + 1));
+    if (types.includes('array') && !types.includes('object'))
+      return Object.values(value).map((item) => coerceDeep(item, itemsOf(s, document), document, depth + 1));
     const out: Record<string, JsonValue> = {};
     for (const [name, item] of Object.entries(value)) out[name] = coerceDeep(item, propertyOf(s, name, document), document, depth + 1);
     return out;
@@ -109,7 +117,8 @@ function typesWithBranches(schema: Obj | undefined, document: unknown): unknown[
   if (schema?.items !== undefined) types.add('array');
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const branches = schema?.[key];
-    if (Array.isArray(branches)) for (const branch of branches) for (const type of typesWithBranches(resolveSchema(branch, document), document)) types.add(type);
+    if (Array.isArray(branches))
+      for (const branch of branches) for (const type of typesWithBranches(resolveSchema(branch, document), document)) types.add(type);
   }
   types.delete(undefined);
   return [...types];

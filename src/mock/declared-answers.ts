@@ -27,7 +27,12 @@ export interface DeclaredAnswers {
 }
 
 /** Builds the document answers of one engine. */
-export function createDeclaredAnswers(spec: LoadedSpec, validators: Validators, logger: Logger, options: { seed: number; declaredOnly: boolean }): DeclaredAnswers {
+export function createDeclaredAnswers(
+  spec: LoadedSpec,
+  validators: Validators,
+  logger: Logger,
+  options: { seed: number; declaredOnly: boolean },
+): DeclaredAnswers {
   let generated = 0;
   // An example that breaks its own schema is never served (the loader warned about it once):
   // a generated body answers instead.
@@ -43,19 +48,32 @@ export function createDeclaredAnswers(spec: LoadedSpec, validators: Validators, 
 
   const errorBase: DeclaredAnswers['errorBase'] = (content) => {
     const example = exampleOf(content, undefined)?.value as JsonValue | undefined;
-    return example !== undefined && exampleFits(content.schemaPointer, example) ? example : generateBodyNow(spec, validators, content.schemaPointer, options.seed);
+    return example !== undefined && exampleFits(content.schemaPointer, example)
+      ? example
+      : generateBodyNow(spec, validators, content.schemaPointer, options.seed);
   };
 
   const answer: DeclaredAnswers['answer'] = (responder, request, operation, status, preferences) => {
     // An error status asked for by code is answered whatever Accept says, as every error answer is (RFC 9110 §12.1 allows it).
     const forcedError = preferences.forcedBy !== undefined && status >= 400;
     const chosen = responder.negotiate(request, operation, status, options.declaredOnly || forcedError);
-    if (chosen.kind === 'not-acceptable') return responder.fail(request, operation, 406, `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ${chosen.declared.join(', ')}`);
+    if (chosen.kind === 'not-acceptable')
+      return responder.fail(
+        request,
+        operation,
+        406,
+        `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ${chosen.declared.join(', ')}`,
+      );
     if (chosen.kind === 'none') return responder.json(request, operation, status, undefined);
     const { content, mediaType } = chosen;
     const example = exampleOf(content, preferences.exampleKey);
     if (preferences.exampleKey !== undefined && !example) {
-      return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: the ${status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`);
+      return responder.fail(
+        request,
+        operation,
+        preferDeclared(operation, INVALID),
+        `cannot force that response: the ${status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`,
+      );
     }
     if (example && !preferences.dynamic && exampleFits(content.schema === undefined ? undefined : content.schemaPointer, example.value)) {
       return responder.json(request, operation, status, example.value as JsonValue, undefined, mediaType);
@@ -64,7 +82,8 @@ export function createDeclaredAnswers(spec: LoadedSpec, validators: Validators, 
     if (content.schema === undefined || wantsOwnBytes(mediaType)) return responder.json(request, operation, status, undefined, undefined, mediaType);
     // A forced error without an example of its own says what it is, in the document's error shape,
     // rather than generated words; `dynamic=true` still asks for a generated body.
-    if (forcedError && !preferences.dynamic) return responder.declaredError(request, operation, status, `forced by ${preferences.forcedBy}`, mediaType, content);
+    if (forcedError && !preferences.dynamic)
+      return responder.declaredError(request, operation, status, `forced by ${preferences.forcedBy}`, mediaType, content);
     return generateBody(spec, validators, content.schemaPointer, options.seed, generated++).then(
       (value) => responder.json(request, operation, status, value, undefined, mediaType),
       (error: unknown) => {

@@ -25,7 +25,8 @@ export function documentAnswer(operation: Operation): DocumentAnswer {
 
 function choose(operation: Operation): DocumentAnswer {
   const successes = operation.responses.filter((r) => /^2\d\d$/.test(r.status)).sort((a, b) => Number(a.status) - Number(b.status));
-  const response = successes[0] ?? operation.responses.find((r) => r.status === '2XX') ?? operation.responses.find((r) => r.status === 'default') ?? operation.responses[0];
+  const response =
+    successes[0] ?? operation.responses.find((r) => r.status === '2XX') ?? operation.responses.find((r) => r.status === 'default') ?? operation.responses[0];
   const status = response === undefined || !/^\d/.test(response.status) ? 200 : response.status === '2XX' ? 200 : Number(response.status);
   const content = response && jsonContent(response.contents);
   if (!content) return { status };

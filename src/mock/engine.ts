@@ -35,7 +35,14 @@ import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
 /** The request passed every check a server makes before acting, or the mock's refusal and why. */
 export type Admission =
-  | { ok: true; request: MockRequest; operation: Operation; params: Record<string, string>; query: Record<string, JsonValue>; body: Extract<BodyResult, { ok: true }> }
+  | {
+      ok: true;
+      request: MockRequest;
+      operation: Operation;
+      params: Record<string, string>;
+      query: Record<string, JsonValue>;
+      body: Extract<BodyResult, { ok: true }>;
+    }
   | { ok: false; code: AdmissionCode; outcome: Outcome; issues?: ValidationIssue[] };
 
 /** Which check refused a request. */
@@ -102,7 +109,12 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const bindings = bindResources(operations, document);
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
-  const secretNames = new Set(operations.flatMap((op) => op.security.flat()).filter((s) => s.type === 'apiKey' && s.parameterName).map((s) => s.parameterName!.toLowerCase()));
+  const secretNames = new Set(
+    operations
+      .flatMap((op) => op.security.flat())
+      .filter((s) => s.type === 'apiKey' && s.parameterName)
+      .map((s) => s.parameterName!.toLowerCase()),
+  );
   const journal = createJournal(options.journalSize, secretNames);
   const forcedResponder = createForcedResponder(spec);
   const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
@@ -135,14 +147,31 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
   const hooks: StateHooks = { nextKey, serverFields: planServerFields(bindings, document), fields: createFieldMaker(spec, validators, options.seed), absent };
   const adminAccess = createAdminAccess(options.host, options.adminToken);
-  const admin: AdminContext = { title: document.info.title, version: document.info.version, operations, bindings, store, tenantStore, journal, validators, responder, webhooks, startedAt: Date.now(), hooks };
+  const admin: AdminContext = {
+    title: document.info.title,
+    version: document.info.version,
+    operations,
+    bindings,
+    store,
+    tenantStore,
+    journal,
+    validators,
+    responder,
+    webhooks,
+    startedAt: Date.now(),
+    hooks,
+  };
 
   // Not async: most answers are ready at once, and the listener then writes them in the same tick.
   function respond(request: MockRequest): Eventually<Outcome> {
     // The admin API first: its prefix is reserved, so it never shadows the document (--no-admin frees it).
     if (options.admin && request.path.startsWith(ADMIN_PREFIX)) {
       const access = adminAccess(request);
-      if (!access.ok) return { ...responder.raw(request, 401, { error: 401, message: access.message }, { 'www-authenticate': 'Bearer realm="plantstore-admin"' }), problems: [access.message] };
+      if (!access.ok)
+        return {
+          ...responder.raw(request, 401, { error: 401, message: access.message }, { 'www-authenticate': 'Bearer realm="plantstore-admin"' }),
+          problems: [access.message],
+        };
       return handleAdmin(request, admin);
     }
     // Preflights are the browser's, not the API's: answered for every path before routing.
@@ -160,8 +189,15 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     // HEAD without its own operation is GET without a body (RFC 9110).
     let routed = route(request.method, request.path);
     if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path);
-    if (routed.kind === 'not-found') return refused('no-operation', responder.fail(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`));
-    if (routed.kind === 'method-not-allowed') return refused('method-not-allowed', responder.fail(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, { allow: routed.allow.join(', ') }));
+    if (routed.kind === 'not-found')
+      return refused('no-operation', responder.fail(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`));
+    if (routed.kind === 'method-not-allowed')
+      return refused(
+        'method-not-allowed',
+        responder.fail(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, {
+          allow: routed.allow.join(', '),
+        }),
+      );
     const { operation, params } = routed;
     // Security before anything else about the request, as a real server would.
     const auth = authenticate(operation.security, request, policy);
@@ -174,11 +210,27 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return checkBody(request, operation, params, parameters.values, body);
   }
 
-  function checkBody(request: MockRequest, operation: Operation, params: Record<string, string>, query: Record<string, JsonValue>, body: BodyResult): Admission {
-    if (!body.ok) return refused(body.status === 415 ? 'unsupported-media-type' : 'invalid-body', responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message));
+  function checkBody(
+    request: MockRequest,
+    operation: Operation,
+    params: Record<string, string>,
+    query: Record<string, JsonValue>,
+    body: BodyResult,
+  ): Admission {
+    if (!body.ok)
+      return refused(
+        body.status === 415 ? 'unsupported-media-type' : 'invalid-body',
+        responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message),
+      );
     if (body.value !== undefined && body.content?.schema !== undefined) {
       const result = validators.at(body.content.schemaPointer)(body.value, body.plain);
-      if (!result.ok) return { ok: false, code: 'invalid-body', issues: result.issues, outcome: responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`) };
+      if (!result.ok)
+        return {
+          ok: false,
+          code: 'invalid-body',
+          issues: result.issues,
+          outcome: responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`),
+        };
     }
     return { ok: true, request, operation, params, query, body };
   }
@@ -195,7 +247,12 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (preferences) return forced(request, operation, preferences);
     const binding = bindings.get(operation);
     if (binding) {
-      const outcome = applyState(storeFor(request), responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query }, hooks);
+      const outcome = applyState(
+        storeFor(request),
+        responder,
+        { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query },
+        hooks,
+      );
       // (No function per request: the common answer is ready now, and only a change is announced.)
       if (outcome instanceof Promise) return outcome.then((done) => announced(binding, done));
       return announced(binding, outcome);
@@ -227,11 +284,22 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // A 1xx is never a final answer (RFC 9110 §15.2): a declared 101 is a switch to another protocol
   // (a WebSocket), which the mock does not speak; a 101 written as an HTTP answer breaks clients.
   function cannotSwitch(request: MockRequest, operation: Operation, status: number): Outcome {
-    return responder.fail(request, operation, 501, `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`);
+    return responder.fail(
+      request,
+      operation,
+      501,
+      `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`,
+    );
   }
 
   async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
-    if (preferences.badCode !== undefined) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`);
+    if (preferences.badCode !== undefined)
+      return responder.fail(
+        request,
+        operation,
+        preferDeclared(operation, INVALID),
+        `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`,
+      );
     const choice = await forcedResponder(operation, preferences);
     if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
     if (choice.status < 200) return cannotSwitch(request, operation, choice.status);
@@ -245,7 +313,17 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const operationId = outcome.operation?.id;
     // One note for both: the log formats its line from it at once; the journal keeps it as it is
     // and redacts and formats it when the entry is read.
-    const noted: JournalRecord = { time, method: request.method, path: request.path, query: request.query, status, durationMs, operationId, headers: request.headers, problems: outcome.problems };
+    const noted: JournalRecord = {
+      time,
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      status,
+      durationMs,
+      operationId,
+      headers: request.headers,
+      problems: outcome.problems,
+    };
     logger.request(noted);
     // The journal is for the API's traffic; admin calls would crowd it out.
     if (options.journalSize !== 0 && !(options.admin && request.path.startsWith(ADMIN_PREFIX))) journal.add(noted);
@@ -270,7 +348,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       misfitsWarned.add(key);
       logger.warn(`${misfit.problem}; answering a generated body instead (state is kept as sent)`);
     }
-    const value = await keepFitting(misfit.value, misfit.schemaPointer, document, validators, (pointer) => generateBody(spec, validators, pointer, options.seed, refits++));
+    const value = await keepFitting(misfit.value, misfit.schemaPointer, document, validators, (pointer) =>
+      generateBody(spec, validators, pointer, options.seed, refits++),
+    );
     const again = responder.json(request, operation, misfit.status, value, false, misfit.mediaType);
     if (again.misfit) logger.error(`plantstore bug: ${again.misfit.problem}. Please report it with the document and the request.`);
     return { ...again, misfit: undefined, problems: outcome.problems?.slice(1), changed: (outcome as StateOutcome).changed } as Outcome;

@@ -80,7 +80,8 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
     if (!template.check || template.check(body, true).ok) return { status, body, valid: true, mediaType, schema: content.schema };
     // Made on the first misfit only: generating a body loads the example generator.
     if (template.base === undefined) template.base = (baseValue && baseValue(content)) ?? null;
-    if (template.base !== null) return { status, body: fillBase(template.base, template.check, status, message), valid: true, mediaType, schema: content.schema, plain: false };
+    if (template.base !== null)
+      return { status, body: fillBase(template.base, template.check, status, message), valid: true, mediaType, schema: content.schema, plain: false };
     return { status, body, valid: false, mediaType, schema: content.schema };
   };
 

@@ -54,7 +54,10 @@ function collectSlots(body: JsonValue): Slot[] {
   const slots: Slot[] = [];
   const visit = (node: JsonValue, depth: number, name: string) => {
     if (depth > 4) return;
-    if (Array.isArray(node)) node.forEach((item, index) => (isObj(item) || Array.isArray(item) ? visit(item, depth + 1, name) : slots.push({ holder: node, key: index, depth, name })));
+    if (Array.isArray(node))
+      node.forEach((item, index) =>
+        isObj(item) || Array.isArray(item) ? visit(item, depth + 1, name) : slots.push({ holder: node, key: index, depth, name }),
+      );
     else if (isObj(node)) {
       for (const [key, item] of Object.entries(node)) {
         if (isObj(item) || Array.isArray(item)) visit(item, depth + 1, key);

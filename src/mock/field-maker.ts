@@ -64,11 +64,19 @@ export function createFieldMaker(spec: LoadedSpec, validators: Validators, seed:
     for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
       const n = (made.get(collection) ?? 0) + 1;
       made.set(collection, n);
-      const value = kind === 'uuid-key' ? uuid(collectionSeed, n) : kind === 'token-key' ? token(collectionSeed, n, tokenLength(field.schema)) : fromSchema(field, mixSeed(collectionSeed, n));
+      const value =
+        kind === 'uuid-key'
+          ? uuid(collectionSeed, n)
+          : kind === 'token-key'
+            ? token(collectionSeed, n, tokenLength(field.schema))
+            : fromSchema(field, mixSeed(collectionSeed, n));
       const key = keyString(value);
       if (key !== undefined && isFree(key)) return value;
     }
-    throw new StateFullError(`no unused ${field.name} was found for ${collection} in ${KEY_ATTEMPTS} tries (its schema allows few)`, 'DELETE /__mock/state clears it');
+    throw new StateFullError(
+      `no unused ${field.name} was found for ${collection} in ${KEY_ATTEMPTS} tries (its schema allows few)`,
+      'DELETE /__mock/state clears it',
+    );
   }
 
   function makeValue(field: ServerField): JsonValue {
@@ -131,9 +139,11 @@ function classify(field: ServerField): Kind {
 function integerRange(schema: Record<string, unknown>): [number, number] {
   let low = 1;
   let high = schema.format === 'int32' ? 2147483647 : Number.MAX_SAFE_INTEGER;
-  if (typeof schema.minimum === 'number') low = Math.max(low, Math.ceil(schema.minimum) + (schema.exclusiveMinimum === true && Number.isInteger(schema.minimum) ? 1 : 0));
+  if (typeof schema.minimum === 'number')
+    low = Math.max(low, Math.ceil(schema.minimum) + (schema.exclusiveMinimum === true && Number.isInteger(schema.minimum) ? 1 : 0));
   if (typeof schema.exclusiveMinimum === 'number') low = Math.max(low, Math.floor(schema.exclusiveMinimum) + 1);
-  if (typeof schema.maximum === 'number') high = Math.min(high, Math.floor(schema.maximum) - (schema.exclusiveMaximum === true && Number.isInteger(schema.maximum) ? 1 : 0));
+  if (typeof schema.maximum === 'number')
+    high = Math.min(high, Math.floor(schema.maximum) - (schema.exclusiveMaximum === true && Number.isInteger(schema.maximum) ? 1 : 0));
   if (typeof schema.exclusiveMaximum === 'number') high = Math.min(high, Math.ceil(schema.exclusiveMaximum) - 1);
   return [low, high];
 }

@@ -96,7 +96,10 @@ export function createForcedResponder(spec: LoadedSpec) {
     if (result._tag === 'Left') {
       const declared = operation.responses.map((r) => r.status).join(', ');
       // Prism refuses only a code that no response (exact, range or default) covers; its own words otherwise.
-      const why = preferences.code === undefined ? (result.left.detail || result.left.message).replace(/\.$/, '') : `${operation.method} ${operation.path} declares no ${preferences.code} response`;
+      const why =
+        preferences.code === undefined
+          ? (result.left.detail || result.left.message).replace(/\.$/, '')
+          : `${operation.method} ${operation.path} declares no ${preferences.code} response`;
       return { ok: false, message: `${why} (declared responses: ${declared}; ask for one of them)` };
     }
     const status = Number(result.right.code);

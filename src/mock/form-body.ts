@@ -32,7 +32,8 @@ function shapeOf(content: MediaContent, document: unknown): FormShape {
 
 const QS_OPTIONS = { depth: 32, arrayLimit: 10_000, parameterLimit: 100_000, allowPrototypes: false, plainObjects: true, duplicates: 'combine' } as const;
 
-const jsonEncoded = (encoding: Obj, name: string) => isObj(encoding[name]) && typeof encoding[name].contentType === 'string' && isJsonMediaType(encoding[name].contentType.toLowerCase());
+const jsonEncoded = (encoding: Obj, name: string) =>
+  isObj(encoding[name]) && typeof encoding[name].contentType === 'string' && isJsonMediaType(encoding[name].contentType.toLowerCase());
 
 /** An application/x-www-form-urlencoded body as the object its schema describes. */
 export function readUrlEncoded(text: string, content: MediaContent, document: unknown): FormResult {
@@ -59,7 +60,12 @@ export function readUrlEncoded(text: string, content: MediaContent, document: un
       claimed.add(name);
       continue;
     }
-    const styling = stylingOf({ name, in: 'query', required: false, schemaPointer: '' }, isObj(encoding[name]) ? encoding[name] : {}, kind, isObj(schema?.properties) ? Object.keys(schema.properties) : []);
+    const styling = stylingOf(
+      { name, in: 'query', required: false, schemaPointer: '' },
+      isObj(encoding[name]) ? encoding[name] : {},
+      kind,
+      isObj(schema?.properties) ? Object.keys(schema.properties) : [],
+    );
     const read = readStyled({ name, in: 'query', required: false, schemaPointer: '' }, styling, { path: {}, query: pairs, headers: {}, cookies: [] });
     if (!read.present) continue;
     if ('error' in read) return { ok: false, message: `form field "${name}": ${read.error}` };
@@ -86,7 +92,10 @@ export async function readMultipart(bytes: Buffer | string, contentType: string,
   try {
     form = await new Response(typeof bytes === 'string' ? bytes : new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
   } catch (error) {
-    return { ok: false, message: `malformed multipart/form-data body (${(error as Error).message}); each part needs a Content-Disposition with a name, between the boundary of the Content-Type` };
+    return {
+      ok: false,
+      message: `malformed multipart/form-data body (${(error as Error).message}); each part needs a Content-Disposition with a name, between the boundary of the Content-Type`,
+    };
   }
   const { properties, encoding } = shapeOf(content, document);
   const declared = new Map(properties);
@@ -95,11 +104,19 @@ export async function readMultipart(bytes: Buffer | string, contentType: string,
     const schema = declared.get(name);
     const kind = kindOf(schema);
     const parts = form.getAll(name);
-    const read = async (part: NonNullable<ReturnType<FormData['get']>>, itemSchema: Obj | undefined): Promise<{ ok: true; value: JsonValue } | { ok: false; message: string }> => {
+    const read = async (
+      part: NonNullable<ReturnType<FormData['get']>>,
+      itemSchema: Obj | undefined,
+    ): Promise<{ ok: true; value: JsonValue } | { ok: false; message: string }> => {
       const text = typeof part === 'string' ? part : await part.text();
       const partType = typeof part === 'string' ? '' : part.type.toLowerCase();
       const itemKind = kindOf(itemSchema);
-      if (jsonEncoded(encoding, name) || (partType !== '' && isJsonMediaType(partType)) || itemKind === 'object' || (itemKind === 'array' && itemSchema === schema)) {
+      if (
+        jsonEncoded(encoding, name) ||
+        (partType !== '' && isJsonMediaType(partType)) ||
+        itemKind === 'object' ||
+        (itemKind === 'array' && itemSchema === schema)
+      ) {
         const parsed = parseJson(text);
         return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, message: `part "${name}" is not valid JSON: ${parsed.message}` };
       }
@@ -118,7 +135,8 @@ export async function readMultipart(bytes: Buffer | string, contentType: string,
     }
     const one = await read(parts[0], schema);
     if (!one.ok) return one;
-    value[name] = parts.length === 1 ? one.value : [one.value, ...(await Promise.all(parts.slice(1).map(async (p) => (typeof p === 'string' ? p : await p.text()))))];
+    value[name] =
+      parts.length === 1 ? one.value : [one.value, ...(await Promise.all(parts.slice(1).map(async (p) => (typeof p === 'string' ? p : await p.text()))))];
   }
   return { ok: true, value };
 }

@@ -76,7 +76,6 @@ export function createJournal(size: number, secretNames: ReadonlySet<string> = n
   };
 }
 
-
 /** Headers fit for a journal or log: credentials replaced by their scheme and "[redacted]". */
 export function redactHeaders(headers: Record<string, string | undefined>, extraSecret: ReadonlySet<string>): Record<string, string> {
   // The common request carries only Authorization among the secrets: one copy, one replacement.

@@ -99,7 +99,12 @@ function toMultipart(value: unknown, mediaType: string, schema: Obj | undefined)
     const items = Array.isArray(item) && !item.some((one) => isObj(one) || Array.isArray(one)) ? item : [item];
     for (const one of items) {
       const structured = isObj(one) || Array.isArray(one);
-      parts.push({ name, file, text: structured ? stringifyJson(one) : String(one), type: structured ? 'application/json' : file ? 'application/octet-stream' : 'text/plain' });
+      parts.push({
+        name,
+        file,
+        text: structured ? stringifyJson(one) : String(one),
+        type: structured ? 'application/json' : file ? 'application/octet-stream' : 'text/plain',
+      });
     }
   }
   // A fixed boundary keeps answers repeatable; it only grows when a part happens to contain it.

@@ -6,9 +6,7 @@ import { jsonContent, type MediaContent } from '../document/operations.ts';
 
 export type Negotiated =
   /** `mediaType`: what the answer's Content-Type says (a concrete type, even for a declared range). */
-  | { kind: 'content'; content: MediaContent; mediaType: string }
-  | { kind: 'none' }
-  | { kind: 'not-acceptable'; declared: string[] };
+  { kind: 'content'; content: MediaContent; mediaType: string } | { kind: 'none' } | { kind: 'not-acceptable'; declared: string[] };
 
 const NONE: Negotiated = Object.freeze({ kind: 'none' });
 

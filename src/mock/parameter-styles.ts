@@ -139,6 +139,14 @@ export function cookiePairs(header: string | undefined): Array<[string, string]>
   return header.split(';').flatMap((piece): Array<[string, string]> => {
     const at = piece.indexOf('=');
     if (at === -1) return [];
-    return [[piece.slice(0, at).trim(), piece.slice(at + 1).trim().replace(/^"(.*)"$/, '$1')]];
+    return [
+      [
+        piece.slice(0, at).trim(),
+        piece
+          .slice(at + 1)
+          .trim()
+          .replace(/^"(.*)"$/, '$1'),
+      ],
+    ];
   });
 }

@@ -33,7 +33,13 @@ interface Prepared {
 const preparedCache = new WeakMap<Operation, Prepared[]>();
 
 /** Reads and checks the declared parameters of a request. */
-export function readParameters(operation: Operation, pathParams: Record<string, string>, request: MockRequest, validators: Validators, document: unknown): ParameterResult {
+export function readParameters(
+  operation: Operation,
+  pathParams: Record<string, string>,
+  request: MockRequest,
+  validators: Validators,
+  document: unknown,
+): ParameterResult {
   if (operation.parameters.length === 0) return NONE;
   let prepared = preparedCache.get(operation);
   if (!prepared) {
@@ -97,7 +103,13 @@ function prepare(param: ParameterSpec, document: unknown): Prepared {
   if (param.schema === undefined && content) {
     const [mediaType, media] = content;
     const hasSchema = media !== null && typeof media === 'object' && (media as Obj).schema !== undefined;
-    return { param, styling: stylingOf(param, {}, 'primitive', []), schema: undefined, schemaPointer: hasSchema ? `${pointer}/content/${escapePointerToken(mediaType)}/schema` : undefined, contentType: mediaType.toLowerCase() };
+    return {
+      param,
+      styling: stylingOf(param, {}, 'primitive', []),
+      schema: undefined,
+      schemaPointer: hasSchema ? `${pointer}/content/${escapePointerToken(mediaType)}/schema` : undefined,
+      contentType: mediaType.toLowerCase(),
+    };
   }
   const schema = resolveSchema(param.schema, document);
   const kind = kindOf(schema, document);

@@ -14,8 +14,7 @@ import { typesOf } from './coerce-text.ts';
 
 export type BodyResult =
   /** `text`: the JSON text `value` was parsed from (exactly: it parses to `value` again); `plain`: `value` holds no bigint. */
-  | { ok: true; value: JsonValue | undefined; content?: MediaContent; text?: string; plain?: boolean }
-  | { ok: false; status: 400 | 415; message: string };
+  { ok: true; value: JsonValue | undefined; content?: MediaContent; text?: string; plain?: boolean } | { ok: false; status: 400 | 415; message: string };
 
 const PLAIN_JSON = { essence: 'application/json', charset: undefined };
 
@@ -23,7 +22,13 @@ const PLAIN_JSON = { essence: 'application/json', charset: undefined };
 function parseContentType(header: string): { essence: string; charset: string | undefined } {
   if (header === 'application/json') return PLAIN_JSON;
   const [essence, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
-  return { essence, charset: params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '') };
+  return {
+    essence,
+    charset: params
+      .find((p) => p.startsWith('charset='))
+      ?.slice(8)
+      .replace(/"/g, ''),
+  };
 }
 
 /** Reads and parses the body of a request for an operation; a multipart body is read asynchronously (the platform's parser). */
@@ -34,23 +39,34 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   if (!declared || declared.contents.length === 0) return { ok: true, value: undefined };
   const contentType = request.headers['content-type'];
   if (empty && !contentType) {
-    return declared.required ? { ok: false, status: 400, message: `a request body is required (${declaredTypes(declared.contents)})` } : { ok: true, value: undefined };
+    return declared.required
+      ? { ok: false, status: 400, message: `a request body is required (${declaredTypes(declared.contents)})` }
+      : { ok: true, value: undefined };
   }
   const { essence, charset } = parseContentType(contentType ?? '');
   const content = declaredContent(declared.contents, essence);
   if (!contentType || !content) {
-    return { ok: false, status: 415, message: `Content-Type ${contentType ? `"${contentType}"` : 'missing'}: this operation accepts ${declaredTypes(declared.contents)}` };
+    return {
+      ok: false,
+      status: 415,
+      message: `Content-Type ${contentType ? `"${contentType}"` : 'missing'}: this operation accepts ${declaredTypes(declared.contents)}`,
+    };
   }
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
     return { ok: false, status: 415, message: `charset ${charset} is not supported; send ${essence} in UTF-8` };
   }
-  if (essence === 'multipart/form-data' && content.schema !== undefined) return readMultipart(bytes, contentType, content, document).then((form) => formBody(form, content));
-  const textual = isJsonMediaType(essence) || essence === 'application/x-www-form-urlencoded' || (essence.startsWith('text/') && typesOf(resolveSchema(content.schema, document)).includes('string'));
+  if (essence === 'multipart/form-data' && content.schema !== undefined)
+    return readMultipart(bytes, contentType, content, document).then((form) => formBody(form, content));
+  const textual =
+    isJsonMediaType(essence) ||
+    essence === 'application/x-www-form-urlencoded' ||
+    (essence.startsWith('text/') && typesOf(resolveSchema(content.schema, document)).includes('string'));
   if (!textual) return { ok: true, value: undefined, content }; // declared, but no schema to read it by: nothing to parse
   // Invalid bytes are an error, never silently replaced (isUtf8 is a native check; toString would replace).
   if (typeof bytes !== 'string' && !isUtf8(bytes)) return { ok: false, status: 400, message: 'the body is not valid UTF-8' };
   let text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
-  if (essence === 'application/x-www-form-urlencoded') return content.schema === undefined ? { ok: true, value: undefined, content } : formBody(readUrlEncoded(text, content, document), content);
+  if (essence === 'application/x-www-form-urlencoded')
+    return content.schema === undefined ? { ok: true, value: undefined, content } : formBody(readUrlEncoded(text, content, document), content);
   if (!isJsonMediaType(essence)) return { ok: true, value: text, content, plain: true };
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 BOM is allowed and ignored (RFC 8259)
   if (isBlank(text)) {

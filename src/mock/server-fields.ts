@@ -52,7 +52,8 @@ export function planServerFields(bindings: Map<Operation, ResourceBinding>, docu
       if (key && binding.role !== 'create') continue;
       if (property.schema.writeOnly === true || requestRequired.has(name)) continue;
       // readOnly fields (an id, a createdAt) are the server's to fill even where not required.
-      if (collected!.required.has(name) || property.schema.readOnly === true || key) fields.push({ name, pointer: property.pointer, schema: property.schema, key });
+      if (collected!.required.has(name) || property.schema.readOnly === true || key)
+        fields.push({ name, pointer: property.pointer, schema: property.schema, key });
     }
     if (fields.length > 0) plans.set(operation, fields);
   }
@@ -61,7 +62,10 @@ export function planServerFields(bindings: Map<Operation, ResourceBinding>, docu
 
 /** The object schema the operation answers records with (a list's items), by pointer; undefined for none. */
 function answerPointer(operation: Operation, binding: ResourceBinding, document: unknown): string | undefined {
-  const success = declaredStatuses(operation).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
+  const success =
+    declaredStatuses(operation)
+      .filter((s) => s >= 200 && s < 300)
+      .sort((a, b) => a - b)[0] ?? 200;
   const content = jsonContent(findResponse(operation, success)?.contents ?? []);
   if (content?.schema === undefined) return undefined;
   if (binding.role !== 'list') return content.schemaPointer;

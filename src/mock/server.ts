@@ -67,5 +67,6 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
 function warnAbout(spec: LoadedSpec, logger: Logger): void {
   const shown = spec.warnings.slice(0, 10);
   for (const warning of shown) logger.warn(`${spec.file}: ${warning}`);
-  if (spec.warnings.length > shown.length) logger.warn(`${spec.file}: ${spec.warnings.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`);
+  if (spec.warnings.length > shown.length)
+    logger.warn(`${spec.file}: ${spec.warnings.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`);
 }

@@ -120,7 +120,12 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
     case 'merge': {
       const incoming = (body ?? {}) as StoredRecord;
       if (keyField !== undefined && incoming[keyField] !== undefined && keyString(incoming[keyField]) !== key) {
-        return responder.fail(request, operation, preferDeclared(operation, [400, 422]), `${keyField} ${keyString(incoming[keyField])} in the body does not match ${key} in the path`);
+        return responder.fail(
+          request,
+          operation,
+          preferDeclared(operation, [400, 422]),
+          `${keyField} ${keyString(incoming[keyField])} in the body does not match ${key} in the path`,
+        );
       }
       const record = binding.role === 'replace' ? { ...incoming } : mergePatch(existing, incoming);
       if (keyField !== undefined) record[keyField] = existing[keyField];
@@ -153,7 +158,10 @@ const successCache = new WeakMap<Operation, number>();
 function lowestSuccess(operation: Operation): number {
   let success = successCache.get(operation);
   if (success === undefined) {
-    success = declaredStatuses(operation).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200;
+    success =
+      declaredStatuses(operation)
+        .filter((s) => s >= 200 && s < 300)
+        .sort((a, b) => a - b)[0] ?? 200;
     successCache.set(operation, success);
   }
   return success;

@@ -63,9 +63,16 @@ export function createWebhooks(spec: LoadedSpec, validators: Validators, logger:
     const cacheKey = `${binding.role}\u0000${binding.noun}`;
     if (byRole.has(cacheKey)) return byRole.get(cacheKey);
     const verbs = VERBS[binding.role] ?? [];
-    const words = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
-    const named = declared.filter((w) => words(w.name).some((word) => word === binding.noun || word === `${binding.noun}s`) && words(w.name).some((word) => verbs.includes(word)));
-    const fitting = binding.role === 'create' && named.length === 0 ? declared.filter((w) => w.schemaPointer && validators.at(w.schemaPointer)(payload).ok) : named;
+    const words = (name: string) =>
+      name
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/);
+    const named = declared.filter(
+      (w) => words(w.name).some((word) => word === binding.noun || word === `${binding.noun}s`) && words(w.name).some((word) => verbs.includes(word)),
+    );
+    const fitting =
+      binding.role === 'create' && named.length === 0 ? declared.filter((w) => w.schemaPointer && validators.at(w.schemaPointer)(payload).ok) : named;
     const found = fitting.length === 1 ? fitting[0] : undefined;
     byRole.set(cacheKey, found);
     return found;
@@ -75,7 +82,13 @@ export function createWebhooks(spec: LoadedSpec, validators: Validators, logger:
     for (let attempt = 1; attempt <= options.retries + 1; attempt++) {
       delivery.attempts = attempt;
       try {
-        const answer = await fetch(delivery.url, { method: webhook.method, headers: { 'content-type': webhook.mediaType, 'user-agent': 'plantstore-mock', 'x-plantstore-webhook': webhook.name }, body: stringifyJson(delivery.payload), signal: AbortSignal.timeout(5_000), redirect: 'manual' });
+        const answer = await fetch(delivery.url, {
+          method: webhook.method,
+          headers: { 'content-type': webhook.mediaType, 'user-agent': 'plantstore-mock', 'x-plantstore-webhook': webhook.name },
+          body: stringifyJson(delivery.payload),
+          signal: AbortSignal.timeout(5_000),
+          redirect: 'manual',
+        });
         await answer.arrayBuffer().catch(() => undefined);
         delivery.lastStatus = answer.status;
         if (answer.status >= 200 && answer.status < 300) {
@@ -122,10 +135,21 @@ function readWebhooks(spec: LoadedSpec): Webhook[] {
   const out: Webhook[] = [];
   for (const [name, item] of Object.entries(spec.document.webhooks ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
-      const content = ((operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } })?.requestBody?.content ?? {}) as Record<string, { schema?: unknown }>;
+      const content = ((operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } })?.requestBody?.content ?? {}) as Record<
+        string,
+        { schema?: unknown }
+      >;
       const mediaType = Object.keys(content).find(isJsonMediaType);
       if (!mediaType || typeof operation !== 'object') continue;
-      out.push({ name, method: method.toUpperCase(), mediaType, schemaPointer: content[mediaType].schema === undefined ? undefined : `#/webhooks/${escapePointerToken(name)}/${method}/requestBody/content/${escapePointerToken(mediaType)}/schema` });
+      out.push({
+        name,
+        method: method.toUpperCase(),
+        mediaType,
+        schemaPointer:
+          content[mediaType].schema === undefined
+            ? undefined
+            : `#/webhooks/${escapePointerToken(name)}/${method}/requestBody/content/${escapePointerToken(mediaType)}/schema`,
+      });
     }
   }
   return out;

@@ -55,7 +55,12 @@ interface Exchange {
 export function createProxyHandler({ spec, engine, upstream, options, logger }: ProxyHandlerSetup): ProxyHandler {
   const adminAccess = createAdminAccess(options.host, options.adminToken);
   const checkResponse = createResponseChecker(spec, engine.validators);
-  const secretNames = new Set(engine.operations.flatMap((op) => op.security.flat()).filter((s) => s.type === 'apiKey' && s.parameterName).map((s) => s.parameterName!.toLowerCase()));
+  const secretNames = new Set(
+    engine.operations
+      .flatMap((op) => op.security.flat())
+      .filter((s) => s.type === 'apiKey' && s.parameterName)
+      .map((s) => s.parameterName!.toLowerCase()),
+  );
   const journal = createJournal(options.journalSize, secretNames);
   const summary = createViolationSummary();
   const bindings = bindResources(engine.operations, spec.document);
@@ -68,7 +73,8 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     // A preflight is the browser's question to the upstream, not an API call: passed on unjudged.
     const admission: Admission | undefined = isPreflight(request) ? undefined : await engine.admit(request);
     const streamed = request.bodyStream !== undefined;
-    if (streamed) exchange.notes.push(`the request's body is larger than ${options.maxBodyBytes} bytes (--max-body): passed through unvalidated and not recorded`);
+    if (streamed)
+      exchange.notes.push(`the request's body is larger than ${options.maxBodyBytes} bytes (--max-body): passed through unvalidated and not recorded`);
     // A body too large to hold is not judged: only what comes before it (route, security, parameters).
     if (admission && !admission.ok && !(streamed && admission.code === 'invalid-body')) {
       exchange.violations.push(...requestViolations(admission));
@@ -79,21 +85,38 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     const { operation } = exchange;
     const answer = await upstream.forward(request);
     if (!answer.ok) {
-      if (options.mockMissing && operation && !streamed && answer.code === 'connection-refused') return fromMock(exchange, `the upstream refused the connection`);
+      if (options.mockMissing && operation && !streamed && answer.code === 'connection-refused')
+        return fromMock(exchange, `the upstream refused the connection`);
       const status = answer.code === 'timeout' ? 504 : 502;
       exchange.notes.push(`upstream ${options.upstream}: ${answer.message}`);
       exchange.upstreamSilent = true;
-      return finish(exchange, { status, headers: { 'content-type': 'application/json' }, body: engine.errorBody(status, `the upstream did not answer: ${answer.message}`) }, 'proxy');
+      return finish(
+        exchange,
+        { status, headers: { 'content-type': 'application/json' }, body: engine.errorBody(status, `the upstream did not answer: ${answer.message}`) },
+        'proxy',
+      );
     }
-    if (options.mockMissing && operation && !streamed && MISSING_STATUSES.has(answer.status)) return fromMock(exchange, `the upstream answered ${answer.status}`);
+    if (options.mockMissing && operation && !streamed && MISSING_STATUSES.has(answer.status))
+      return fromMock(exchange, `the upstream answered ${answer.status}`);
     if (answer.body === undefined) {
       exchange.notes.push(`the answer's body is larger than ${options.maxBodyBytes} bytes (--max-body): passed through unvalidated`);
       return finish(exchange, { status: answer.status, headers: answer.headers, stream: answer.oversized.stream }, 'upstream');
     }
     // A write the upstream made is made in the mock too, so the operations it answers see it.
-    if (options.mockMissing && operation && !streamed && answer.status < 300 && request.method !== 'GET' && request.method !== 'HEAD' && bindings.has(operation)) await engine.handle(request);
+    if (
+      options.mockMissing &&
+      operation &&
+      !streamed &&
+      answer.status < 300 &&
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      bindings.has(operation)
+    )
+      await engine.handle(request);
     const route: RouteResult = operation ? { kind: 'operation', operation, params: {} } : { kind: 'not-found' };
-    const responseViolations = bodiless(request, answer.status) ? checkResponse(route, answer.status, answer.headers, Buffer.alloc(0), false) : checkResponse(route, answer.status, answer.headers, answer.body, true);
+    const responseViolations = bodiless(request, answer.status)
+      ? checkResponse(route, answer.status, answer.headers, Buffer.alloc(0), false)
+      : checkResponse(route, answer.status, answer.headers, answer.body, true);
     exchange.violations.push(...responseViolations);
     if (options.errors && responseViolations.length > 0) {
       const listed = responseViolations.map((v) => `${v.code}${v.pointer ? ` at ${v.pointer}` : ''}: ${v.message}`).join('; ');
@@ -119,7 +142,19 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     if (exchange.upstreamSilent) logger.warn(`${request.method} ${request.path} ${response.status}  ${problems.join('; ')}`);
     else logger.request({ method: request.method, path: request.path, status: response.status, durationMs, operationId: operation?.id, problems });
     if (options.journalSize > 0) {
-      journal.add({ time: Date.now(), method: request.method, path: request.path, query: request.query, status: response.status, durationMs, operationId: operation?.id, headers: request.headers, problems: notes.length ? notes : undefined, violations, source: source === 'mock' ? 'mock' : 'upstream' });
+      journal.add({
+        time: Date.now(),
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        status: response.status,
+        durationMs,
+        operationId: operation?.id,
+        headers: request.headers,
+        problems: notes.length ? notes : undefined,
+        violations,
+        source: source === 'mock' ? 'mock' : 'upstream',
+      });
     }
     summary.add(operation?.id, violations);
     // What the upstream (or the mock standing in for it) said is recorded; the proxy's own 502/504 for a silent upstream is no observation.
@@ -133,7 +168,11 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   function admin(request: MockRequest): MockResponse | Promise<MockResponse> {
     // The journal holds real traffic: locked beyond loopback without an admin token, as the mock's.
     const access = adminAccess(request);
-    if (!access.ok) return { ...json(401, { error: 401, message: access.message }), headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="plantstore-admin"' } };
+    if (!access.ok)
+      return {
+        ...json(401, { error: 401, message: access.message }),
+        headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="plantstore-admin"' },
+      };
     const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.path}`;
     switch (route) {
       case 'GET /__mock/violations':

@@ -39,7 +39,11 @@ export async function startProxyServer(input: StartProxyServerOptions): Promise<
   // The engine judges requests and stands in for what the upstream lacks; its own request lines
   // and journal would repeat the proxy's, so the proxy keeps those.
   const engineLogger: Logger = { ...logger, request: () => {} };
-  const engine = createMockEngine({ spec, logger: engineLogger, options: { journalSize: 0, maxBodyBytes: options.maxBodyBytes, host: options.host, adminToken: options.adminToken, cors: false } });
+  const engine = createMockEngine({
+    spec,
+    logger: engineLogger,
+    options: { journalSize: 0, maxBodyBytes: options.maxBodyBytes, host: options.host, adminToken: options.adminToken, cors: false },
+  });
   const upstream = createUpstream({ url: upstreamUrl, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, ca });
   const handler = createProxyHandler({ spec, engine, upstream, options, logger });
   const server = createListener(handler.handle, {
@@ -78,9 +82,13 @@ function parseUpstream(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new PlantstoreError('USAGE', `--upstream must be an http(s) URL such as http://127.0.0.1:8080 or https://api.example.com/v1, got ${JSON.stringify(text)}`);
+    throw new PlantstoreError(
+      'USAGE',
+      `--upstream must be an http(s) URL such as http://127.0.0.1:8080 or https://api.example.com/v1, got ${JSON.stringify(text)}`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PlantstoreError('USAGE', `--upstream must be an http(s) URL, got ${url.protocol} (${text})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new PlantstoreError('USAGE', `--upstream must be an http(s) URL, got ${url.protocol} (${text})`);
   if (url.search !== '' || url.hash !== '') throw new PlantstoreError('USAGE', `--upstream takes a base URL without a query or fragment, got ${text}`);
   return url;
 }
@@ -89,6 +97,9 @@ function readCa(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new PlantstoreError('USAGE', `--ca ${file}: cannot read: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new PlantstoreError(
+      'USAGE',
+      `--ca ${file}: cannot read: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
 }

@@ -66,7 +66,9 @@ export function createRecorder(setup: RecorderSetup): Recorder {
 
   const write = (fixture: Fixture) => {
     const single = fixture.steps.length === 1;
-    const value = single ? { name: fixture.name, request: fixture.steps[0].request, expect: fixture.steps[0].expect } : { name: fixture.name, steps: fixture.steps };
+    const value = single
+      ? { name: fixture.name, request: fixture.steps[0].request, expect: fixture.steps[0].expect }
+      : { name: fixture.name, steps: fixture.steps };
     const text = `# Recorded by plantstore proxy from ${setup.upstream} (${stamp}).\n# Replay: plantstore verify --target URL --fixtures ${setup.dir} --token TOKEN\n${stringify(value, { lineWidth: 0 })}`;
     // Whole or not at all: a reader (or a crash) never sees half a file.
     const temporary = `${fixture.file}.tmp`;
@@ -97,7 +99,8 @@ export function createRecorder(setup: RecorderSetup): Recorder {
         parent.refer();
         const { key, variable } = parent;
         fixtureRequest.path = segments.map((segment) => (segment !== '' && decodeSafe(segment) === key ? variable : segment)).join('/');
-        if (sentKey === key && isRecord(fixtureRequest.body) && binding?.keyField) fixtureRequest.body = { ...fixtureRequest.body, [binding.keyField]: variable };
+        if (sentKey === key && isRecord(fixtureRequest.body) && binding?.keyField)
+          fixtureRequest.body = { ...fixtureRequest.body, [binding.keyField]: variable };
       }
       hideSecrets(fixtureRequest, secrets);
       const expect = { status: expectedStatus(operation, exchange.status) };

@@ -42,7 +42,13 @@ export function createResponseChecker(spec: LoadedSpec, validators: Validators):
     const violations: Violation[] = [];
     // The runner fails every 3xx and 5xx; a proxy passes on what the document declares.
     if (status >= 500 || (status >= 300 && status < 400)) {
-      if (!declared) violations.push({ where: 'response', code: 'undeclared-status', pointer: '', message: `${status} is not a status ${operation.id} declares (${operation.responses.map((r) => r.status).join(', ')})` });
+      if (!declared)
+        violations.push({
+          where: 'response',
+          code: 'undeclared-status',
+          pointer: '',
+          message: `${status} is not a status ${operation.id} declares (${operation.responses.map((r) => r.status).join(', ')})`,
+        });
       return violations;
     }
     if (!withBody) {
@@ -68,7 +74,13 @@ export function createResponseChecker(spec: LoadedSpec, validators: Validators):
       for (const header of declaredHeaders(operation, declared.status)) {
         const value = headers[header.name];
         if (value === undefined) {
-          if (header.required) violations.push({ where: 'response', code: 'missing-header', pointer: '', message: `the ${header.name} header is required for ${status}, and there is none` });
+          if (header.required)
+            violations.push({
+              where: 'response',
+              code: 'missing-header',
+              pointer: '',
+              message: `the ${header.name} header is required for ${status}, and there is none`,
+            });
           continue;
         }
         const problem = header.check?.(value);

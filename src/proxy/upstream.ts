@@ -20,7 +20,14 @@ export interface UpstreamOptions {
 export type UpstreamAnswer =
   | { ok: true; status: number; headers: Record<string, string>; body: Buffer; durationMs: number }
   /** Over the cap: `head` is what was read, `rest` what is still coming. */
-  | { ok: true; status: number; headers: Record<string, string>; body?: undefined; oversized: { stream: AsyncIterable<Uint8Array>; declared?: number }; durationMs: number }
+  | {
+      ok: true;
+      status: number;
+      headers: Record<string, string>;
+      body?: undefined;
+      oversized: { stream: AsyncIterable<Uint8Array>; declared?: number };
+      durationMs: number;
+    }
   | { ok: false; code: TransportFailureCode; message: string; durationMs: number };
 
 export interface Upstream {
@@ -30,7 +37,20 @@ export interface Upstream {
 
 // RFC 9110 §7.6.1: these describe one connection, not the message, and are never forwarded.
 // Host is the upstream's own (undici writes it from the URL).
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+]);
 
 /**
  * Headers fit to pass on: the hop-by-hop ones and those the Connection header names are left out.
@@ -41,7 +61,15 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'p
 export function endToEndHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const named = headers.connection;
   // Most requests say only keep-alive or close: nothing else is this hop's.
-  const extra = named === undefined || named === 'keep-alive' || named === 'close' ? undefined : new Set(String(named).toLowerCase().split(',').map((name) => name.trim()));
+  const extra =
+    named === undefined || named === 'keep-alive' || named === 'close'
+      ? undefined
+      : new Set(
+          String(named)
+            .toLowerCase()
+            .split(',')
+            .map((name) => name.trim()),
+        );
   const out: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];
@@ -74,7 +102,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       let gotHeaders = false;
       try {
         const path = `${base}${incoming.path}${incoming.query === '' ? '' : `?${incoming.query}`}`;
-        const body = incoming.bodyStream ? Readable.from(incoming.bodyStream, { objectMode: false }) : (incoming.body.length === 0 && (incoming.method === 'GET' || incoming.method === 'HEAD') ? undefined : incoming.body);
+        const body = incoming.bodyStream
+          ? Readable.from(incoming.bodyStream, { objectMode: false })
+          : incoming.body.length === 0 && (incoming.method === 'GET' || incoming.method === 'HEAD')
+            ? undefined
+            : incoming.body;
         const headers = endToEndHeaders(incoming.headers);
         // A streamed body keeps its announced length (some servers take no chunked upload); a held one gets its own.
         const length = incoming.headers['content-length'];
@@ -89,10 +121,17 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         const answered = endToEndHeaders(response.headers);
         const declared = response.headers['content-length'] === undefined ? undefined : Number(response.headers['content-length']);
         if (declared !== undefined && declared > options.maxBodyBytes) {
-          return { ok: true, status: response.statusCode, headers: { ...answered, 'content-length': String(declared) }, oversized: { stream: response.body, declared }, durationMs: elapsed() };
+          return {
+            ok: true,
+            status: response.statusCode,
+            headers: { ...answered, 'content-length': String(declared) },
+            oversized: { stream: response.body, declared },
+            durationMs: elapsed(),
+          };
         }
         // Its length is known and within the cap (the common answer): undici's own reader, the fastest.
-        if (declared !== undefined) return { ok: true, status: response.statusCode, headers: answered, body: Buffer.from(await response.body.arrayBuffer()), durationMs: elapsed() };
+        if (declared !== undefined)
+          return { ok: true, status: response.statusCode, headers: answered, body: Buffer.from(await response.body.arrayBuffer()), durationMs: elapsed() };
         const chunks: Buffer[] = [];
         let size = 0;
         const iterator = response.body[Symbol.asyncIterator]();
@@ -108,7 +147,13 @@ export function createUpstream(options: UpstreamOptions): Upstream {
             return { ok: true, status: response.statusCode, headers: answered, oversized: { stream: concatStreams(chunks, rest) }, durationMs: elapsed() };
           }
         }
-        return { ok: true, status: response.statusCode, headers: answered, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), durationMs: elapsed() };
+        return {
+          ok: true,
+          status: response.statusCode,
+          headers: answered,
+          body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
+          durationMs: elapsed(),
+        };
       } catch (error) {
         const { code, message } = describeFailure(error, NEVER, failureOptions, gotHeaders);
         return { ok: false, code, message, durationMs: elapsed() };

@@ -25,7 +25,13 @@ export const MAX_VIOLATIONS_HEADER_BYTES = 4096;
 
 /** The request violations of a refused admission (the mock's own checks). */
 export function requestViolations(refusal: Extract<Admission, { ok: false }>): Violation[] {
-  if (refusal.issues) return refusal.issues.map((issue) => ({ where: 'request', code: issueCode(issue), pointer: issue.pointer, message: `request body ${issue.pointer || '(root)'}: ${issue.message}` }));
+  if (refusal.issues)
+    return refusal.issues.map((issue) => ({
+      where: 'request',
+      code: issueCode(issue),
+      pointer: issue.pointer,
+      message: `request body ${issue.pointer || '(root)'}: ${issue.message}`,
+    }));
   const message = refusal.outcome.problems?.[0] ?? `refused with ${refusal.outcome.response.status}`;
   return [{ where: 'request', code: refusal.code, pointer: '', message }];
 }
@@ -50,7 +56,9 @@ export function violationsHeader(violations: Violation[]): string {
     // Room for this one and for the note of what is left out after it.
     if (size + part.length + 1 + (i < violations.length - 1 ? 120 : 0) > MAX_VIOLATIONS_HEADER_BYTES) {
       const left = violations.length - i;
-      parts.push(asciiJson({ where: 'response', code: 'truncated', pointer: '', message: `${left} more violation${left === 1 ? '' : 's'}; see GET /__mock/requests` }));
+      parts.push(
+        asciiJson({ where: 'response', code: 'truncated', pointer: '', message: `${left} more violation${left === 1 ? '' : 's'}; see GET /__mock/requests` }),
+      );
       break;
     }
     parts.push(part);

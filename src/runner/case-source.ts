@@ -16,7 +16,11 @@ export interface CaseSource {
   /** `count` valid bodies of an operation's request `content` (its JSON body when left out). */
   valid(operation: Operation, count: number, seed: number, content?: MediaContent): JsonValue[];
   /** Bodies that each break one rule of the request `content` schema (its JSON body when left out). */
-  invalid(operation: Operation, seed: number, content?: MediaContent): Array<{ rule: string; pointer: string; description: string } & ({ body: JsonValue } | { rawBody: string })>;
+  invalid(
+    operation: Operation,
+    seed: number,
+    content?: MediaContent,
+  ): Array<{ rule: string; pointer: string; description: string } & ({ body: JsonValue } | { rawBody: string })>;
   /** One valid value of the schema at a document pointer (a parameter). */
   value(pointer: string, seed: number): JsonValue;
 }

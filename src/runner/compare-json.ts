@@ -26,7 +26,8 @@ export function compareJson(expected: JsonValue, actual: JsonValue | undefined, 
       out.push(...compareJson(value, Object.hasOwn(actual, key) ? actual[key] : undefined, mode, `${pointer}/${escapePointerToken(key)}`));
     }
     if (mode === 'exact') {
-      for (const [key, value] of Object.entries(actual)) if (!Object.hasOwn(expected, key)) out.push({ pointer: `${pointer}/${escapePointerToken(key)}`, actual: value });
+      for (const [key, value] of Object.entries(actual))
+        if (!Object.hasOwn(expected, key)) out.push({ pointer: `${pointer}/${escapePointerToken(key)}`, actual: value });
     }
     return out;
   }

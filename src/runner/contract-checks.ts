@@ -55,13 +55,21 @@ const judgedElsewhere = (status: number, route: RouteResult) => status >= 500 ||
 export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
   // A 5xx is a server bug whatever the document declares.
   'server-error': ({ response }) =>
-    response.status >= 500 ? [failure('server-error', `the server failed with ${response.status}${snippet(response.text)}; a 5xx is always a failure`, { actual: response.status })] : [],
+    response.status >= 500
+      ? [failure('server-error', `the server failed with ${response.status}${snippet(response.text)}; a 5xx is always a failure`, { actual: response.status })]
+      : [],
 
   // The runner never follows redirects (a POST must not be re-sent somewhere else); one the
   // operation does not declare means --target points at the wrong address.
   redirect: ({ route, response }) =>
     response.status >= 300 && response.status < 400 && !declaredRedirect(route, response.status)
-      ? [failure('redirect', `the server redirected with ${response.status}${response.headers.location ? ` to ${response.headers.location}` : ''}; redirects are not followed, point --target at the final address`, { actual: response.status })]
+      ? [
+          failure(
+            'redirect',
+            `the server redirected with ${response.status}${response.headers.location ? ` to ${response.headers.location}` : ''}; redirects are not followed, point --target at the final address`,
+            { actual: response.status },
+          ),
+        ]
       : [],
 
   status: ({ route, response, strict, rejection }) => {
@@ -72,15 +80,37 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
     const declared = operation ? operation.responses.map((r) => r.status).join(', ') : '';
     const where = operation ? `${operation.id} declares ${declared}` : 'the document has no operation for this method and path';
     if (OFF_CONTRACT_STATUSES.includes(status)) {
-      return [{ code: 'off-contract-status', severity: strict ? 'failure' : 'warning', message: `${status} is not declared (${where}); it is in the documented off-contract class (401, 404, 405, 415)${strict ? ' and --strict is on' : ''}`, actual: status }];
+      return [
+        {
+          code: 'off-contract-status',
+          severity: strict ? 'failure' : 'warning',
+          message: `${status} is not declared (${where}); it is in the documented off-contract class (401, 404, 405, 415)${strict ? ' and --strict is on' : ''}`,
+          actual: status,
+        },
+      ];
     }
     if (!operation) return [{ code: 'no-operation', severity: 'warning', message: `${where}; only the always-on checks apply`, actual: status }];
     // OpenAPI 3.1 lets an operation declare no response at all: then no status breaks it.
-    if (operation.responses.length === 0) return [{ code: 'no-declared-responses', severity: strict ? 'failure' : 'warning', message: `${operation.id} declares no response, so ${status} cannot be judged${strict ? ' and --strict is on' : ''}`, actual: status }];
+    if (operation.responses.length === 0)
+      return [
+        {
+          code: 'no-declared-responses',
+          severity: strict ? 'failure' : 'warning',
+          message: `${operation.id} declares no response, so ${status} cannot be judged${strict ? ' and --strict is on' : ''}`,
+          actual: status,
+        },
+      ];
     // The server refused a request made to be refused; the gap is the document's (it declares no
     // status for bad input), so it warns like the off-contract class.
     if (rejection && status >= 400 && status < 500) {
-      return [{ code: 'undeclared-rejection-status', severity: strict ? 'failure' : 'warning', message: `${status} refuses this invalid request, but ${operation.id} declares no such status (${declared})${strict ? ' and --strict is on' : ''}`, actual: status }];
+      return [
+        {
+          code: 'undeclared-rejection-status',
+          severity: strict ? 'failure' : 'warning',
+          message: `${status} refuses this invalid request, but ${operation.id} declares no such status (${declared})${strict ? ' and --strict is on' : ''}`,
+          actual: status,
+        },
+      ];
     }
     return [failure('undeclared-status', `${status} is not a status ${operation.id} declares (${declared})`, { expected: declared, actual: status })];
   },
@@ -94,10 +124,20 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       return emptyAllowed ? [] : [failure('missing-body', `the body is empty; ${response.status} declares ${declared.types.join(', ')}`)];
     }
     const contentType = response.headers['content-type'];
-    if (!contentType) return [failure('missing-content-type', `no Content-Type header; ${response.status} declares ${declared.types.join(', ')}`, { expected: declared.types.join(', ') })];
+    if (!contentType)
+      return [
+        failure('missing-content-type', `no Content-Type header; ${response.status} declares ${declared.types.join(', ')}`, {
+          expected: declared.types.join(', '),
+        }),
+      ];
     const essence = contentType.split(';')[0].trim().toLowerCase();
     if (declared.types.some((type) => mediaTypeMatches(type, essence))) return [];
-    return [failure('undeclared-content-type', `Content-Type ${contentType} is not declared for ${response.status} (declared: ${declared.types.join(', ')})`, { expected: declared.types.join(', '), actual: contentType })];
+    return [
+      failure('undeclared-content-type', `Content-Type ${contentType} is not declared for ${response.status} (declared: ${declared.types.join(', ')})`, {
+        expected: declared.types.join(', '),
+        actual: contentType,
+      }),
+    ];
   },
 
   // Only a JSON answer (application/json, any +json) is judged against a schema; any other media
@@ -106,7 +146,10 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
     const declared = declaredContents(route, response.status);
     const content = declared && servedContent(declared.contents, response.headers['content-type']);
     if (!content || content.schema === undefined || response.json === undefined) return [];
-    if (!response.json.ok) return [failure('body-not-json', `the body is not JSON (${response.json.message})${snippet(response.text)}; ${response.status} declares ${content.mediaType}`)];
+    if (!response.json.ok)
+      return [
+        failure('body-not-json', `the body is not JSON (${response.json.message})${snippet(response.text)}; ${response.status} declares ${content.mediaType}`),
+      ];
     const result = validators.at(content.schemaPointer)(response.json.value);
     if (result.ok) return [];
     const body = response.json.value;
@@ -114,7 +157,10 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       // The value that broke the rule, cut short; a missing field has none.
       const actual = issue.code === 'required' ? undefined : (getAtPointer(body, issue.pointer) as JsonValue | undefined);
       const got = actual === undefined ? '' : `; got ${shortValue(actual)}`;
-      return failure(issueCode(issue), `response body ${issue.pointer || '(root)'}: ${issue.message}${got} (schema ${content.schemaPointer})`, { pointer: issue.pointer, ...(actual !== undefined && { actual: cutValue(actual) }) });
+      return failure(issueCode(issue), `response body ${issue.pointer || '(root)'}: ${issue.message}${got} (schema ${content.schemaPointer})`, {
+        pointer: issue.pointer,
+        ...(actual !== undefined && { actual: cutValue(actual) }),
+      });
     });
   },
 };

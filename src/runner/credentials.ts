@@ -79,7 +79,9 @@ export function parseAuthFlags(flags: string[]): Record<string, string> {
     const name = equals === -1 ? '' : flag.slice(0, equals).trim();
     if (name === '' || flag.slice(equals + 1) === '') {
       // The flag may hold a secret: only its name goes into the message.
-      throw new PlantstoreError('USAGE', `--auth ${equals === -1 ? '(a value without "=")' : `${JSON.stringify(name)}=…`} is not NAME=VALUE`, ['NAME is a security scheme of the document. For example: --auth apiKeyAuth=KEY, --auth basicAuth=user:password, --auth bearerAuth=TOKEN']);
+      throw new PlantstoreError('USAGE', `--auth ${equals === -1 ? '(a value without "=")' : `${JSON.stringify(name)}=…`} is not NAME=VALUE`, [
+        'NAME is a security scheme of the document. For example: --auth apiKeyAuth=KEY, --auth basicAuth=user:password, --auth bearerAuth=TOKEN',
+      ]);
     }
     out[name] = flag.slice(equals + 1);
   }
@@ -89,7 +91,10 @@ export function parseAuthFlags(flags: string[]): Record<string, string> {
 /** Checks --auth against the document: every NAME a security scheme, basic values USER:PASSWORD; a USAGE error listing the schemes otherwise. */
 export function checkAuth(auth: Record<string, string>, schemes: Record<string, unknown>): void {
   const names = Object.keys(schemes);
-  const known = names.length === 0 ? 'The document declares no security schemes.' : `The document's security schemes: ${names.map((name) => `${name} (${describeScheme(schemes[name])})`).join(', ')}.`;
+  const known =
+    names.length === 0
+      ? 'The document declares no security schemes.'
+      : `The document's security schemes: ${names.map((name) => `${name} (${describeScheme(schemes[name])})`).join(', ')}.`;
   for (const [name, value] of Object.entries(auth)) {
     if (!Object.hasOwn(schemes, name)) throw new PlantstoreError('USAGE', `--auth ${name}: the document has no security scheme named '${name}'`, [known]);
     const scheme = schemes[name] as { type?: unknown; scheme?: unknown };
@@ -110,7 +115,9 @@ function describeScheme(value: unknown): string {
 }
 
 /** The request with the credentials added: headers, query values and a Cookie header. */
-export function withCredentials<T extends { headers?: Record<string, string>; query?: Record<string, string | number | boolean | Array<string | number | boolean>> }>(request: T, parts: CredentialParts): T {
+export function withCredentials<
+  T extends { headers?: Record<string, string>; query?: Record<string, string | number | boolean | Array<string | number | boolean>> },
+>(request: T, parts: CredentialParts): T {
   const headers = { ...request.headers, ...parts.headers };
   const cookies = Object.entries(parts.cookies).map(([name, value]) => `${name}=${value}`);
   if (cookies.length > 0) headers.cookie = [headers.cookie, ...cookies].filter(Boolean).join('; ');

@@ -22,5 +22,10 @@ export function toCurl(request: CurlRequest, tokenMark: string): string {
 }
 
 function quoteWithToken(text: string, tokenMark: string): string {
-  return text.split(tokenMark).map((piece) => (piece === '' ? '' : `'${piece.replaceAll("'", `'\\''`)}'`)).join(`"$${TOKEN_ENV}"`) || "''";
+  return (
+    text
+      .split(tokenMark)
+      .map((piece) => (piece === '' ? '' : `'${piece.replaceAll("'", `'\\''`)}'`))
+      .join(`"$${TOKEN_ENV}"`) || "''"
+  );
 }

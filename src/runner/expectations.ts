@@ -14,7 +14,13 @@ export function checkExpectations(expect: FixtureExpectation, response: Received
     const wanted = [expect.status].flat();
     if (!wanted.some((status) => statusMatches(status, response.status))) {
       const text = wanted.map(String).join(' or ');
-      findings.push({ code: 'unexpected-status', severity: 'failure', message: `expected status ${text}, got ${response.status}`, expected: text, actual: response.status });
+      findings.push({
+        code: 'unexpected-status',
+        severity: 'failure',
+        message: `expected status ${text}, got ${response.status}`,
+        expected: text,
+        actual: response.status,
+      });
     }
   }
   if (expect.body !== undefined) findings.push(...checkBody(expect.body, expect.bodyMatch ?? 'subset', response));
@@ -33,7 +39,15 @@ function checkListAtMost(limit: number, response: ReceivedResponse): Finding[] {
   if (response.json === undefined || !response.json.ok || !Array.isArray(response.json.value)) return [];
   const count = response.json.value.length;
   if (count <= limit) return [];
-  return [{ code: 'limit-ignored', severity: 'failure', message: `the list holds ${count} items, more than the limit ${limit} it was asked for`, expected: `at most ${limit} items`, actual: `${count} items` }];
+  return [
+    {
+      code: 'limit-ignored',
+      severity: 'failure',
+      message: `the list holds ${count} items, more than the limit ${limit} it was asked for`,
+      expected: `at most ${limit} items`,
+      actual: `${count} items`,
+    },
+  ];
 }
 
 /** True when a status meets a status expectation (400, or a class such as '4xx'). */
@@ -46,14 +60,24 @@ function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: Rece
   if (response.json === undefined || !response.json.ok) {
     const why = response.json === undefined ? 'the body is empty' : `the body is not JSON (${response.json.message})`;
     // No pointer: the whole body is at issue. An empty body has no actual value to show.
-    return [{ code: 'unexpected-body', severity: 'failure', message: `expected a JSON body${mode === 'subset' ? ' containing' : ''} ${describeValue(expected)}, but ${why}`, expected, ...(response.text !== '' && { actual: response.text.slice(0, 200) }) }];
+    return [
+      {
+        code: 'unexpected-body',
+        severity: 'failure',
+        message: `expected a JSON body${mode === 'subset' ? ' containing' : ''} ${describeValue(expected)}, but ${why}`,
+        expected,
+        ...(response.text !== '' && { actual: response.text.slice(0, 200) }),
+      },
+    ];
   }
   return compareJson(expected, response.json.value, mode).map((mismatch) => {
     const where = `body ${mismatch.pointer || '(root)'}`;
     const message =
-      mismatch.actual === undefined ? `${where}: expected ${describeValue(mismatch.expected!)}, but it is missing`
-      : mismatch.expected === undefined ? `${where}: not expected (bodyMatch: exact), got ${describeValue(mismatch.actual)}`
-      : `${where}: expected ${describeValue(mismatch.expected)}, got ${describeValue(mismatch.actual)}`;
+      mismatch.actual === undefined
+        ? `${where}: expected ${describeValue(mismatch.expected!)}, but it is missing`
+        : mismatch.expected === undefined
+          ? `${where}: not expected (bodyMatch: exact), got ${describeValue(mismatch.actual)}`
+          : `${where}: expected ${describeValue(mismatch.expected)}, got ${describeValue(mismatch.actual)}`;
     return { code: 'unexpected-body', severity: 'failure', message, pointer: mismatch.pointer, expected: mismatch.expected, actual: mismatch.actual };
   });
 }
@@ -72,7 +96,14 @@ function checkListContains({ item, limit }: { item: JsonValue; limit?: number },
 function checkHeader(name: string, wanted: string | boolean, actual: string | undefined): Finding | undefined {
   // A missing header has no actual value (the diff says "(none)"); `true` and `false` read as "present" and "absent".
   const expected = wanted === true ? '(present)' : wanted === false ? '(absent)' : wanted;
-  const fail = (message: string): Finding => ({ code: 'unexpected-header', severity: 'failure', message, header: name.toLowerCase(), expected, ...(actual !== undefined && { actual }) });
+  const fail = (message: string): Finding => ({
+    code: 'unexpected-header',
+    severity: 'failure',
+    message,
+    header: name.toLowerCase(),
+    expected,
+    ...(actual !== undefined && { actual }),
+  });
   if (wanted === true) return actual === undefined ? fail(`expected a ${name} header, there is none`) : undefined;
   if (wanted === false) return actual === undefined ? undefined : fail(`expected no ${name} header, got "${actual}"`);
   if (actual === undefined) return fail(`expected ${name}: ${wanted}, there is no ${name} header`);

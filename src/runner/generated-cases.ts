@@ -42,7 +42,13 @@ interface GenerateContext {
 }
 
 /** Builds the generated cases of a document. */
-export async function generateCases(spec: LoadedSpec, operations: Operation[], validators: Validators, options: GenerateOptions, source?: CaseSource): Promise<GeneratedCases> {
+export async function generateCases(
+  spec: LoadedSpec,
+  operations: Operation[],
+  validators: Validators,
+  options: GenerateOptions,
+  source?: CaseSource,
+): Promise<GeneratedCases> {
   if (options.count <= 0) return { cases: [], uncovered: [] };
   const cases = source ?? (await exampleCaseSource(spec, validators));
   const context: GenerateContext = { document: spec.document, source: cases, validators, options, bindings: bindResources(operations, spec.document) };
@@ -61,7 +67,14 @@ export async function generateCases(spec: LoadedSpec, operations: Operation[], v
 async function exampleCaseSource(spec: LoadedSpec, validators: Validators): Promise<CaseSource> {
   const [{ createExampleGenerator }, { jsonContent }] = await Promise.all([import('../example/index.ts'), import('../document/operations.ts')]);
   const generator = createExampleGenerator(spec, validators);
-  const targetOf = (operation: Operation, content = jsonContent(operation.requestBody?.contents ?? [])!) => ({ name: operation.id, kind: 'operation' as const, pointer: content.schemaPointer, schema: content.schema!, operation, mediaType: content.mediaType });
+  const targetOf = (operation: Operation, content = jsonContent(operation.requestBody?.contents ?? [])!) => ({
+    name: operation.id,
+    kind: 'operation' as const,
+    pointer: content.schemaPointer,
+    schema: content.schema!,
+    operation,
+    mediaType: content.mediaType,
+  });
   return {
     valid: (operation, count, seed, content) => generator.examples(targetOf(operation, content), { seed, count }),
     invalid: (operation, seed, content) => generator.invalidExamples(targetOf(operation, content), { seed, malformed: true }),
@@ -90,7 +103,12 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const varies = (plan !== undefined && drawsFromSchema(plan)) || operation.parameters.length > 0;
   const bodies = plan && drawsFromSchema(plan) ? uniqueKeys(context.source.valid(operation, count, seed, plan.content), operation, plan, context) : [];
   const base = `generated/${operation.id}`;
-  const make = (id: string, name: string, request: FixtureRequest, expect: FixtureExpectation): Case => ({ id: `${base}/${id}`, name: `${operation.id}: ${name}`, source: 'generated', steps: [{ name: 'request', request, expect }] });
+  const make = (id: string, name: string, request: FixtureRequest, expect: FixtureExpectation): Case => ({
+    id: `${base}/${id}`,
+    name: `${operation.id}: ${name}`,
+    source: 'generated',
+    steps: [{ name: 'request', request, expect }],
+  });
   // Without path parameters the request must succeed; with them the item may not exist (see the top).
   const validExpect: FixtureExpectation = itemOperation ? {} : { status: successClass(operation) };
   const out: Case[] = [];
@@ -105,10 +123,18 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   // Written as text or XML a JSON value's breaks mostly vanish (every XML value is text): valid bodies only.
   if (plan && drawsFromSchema(plan) && plan.kind !== 'text' && plan.kind !== 'xml') {
     negativeBodies(context.source.invalid(operation, seed, plan.content), plan).forEach((negative, index) => {
-      const request = 'rawBody' in negative
-        ? { ...build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document), rawBody: negative.rawBody }
-        : build(operation, first.parts, credentials.parts, plan, negative.body, seed, context.document);
-      out.push(make(`invalid-${index + 1}`, `rejects ${negative.description}`, { ...request, headers: { ...request.headers, 'content-type': request.headers?.['content-type'] ?? plan.content.mediaType } }, { status: '4xx' }));
+      const request =
+        'rawBody' in negative
+          ? { ...build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document), rawBody: negative.rawBody }
+          : build(operation, first.parts, credentials.parts, plan, negative.body, seed, context.document);
+      out.push(
+        make(
+          `invalid-${index + 1}`,
+          `rejects ${negative.description}`,
+          { ...request, headers: { ...request.headers, 'content-type': request.headers?.['content-type'] ?? plan.content.mediaType } },
+          { status: '4xx' },
+        ),
+      );
     });
   }
   for (const parameter of operation.parameters) {
@@ -117,7 +143,11 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     const without = generateParameters(operation, draw, seed, context.document, true, (other) => other === parameter || filled(other));
     if (!without.ok) continue;
     const request = build(operation, without.parts, credentials.parts, plan, firstBody, seed, context.document);
-    out.push(make(`missing-${parameter.in}-${parameter.name}`, `rejects a request without the required ${parameter.in} parameter "${parameter.name}"`, request, { status: '4xx' }));
+    out.push(
+      make(`missing-${parameter.in}-${parameter.name}`, `rejects a request without the required ${parameter.in} parameter "${parameter.name}"`, request, {
+        status: '4xx',
+      }),
+    );
   }
   const brokenCount = new Map<ParameterSpec, number>();
   for (const broken of brokenParameters(operation, context.validators, context.document, filled)) {
@@ -127,7 +157,14 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     const n = (brokenCount.get(parameter) ?? 0) + 1;
     brokenCount.set(parameter, n);
     const request = build(operation, parts, credentials.parts, plan, firstBody, seed, context.document);
-    out.push(make(`invalid-${parameter.in}-${parameter.name}-${n}`, `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} (${JSON.stringify(broken.value).slice(0, 40)})`, request, { status: '4xx' }));
+    out.push(
+      make(
+        `invalid-${parameter.in}-${parameter.name}-${n}`,
+        `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} (${JSON.stringify(broken.value).slice(0, 40)})`,
+        request,
+        { status: '4xx' },
+      ),
+    );
   }
   if (hasCredentials(credentials.parts)) {
     const request = build(operation, first.parts, { headers: {}, query: {}, cookies: {} }, plan, firstBody, seed, context.document);
@@ -143,7 +180,11 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
  */
 function negativeBodies<T extends { rule: string; pointer: string } & ({ body: JsonValue } | { rawBody: string })>(negatives: T[], plan: BodyPlan): T[] {
   if (plan.kind === 'json') return negatives;
-  return negatives.filter((negative) => (negative.rule === 'required' && !(plan.kind === 'urlencoded' && 'body' in negative && leavesEmptyParent(negative.body, negative.pointer))) || negative.rule === 'range');
+  return negatives.filter(
+    (negative) =>
+      (negative.rule === 'required' && !(plan.kind === 'urlencoded' && 'body' in negative && leavesEmptyParent(negative.body, negative.pointer))) ||
+      negative.rule === 'range',
+  );
 }
 
 /**
@@ -151,7 +192,10 @@ function negativeBodies<T extends { rule: string; pointer: string } & ({ body: J
  * URL-encoded form, so the whole object is gone and (when it is optional) the form stays valid.
  */
 function leavesEmptyParent(body: JsonValue, pointer: string): boolean {
-  const tokens = pointer.split('/').slice(1, -1).map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const tokens = pointer
+    .split('/')
+    .slice(1, -1)
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (tokens.length === 0) return false;
   let node: JsonValue | undefined = body;
   for (const token of tokens) node = node !== null && typeof node === 'object' ? (node as Record<string, JsonValue>)[token] : undefined;
@@ -179,7 +223,15 @@ function validName(n: number, itemOperation: boolean, hasBody: boolean, hasParam
   return hasBody || hasParameters ? `accepts ${what} (seed ${seed})` : 'accepts a request (generated)';
 }
 
-function build(operation: Operation, parameters: ParameterParts, credentials: CredentialParts, plan: BodyPlan | undefined, value: JsonValue | undefined, seed: number, document: unknown): FixtureRequest {
+function build(
+  operation: Operation,
+  parameters: ParameterParts,
+  credentials: CredentialParts,
+  plan: BodyPlan | undefined,
+  value: JsonValue | undefined,
+  seed: number,
+  document: unknown,
+): FixtureRequest {
   const written = plan && writeBody(plan, value, seed, document);
   const request: FixtureRequest = {
     method: operation.method,

@@ -30,7 +30,14 @@ const lengthOf = (parts: string[]) => parts.reduce((sum, part) => sum + part.len
  * The parameters of one valid request. `omit` names parameters not to send (one the credentials
  * fill, or a required one a negative case drops); optional ones are sent when `withOptional` is true.
  */
-export function generateParameters(operation: Operation, draw: DrawValue, seed: number, document: unknown, withOptional: boolean, omit: (parameter: ParameterSpec) => boolean): ParametersResult {
+export function generateParameters(
+  operation: Operation,
+  draw: DrawValue,
+  seed: number,
+  document: unknown,
+  withOptional: boolean,
+  omit: (parameter: ParameterSpec) => boolean,
+): ParametersResult {
   let path = operation.path;
   const rawQuery: string[] = [];
   const headers: Record<string, string> = {};
@@ -56,7 +63,8 @@ export function generateParameters(operation: Operation, draw: DrawValue, seed: 
       if (candidate !== undefined && candidate.length === 0 && parameter.required) continue;
       if (candidate !== undefined && (text === undefined || lengthOf(candidate) < lengthOf(text))) text = candidate;
     }
-    if (text === undefined) return { ok: false, reason: `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent (${WHY[parameter.in]})` };
+    if (text === undefined)
+      return { ok: false, reason: `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent (${WHY[parameter.in]})` };
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, text[0]);
     else if (parameter.in === 'query') rawQuery.push(...text);
     else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = text[0];

@@ -18,7 +18,14 @@ export interface UniqueBody {
  * uuid), {{uniqueString}} (13 characters, for a maxLength or an alphanumeric pattern) and
  * "PREFIX{{uniqueString}}". Undefined when none does (an enum, a tight pattern).
  */
-export function withUniqueField(body: UniqueBody, field: string, type: 'integer' | 'string', prefix: string, check: (value: JsonValue) => { ok: boolean }, ordinal: 1 | 2 | 3 = 1): UniqueBody | undefined {
+export function withUniqueField(
+  body: UniqueBody,
+  field: string,
+  type: 'integer' | 'string',
+  prefix: string,
+  check: (value: JsonValue) => { ok: boolean },
+  ordinal: 1 | 2 | 3 = 1,
+): UniqueBody | undefined {
   for (const [template, sample] of candidates(type, prefix === '' ? 'id-' : prefix, ordinal)) {
     const candidate = { ...body.sample, [field]: sample };
     if (check(candidate).ok) return { template: { ...body.template, [field]: template }, sample: candidate };
@@ -27,7 +34,13 @@ export function withUniqueField(body: UniqueBody, field: string, type: 'integer'
 }
 
 /** The body with its key field made run-unique (when the key fits one), else as it was. */
-export function withUniqueKey(body: JsonValue, field: string | undefined, type: 'integer' | 'string', prefix: string, check: (value: JsonValue) => { ok: boolean }): JsonValue {
+export function withUniqueKey(
+  body: JsonValue,
+  field: string | undefined,
+  type: 'integer' | 'string',
+  prefix: string,
+  check: (value: JsonValue) => { ok: boolean },
+): JsonValue {
   if (field === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, field)) return body;
   return withUniqueField({ template: body, sample: body }, field, type, prefix, check)?.template ?? body;
 }

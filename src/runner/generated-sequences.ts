@@ -91,10 +91,23 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context, extras);
     if (keyText !== undefined) {
       const keyField = binding.keyField!;
-      const keyValue = key ? { field: keyField, template: body.template[keyField], sample: body.sample[keyField] } : { field: keyField, template: generated[keyField], sample: generated[keyField] };
+      const keyValue = key
+        ? { field: keyField, template: body.template[keyField], sample: body.sample[keyField] }
+        : { field: keyField, template: generated[keyField], sample: generated[keyField] };
       const keyParamOf = (operation: Operation) => Object.values(roles).find((role) => role.operation === operation)?.keyParam;
       const request = (operation: Operation, extra: Partial<FixtureRequest>) => itemRequest(operation, keyParamOf(operation), keyText, extra, context);
-      const updates = updateSteps(roles.replace?.operation, roles.merge?.operation, roles.read?.operation, index, { document: context.document, validators: context.validators, source: context.source, seed, count, drawn, request, key: keyValue, label, noun: binding.noun });
+      const updates = updateSteps(roles.replace?.operation, roles.merge?.operation, roles.read?.operation, index, {
+        document: context.document,
+        validators: context.validators,
+        source: context.source,
+        seed,
+        count,
+        drawn,
+        request,
+        key: keyValue,
+        label,
+        noun: binding.noun,
+      });
       // After the list (which looks for the item as created), before the delete.
       const at = steps.findIndex((step) => step.name === 'delete');
       steps.splice(at === -1 ? steps.length : at, 0, ...updates);
@@ -114,7 +127,13 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
  * The items beyond the sequence's own that a limit check needs (`count` of them), each with its
  * own run-unique key and label ({{uniqueId 2}}, ...); none when a key cannot be made unique.
  */
-function extraItems(generated: Record<string, JsonValue>, count: 1 | 2, binding: ResourceBinding, label: string | undefined, check: (value: JsonValue) => { ok: boolean }): Array<{ body: Record<string, JsonValue>; keyText?: string }> {
+function extraItems(
+  generated: Record<string, JsonValue>,
+  count: 1 | 2,
+  binding: ResourceBinding,
+  label: string | undefined,
+  check: (value: JsonValue) => { ok: boolean },
+): Array<{ body: Record<string, JsonValue>; keyText?: string }> {
   const out: Array<{ body: Record<string, JsonValue>; keyText?: string }> = [];
   for (const ordinal of [2, 3].slice(0, count) as Array<2 | 3>) {
     let body: UniqueBody | undefined = { template: generated, sample: generated };
@@ -126,9 +145,18 @@ function extraItems(generated: Record<string, JsonValue>, count: 1 | 2, binding:
   return out;
 }
 
-function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string | undefined, page: ListPlan | undefined, mediaType: string, context: SequenceContext, extras: Array<{ body: Record<string, JsonValue>; keyText?: string }>): FixtureStep[] {
+function stepsOf(
+  roles: Roles,
+  sent: Record<string, JsonValue>,
+  keyText: string | undefined,
+  page: ListPlan | undefined,
+  mediaType: string,
+  context: SequenceContext,
+  extras: Array<{ body: Record<string, JsonValue>; keyText?: string }>,
+): FixtureStep[] {
   const { document } = context;
-  const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}) => itemRequest(operation, keyParam, keyText, extra, context);
+  const request = ({ operation, keyParam }: { operation: Operation; keyParam?: string }, extra: Partial<FixtureRequest> = {}) =>
+    itemRequest(operation, keyParam, keyText, extra, context);
   const { create, list } = roles;
   // Item operations need the key in their path: without a key field, the server numbers the items itself.
   const read = keyText === undefined ? undefined : roles.read;
@@ -143,14 +171,32 @@ function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string 
   if (list && page) {
     // More items than the smallest limit, then that limit: a list that ignores it shows them all.
     if (page.smallLimit !== undefined && extras.length === page.smallLimit) {
-      extras.forEach((extra, index) => steps.push({ name: `create-${index + 2}`, request: request(create!, { headers: { 'content-type': mediaType }, body: extra.body }), expect: { status: '2xx' } }));
-      steps.push({ name: 'limit-honoured', request: request(list, { query: { limit: page.smallLimit } }), expect: { status: '2xx', listAtMost: page.smallLimit } });
+      extras.forEach((extra, index) =>
+        steps.push({
+          name: `create-${index + 2}`,
+          request: request(create!, { headers: { 'content-type': mediaType }, body: extra.body }),
+          expect: { status: '2xx' },
+        }),
+      );
+      steps.push({
+        name: 'limit-honoured',
+        request: request(list, { query: { limit: page.smallLimit } }),
+        expect: { status: '2xx', listAtMost: page.smallLimit },
+      });
     }
     const listContent = successContent(list.operation);
-    const expected = fittingPart(declaredPart(sent, resolveSchema(successSchema(list.operation), document)?.items, document), listContent && { ...listContent, schemaPointer: `${listContent.schemaPointer}/items` }, context);
+    const expected = fittingPart(
+      declaredPart(sent, resolveSchema(successSchema(list.operation), document)?.items, document),
+      listContent && { ...listContent, schemaPointer: `${listContent.schemaPointer}/items` },
+      context,
+    );
     const query: Record<string, number> = page.pageSize === undefined ? {} : { limit: page.pageSize };
     const paging = page.offsetParam === undefined ? {} : { offsetParam: page.offsetParam };
-    steps.push({ name: 'find-in-list', request: request(list, { query }), expect: { status: '2xx', ...(expected && { listContains: { item: expected, limit: page.pageSize, ...paging } }) } });
+    steps.push({
+      name: 'find-in-list',
+      request: request(list, { query }),
+      expect: { status: '2xx', ...(expected && { listContains: { item: expected, limit: page.pageSize, ...paging } }) },
+    });
   }
   if (remove) {
     steps.push({ name: 'delete', request: request(remove), expect: { status: '2xx' } });
@@ -158,7 +204,12 @@ function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string 
     // The limit check's items go too, so a run leaves no more behind than it has to.
     if (list && page?.smallLimit !== undefined && extras.length === page.smallLimit) {
       extras.forEach((extra, index) => {
-        if (extra.keyText !== undefined) steps.push({ name: `delete-${index + 2}`, request: itemRequest(remove.operation, remove.keyParam, extra.keyText, {}, context), expect: { status: '2xx' } });
+        if (extra.keyText !== undefined)
+          steps.push({
+            name: `delete-${index + 2}`,
+            request: itemRequest(remove.operation, remove.keyParam, extra.keyText, {}, context),
+            expect: { status: '2xx' },
+          });
       });
     }
   }
@@ -166,9 +217,20 @@ function stepsOf(roles: Roles, sent: Record<string, JsonValue>, keyText: string 
 }
 
 /** A request of the sequence: to the collection, or (keyParam) to the item it created. */
-function itemRequest(operation: Operation, keyParam: string | undefined, keyText: string | undefined, extra: Partial<FixtureRequest>, context: SequenceContext): FixtureRequest {
+function itemRequest(
+  operation: Operation,
+  keyParam: string | undefined,
+  keyText: string | undefined,
+  extra: Partial<FixtureRequest>,
+  context: SequenceContext,
+): FixtureRequest {
   const credentials = credentialsFor(operation, context.options.auth);
-  const plain: FixtureRequest = { method: operation.method, path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!), headers: {}, ...extra };
+  const plain: FixtureRequest = {
+    method: operation.method,
+    path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!),
+    headers: {},
+    ...extra,
+  };
   return credentials.ok ? withCredentials(plain, credentials.parts) : plain;
 }
 
@@ -184,7 +246,11 @@ function declaredPart(sent: Record<string, JsonValue>, schema: unknown, document
  * (GitHub's migrations take `repositories` as names and answer them as objects): no server can
  * echo those, so they are not asked for. Fields the pointer cannot reach (through an allOf) stay.
  */
-function fittingPart(part: Record<string, JsonValue> | undefined, content: { schemaPointer: string } | undefined, context: SequenceContext): Record<string, JsonValue> | undefined {
+function fittingPart(
+  part: Record<string, JsonValue> | undefined,
+  content: { schemaPointer: string } | undefined,
+  context: SequenceContext,
+): Record<string, JsonValue> | undefined {
   if (part === undefined || content === undefined) return part;
   const kept: Record<string, JsonValue> = {};
   for (const [name, value] of Object.entries(part)) {
@@ -201,7 +267,9 @@ function successContent(operation: Operation | undefined): { schemaPointer: stri
 }
 
 function labelField(create: ObjectShape, shown: ObjectShape, keyField: string | undefined, document: unknown): string | undefined {
-  const candidates = [...create.properties].filter(([name, schema]) => name !== keyField && shown.properties.has(name) && resolveSchema(schema, document)?.type === 'string').map(([name]) => name);
+  const candidates = [...create.properties]
+    .filter(([name, schema]) => name !== keyField && shown.properties.has(name) && resolveSchema(schema, document)?.type === 'string')
+    .map(([name]) => name);
   return candidates.includes('name') ? 'name' : candidates[0];
 }
 

@@ -18,7 +18,8 @@ export interface OutgoingRequest {
   body?: string;
 }
 
-export type TransportFailureCode = 'timeout' | 'connection-refused' | 'connection-reset' | 'unreachable' | 'tls-error' | 'invalid-http' | 'body-too-large' | 'transport-error';
+export type TransportFailureCode =
+  'timeout' | 'connection-refused' | 'connection-reset' | 'unreachable' | 'tls-error' | 'invalid-http' | 'body-too-large' | 'transport-error';
 
 export type HttpOutcome =
   | { ok: true; status: number; headers: Record<string, string>; body: Buffer; durationMs: number }
@@ -98,20 +99,36 @@ function probe(target: URL, timeoutMs: number, options: HttpClientOptions): Prom
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   const hostname = target.hostname.replace(/^\[|\]$/g, '');
   return new Promise((done) => {
-    connect({ hostname, host: target.host, protocol: target.protocol, port, servername: target.protocol === 'https:' && !/^[\d.:[\]]+$/.test(target.hostname) ? hostname : undefined }, (error, socket) => {
-      if (error) {
-        const { code, message } = describeFailure(error, new AbortController().signal, options, false);
-        done({ ok: false, code, message: code === 'timeout' ? `no connection within ${timeoutMs} ms` : message });
-        return;
-      }
-      socket!.destroy();
-      done({ ok: true });
-    });
+    connect(
+      {
+        hostname,
+        host: target.host,
+        protocol: target.protocol,
+        port,
+        servername: target.protocol === 'https:' && !/^[\d.:[\]]+$/.test(target.hostname) ? hostname : undefined,
+      },
+      (error, socket) => {
+        if (error) {
+          const { code, message } = describeFailure(error, new AbortController().signal, options, false);
+          done({ ok: false, code, message: code === 'timeout' ? `no connection within ${timeoutMs} ms` : message });
+          return;
+        }
+        socket!.destroy();
+        done({ ok: true });
+      },
+    );
   });
 }
 
 function tooLarge(what: string, options: HttpClientOptions, durationMs: number, status: number, headers: Record<string, string>): HttpOutcome {
-  return { ok: false, code: 'body-too-large', message: `the response body is too large: ${what}, over the cap of ${options.maxResponseBytes} bytes (--max-response-size)`, durationMs, status, headers };
+  return {
+    ok: false,
+    code: 'body-too-large',
+    message: `the response body is too large: ${what}, over the cap of ${options.maxResponseBytes} bytes (--max-response-size)`,
+    durationMs,
+    status,
+    headers,
+  };
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -124,7 +141,12 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
 
-export function describeFailure(error: unknown, deadline: AbortSignal, options: HttpClientOptions, gotHeaders: boolean): { code: TransportFailureCode; message: string } {
+export function describeFailure(
+  error: unknown,
+  deadline: AbortSignal,
+  options: HttpClientOptions,
+  gotHeaders: boolean,
+): { code: TransportFailureCode; message: string } {
   const err = error as Error & { code?: string; cause?: { code?: string; message?: string }; errors?: Array<{ code?: string }> };
   const code = err.code ?? err.cause?.code ?? err.errors?.find((e) => e.code)?.code ?? '';
   const during = gotHeaders ? 'while the body was being read' : 'before the answer arrived';

@@ -158,7 +158,8 @@ function exactNumbers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(exactNumbers);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, { value: exactNumbers(item), enumerable: true, writable: true, configurable: true });
+    for (const [key, item] of Object.entries(value))
+      Object.defineProperty(out, key, { value: exactNumbers(item), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;
@@ -167,7 +168,9 @@ function exactNumbers(value: unknown): unknown {
 // Errors inside an anyOf/not say less than the anyOf itself ("must be string" x3); keep the outer one.
 function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
   const composite = errors.filter((e) => ['anyOf', 'oneOf', 'not'].includes(e.keyword));
-  return errors.filter((e) => !composite.some((c) => c !== e && e.schemaPath.startsWith(`${c.schemaPath.slice(0, c.schemaPath.lastIndexOf('/'))}/${c.keyword}/`)));
+  return errors.filter(
+    (e) => !composite.some((c) => c !== e && e.schemaPath.startsWith(`${c.schemaPath.slice(0, c.schemaPath.lastIndexOf('/'))}/${c.keyword}/`)),
+  );
 }
 
 function describe(error: ErrorObject): string {
@@ -186,14 +189,19 @@ function describe(error: ErrorObject): string {
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'anyOf':
-      return error.instancePath.endsWith('/status') ? 'must be a status (100-599), a class such as "4xx", or a list of them' : 'matches none of the allowed forms';
+      return error.instancePath.endsWith('/status')
+        ? 'must be a status (100-599), a class such as "4xx", or a list of them'
+        : 'matches none of the allowed forms';
     default:
       return error.message ?? `fails ${error.keyword}`;
   }
 }
 
 function placeOf(document: Document, lineCounter: LineCounter, pointer: string): string {
-  const path = pointer.split('/').slice(1).map((token) => (/^\d+$/.test(token) ? Number(token) : token.replaceAll('~1', '/').replaceAll('~0', '~')));
+  const path = pointer
+    .split('/')
+    .slice(1)
+    .map((token) => (/^\d+$/.test(token) ? Number(token) : token.replaceAll('~1', '/').replaceAll('~0', '~')));
   // The deepest node that exists: a missing property is reported where its object is.
   for (let length = path.length; length >= 0; length--) {
     const node = length === 0 ? document.contents : document.getIn(path.slice(0, length), true);

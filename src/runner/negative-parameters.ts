@@ -29,7 +29,12 @@ export interface BrokenParameter {
 }
 
 /** The broken values of an operation's path, query and header parameters (none for those `skip` says, such as credentials). */
-export function brokenParameters(operation: Operation, validators: Validators, document: unknown, skip: (parameter: ParameterSpec) => boolean): BrokenParameter[] {
+export function brokenParameters(
+  operation: Operation,
+  validators: Validators,
+  document: unknown,
+  skip: (parameter: ParameterSpec) => boolean,
+): BrokenParameter[] {
   const out: BrokenParameter[] = [];
   for (const parameter of operation.parameters) {
     if (parameter.in === 'cookie' || skip(parameter) || parameter.schema === undefined) continue;
@@ -42,7 +47,12 @@ export function brokenParameters(operation: Operation, validators: Validators, d
     for (const [rule, value] of candidates(schema)) {
       if (taken >= PER_PARAMETER) break;
       if (check(value).ok) continue;
-      const wire = parameter.in === 'path' ? [serializePath(parameter.name, value, format)] : parameter.in === 'query' ? serializeQuery(parameter.name, value, format) : [serializeHeader(value, format)];
+      const wire =
+        parameter.in === 'path'
+          ? [serializePath(parameter.name, value, format)]
+          : parameter.in === 'query'
+            ? serializeQuery(parameter.name, value, format)
+            : [serializeHeader(value, format)];
       if (wire.length === 0 || wire.some((piece) => piece === '')) continue;
       out.push({ parameter, rule, value, wire });
       taken++;
@@ -55,7 +65,14 @@ export function brokenParameters(operation: Operation, validators: Validators, d
  * A valid request's parameters with the broken value in the place of the parameter's own; the
  * others drawn as the valid cases draw them (`omit`: those the credentials fill).
  */
-export function withBrokenParameter(operation: Operation, broken: BrokenParameter, draw: DrawValue, seed: number, document: unknown, omit: (parameter: ParameterSpec) => boolean): ParameterParts | undefined {
+export function withBrokenParameter(
+  operation: Operation,
+  broken: BrokenParameter,
+  draw: DrawValue,
+  seed: number,
+  document: unknown,
+  omit: (parameter: ParameterSpec) => boolean,
+): ParameterParts | undefined {
   const { parameter, wire } = broken;
   // A path parameter's segment goes into the template first, so the rest of the path is drawn as usual.
   const patched = parameter.in === 'path' ? { ...operation, path: operation.path.replace(`{${parameter.name}}`, wire[0]) } : operation;
@@ -74,13 +91,17 @@ function candidates(schema: Record<string, unknown>): Array<[rule: string, value
   const numeric = type === 'integer' || type === 'number';
   if (numeric) {
     const step = type === 'integer' ? 1 : 0.5;
-    if (typeof schema.minimum === 'number') out.push([`below the minimum ${schema.minimum}`, schema.exclusiveMinimum === true ? schema.minimum : schema.minimum - step]);
+    if (typeof schema.minimum === 'number')
+      out.push([`below the minimum ${schema.minimum}`, schema.exclusiveMinimum === true ? schema.minimum : schema.minimum - step]);
     if (typeof schema.exclusiveMinimum === 'number') out.push([`not above the exclusive minimum ${schema.exclusiveMinimum}`, schema.exclusiveMinimum]);
-    if (typeof schema.maximum === 'number') out.push([`above the maximum ${schema.maximum}`, schema.exclusiveMaximum === true ? schema.maximum : schema.maximum + step]);
+    if (typeof schema.maximum === 'number')
+      out.push([`above the maximum ${schema.maximum}`, schema.exclusiveMaximum === true ? schema.maximum : schema.maximum + step]);
     if (typeof schema.exclusiveMaximum === 'number') out.push([`not below the exclusive maximum ${schema.exclusiveMaximum}`, schema.exclusiveMaximum]);
   }
-  if (numeric || type === 'boolean') out.push([`not ${type === 'integer' ? 'an integer' : `a ${type}`}`, type === 'boolean' ? 'not-a-boolean' : 'not-a-number']);
+  if (numeric || type === 'boolean')
+    out.push([`not ${type === 'integer' ? 'an integer' : `a ${type}`}`, type === 'boolean' ? 'not-a-boolean' : 'not-a-number']);
   if (Array.isArray(schema.enum) && schema.enum.every((item) => typeof item === 'string')) out.push(['not one of its enum values', 'not-in-the-enum']);
-  if (type === 'string' && typeof schema.maxLength === 'number' && schema.maxLength < LONGEST_BROKEN_LENGTH) out.push([`longer than its maxLength ${schema.maxLength}`, 'x'.repeat(schema.maxLength + 1)]);
+  if (type === 'string' && typeof schema.maxLength === 'number' && schema.maxLength < LONGEST_BROKEN_LENGTH)
+    out.push([`longer than its maxLength ${schema.maxLength}`, 'x'.repeat(schema.maxLength + 1)]);
   return out.filter(([, value]) => typeof value !== 'number' || Number.isFinite(value));
 }

@@ -36,7 +36,8 @@ type Encode = (text: string) => string;
 
 const encodePart: Encode = (text) => encodeURIComponent(text);
 // RFC 3986 reserved characters stay as they are; everything else is encoded as usual.
-const encodeAllowingReserved: Encode = (text) => encodeURIComponent(text).replace(/%(21|23|24|26|27|28|29|2A|2B|2C|2F|3A|3B|3D|3F|40|5B|5D)/gi, (match) => decodeURIComponent(match));
+const encodeAllowingReserved: Encode = (text) =>
+  encodeURIComponent(text).replace(/%(21|23|24|26|27|28|29|2A|2B|2C|2F|3A|3B|3D|3F|40|5B|5D)/gi, (match) => decodeURIComponent(match));
 
 /** The text of one path parameter, to put in place of `{name}`. */
 export function serializePath(name: string, value: JsonValue, format: ParameterFormat): string {
@@ -51,8 +52,11 @@ export function serializeHeader(value: JsonValue, format: ParameterFormat): stri
 /** A cookie's `name=value` pairs (style form). */
 export function serializeCookie(name: string, value: JsonValue, format: ParameterFormat): string[] {
   if (!isObject(value) && !Array.isArray(value)) return [`${name}=${encodePart(scalar(value))}`];
-  if (Array.isArray(value)) return format.explode ? value.map((item) => `${name}=${encodePart(scalar(item))}`) : [`${name}=${value.map((item) => encodePart(scalar(item))).join(',')}`];
-  return format.explode ? Object.entries(value).map(([key, item]) => `${encodePart(key)}=${encodePart(scalar(item))}`) : [`${name}=${pairs(value, ',', encodePart).join(',')}`];
+  if (Array.isArray(value))
+    return format.explode ? value.map((item) => `${name}=${encodePart(scalar(item))}`) : [`${name}=${value.map((item) => encodePart(scalar(item))).join(',')}`];
+  return format.explode
+    ? Object.entries(value).map(([key, item]) => `${encodePart(key)}=${encodePart(scalar(item))}`)
+    : [`${name}=${pairs(value, ',', encodePart).join(',')}`];
 }
 
 /** The `key=value` pieces one query parameter adds to a query string (already encoded). */

@@ -66,7 +66,11 @@ export function createRedactor(secrets: Array<string | undefined>): Redactor {
 }
 
 /** Headers fit for a report: credential values become "<scheme> [redacted]". `keep` says which values may stay (a marked {{token}}). */
-export function redactHeaders(headers: Record<string, string>, names: CredentialNames = NO_NAMES, keep: (value: string) => boolean = () => false): Record<string, string> {
+export function redactHeaders(
+  headers: Record<string, string>,
+  names: CredentialNames = NO_NAMES,
+  keep: (value: string) => boolean = () => false,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const secret = isCredentialHeader(name) || names.headers.has(name.toLowerCase());

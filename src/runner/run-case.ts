@@ -59,7 +59,13 @@ export async function runCase(testCase: Case, context: CaseContext, uniqueId: bi
   };
 }
 
-async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: FixtureExpectation, context: CaseContext, scope: VariableScope): Promise<StepResult> {
+async function runStep(
+  name: string,
+  rawRequest: FixtureRequest,
+  rawExpect: FixtureExpectation,
+  context: CaseContext,
+  scope: VariableScope,
+): Promise<StepResult> {
   const prepared = prepare(rawRequest, rawExpect, scope);
   if (!prepared.ok) return { name, durationMs: 0, findings: [{ code: 'unresolved-variable', severity: 'failure', message: prepared.message }] };
   const { request, expect } = prepared.value;
@@ -73,19 +79,40 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
   const wanted = expect.listContains;
   if (wanted?.offsetParam !== undefined && wanted.limit !== undefined) {
     // A sequence looks for its item on later pages of a full list (sequence-lists.ts).
-    const found = await findOnPages(outgoing, outcome, { item: wanted.item, limit: wanted.limit, offsetParam: wanted.offsetParam }, (request) => context.client.send(request));
+    const found = await findOnPages(outgoing, outcome, { item: wanted.item, limit: wanted.limit, offsetParam: wanted.offsetParam }, (request) =>
+      context.client.send(request),
+    );
     ({ outcome, pages } = found);
     if (pages > 1) plainRequest.query = redactQuery(found.url.search.slice(1), context.credentialNames);
   }
-  const remembered = { request: { method: request.method, path: request.path, query: outgoing.url.search.slice(1), headers: outgoing.headers, body: request.body ?? request.rawBody } };
+  const remembered = {
+    request: {
+      method: request.method,
+      path: request.path,
+      query: outgoing.url.search.slice(1),
+      headers: outgoing.headers,
+      body: request.body ?? request.rawBody,
+    },
+  };
   if (!outcome.ok) {
     scope.steps.set(name, remembered);
     const response = outcome.status === undefined ? undefined : { status: outcome.status, headers: outcome.headers ?? {} };
-    return { name, request: plainRequest, response, operationId, durationMs: outcome.durationMs, findings: [{ code: outcome.code, severity: 'failure', message: outcome.message }], curl };
+    return {
+      name,
+      request: plainRequest,
+      response,
+      operationId,
+      durationMs: outcome.durationMs,
+      findings: [{ code: outcome.code, severity: 'failure', message: outcome.message }],
+      curl,
+    };
   }
   const text = outcome.body.toString('utf8');
   const received: ReceivedResponse = { status: outcome.status, headers: outcome.headers, text, json: text === '' ? undefined : parseJson(text) };
-  const findings: Finding[] = [...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }), ...checkExpectations(expect, received, pages)];
+  const findings: Finding[] = [
+    ...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }),
+    ...checkExpectations(expect, received, pages),
+  ];
   const body: JsonValue | undefined = received.json === undefined ? undefined : received.json.ok ? received.json.value : cut(text);
   const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers, context.credentialNames), body };
   scope.steps.set(name, { ...remembered, response: { status: outcome.status, headers: outcome.headers, body } });
@@ -97,7 +124,12 @@ async function runStep(name: string, rawRequest: FixtureRequest, rawExpect: Fixt
  * with [redacted] (for the report) and a mark (for curl) where {{token}} stands, then with
  * credentials redacted by the header or query parameter they are in.
  */
-function shown(rawRequest: FixtureRequest, rawExpect: FixtureExpectation, scope: VariableScope, context: CaseContext): { plainRequest: PlainRequest; curl: string } {
+function shown(
+  rawRequest: FixtureRequest,
+  rawExpect: FixtureExpectation,
+  scope: VariableScope,
+  context: CaseContext,
+): { plainRequest: PlainRequest; curl: string } {
   const forReport = prepare(rawRequest, rawExpect, { ...scope, token: REDACTED });
   const forCurl = prepare(rawRequest, rawExpect, { ...scope, token: TOKEN_MARK });
   // Both succeed: they differ from the step's own substitution only in the token's text.
@@ -115,11 +147,18 @@ function shown(rawRequest: FixtureRequest, rawExpect: FixtureExpectation, scope:
   const hasMark = (value: string) => value.includes(TOKEN_MARK);
   const url = redactUrl(curlOutgoing.url);
   url.search = redactQuery(url.search.slice(1), context.credentialNames, hasMark);
-  const curl = toCurl({ url: url.href, method: curlOutgoing.method, headers: redactHeaders(curlOutgoing.headers, context.credentialNames, hasMark), body: curlOutgoing.body }, TOKEN_MARK);
+  const curl = toCurl(
+    { url: url.href, method: curlOutgoing.method, headers: redactHeaders(curlOutgoing.headers, context.credentialNames, hasMark), body: curlOutgoing.body },
+    TOKEN_MARK,
+  );
   return { plainRequest, curl };
 }
 
-function prepare(request: FixtureRequest, expect: FixtureExpectation, scope: VariableScope): Substituted<{ request: FixtureRequest; expect: FixtureExpectation }> {
+function prepare(
+  request: FixtureRequest,
+  expect: FixtureExpectation,
+  scope: VariableScope,
+): Substituted<{ request: FixtureRequest; expect: FixtureExpectation }> {
   // The same walk for every string of the step: one failure is enough to stop it.
   const whole = substitute({ request, expect } as unknown as JsonValue, scope);
   if (!whole.ok) return whole;

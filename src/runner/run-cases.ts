@@ -51,5 +51,15 @@ export async function runCases(cases: Case[], options: RunCasesOptions): Promise
 const BAILED = 'not run: --bail stopped the run at the first failure';
 
 function skipped(testCase: Case, reason: string): CaseResult {
-  return { id: testCase.id, name: testCase.name, source: testCase.source, status: 'skipped', durationMs: 0, steps: [], failures: 0, warnings: 0, skipReason: reason };
+  return {
+    id: testCase.id,
+    name: testCase.name,
+    source: testCase.source,
+    status: 'skipped',
+    durationMs: 0,
+    steps: [],
+    failures: 0,
+    warnings: 0,
+    skipReason: reason,
+  };
 }

@@ -36,7 +36,8 @@ export function listPlan(list: Operation, validators: Validators, document: unkn
   if (!limit) return {};
   const fits = (value: number) => Number.isSafeInteger(value) && validators.at(limit.schemaPointer)(value).ok;
   const schema = resolveSchema(limit.schema, document);
-  const maximum = typeof schema?.maximum === 'number' ? schema.maximum : typeof schema?.exclusiveMaximum === 'number' ? Math.ceil(schema.exclusiveMaximum) - 1 : undefined;
+  const maximum =
+    typeof schema?.maximum === 'number' ? schema.maximum : typeof schema?.exclusiveMaximum === 'number' ? Math.ceil(schema.exclusiveMaximum) - 1 : undefined;
   const pageSize = [Math.min(PAGE_SIZE, maximum ?? PAGE_SIZE), maximum].find((size) => size !== undefined && fits(size));
   if (pageSize === undefined) return limit.required ? undefined : {};
   const offset = list.parameters.find((p) => p.in === 'query' && p.name === 'offset' && p.schema !== undefined);
@@ -58,7 +59,12 @@ export function listItems(body: JsonValue | undefined): JsonValue[] | undefined 
  * Reads the list's next pages (offset += the page's length) while the page is full and lacks the
  * item, up to MAX_PAGES; returns the answer to judge (the page that holds it, or the last read).
  */
-export async function findOnPages(first: OutgoingRequest, answer: HttpOutcome, want: { item: JsonValue; limit: number; offsetParam: string }, send: (request: OutgoingRequest) => Promise<HttpOutcome>): Promise<{ outcome: HttpOutcome; pages: number; url: URL }> {
+export async function findOnPages(
+  first: OutgoingRequest,
+  answer: HttpOutcome,
+  want: { item: JsonValue; limit: number; offsetParam: string },
+  send: (request: OutgoingRequest) => Promise<HttpOutcome>,
+): Promise<{ outcome: HttpOutcome; pages: number; url: URL }> {
   let outcome = answer;
   let url = first.url;
   let pages = 1;

@@ -29,22 +29,43 @@ export interface UpdateContext {
 }
 
 /** The replace and read-back steps (PUT), then the merge step (PATCH), for the sequence at `index`. */
-export function updateSteps(replace: Operation | undefined, merge: Operation | undefined, read: Operation | undefined, index: number, context: UpdateContext): FixtureStep[] {
+export function updateSteps(
+  replace: Operation | undefined,
+  merge: Operation | undefined,
+  read: Operation | undefined,
+  index: number,
+  context: UpdateContext,
+): FixtureStep[] {
   const steps: FixtureStep[] = [];
   const replaced = replace && bodyFor(replace, index, 1, `${context.noun} replaced `, context);
   if (replace && replaced) {
     const expected = declaredPart(replaced.body.template, successSchema(replace), context.document);
-    steps.push({ name: 'replace', request: context.request(replace, { headers: { 'content-type': replaced.mediaType }, body: replaced.body.template }), expect: { status: '2xx', ...(expected && { body: expected }) } });
+    steps.push({
+      name: 'replace',
+      request: context.request(replace, { headers: { 'content-type': replaced.mediaType }, body: replaced.body.template }),
+      expect: { status: '2xx', ...(expected && { body: expected }) },
+    });
     const readBack = read && declaredPart(replaced.body.template, successSchema(read), context.document);
     if (read) steps.push({ name: 'read-after-replace', request: context.request(read, {}), expect: { status: '2xx', ...(readBack && { body: readBack }) } });
   }
   const merged = merge && bodyFor(merge, index, 2, `${context.noun} merged `, context);
-  if (merge && merged) steps.push({ name: 'merge', request: context.request(merge, { headers: { 'content-type': merged.mediaType }, body: merged.body.template }), expect: { status: '2xx' } });
+  if (merge && merged)
+    steps.push({
+      name: 'merge',
+      request: context.request(merge, { headers: { 'content-type': merged.mediaType }, body: merged.body.template }),
+      expect: { status: '2xx' },
+    });
   return steps;
 }
 
 /** A valid generated body for an update, keeping the item's key and giving it a new unique label. */
-function bodyFor(operation: Operation, index: number, salt: number, labelPrefix: string, context: UpdateContext): { mediaType: string; body: UniqueBody } | undefined {
+function bodyFor(
+  operation: Operation,
+  index: number,
+  salt: number,
+  labelPrefix: string,
+  context: UpdateContext,
+): { mediaType: string; body: UniqueBody } | undefined {
   const media = jsonContent(operation.requestBody?.contents ?? []);
   if (!media || media.schema === undefined) return undefined;
   let bodies = context.drawn.get(operation);
@@ -58,7 +79,8 @@ function bodyFor(operation: Operation, index: number, salt: number, labelPrefix:
   let body: UniqueBody = { template: { ...generated }, sample: { ...generated } };
   const { key, label } = context;
   // A different key in the body than in the path would ask the server to move the item.
-  if (key && Object.hasOwn(generated, key.field)) body = { template: { ...body.template, [key.field]: key.template }, sample: { ...body.sample, [key.field]: key.sample } };
+  if (key && Object.hasOwn(generated, key.field))
+    body = { template: { ...body.template, [key.field]: key.template }, sample: { ...body.sample, [key.field]: key.sample } };
   if (label !== undefined && Object.hasOwn(generated, label)) body = withUniqueField(body, label, 'string', labelPrefix, check) ?? body;
   return check(body.sample).ok ? { mediaType: media.mediaType, body } : undefined;
 }

@@ -25,5 +25,5 @@ const OFFSET_EPOCH_MS = 1_735_689_600_000n;
  */
 export function uniqueOffset(uniqueId: bigint): bigint {
   const runMs = BigInt.asUintN(40, uniqueId / 1_000_000n - OFFSET_EPOCH_MS);
-  return (runMs * 1000n + BigInt.asUintN(64, uniqueId) % 1000n) * 4n;
+  return (runMs * 1000n + (BigInt.asUintN(64, uniqueId) % 1000n)) * 4n;
 }

@@ -47,7 +47,8 @@ export function variablesIn(text: string): string[] {
 export function checkVariable(name: string, earlierSteps: readonly string[]): string | undefined {
   if (name === 'token' || Object.hasOwn(UNIQUE_FORMS, name) || BESIDE.test(name) || ORDINAL.test(name)) return undefined;
   const reference = STEP_REFERENCE.exec(name);
-  if (!reference) return `unknown variable {{${name}}}; use {{token}}, {{uniqueId}}, {{uniqueUuid}}, {{uniqueString}} (each also as {{uniqueId 2}} / {{uniqueId 3}}), {{uniqueAbove N}}, {{uniqueBelow N}} or {{steps.NAME.request.PATH}} / {{steps.NAME.response.PATH}}`;
+  if (!reference)
+    return `unknown variable {{${name}}}; use {{token}}, {{uniqueId}}, {{uniqueUuid}}, {{uniqueString}} (each also as {{uniqueId 2}} / {{uniqueId 3}}), {{uniqueAbove N}}, {{uniqueBelow N}} or {{steps.NAME.request.PATH}} / {{steps.NAME.response.PATH}}`;
   if (!earlierSteps.includes(reference[1])) {
     return `{{${name}}} names step '${reference[1]}', which does not run before this one${earlierSteps.length ? ` (earlier steps: ${earlierSteps.join(', ')})` : ''}`;
   }
@@ -104,7 +105,9 @@ export function substituteText(text: string, scope: VariableScope): Substituted<
 
 function resolve(name: string, scope: VariableScope): Substituted<JsonValue> {
   if (name === 'token') {
-    return scope.token === undefined ? { ok: false, message: '{{token}} is used but no token was given (--token or PLANTSTORE_TOKEN)' } : { ok: true, value: scope.token };
+    return scope.token === undefined
+      ? { ok: false, message: '{{token}} is used but no token was given (--token or PLANTSTORE_TOKEN)' }
+      : { ok: true, value: scope.token };
   }
   if (Object.hasOwn(UNIQUE_FORMS, name)) return { ok: true, value: UNIQUE_FORMS[name](scope.uniqueId) };
   const ordinal = ORDINAL.exec(name);

@@ -90,7 +90,13 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
   }
   if (targetUrl.protocol !== 'http:' && targetUrl.protocol !== 'https:') throw usage(`--target must be an http:// or https:// URL, got ${targetUrl.protocol}`);
   if (targetUrl.search || targetUrl.hash) throw usage('--target is a base URL: leave out the query and fragment');
-  for (const [name, value, min] of [['--generate', options.generate, 0], ['--seed', options.seed, 0], ['--timeout', options.timeoutMs, 1], ['--max-response-size', options.maxResponseBytes, 1], ['--concurrency', options.concurrency, 1]] as const) {
+  for (const [name, value, min] of [
+    ['--generate', options.generate, 0],
+    ['--seed', options.seed, 0],
+    ['--timeout', options.timeoutMs, 1],
+    ['--max-response-size', options.maxResponseBytes, 1],
+    ['--concurrency', options.concurrency, 1],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < min) throw usage(`${name} must be a whole number of ${min} or more, got ${value}`);
   }
   // A path that is not there is named as such, before "nothing to run" could hide it.
@@ -98,7 +104,8 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     throw new PlantstoreError('SPEC_NOT_FOUND', `--spec ${spec}: no such file`, ['Pass an OpenAPI 3.0 or 3.1 document (YAML or JSON) with --spec FILE.']);
   }
   const missing = options.fixtures.filter((path) => !existsSync(resolve(path)));
-  if (missing.length > 0) throw usage(`--fixtures ${missing.join(', ')}: no such file or folder`, 'Pass fixture files or folders (YAML/JSON), or leave --fixtures out.');
+  if (missing.length > 0)
+    throw usage(`--fixtures ${missing.join(', ')}: no such file or folder`, 'Pass fixture files or folders (YAML/JSON), or leave --fixtures out.');
   if (options.fixtures.length === 0 && options.generate === 0) {
     throw usage('nothing to run: no fixtures and no generated cases', 'Pass --fixtures PATH, or --generate N to build cases from the document.');
   }
@@ -107,7 +114,10 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     try {
       caPem = readFileSync(options.ca, 'utf8');
     } catch (error) {
-      throw usage(`--ca ${options.ca}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'Pass a PEM file holding the certificate (or its CA) the server presents.');
+      throw usage(
+        `--ca ${options.ca}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        'Pass a PEM file holding the certificate (or its CA) the server presents.',
+      );
     }
   }
   // Milliseconds since 1970 times a million: later runs start above every id an earlier run used
@@ -122,7 +132,8 @@ export function parseHeaderFlags(flags: string[]): Record<string, string> {
   for (const flag of flags) {
     const colon = flag.indexOf(':');
     const name = colon === -1 ? '' : flag.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw usage(`--header ${JSON.stringify(flag)} is not "Name: value"`, 'For example: --header "X-Request-Source: ci"');
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw usage(`--header ${JSON.stringify(flag)} is not "Name: value"`, 'For example: --header "X-Request-Source: ci"');
     headers[name.toLowerCase()] = flag.slice(colon + 1).trim();
   }
   return headers;

@@ -36,20 +36,39 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const generated = await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed, auth: options.auth });
   const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...generated.cases];
   const cases = select(all, options.filter);
-  if (cases.length === 0) throw operations.length === 0 && options.fixtures.length === 0 ? noOperation(spec.document) : nothingToRun(operations.length, generated.uncovered);
+  if (cases.length === 0)
+    throw operations.length === 0 && options.fixtures.length === 0 ? noOperation(spec.document) : nothingToRun(operations.length, generated.uncovered);
   if (options.token === undefined) requireToken(cases);
 
-  const credentialHeaders = Object.entries(options.headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value);
+  const credentialHeaders = Object.entries(options.headers)
+    .filter(([name]) => isCredentialHeader(name))
+    .map(([, value]) => value);
   // Credentials are redacted by place (run-case.ts); this catches long ones a server echoes back.
   const redact = createRedactor([options.token, ...credentialHeaders, ...authSecrets(options.auth), decodeURIComponent(options.targetUrl.password)]);
   const names = credentialNames(operations.flatMap((operation) => operation.security.flat()));
   const outputs = options.reporters.map((target) => openReporter(target));
   const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
   await reachable(client, options.targetUrl, Math.min(options.timeoutMs, PROBE_TIMEOUT_MS), redact);
-  const context: CaseContext = { target: options.targetUrl, client, route: createRouter(operations), validators, strict: options.strict, token: options.token, headers: options.headers, redact, credentialNames: names };
+  const context: CaseContext = {
+    target: options.targetUrl,
+    client,
+    route: createRouter(operations),
+    validators,
+    strict: options.strict,
+    token: options.token,
+    headers: options.headers,
+    redact,
+    credentialNames: names,
+  };
   const startedAt = new Date();
   const target = redact(redactUrl(options.targetUrl).href);
-  for (const output of outputs) output.reporter.start?.({ total: cases.length, target, spec: spec.file, operations: operations.map((op) => ({ operationId: op.id, method: op.method, path: op.path })) });
+  for (const output of outputs)
+    output.reporter.start?.({
+      total: cases.length,
+      target,
+      spec: spec.file,
+      operations: operations.map((op) => ({ operationId: op.id, method: op.method, path: op.path })),
+    });
 
   let results: CaseResult[];
   const outage = createOutageWatch();
@@ -112,7 +131,12 @@ function select(cases: Case[], filter: string[]): Case[] {
   const needles = filter.map((f) => f.toLowerCase());
   const selected = cases.filter((c) => needles.some((needle) => c.name.toLowerCase().includes(needle) || c.id.toLowerCase().includes(needle)));
   if (selected.length === 0) {
-    throw new PlantstoreError('USAGE', `no case matches --filter ${filter.map((f) => JSON.stringify(f)).join(', ')}`, [`There are ${cases.length} cases, e.g. ${cases.slice(0, 3).map((c) => JSON.stringify(c.name)).join(', ')}.`]);
+    throw new PlantstoreError('USAGE', `no case matches --filter ${filter.map((f) => JSON.stringify(f)).join(', ')}`, [
+      `There are ${cases.length} cases, e.g. ${cases
+        .slice(0, 3)
+        .map((c) => JSON.stringify(c.name))
+        .join(', ')}.`,
+    ]);
   }
   return selected;
 }
@@ -121,10 +145,11 @@ function select(cases: Case[], filter: string[]): Case[] {
 function nothingToRun(operationCount: number, uncovered: UncoveredOperation[]): PlantstoreError {
   const shown = uncovered.slice(0, 10).map((u) => `${u.method} ${u.path} (${u.operationId}): ${u.reason}`);
   if (uncovered.length > shown.length) shown.push(`… and ${uncovered.length - shown.length} more`);
-  return new PlantstoreError('USAGE', `nothing to run: no fixtures, and none of the document's ${operationCount} operation${operationCount === 1 ? '' : 's'} got a generated case`, [
-    ...shown,
-    'Pass --fixtures PATH, or the credentials the operations need (--token, --auth NAME=VALUE).',
-  ]);
+  return new PlantstoreError(
+    'USAGE',
+    `nothing to run: no fixtures, and none of the document's ${operationCount} operation${operationCount === 1 ? '' : 's'} got a generated case`,
+    [...shown, 'Pass --fixtures PATH, or the credentials the operations need (--token, --auth NAME=VALUE).'],
+  );
 }
 
 // A document of webhooks alone (OpenAPI 3.1) or of components alone describes no request the
@@ -152,7 +177,16 @@ async function runSafely(testCase: Case, context: CaseContext, uniqueId: bigint)
   } catch (error) {
     // Only a runner bug gets here; the run goes on and the case says what happened.
     const message = context.redact(`plantstore bug while running this case (please report it): ${(error as Error).stack ?? String(error)}`);
-    return { id: testCase.id, name: testCase.name, source: testCase.source, status: 'failed', durationMs: 0, steps: [{ name: 'request', durationMs: 0, findings: [{ code: 'runner-bug', severity: 'failure', message }] }], failures: 1, warnings: 0 };
+    return {
+      id: testCase.id,
+      name: testCase.name,
+      source: testCase.source,
+      status: 'failed',
+      durationMs: 0,
+      steps: [{ name: 'request', durationMs: 0, findings: [{ code: 'runner-bug', severity: 'failure', message }] }],
+      failures: 1,
+      warnings: 0,
+    };
   }
 }
 
@@ -167,12 +201,20 @@ function openReporter(target: ReporterTarget): { reporter: Reporter; close(): vo
   // created, as `mkdir -p` would), so a bad path fails before any request.
   const file = resolve(target.file);
   const flag = `--${target.name} ${target.file}`;
-  if (existsSync(file) && statSync(file).isDirectory()) throw new PlantstoreError('USAGE', `${flag}: is a folder, not a file`, [`Name the report file, e.g. --${target.name} ${join(target.file, `verify.${target.name === 'junit' ? 'xml' : target.name}`)}`]);
+  if (existsSync(file) && statSync(file).isDirectory())
+    throw new PlantstoreError('USAGE', `${flag}: is a folder, not a file`, [
+      `Name the report file, e.g. --${target.name} ${join(target.file, `verify.${target.name === 'junit' ? 'xml' : target.name}`)}`,
+    ]);
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    const why =
+      code === 'ENOTDIR' || code === 'EEXIST'
+        ? 'a part of the path is a file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : (error as Error).message;
     throw new PlantstoreError('USAGE', `${flag}: cannot create the report's folder ${dirname(target.file)} (${why})`);
   }
   // Kept as chunks and written one by one: Stripe's report (3,400 cases with their answers) is

@@ -58,9 +58,11 @@ export async function openFileStore(file: string, logger: Logger, limits: Memory
     if (queue.length === 0 && !rewrite) return writing;
     // A failed batch fails its own waiters only, not every later one.
     const previous = (writing ?? Promise.resolve()).catch(() => undefined);
-    const next: Promise<void> = previous.then(() => (queue.length > 0 || rewrite ? writeBatch() : undefined)).finally(() => {
-      if (writing === next) writing = undefined;
-    });
+    const next: Promise<void> = previous
+      .then(() => (queue.length > 0 || rewrite ? writeBatch() : undefined))
+      .finally(() => {
+        if (writing === next) writing = undefined;
+      });
     writing = next;
     return next;
   };
@@ -125,7 +127,9 @@ function load(file: string, memory: StateStore, logger: Logger): number {
     }
   } catch (error) {
     if (!(error instanceof StateFullError)) throw error;
-    throw new PlantstoreError('STATE_FULL', `${file} holds more than the mock may keep: ${error.reason}`, ['start the mock with a larger --max-state-mb, or with another --state-file']);
+    throw new PlantstoreError('STATE_FULL', `${file} holds more than the mock may keep: ${error.reason}`, [
+      'start the mock with a larger --max-state-mb, or with another --state-file',
+    ]);
   }
   return decoded.entries.length;
 }

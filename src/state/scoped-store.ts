@@ -23,9 +23,22 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
     clear() {
       for (const [collection, key] of base.keys()) if (own(collection)) base.remove(collection, key);
     },
-    snapshot: () => Object.fromEntries(Object.entries(base.snapshot()).filter(([c]) => own(c)).map(([c, records]) => [c.slice(prefix.length), records])),
-    entries: () => base.entries().filter(([c]) => own(c)).map(([c, key, record]) => [c.slice(prefix.length), key, record]),
-    keys: () => base.keys().filter(([c]) => own(c)).map(([c, key]) => [c.slice(prefix.length), key]),
+    snapshot: () =>
+      Object.fromEntries(
+        Object.entries(base.snapshot())
+          .filter(([c]) => own(c))
+          .map(([c, records]) => [c.slice(prefix.length), records]),
+      ),
+    entries: () =>
+      base
+        .entries()
+        .filter(([c]) => own(c))
+        .map(([c, key, record]) => [c.slice(prefix.length), key, record]),
+    keys: () =>
+      base
+        .keys()
+        .filter(([c]) => own(c))
+        .map(([c, key]) => [c.slice(prefix.length), key]),
     size: () => base.keys().filter(([c]) => own(c)).length,
     flush: () => base.flush(),
   };

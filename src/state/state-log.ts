@@ -56,7 +56,9 @@ export function decodeLog(text: string, file: string): DecodedLog {
       ]);
     }
     if (lineNumber === 1 && entry.op !== 'header') {
-      throw new PlantstoreError('STATE_FILE_CORRUPT', `${file}: not a plantstore state file (no header line)`, ['Pass a new file name with --state-file, or a file plantstore wrote.']);
+      throw new PlantstoreError('STATE_FILE_CORRUPT', `${file}: not a plantstore state file (no header line)`, [
+        'Pass a new file name with --state-file, or a file plantstore wrote.',
+      ]);
     }
     entries.push(entry);
     offset = end + 1;

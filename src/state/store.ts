@@ -59,7 +59,10 @@ export class StateFullError extends PlantstoreError {
 }
 
 const overWeight = (maxBytes: number) =>
-  new StateFullError(`its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (--max-state-mb)`, 'DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb');
+  new StateFullError(
+    `its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (--max-state-mb)`,
+    'DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb',
+  );
 
 export interface MemoryStoreLimits {
   /**
@@ -103,7 +106,11 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
       const stored = recordText(record, text);
       const weight = weigh(key, stored);
       if (bytes + weight > maxBytes) throw overWeight(maxBytes);
-      if (records.size >= MAX_COLLECTION_RECORDS) throw new StateFullError(`${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`, 'DELETE /__mock/state clears it');
+      if (records.size >= MAX_COLLECTION_RECORDS)
+        throw new StateFullError(
+          `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`,
+          'DELETE /__mock/state clears it',
+        );
       records.set(key, stored);
       size++;
       bytes += weight;

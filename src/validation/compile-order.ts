@@ -16,7 +16,10 @@ export function compileOrder(bundled: { components?: Record<string, unknown> }):
   for (const [index, name] of Object.keys(schemas).entries()) {
     const found = new Set<string>();
     collectRefs(schemas[name], found);
-    edges.set(pointers[index], [...found].filter((ref) => known.has(ref)));
+    edges.set(
+      pointers[index],
+      [...found].filter((ref) => known.has(ref)),
+    );
   }
   return stronglyConnected(pointers, edges);
 }

@@ -29,7 +29,29 @@ export type Direction = 'request' | 'response' | 'neutral';
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'schemas', 'responses', 'parameters', 'requestBodies', 'headers', 'securitySchemes', 'links', 'callbacks', 'pathItems', 'content', 'paths', 'webhooks', 'encoding', 'variables', 'mapping', 'scopes']);
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'schemas',
+  'responses',
+  'parameters',
+  'requestBodies',
+  'headers',
+  'securitySchemes',
+  'links',
+  'callbacks',
+  'pathItems',
+  'content',
+  'paths',
+  'webhooks',
+  'encoding',
+  'variables',
+  'mapping',
+  'scopes',
+]);
 const FREE_DATA = new Set(['example', 'examples']);
 // A nested `$schema` names a dialect Ajv may not have loaded (draft-07 inside a 3.1 document);
 // the document's dialect decides.

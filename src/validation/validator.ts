@@ -31,7 +31,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 // ajv-formats' formats, with exact int32/int64 over projected doubles (its int64 accepts any
 // integer). Compiled code requires them, and the DIRECTIONAL keyword's check, by these names,
 // so that code read back from the cache finds the very same functions.
-const FORMATS: Record<string, Format> = { ...(fullFormats as Record<string, Format>), int32: { type: 'number', validate: isInt32 }, int64: { type: 'number', validate: isInt64 } };
+const FORMATS: Record<string, Format> = {
+  ...(fullFormats as Record<string, Format>),
+  int32: { type: 'number', validate: isInt32 },
+  int64: { type: 'number', validate: isInt64 },
+};
 const RUNTIME = { 'plantstore:formats': FORMATS, 'plantstore:directional': { missingInDirection } };
 
 export interface ValidationIssue {
@@ -82,13 +86,27 @@ function createAjv(spec: LoadedSpec, source = false): Ajv {
   const large = Object.keys(spec.document.paths ?? {}).length > 100;
   // `source` keeps each function's code, for the cache (compiled-cache.ts) to write.
   const code = { source, formats: _`require("plantstore:formats")`, ...(large ? { optimize: false } : {}) };
-  const options = { allErrors: true, strict: false, logger: false as const, validateFormats: true, validateSchema: false, code, ...(large ? { inlineRefs: false } : {}) };
+  const options = {
+    allErrors: true,
+    strict: false,
+    logger: false as const,
+    validateFormats: true,
+    validateSchema: false,
+    code,
+    ...(large ? { inlineRefs: false } : {}),
+  };
   const ajv: Ajv = spec.dialect === '3.1' ? new Ajv2020(options) : new (ajvDraft04())(options);
   addFormats(ajv);
   for (const name of ['int32', 'int64']) ajv.addFormat(name, FORMATS[name]);
   // OpenAPI's own schema keywords, so Ajv knows them for what they are.
   ajv.addVocabulary(['xml', 'externalDocs', 'discriminator']);
-  ajv.addKeyword({ keyword: DIRECTIONAL, type: 'object', schemaType: 'object', error: { message: 'must have required property', params: ({ params }) => _`{missingProperty: ${params.missingProperty}}` }, code: requiredInDirection });
+  ajv.addKeyword({
+    keyword: DIRECTIONAL,
+    type: 'object',
+    schemaType: 'object',
+    error: { message: 'must have required property', params: ({ params }) => _`{missingProperty: ${params.missingProperty}}` },
+    code: requiredInDirection,
+  });
   // Schemas are compiled by reference into the bundled document, so a component used by many
   // operations is compiled once, and circular references resolve.
   ajv.addSchema(view, DOCUMENT_ID, undefined, false);
@@ -267,7 +285,8 @@ function toIssue(error: ErrorObject): ValidationIssue {
     case 'unevaluatedProperties':
       return { code: 'unevaluatedProperties', pointer: at(params.unevaluatedProperty), message: 'is not allowed' };
     case 'format': {
-      const range = params.format === 'int64' ? ' (-9223372036854775808 to 9223372036854775807)' : params.format === 'int32' ? ' (-2147483648 to 2147483647)' : '';
+      const range =
+        params.format === 'int64' ? ' (-9223372036854775808 to 9223372036854775807)' : params.format === 'int32' ? ' (-2147483648 to 2147483647)' : '';
       return { code: 'format', pointer: error.instancePath, message: `must be ${String(params.format)}${range}` };
     }
     default:

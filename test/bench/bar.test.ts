@@ -7,7 +7,14 @@ import type { ScenarioResult, ServerResult } from '../../bench/measure-servers.t
 
 const CRITERION = '  paired (same core, same time): valid creates >= 0.75x baseline';
 const pairedLine = (paired?: PairedResult) => judgeBar({}, paired).find((line) => line.criterion === CRITERION);
-const pair = (plantstore: number, baseline: number): PairedResult => ({ plantstore, baseline, ratio: plantstore / baseline, seconds: 5, generatorCpuPercent: 40, odd: 0 });
+const pair = (plantstore: number, baseline: number): PairedResult => ({
+  plantstore,
+  baseline,
+  ratio: plantstore / baseline,
+  seconds: 5,
+  generatorCpuPercent: 40,
+  odd: 0,
+});
 
 describe('judgeBar, paired line', () => {
   it.each([
@@ -26,15 +33,23 @@ describe('judgeBar, paired line', () => {
 });
 
 describe('judgeBar, against Prism', () => {
-  const valid = (requestsPerSecond: number) => ({ scenarios: { valid: { requestsPerSecond, p99Ms: 2, rssBytes: 100 * 1024 * 1024, storedAfter: 1000 } }, startupMs: { median: 200 } }) as unknown as ServerResult;
+  const valid = (requestsPerSecond: number) =>
+    ({
+      scenarios: { valid: { requestsPerSecond, p99Ms: 2, rssBytes: 100 * 1024 * 1024, storedAfter: 1000 } },
+      startupMs: { median: 200 },
+    }) as unknown as ServerResult;
   it.each([
     [6000, 'MISS', 'PASS'],
     [12000, 'PASS', 'PASS'],
     [4000, 'MISS', 'MISS'],
-  ] as const)('judges valid creates at %d req/s against Prism\'s 1,000: 10x %s, issue 20\'s 5x %s', (rate, tenfold, fivefold) => {
+  ] as const)("judges valid creates at %d req/s against Prism's 1,000: 10x %s, issue 20's 5x %s", (rate, tenfold, fivefold) => {
     const lines = judgeBar({ plantstore: valid(rate), prism: valid(1000) });
     expect(lines.find((l) => l.criterion === 'valid creates >= 10x Prism req/s')?.verdict).toBe(tenfold);
-    expect(lines.find((l) => l.criterion === '  issue 20: valid creates >= 5x Prism req/s')).toEqual({ criterion: '  issue 20: valid creates >= 5x Prism req/s', measured: `${(rate / 1000).toFixed(2)}x`, verdict: fivefold });
+    expect(lines.find((l) => l.criterion === '  issue 20: valid creates >= 5x Prism req/s')).toEqual({
+      criterion: '  issue 20: valid creates >= 5x Prism req/s',
+      measured: `${(rate / 1000).toFixed(2)}x`,
+      verdict: fivefold,
+    });
   });
 });
 
@@ -46,7 +61,11 @@ describe('judgeBar, p99 and RSS', () => {
   it('judges the mock and shows the baseline of the same run beside it', () => {
     const lines = judgeBar({ plantstore: server(valid(5.78, 124, 178951)), baseline: server(valid(3.97, 171, 272022)) });
     expect(line(lines, 'valid creates p99')).toEqual({ criterion: 'valid creates p99 <= 5 ms', measured: '5.78 ms (baseline 3.97 ms)', verdict: 'MISS' });
-    expect(line(lines, 'valid creates RSS')).toEqual({ criterion: 'valid creates RSS after load <= 150 MB', measured: '124 MB (178,951 plants stored; baseline 171 MB)', verdict: 'PASS' });
+    expect(line(lines, 'valid creates RSS')).toEqual({
+      criterion: 'valid creates RSS after load <= 150 MB',
+      measured: '124 MB (178,951 plants stored; baseline 171 MB)',
+      verdict: 'PASS',
+    });
   });
 
   it('judges the mock alone when the baseline was not measured', () => {

@@ -7,7 +7,15 @@ const resolve = (...argv: string[]) => resolveBenchOptions(argv) as BenchOptions
 
 describe('resolveBenchOptions', () => {
   it('measures 5 s after a 2 s warm-up, pairs for 5 s, and runs the large part by default', () => {
-    expect(resolve()).toMatchObject({ durationSeconds: 5, warmupSeconds: 2, pairedSeconds: 5, connections: 50, startupSamples: 3, largeOnly: false, large: { runs: 3 } });
+    expect(resolve()).toMatchObject({
+      durationSeconds: 5,
+      warmupSeconds: 2,
+      pairedSeconds: 5,
+      connections: 50,
+      startupSamples: 3,
+      largeOnly: false,
+      large: { runs: 3 },
+    });
   });
 
   it('takes wrk when it is on PATH, autocannon otherwise, and either when asked', () => {

@@ -5,7 +5,18 @@ import { summariseRuns } from '../../bench/large-summary.ts';
 
 const MB = 1048576;
 const configs = {
-  'plantstore-warm': summariseRuns([{ listeningMs: 2000, firstAnswerMs: 2100, answers: [{ operation: 'GET /slow', ms: 450, status: 200 }, { operation: 'GET /fast', ms: 10, status: 500 }], rssBytes: 200 * MB, termMs: undefined }]),
+  'plantstore-warm': summariseRuns([
+    {
+      listeningMs: 2000,
+      firstAnswerMs: 2100,
+      answers: [
+        { operation: 'GET /slow', ms: 450, status: 200 },
+        { operation: 'GET /fast', ms: 10, status: 500 },
+      ],
+      rssBytes: 200 * MB,
+      termMs: undefined,
+    },
+  ]),
   prism: summariseRuns([{ answers: [], rssBytes: 400 * MB, termMs: 100, stalled: 'no answer to GET / within 60 s of spawn' }]),
 };
 const report: DocumentReport = {

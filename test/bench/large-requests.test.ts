@@ -6,7 +6,12 @@ const document = {
   openapi: '3.0.3',
   security: [{ oauth: [] }],
   components: {
-    securitySchemes: { basic: { type: 'http', scheme: 'basic' }, oauth: { type: 'oauth2', flows: {} }, key: { type: 'apiKey', in: 'query', name: 'api_key' }, mutual: { type: 'mutualTLS' } },
+    securitySchemes: {
+      basic: { type: 'http', scheme: 'basic' },
+      oauth: { type: 'oauth2', flows: {} },
+      key: { type: 'apiKey', in: 'query', name: 'api_key' },
+      mutual: { type: 'mutualTLS' },
+    },
     parameters: { owner: { name: 'owner', in: 'path', required: true, schema: { type: 'string' } } },
     schemas: { Kind: { type: 'string', enum: ['fern', 'moss'] } },
   },
@@ -16,7 +21,9 @@ const document = {
       get: { parameters: [{ name: 'repo', in: 'path', required: true, schema: { type: 'integer', minimum: 5 } }] },
       delete: {},
     },
-    '/plants': { get: { security: [{ basic: [] }], parameters: [{ name: 'kind', in: 'query', required: true, schema: { $ref: '#/components/schemas/Kind' } }] } },
+    '/plants': {
+      get: { security: [{ basic: [] }], parameters: [{ name: 'kind', in: 'query', required: true, schema: { $ref: '#/components/schemas/Kind' } }] },
+    },
     '/meta': { get: { security: [{ mutual: [] }, { key: [] }] } },
     '/search': { get: { parameters: [{ name: 'filter', in: 'query', required: true, schema: { type: 'object' } }] } },
     '/tls-only': { get: { security: [{ mutual: [] }] } },

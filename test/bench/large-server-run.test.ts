@@ -24,7 +24,10 @@ describe('measureRun', () => {
     expect(result.listeningMs).toBeGreaterThan(0);
     expect(result.firstAnswerMs).toBeGreaterThanOrEqual(result.listeningMs as number);
     expect(result.probeStatus).toBe(200);
-    expect(result.answers.map((a) => [a.operation, a.status])).toEqual([['GET /a', 200], ['GET /missing', 404]]);
+    expect(result.answers.map((a) => [a.operation, a.status])).toEqual([
+      ['GET /a', 200],
+      ['GET /missing', 404],
+    ]);
     expect(result.rssBytes).toBeGreaterThan(1_000_000);
     expect(result.termMs).toBeDefined();
     expect(result.stalled).toBeUndefined();

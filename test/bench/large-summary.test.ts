@@ -26,17 +26,46 @@ describe('median', () => {
 describe('summariseRuns', () => {
   it('takes the median over runs of every figure, then over operations', () => {
     const summary = summariseRuns([
-      run(1000, [{ operation: 'GET /a', ms: 10, status: 200 }, { operation: 'GET /b', ms: 300, status: 200 }]),
-      run(3000, [{ operation: 'GET /a', ms: 30, status: 200 }, { operation: 'GET /b', ms: 100, status: 404 }]),
-      run(2000, [{ operation: 'GET /a', ms: 20, status: 200 }, { operation: 'GET /b', ms: 250, status: 200 }], { rssBytes: 300 * 1048576 }),
+      run(1000, [
+        { operation: 'GET /a', ms: 10, status: 200 },
+        { operation: 'GET /b', ms: 300, status: 200 },
+      ]),
+      run(3000, [
+        { operation: 'GET /a', ms: 30, status: 200 },
+        { operation: 'GET /b', ms: 100, status: 404 },
+      ]),
+      run(
+        2000,
+        [
+          { operation: 'GET /a', ms: 20, status: 200 },
+          { operation: 'GET /b', ms: 250, status: 200 },
+        ],
+        { rssBytes: 300 * 1048576 },
+      ),
     ]);
-    expect(summary).toMatchObject({ runs: 3, listeningMs: 2000, firstAnswerMs: 2010, operationMaxMs: 250, operationsAnswered: 2, rssMb: 100, termAfterListeningMs: 40, termOverLimit: 0, stalled: [] });
+    expect(summary).toMatchObject({
+      runs: 3,
+      listeningMs: 2000,
+      firstAnswerMs: 2010,
+      operationMaxMs: 250,
+      operationsAnswered: 2,
+      rssMb: 100,
+      termAfterListeningMs: 40,
+      termOverLimit: 0,
+      stalled: [],
+    });
     expect(summary.operationMedianMs).toBe((20 + 250) / 2);
     expect(summary.statuses).toEqual({ 200: 5, 404: 1 });
   });
 
   it('names every operation whose first answer took over 200 ms, slowest first', () => {
-    const summary = summariseRuns([run(1000, [{ operation: 'GET /a', ms: 210 }, { operation: 'GET /b', ms: 900 }, { operation: 'GET /c', ms: 20 }])]);
+    const summary = summariseRuns([
+      run(1000, [
+        { operation: 'GET /a', ms: 210 },
+        { operation: 'GET /b', ms: 900 },
+        { operation: 'GET /c', ms: 20 },
+      ]),
+    ]);
     expect(summary.overBar.map((o) => o.operation)).toEqual(['GET /b', 'GET /a']);
   });
 

@@ -53,9 +53,20 @@ describe.each([
 
 describe('parseWrkOutput', () => {
   const summary = 'Running 5s test @ http://127.0.0.1:4010\n  1 threads and 50 connections\nRequests/sec:   4915.17\n';
-  it('reads the script\'s line after wrk\'s summary, latencies from µs to ms', () => {
-    const line = '{"requests":24926,"micros":5071000,"p50":7540,"p99":146100,"max":201000,"statuses":{"200":24900,"400":26},"errors":1,"timeouts":2,"cpuSeconds":0.441}';
-    expect(parseWrkOutput(`${summary}${line}\n`)).toEqual({ requests: 24926, seconds: 5.071, p50Ms: 7.54, p99Ms: 146.1, maxMs: 201, statuses: { 200: 24900, 400: 26 }, errors: 1, timeouts: 2, cpuSeconds: 0.441 });
+  it("reads the script's line after wrk's summary, latencies from µs to ms", () => {
+    const line =
+      '{"requests":24926,"micros":5071000,"p50":7540,"p99":146100,"max":201000,"statuses":{"200":24900,"400":26},"errors":1,"timeouts":2,"cpuSeconds":0.441}';
+    expect(parseWrkOutput(`${summary}${line}\n`)).toEqual({
+      requests: 24926,
+      seconds: 5.071,
+      p50Ms: 7.54,
+      p99Ms: 146.1,
+      maxMs: 201,
+      statuses: { 200: 24900, 400: 26 },
+      errors: 1,
+      timeouts: 2,
+      cpuSeconds: 0.441,
+    });
   });
 
   it('says what wrk printed when the figures are missing', () => {

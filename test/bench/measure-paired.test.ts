@@ -24,9 +24,18 @@ function load(requestsPerSecond: number, extra: Partial<LoadResult> = {}): LoadR
 }
 
 describe('pairedResultOf', () => {
-  it('divides the mock\'s rate by the baseline\'s and keeps both servers\' CPU cost per request', () => {
+  it("divides the mock's rate by the baseline's and keeps both servers' CPU cost per request", () => {
     const result = pairedResultOf(load(6000, { serverCpuMicrosPerRequest: 80 }), load(8000, { serverCpuMicrosPerRequest: 60 }), 5);
-    expect(result).toEqual({ plantstore: 6000, baseline: 8000, ratio: 0.75, plantstoreCpuMicrosPerRequest: 80, baselineCpuMicrosPerRequest: 60, seconds: 5, generatorCpuPercent: 60, odd: 0 });
+    expect(result).toEqual({
+      plantstore: 6000,
+      baseline: 8000,
+      ratio: 0.75,
+      plantstoreCpuMicrosPerRequest: 80,
+      baselineCpuMicrosPerRequest: 60,
+      seconds: 5,
+      generatorCpuPercent: 60,
+      odd: 0,
+    });
   });
 
   it('counts unexpected statuses, errors and timeouts of both loads', () => {

@@ -19,7 +19,10 @@ describe('bodyOf', () => {
   });
 
   it('writes JSON the mock reads back exactly', () => {
-    expect(parseJson(bodyOf(scenario('valid-int64'), 7n))).toMatchObject({ ok: true, value: { id: 9_007_199_200_000_000_007n, name: 'Fern 9007199200000000007' } });
+    expect(parseJson(bodyOf(scenario('valid-int64'), 7n))).toMatchObject({
+      ok: true,
+      value: { id: 9_007_199_200_000_000_007n, name: 'Fern 9007199200000000007' },
+    });
   });
 
   it.each(['invalid-body', 'missing-token'] as const)('repeats the %s body whatever the counter', (name) => {

@@ -23,7 +23,9 @@ describe('plantstore mock --absent-items', () => {
     const { status, body, stderr } = await getNote([]);
     expect(status).toBe(200);
     expect(JSON.parse(body)).toEqual({ id: 99, text: 'from the document' });
-    const warnings = stderr().split('\n').filter((line) => line.includes(') declares no 404:'));
+    const warnings = stderr()
+      .split('\n')
+      .filter((line) => line.includes(') declares no 404:'));
     expect(warnings).toHaveLength(3);
     expect(warnings[0]).toContain('getNote (GET /notes/{id}) declares no 404');
     expect(stderr()).toMatch(/GET \/notes\/5 200 [\d.]+ms {2}no note with id 5 is stored; answered from the document, which declares no 404 for getNote/);

@@ -28,7 +28,12 @@ describe('document warnings on the command line', () => {
     expect(run.stderr).toMatch(/2 warning\(s\) about the document \(plantstore spec --check --spec FILE lists them\)/);
   });
 
-  it.each([['spec', '--check'], ['validate', 'Thing'], ['mock', '--port', '0'], ['verify', '--target', 'http://127.0.0.1:9', '--generate', '1']])('refuses a remote $ref in %s, naming --remote-refs', async (...args) => {
+  it.each([
+    ['spec', '--check'],
+    ['validate', 'Thing'],
+    ['mock', '--port', '0'],
+    ['verify', '--target', 'http://127.0.0.1:9', '--generate', '1'],
+  ])('refuses a remote $ref in %s, naming --remote-refs', async (...args) => {
     const run = await runCli([...args, '--spec', REMOTE]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/refers to https:\/\/schemas\.example\.com\/thing\.json, which is not fetched\n.*--remote-refs/);

@@ -51,7 +51,9 @@ describe('plantstore example', () => {
   it('prints a curl command for an operation, and for a schema that is a request body', async () => {
     for (const name of ['createPlant', 'NewPlant']) {
       const run = await runCommands(['example', name, '--as', 'curl', '--base-url', 'http://localhost:9999']);
-      expect(run.stdout).toMatch(/^curl -sS -i -X POST 'http:\/\/localhost:9999\/plants' -H 'Content-Type: application\/json' -H "Authorization: Bearer \$PLANTSTORE_TOKEN" --data-raw '\{.*\}'\n$/);
+      expect(run.stdout).toMatch(
+        /^curl -sS -i -X POST 'http:\/\/localhost:9999\/plants' -H 'Content-Type: application\/json' -H "Authorization: Bearer \$PLANTSTORE_TOKEN" --data-raw '\{.*\}'\n$/,
+      );
     }
   });
 
@@ -63,7 +65,10 @@ describe('plantstore example', () => {
 
   it('prints fixtures that expect 4xx for invalid payloads', async () => {
     const run = await runCommands(['example', 'createPlant', '--as', 'fixture', '--invalid', '--format', 'ndjson']);
-    const fixtures = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const fixtures = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(fixtures.every((fixture) => fixture.expect.status === '4xx' && fixture.request.path === '/plants')).toBe(true);
     expect(fixtures.some((fixture) => typeof fixture.request.rawBody === 'string')).toBe(true);
   });

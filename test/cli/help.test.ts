@@ -13,7 +13,9 @@ interface CommandModule {
 
 // Every command module of src/cli/commands, so that a command added later is held to the same help.
 const commands: CommandModule[] = [];
-for (const file of readdirSync('src/cli/commands').filter((name) => name.endsWith('.ts')).sort()) {
+for (const file of readdirSync('src/cli/commands')
+  .filter((name) => name.endsWith('.ts'))
+  .sort()) {
   const module = (await import(/* @vite-ignore */ pathToFileURL(resolve('src/cli/commands', file)).href)) as Record<string, unknown>;
   for (const value of Object.values(module)) {
     if (value !== null && typeof value === 'object' && 'command' in value && 'builder' in value) commands.push(value as CommandModule);

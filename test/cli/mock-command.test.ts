@@ -7,7 +7,25 @@ import { request } from 'undici';
 import { BIN, exitOf, runCli, startCliMock } from '../helpers/cli.ts';
 import { CANARY } from '../helpers/engine.ts';
 
-const FLAGS = ['--spec', '--port', '--host', '--token', '--cors', '--declared-only', '--absent-items', '--seed', '--log-format', '--quiet', '--journal-size', '--max-body', '--max-depth', '--state-file', '--isolate-by', '--webhook-url', '--webhook-retries'];
+const FLAGS = [
+  '--spec',
+  '--port',
+  '--host',
+  '--token',
+  '--cors',
+  '--declared-only',
+  '--absent-items',
+  '--seed',
+  '--log-format',
+  '--quiet',
+  '--journal-size',
+  '--max-body',
+  '--max-depth',
+  '--state-file',
+  '--isolate-by',
+  '--webhook-url',
+  '--webhook-retries',
+];
 
 describe('plantstore mock (command line)', () => {
   it('--help describes every flag', async () => {
@@ -23,7 +41,11 @@ describe('plantstore mock (command line)', () => {
   });
 
   it.each([
-    ['an invalid document', ['--spec', 'test/documents/invalid-missing-version.yaml'], /invalid-missing-version\.yaml: not a valid OpenAPI document\n\s+#\/info: must have required property 'version'/],
+    [
+      'an invalid document',
+      ['--spec', 'test/documents/invalid-missing-version.yaml'],
+      /invalid-missing-version\.yaml: not a valid OpenAPI document\n\s+#\/info: must have required property 'version'/,
+    ],
     ['a missing file', ['--spec', 'nope.yaml'], /nope\.yaml: no such file/],
     ['a bad port', ['--port', '70000'], /--port must be a whole number from 0 to 65535/],
     ['an unknown log format', ['--log-format', 'xml'], /Choices: "text", "json"/],
@@ -36,7 +58,11 @@ describe('plantstore mock (command line)', () => {
 
   it('serves the built-in document, logs requests without the token and stops on SIGTERM', async () => {
     const { child, url, stderr } = await startCliMock(['--token', CANARY]);
-    const answer = await request(`${url}/plants`, { method: 'POST', body: '{"id":1,"name":"Fern"}', headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' } });
+    const answer = await request(`${url}/plants`, {
+      method: 'POST',
+      body: '{"id":1,"name":"Fern"}',
+      headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' },
+    });
     expect(answer.statusCode).toBe(200);
     await answer.body.dump();
     const exited = exitOf(child);
@@ -50,7 +76,12 @@ describe('plantstore mock (command line)', () => {
     const { child, url } = await startCliMock([]);
     try {
       child.stderr!.destroy(); // the pipe's reading end is closed: the next log write meets EPIPE
-      const create = (id: number) => request(`${url}/plants`, { method: 'POST', body: `{"id":${id},"name":"Fern"}`, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
+      const create = (id: number) =>
+        request(`${url}/plants`, {
+          method: 'POST',
+          body: `{"id":${id},"name":"Fern"}`,
+          headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        });
       // More than one batch of log lines (512), and past the 20 ms timer, so both flushes write.
       // (The pause between rounds is pacing, not a race: whichever flush comes, nothing is asserted on when.)
       for (let round = 0; round < 3; round++) {
@@ -81,7 +112,10 @@ describe('plantstore mock (command line)', () => {
       ours.child.kill('SIGTERM');
     }
     // The file run as a command (npx plantstore mock): its #! line gives the flag, once.
-    const asCommand = spawn(BIN, ['mock', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` } });
+    const asCommand = spawn(BIN, ['mock', '--port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` },
+    });
     try {
       await once(asCommand.stderr, 'data');
       expect(commandLine(asCommand.pid).filter((arg) => arg.startsWith('--max-semi-space-size'))).toEqual(['--max-semi-space-size=8']);
@@ -99,7 +133,8 @@ describe('plantstore mock (command line)', () => {
   it('serves another document given with --spec, with its own error shape and key field', async () => {
     const { child, url } = await startCliMock(['--spec', 'test/documents/split/main.yaml']);
     try {
-      const post = (body: string) => request(`${url}/trees`, { method: 'POST', body, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
+      const post = (body: string) =>
+        request(`${url}/trees`, { method: 'POST', body, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
       const created = await post('{"code":"oak-1","species":"oak","height":3}');
       expect(created.statusCode).toBe(201);
       expect(await created.body.json()).toEqual({ species: 'oak', height: 3 });

@@ -27,7 +27,11 @@ it('forwards, logs without the token, records, and stops on SIGINT with 0', asyn
     });
     child.on('exit', () => reject(new Error(`proxy exited: ${stderr}`)));
   });
-  const response = await fetch(`${url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"id": 1, "name": "Fern"}' });
+  const response = await fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: '{"id": 1, "name": "Fern"}',
+  });
   expect([response.status, response.headers.get('plantstore-source')]).toEqual([200, 'upstream']);
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   child.kill('SIGINT');

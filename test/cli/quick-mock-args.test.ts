@@ -4,7 +4,26 @@ import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { mockCommand, quickMockArgs, type MockArgs } from '../../src/cli/commands/mock.ts';
 
-const KEYS: (keyof MockArgs)[] = ['spec', 'port', 'host', 'token', 'cors', 'declared-only', 'absent-items', 'seed', 'log-format', 'quiet', 'journal-size', 'max-body', 'max-depth', 'max-state-mb', 'isolate-by', 'webhook-url', 'webhook-retries', 'state-file'];
+const KEYS: (keyof MockArgs)[] = [
+  'spec',
+  'port',
+  'host',
+  'token',
+  'cors',
+  'declared-only',
+  'absent-items',
+  'seed',
+  'log-format',
+  'quiet',
+  'journal-size',
+  'max-body',
+  'max-depth',
+  'max-state-mb',
+  'isolate-by',
+  'webhook-url',
+  'webhook-retries',
+  'state-file',
+];
 
 /** What yargs hands the mock's handler for a command line, or the error it refuses it with. */
 async function viaYargs(argv: string[]): Promise<Partial<MockArgs> | Error> {
@@ -86,7 +105,9 @@ describe('the quick reading of plantstore mock', () => {
     expect(await viaYargs(['mock', '--journalSize', '5'])).toMatchObject({ 'journal-size': 5 });
     // Refused by yargs: its message is the one the user sees.
     expect(await viaYargs(['mock', '--port', '70000'])).toBeInstanceOf(Error);
-    expect(await viaYargs(['mock', '--max-state-mb', '0'])).toMatchObject({ message: expect.stringContaining('--max-state-mb must be a whole number of 1 or more') });
+    expect(await viaYargs(['mock', '--max-state-mb', '0'])).toMatchObject({
+      message: expect.stringContaining('--max-state-mb must be a whole number of 1 or more'),
+    });
     expect(await viaYargs(['mock', '--log-format', 'xml'])).toBeInstanceOf(Error);
     expect(await viaYargs(['mock', '--absent-items', '410'])).toMatchObject({ message: expect.stringContaining('Choices: "document", "404"') });
     expect(await viaYargs(['mock', 'extra'])).toBeInstanceOf(Error);

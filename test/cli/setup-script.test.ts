@@ -24,7 +24,12 @@ function project(manifest: object, lock: Lock, installed: Lock | undefined, fold
 }
 
 const MANIFEST = { name: 'app', dependencies: { a: '^1.0.0' }, devDependencies: { b: '^2.0.0' } };
-const entry = (name: string, version: string, extra: object = {}) => ({ version, resolved: `https://registry.example/${name}-${version}.tgz`, integrity: `sha512-${name}${version}`, ...extra });
+const entry = (name: string, version: string, extra: object = {}) => ({
+  version,
+  resolved: `https://registry.example/${name}-${version}.tgz`,
+  integrity: `sha512-${name}${version}`,
+  ...extra,
+});
 const LOCK: Lock = {
   packages: {
     '': { name: 'app', dependencies: { a: '^1.0.0' }, devDependencies: { b: '^2.0.0' } },
@@ -37,15 +42,27 @@ const INSTALLED: Lock = { packages: { 'node_modules/a': entry('a', '1.2.0'), 'no
 const without = (lock: Lock, path: string): Lock => ({ packages: Object.fromEntries(Object.entries(lock.packages).filter(([key]) => key !== path)) });
 const withEntry = (lock: Lock, path: string, value: Record<string, unknown>): Lock => ({ packages: { ...lock.packages, [path]: value } });
 
-describe('npm\'s record of node_modules against the lock file', () => {
+describe("npm's record of node_modules against the lock file", () => {
   it.each<[string, () => string, boolean]>([
-    ['matches when every locked package is installed (another platform\'s optional one may be absent)', () => project(MANIFEST, LOCK, INSTALLED), true],
-    ['does not match without npm\'s record (node_modules made by hand, or an old npm)', () => project(MANIFEST, LOCK, undefined), false],
-    ['does not match when the lock file asks for another version', () => project(MANIFEST, withEntry(LOCK, 'node_modules/a', entry('a', '1.3.0')), INSTALLED), false],
+    ["matches when every locked package is installed (another platform's optional one may be absent)", () => project(MANIFEST, LOCK, INSTALLED), true],
+    ["does not match without npm's record (node_modules made by hand, or an old npm)", () => project(MANIFEST, LOCK, undefined), false],
+    [
+      'does not match when the lock file asks for another version',
+      () => project(MANIFEST, withEntry(LOCK, 'node_modules/a', entry('a', '1.3.0')), INSTALLED),
+      false,
+    ],
     ['does not match when the lock file adds a package', () => project(MANIFEST, withEntry(LOCK, 'node_modules/d', entry('d', '1.0.0')), INSTALLED), false],
-    ['does not match when a package was installed that the lock file no longer names', () => project(MANIFEST, without(LOCK, 'node_modules/b'), INSTALLED), false],
-    ['does not match when an installed package\'s folder is gone', () => project(MANIFEST, LOCK, INSTALLED, ['node_modules/a']), false],
-    ['does not match when package.json asks for a dependency the lock file lacks', () => project({ ...MANIFEST, dependencies: { a: '^1.0.0', e: '^1.0.0' } }, LOCK, INSTALLED), false],
+    [
+      'does not match when a package was installed that the lock file no longer names',
+      () => project(MANIFEST, without(LOCK, 'node_modules/b'), INSTALLED),
+      false,
+    ],
+    ["does not match when an installed package's folder is gone", () => project(MANIFEST, LOCK, INSTALLED, ['node_modules/a']), false],
+    [
+      'does not match when package.json asks for a dependency the lock file lacks',
+      () => project({ ...MANIFEST, dependencies: { a: '^1.0.0', e: '^1.0.0' } }, LOCK, INSTALLED),
+      false,
+    ],
   ])('%s', (_, make, expected) => {
     expect(installedMatchesLock(make())).toBe(expected);
   });
@@ -71,14 +88,22 @@ function checkoutCopy(): { dir: string; npmCalls: () => number } {
   }
   copyFileSync(join(root, 'node_modules', '.package-lock.json'), join(dir, 'node_modules', '.package-lock.json'));
   const calls = join(dir, 'npm-calls');
-  writeFileSync(join(dir, 'fake-npm.cjs'), `require('node:fs').appendFileSync(${JSON.stringify(calls)}, process.argv.slice(2).join(' ') + '\\n'); process.exit(3);`);
+  writeFileSync(
+    join(dir, 'fake-npm.cjs'),
+    `require('node:fs').appendFileSync(${JSON.stringify(calls)}, process.argv.slice(2).join(' ') + '\\n'); process.exit(3);`,
+  );
   return { dir, npmCalls: () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n').length : 0) };
 }
 
-const runSetup = (dir: string) => spawnSync(process.execPath, [join(dir, 'scripts', 'setup.js')], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_execpath: join(dir, 'fake-npm.cjs') } });
+const runSetup = (dir: string) =>
+  spawnSync(process.execPath, [join(dir, 'scripts', 'setup.js')], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, npm_execpath: join(dir, 'fake-npm.cjs') },
+  });
 
 describe('the set-up before npm start and npm test', () => {
-  it('starts at once after the user\'s own npm ci, with no stamp of its own, and leaves one', () => {
+  it("starts at once after the user's own npm ci, with no stamp of its own, and leaves one", () => {
     const { dir, npmCalls } = checkoutCopy();
     const result = runSetup(dir);
     expect(result.stderr).toBe('');

@@ -27,7 +27,12 @@ describe('plantstore validate', () => {
   it.each([
     ['a missing required field', 'NewPlant', '{"name":"Fern"}', '/id: is required\n'],
     ['every violation, one per line', 'NewPlant', '{"name":5}', '/name: must be string\n/id: is required\n'],
-    ['int64 one past the maximum, judged exactly', 'NewPlant', '{"name":"Fern","id":9223372036854775808}', '/id: must be int64 (-9223372036854775808 to 9223372036854775807)\n'],
+    [
+      'int64 one past the maximum, judged exactly',
+      'NewPlant',
+      '{"name":"Fern","id":9223372036854775808}',
+      '/id: must be int64 (-9223372036854775808 to 9223372036854775807)\n',
+    ],
     ['int32 overflow', 'Error', '{"error":2147483648,"message":"x"}', '/error: must be int32 (-2147483648 to 2147483647)\n'],
     ['a wrong root type, written (root)', 'NewPlant', '[]', '(root): must be object\n'],
   ])('exits 1 for %s with "pointer: message" lines', async (_, name, text, stdout) => {
@@ -36,9 +41,17 @@ describe('plantstore validate', () => {
   });
 
   it.each([
-    ['malformed JSON, with line and column', ['NewPlant', file('broken.json', '{"name":"Fern",\n "id": 12,,}')], /^plantstore: .*broken\.json: not valid JSON at line 2, column 11: /],
+    [
+      'malformed JSON, with line and column',
+      ['NewPlant', file('broken.json', '{"name":"Fern",\n "id": 12,,}')],
+      /^plantstore: .*broken\.json: not valid JSON at line 2, column 11: /,
+    ],
     ['a file that does not exist', ['NewPlant', join(dir, 'missing.json')], /missing\.json: cannot read: no such file/],
-    ['an unknown name, listing the names', ['Cactus', file('x.json', '{}')], /unknown schema or operationId 'Cactus'\n {2}Schemas: Plant, NewPlant, Error\n {2}operationIds: createPlant/],
+    [
+      'an unknown name, listing the names',
+      ['Cactus', file('x.json', '{}')],
+      /unknown schema or operationId 'Cactus'\n {2}Schemas: Plant, NewPlant, Error\n {2}operationIds: createPlant/,
+    ],
     ['no name at all', [], /Not enough non-option arguments/],
   ])('exits 2 for %s', async (_, args, stderr) => {
     const run = await runCommands(['validate', ...args]);

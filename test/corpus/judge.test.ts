@@ -11,11 +11,21 @@ const DOC = {
   info: { title: 'Judge', version: '1' },
   paths: {
     '/pets': {
-      get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } } } } },
+      get: {
+        responses: {
+          '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } } },
+        },
+      },
       post: { responses: { '2XX': { $ref: '#/components/responses/Created' }, '400': { description: 'bad' } } },
     },
     '/pets/{id}': {
-      get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { $ref: '#/components/responses/Created' }, default: { description: 'error', content: { 'application/problem+json': { schema: { type: 'object' } } } } } },
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: {
+          '200': { $ref: '#/components/responses/Created' },
+          default: { description: 'error', content: { 'application/problem+json': { schema: { type: 'object' } } } },
+        },
+      },
       delete: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '204': { description: 'gone' } } },
     },
   },
@@ -23,7 +33,12 @@ const DOC = {
     responses: { Created: { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
     schemas: {
       // Two examples with an "id" once made Ajv refuse the whole document as duplicate schema ids.
-      Pet: { type: 'object', required: ['id', 'name', 'secret'], properties: { id: { type: 'integer', example: 1 }, name: { type: 'string', nullable: true }, secret: { type: 'string', writeOnly: true } }, example: { id: 'v2.0' } },
+      Pet: {
+        type: 'object',
+        required: ['id', 'name', 'secret'],
+        properties: { id: { type: 'integer', example: 1 }, name: { type: 'string', nullable: true }, secret: { type: 'string', writeOnly: true } },
+        example: { id: 'v2.0' },
+      },
       Other: { type: 'object', example: { id: 'v2.0' } },
     },
   },

@@ -39,7 +39,15 @@ const DOC = {
         requestBody: {
           content: {
             'application/x-www-form-urlencoded': {
-              schema: { type: 'object', required: ['amount', 'metadata', 'expand'], properties: { amount: { type: 'integer', example: 100 }, metadata: { type: 'object', properties: { order: { type: 'string', example: 'o1' } } }, expand: { type: 'array', items: { type: 'string', example: 'customer' } } } },
+              schema: {
+                type: 'object',
+                required: ['amount', 'metadata', 'expand'],
+                properties: {
+                  amount: { type: 'integer', example: 100 },
+                  metadata: { type: 'object', properties: { order: { type: 'string', example: 'o1' } } },
+                  expand: { type: 'array', items: { type: 'string', example: 'customer' } },
+                },
+              },
               encoding: { metadata: { style: 'deepObject', explode: true } },
             },
           },
@@ -47,7 +55,13 @@ const DOC = {
         responses: { '200': { description: 'ok' } },
       },
     },
-    '/accounts/{sid}': { get: { security: [], parameters: [{ name: 'sid', in: 'path', required: true, schema: { type: 'string', pattern: '^AC[0-9a-f]{32}$' } }], responses: { '200': { description: 'ok' } } } },
+    '/accounts/{sid}': {
+      get: {
+        security: [],
+        parameters: [{ name: 'sid', in: 'path', required: true, schema: { type: 'string', pattern: '^AC[0-9a-f]{32}$' } }],
+        responses: { '200': { description: 'ok' } },
+      },
+    },
     '/#Action=List Things': { get: { security: [], responses: { '200': { description: 'ok' } } } },
     '/keys': {
       get: { security: [{ digest: [] }, { key: [] }], responses: { '200': { description: 'ok' } } },
@@ -66,7 +80,12 @@ const DOC = {
 describe('the corpus probe builder', async () => {
   const loaded = await loadDocument(writeDocument(DOC));
   const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
-  const probe = (method: string, path: string) => buildProbe(loaded, requests, loaded.operations.find((o) => o.method === method && o.path === path)!);
+  const probe = (method: string, path: string) =>
+    buildProbe(
+      loaded,
+      requests,
+      loaded.operations.find((o) => o.method === method && o.path === path)!,
+    );
 
   it('fills path, required query and header parameters, and leaves optional ones out', () => {
     const put = probe('put', '/items/{id}');
@@ -96,7 +115,13 @@ describe('the corpus probe builder', async () => {
 
   it.each([
     ['the document-wide bearer scheme', 'put', '/items/{id}', (p: ReturnType<typeof probe>) => p.headers.authorization, 'Bearer probe-token'],
-    ['the first alternative it can satisfy (an API key in the query, not digest)', 'get', '/keys', (p: ReturnType<typeof probe>) => p.target, '/keys?api_key=probe-key'],
+    [
+      'the first alternative it can satisfy (an API key in the query, not digest)',
+      'get',
+      '/keys',
+      (p: ReturnType<typeof probe>) => p.target,
+      '/keys?api_key=probe-key',
+    ],
     ['nothing where {} makes security optional', 'post', '/keys', (p: ReturnType<typeof probe>) => p.headers.authorization, undefined],
   ])('gives credentials for %s', (_name, method, path, read, expected) => {
     expect(read(probe(method, path))).toBe(expected);

@@ -33,7 +33,11 @@ describe('dereferencing a bundled document', () => {
       b: { $ref: '#/defs/Node' },
       chained: { $ref: '#/defs/Alias' },
       described: { $ref: '#/defs/Leaf', description: 'mine' },
-      defs: { Node: { type: 'object', properties: { next: { $ref: '#/defs/Node' } } }, Alias: { $ref: '#/defs/Leaf' }, Leaf: { type: 'string', description: 'theirs' } },
+      defs: {
+        Node: { type: 'object', properties: { next: { $ref: '#/defs/Node' } } },
+        Alias: { $ref: '#/defs/Leaf' },
+        Leaf: { type: 'string', description: 'theirs' },
+      },
     }) as any;
     expect(doc.a).toBe(doc.b);
     expect(doc.a.properties.next).toEqual({ $ref: '#/defs/Node' });

@@ -8,7 +8,6 @@ import { createValidators } from '../../src/validation/validator.ts';
 
 const doc = (name: string) => resolve('test/documents', name);
 
-
 describe('loading real-world documents', () => {
   it('loads the Plant Store as Mintlify publishes it (a license without identifier), with no warning', async () => {
     const spec = await loadSpec(doc('plant-store-published.json'));
@@ -61,7 +60,10 @@ describe('loading real-world documents', () => {
     expect(operation.operationId).toBe('createFolder');
     const check = createValidators(spec).at('#/paths/~1folders/post/requestBody/content/application~1json/schema');
     expect(check({ name: 'root', files: [{ name: 'a.txt', parent: { name: 'root' } }] }).ok).toBe(true);
-    expect(check({ name: 'root', files: [{ name: 'a.txt', parent: { files: [] } }] })).toMatchObject({ ok: false, issues: [{ pointer: '/files/0/parent/name' }] });
+    expect(check({ name: 'root', files: [{ name: 'a.txt', parent: { files: [] } }] })).toMatchObject({
+      ok: false,
+      issues: [{ pointer: '/files/0/parent/name' }],
+    });
   });
 
   it('never reaches the network for a remote $ref, and names the flag that allows it', async () => {

@@ -5,7 +5,6 @@ import { loadSpec } from '../../src/document/load-spec.ts';
 
 const doc = (name: string) => resolve('test/documents', name);
 
-
 describe('loading a document', () => {
   it('follows $refs across files', async () => {
     const spec = await loadSpec(doc('split/main.yaml'));

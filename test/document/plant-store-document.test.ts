@@ -35,6 +35,9 @@ describe('the built-in Plant Store document', () => {
     expect(schemas.NewPlant.allOf[1]).toMatchObject({ required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } });
     expect(schemas.Plant.required).toEqual(['name']);
     expect(Object.keys(schemas.Plant.properties)).toEqual(['name', 'tag']);
-    expect(schemas.Error).toMatchObject({ required: ['error', 'message'], properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } } });
+    expect(schemas.Error).toMatchObject({
+      required: ['error', 'message'],
+      properties: { error: { type: 'integer', format: 'int32' }, message: { type: 'string' } },
+    });
   });
 });

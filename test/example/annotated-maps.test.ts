@@ -11,7 +11,9 @@ import { createValidators } from '../../src/validation/validator.ts';
 describe('generating objects whose schemas carry OpenAPI annotations', async () => {
   const spec = await loadSpec(resolve('test/documents/annotated-maps.yaml'));
   const validators = createValidators(spec);
-  const examples = createExampleGenerator(spec, validators).examples(resolveTarget(spec, 'Invoice'), { seed: 5, count: 20 }) as Array<Record<string, Record<string, unknown>>>;
+  const examples = createExampleGenerator(spec, validators).examples(resolveTarget(spec, 'Invoice'), { seed: 5, count: 20 }) as Array<
+    Record<string, Record<string, unknown>>
+  >;
 
   it('never draws an annotation as a property', () => {
     for (const example of examples) {

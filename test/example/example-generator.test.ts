@@ -19,11 +19,16 @@ beforeAll(async () => {
   generator = createExampleGenerator(spec);
 });
 
-const texts = (name: string, seed: number, count: number) => generator.examples(resolveTarget(spec, name), { seed, count }).map((value) => stringifyJson(value));
+const texts = (name: string, seed: number, count: number) =>
+  generator.examples(resolveTarget(spec, name), { seed, count }).map((value) => stringifyJson(value));
 
 describe('example generator', () => {
   it.each(['NewPlant', 'createPlant', 'Plant', 'Error'])('gives byte-identical %s examples for the same seed', (name) => {
-    expect(texts(name, 42, 50)).toEqual(createExampleGenerator(spec).examples(resolveTarget(spec, name), { seed: 42, count: 50 }).map((v) => stringifyJson(v)));
+    expect(texts(name, 42, 50)).toEqual(
+      createExampleGenerator(spec)
+        .examples(resolveTarget(spec, name), { seed: 42, count: 50 })
+        .map((v) => stringifyJson(v)),
+    );
   });
 
   it.each([

@@ -64,7 +64,9 @@ describe('invalid examples', () => {
   });
 
   it('writes the int64 overflow as an exact literal', () => {
-    const overflow = generator.invalidExamples(resolveTarget(spec, 'NewPlant'), { seed: 1 }).find((example) => example.description.includes('one past the int64 maximum'));
+    const overflow = generator
+      .invalidExamples(resolveTarget(spec, 'NewPlant'), { seed: 1 })
+      .find((example) => example.description.includes('one past the int64 maximum'));
     expect(overflow && 'body' in overflow ? stringifyJson(overflow.body) : '').toContain('"id":9223372036854775808');
   });
 

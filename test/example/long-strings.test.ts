@@ -11,7 +11,11 @@ const spec = await loadSpec(resolve('test/documents/runner-corpus-shapes.yaml'))
 
 describe('strings with a large maxLength', () => {
   it.each([1, 2, 3, 4, 5])('are generated short, and never below their minLength (seed %i)', (seed) => {
-    const [note] = createExampleGenerator(spec).examples(resolveTarget(spec, 'Note'), { seed, count: 1 }) as Array<{ text: string; code: string; marks: number[] }>;
+    const [note] = createExampleGenerator(spec).examples(resolveTarget(spec, 'Note'), { seed, count: 1 }) as Array<{
+      text: string;
+      code: string;
+      marks: number[];
+    }>;
     expect(note.text.length).toBeLessThanOrEqual(100);
     expect(note.marks.length).toBeGreaterThanOrEqual(1);
     expect(note.marks.length).toBeLessThanOrEqual(20);

@@ -12,21 +12,41 @@ beforeAll(async () => {
 
 const big = { name: "Fern's", id: 9223372036854775807n };
 const small = { name: 'Moss', id: -3 };
-const options = (overrides: Partial<RenderOptions>): RenderOptions => ({ format: 'json', as: 'body', list: false, target, baseUrl: 'http://127.0.0.1:4010', invalid: false, ...overrides });
+const options = (overrides: Partial<RenderOptions>): RenderOptions => ({
+  format: 'json',
+  as: 'body',
+  list: false,
+  target,
+  baseUrl: 'http://127.0.0.1:4010',
+  invalid: false,
+  ...overrides,
+});
 
 describe('render payloads', () => {
   it.each([
     ['json, one payload', options({}), [big], '{\n  "name": "Fern\'s",\n  "id": 9223372036854775807\n}\n'],
-    ['json, a list', options({ list: true }), [big, small], '[\n  {\n    "name": "Fern\'s",\n    "id": 9223372036854775807\n  },\n  {\n    "name": "Moss",\n    "id": -3\n  }\n]\n'],
+    [
+      'json, a list',
+      options({ list: true }),
+      [big, small],
+      '[\n  {\n    "name": "Fern\'s",\n    "id": 9223372036854775807\n  },\n  {\n    "name": "Moss",\n    "id": -3\n  }\n]\n',
+    ],
     ['ndjson', options({ format: 'ndjson', list: true }), [big, small], '{"name":"Fern\'s","id":9223372036854775807}\n{"name":"Moss","id":-3}\n'],
-    ['yaml, one payload', options({ format: 'yaml' }), [big], 'name: Fern\'s\nid: 9223372036854775807\n'],
+    ['yaml, one payload', options({ format: 'yaml' }), [big], "name: Fern's\nid: 9223372036854775807\n"],
     ['yaml, a list', options({ format: 'yaml', list: true }), [small], '- name: Moss\n  id: -3\n'],
   ])('writes %s', (_, opts, bodies, expected) => {
-    expect(renderPayloads(bodies.map((body) => ({ body })), opts)).toBe(expected);
+    expect(
+      renderPayloads(
+        bodies.map((body) => ({ body })),
+        opts,
+      ),
+    ).toBe(expected);
   });
 
   it('writes malformed JSON as its raw text in ndjson and alone in json', () => {
-    expect(renderPayloads([{ body: small }, { rawBody: '{"name":"Moss"' }], options({ format: 'ndjson', list: true }))).toBe('{"name":"Moss","id":-3}\n{"name":"Moss"\n');
+    expect(renderPayloads([{ body: small }, { rawBody: '{"name":"Moss"' }], options({ format: 'ndjson', list: true }))).toBe(
+      '{"name":"Moss","id":-3}\n{"name":"Moss"\n',
+    );
     expect(renderPayloads([{ rawBody: '{"name":"Moss"' }], options({}))).toBe('{"name":"Moss"\n');
   });
 

@@ -39,7 +39,9 @@ describe('generating strings with a wide maxLength', async () => {
   });
 
   it('lowers the maxLength of a schema reached through a circular $ref too', () => {
-    const nested = examples.map((example) => example.parent).filter((parent): parent is Record<string, unknown> => typeof parent === 'object' && parent !== null);
+    const nested = examples
+      .map((example) => example.parent)
+      .filter((parent): parent is Record<string, unknown> => typeof parent === 'object' && parent !== null);
     expect(nested.length).toBeGreaterThan(0);
     expect(strings(examples).every((text) => text.length <= 300)).toBe(true);
     for (const parent of nested) expect((parent.name as string).length).toBeLessThanOrEqual(10);

@@ -63,7 +63,8 @@ export async function startCrudPlantServer(options: CrudPlantServerOptions = {})
       for (const name of ['limit', 'offset']) {
         const text = url.searchParams.get(name);
         const least = name === 'limit' ? (options.limitMinimum ?? 0) : 0;
-        if (text !== null && options.defect !== 'accepts-bad-limit' && !(/^-?\d+$/.test(text) && Number(text) >= least && Number(text) <= 2147483647)) return fail(res, 400, `${name} must be a whole number of ${least} or more`);
+        if (text !== null && options.defect !== 'accepts-bad-limit' && !(/^-?\d+$/.test(text) && Number(text) >= least && Number(text) <= 2147483647))
+          return fail(res, 400, `${name} must be a whole number of ${least} or more`);
       }
       const limit = url.searchParams.has('limit') && options.defect !== 'ignores-limit' ? Number(url.searchParams.get('limit')) : Infinity;
       const offset = Number(url.searchParams.get('offset') ?? 0);
@@ -74,11 +75,14 @@ export async function startCrudPlantServer(options: CrudPlantServerOptions = {})
       let body: { id?: unknown; name?: unknown; tag?: unknown };
       try {
         // The id keeps every digit: the literal's source text, not a rounded double.
-        body = JSON.parse(text, (_key, value, context?: { source?: string }) => (typeof value === 'number' && context?.source && /^-?\d+$/.test(context.source) ? BigInt(context.source) : value));
+        body = JSON.parse(text, (_key, value, context?: { source?: string }) =>
+          typeof value === 'number' && context?.source && /^-?\d+$/.test(context.source) ? BigInt(context.source) : value,
+        );
       } catch {
         return fail(res, 400, 'malformed JSON');
       }
-      if (typeof body !== 'object' || body === null || typeof body.id !== 'bigint' || typeof body.name !== 'string') return fail(res, 400, 'id (integer) and name (string) are required');
+      if (typeof body !== 'object' || body === null || typeof body.id !== 'bigint' || typeof body.name !== 'string')
+        return fail(res, 400, 'id (integer) and name (string) are required');
       if (body.tag !== undefined && typeof body.tag !== 'string') return fail(res, 400, 'tag must be a string');
       const id = String(body.id);
       if (plants.has(id)) return fail(res, 400, `plant ${id} already exists`);

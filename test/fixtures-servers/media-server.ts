@@ -43,13 +43,16 @@ export async function startMediaServer(defect?: MediaDefect): Promise<MediaServe
         return json(res, 400, { message: `not a form: ${(error as Error).message}` });
       }
       const fields: Array<[string, ParsedField]> = [];
-      for (const [name, value] of data) fields.push([name, typeof value === 'string' ? value : { file: value.name, type: value.type, text: await value.text() }]);
+      for (const [name, value] of data)
+        fields.push([name, typeof value === 'string' ? value : { file: value.name, type: value.type, text: await value.text() }]);
       forms.push({ path, contentType, fields });
       const problem = path === '/signups' ? signupProblem(contentType, data) : await uploadProblem(contentType, data);
       return problem ? json(res, 400, { message: problem }) : json(res, 200, { ok: true });
     }
-    if (req.method === 'POST' && path === '/notes') return body.length > 0 && contentType.startsWith('text/plain') ? json(res, 200, { ok: true }) : json(res, 400, { message: 'a text body is required' });
-    if (req.method === 'GET' && path === '/exports') return send(res, 200, defect === 'html-export' ? 'text/html' : 'text/csv; charset=utf-8', 'id,name\n1,first\n');
+    if (req.method === 'POST' && path === '/notes')
+      return body.length > 0 && contentType.startsWith('text/plain') ? json(res, 200, { ok: true }) : json(res, 400, { message: 'a text body is required' });
+    if (req.method === 'GET' && path === '/exports')
+      return send(res, 200, defect === 'html-export' ? 'text/html' : 'text/csv; charset=utf-8', 'id,name\n1,first\n');
     if (req.method === 'GET' && path === '/status') return defect === 'wrong-status-json' ? json(res, 200, { ok: 'yes' }) : send(res, 200, 'text/plain', 'ok');
     return json(res, 404, { message: 'not found' });
   }

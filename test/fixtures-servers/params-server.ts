@@ -44,7 +44,10 @@ export async function startParamsServer(credentials: ParamsServerCredentials): P
     const header = (name: string) => req.headers[name.toLowerCase()] as string | undefined;
     const bearer = header('authorization') === `Bearer ${credentials.bearer}`;
     const basic = header('authorization') === `Basic ${Buffer.from(credentials.basicAuth).toString('base64')}`;
-    const cookie = (header('cookie') ?? '').split(';').map((c) => c.trim()).includes(`session=${credentials.cookieKey}`);
+    const cookie = (header('cookie') ?? '')
+      .split(';')
+      .map((c) => c.trim())
+      .includes(`session=${credentials.cookieKey}`);
 
     if (url.pathname === '/search') {
       if (header('x-api-key') !== credentials.headerKey) return denied(res);
@@ -88,7 +91,8 @@ export async function startParamsServer(credentials: ParamsServerCredentials): P
       if (words !== null && !/^[ab] [ab]$/.test(words)) return bad(res, `words is space-delimited: ${words}`);
       const color = query.get('filter[color]');
       const deep = [...query.keys()].filter((key) => key.startsWith('filter'));
-      if (deep.length > 0 && (deep.some((key) => key !== 'filter[color]') || !['red', 'blue'].includes(String(color)))) return bad(res, 'filter is a deepObject with color');
+      if (deep.length > 0 && (deep.some((key) => key !== 'filter[color]') || !['red', 'blue'].includes(String(color))))
+        return bad(res, 'filter is a deepObject with color');
       return ok(res, `styledQuery tags=${tagList.join('+')} ids=${ids ?? '-'} words=${words ?? '-'} color=${color ?? '-'}`);
     }
     // matrix, explode true: ;x=1;y=2

@@ -52,20 +52,24 @@ export async function startPlantServer(defect?: Defect, options: { tls?: { key: 
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
     res.end(text);
   };
-  const fail = (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) => send(res, status, { error: status, message }, headers);
+  const fail = (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) =>
+    send(res, status, { error: status, message }, headers);
 
   function answer(req: IncomingMessage, text: string, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/plants') return fail(res, 404, 'not found');
     if (req.method !== 'POST') return fail(res, 405, 'method not allowed', { allow: 'POST' });
     const auth = req.headers.authorization ?? '';
-    if (defect !== 'auth-not-enforced' && !/^Bearer [A-Za-z0-9\-._~+/]+=*$/i.test(auth)) return fail(res, 401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
+    if (defect !== 'auth-not-enforced' && !/^Bearer [A-Za-z0-9\-._~+/]+=*$/i.test(auth))
+      return fail(res, 401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') return fail(res, 415, 'send application/json');
     let body: unknown;
     try {
       // Integer literals a double cannot hold stay exact (the literal's source text, Node 21+).
-      body = JSON.parse(text, (_key, value, context?: { source?: string }) => (typeof value === 'number' && context?.source && /^-?\d+$/.test(context.source) ? BigInt(context.source) : value));
+      body = JSON.parse(text, (_key, value, context?: { source?: string }) =>
+        typeof value === 'number' && context?.source && /^-?\d+$/.test(context.source) ? BigInt(context.source) : value,
+      );
     } catch {
       if (defect === 'server-error-on-bad-input') return fail(res, 500, 'internal error');
       return fail(res, 400, 'malformed JSON');

@@ -9,11 +9,25 @@ const get = (path: string, query = '') => ({ method: 'GET', path, query, body: '
 describe('a grown Plant Store document, with no configuration', () => {
   it('creates, lists (with limit), reads, deletes, then reads again as not found', async () => {
     const engine = await plantEngine({}, await grown());
-    for (const [id, name] of [['1', 'Fern'], ['9007199254740993', 'Big'], ['3', 'Moss']]) {
+    for (const [id, name] of [
+      ['1', 'Fern'],
+      ['9007199254740993', 'Big'],
+      ['3', 'Moss'],
+    ]) {
       expect((await createPlant(engine, `{"id":${id},"name":"${name}","tag":"t"}`)).status).toBe(200);
     }
-    expect(await send(engine, get('/plants'))).toMatchObject({ status: 200, json: [{ name: 'Fern', tag: 't' }, { name: 'Big', tag: 't' }, { name: 'Moss', tag: 't' }] });
-    expect((await send(engine, get('/plants', 'limit=2'))).json).toEqual([{ name: 'Fern', tag: 't' }, { name: 'Big', tag: 't' }]);
+    expect(await send(engine, get('/plants'))).toMatchObject({
+      status: 200,
+      json: [
+        { name: 'Fern', tag: 't' },
+        { name: 'Big', tag: 't' },
+        { name: 'Moss', tag: 't' },
+      ],
+    });
+    expect((await send(engine, get('/plants', 'limit=2'))).json).toEqual([
+      { name: 'Fern', tag: 't' },
+      { name: 'Big', tag: 't' },
+    ]);
     expect(await send(engine, get('/plants/9007199254740993'))).toMatchObject({ status: 200, json: { name: 'Big', tag: 't' } });
     const deleted = await send(engine, { method: 'DELETE', path: '/plants/9007199254740993', body: '' });
     expect(deleted.status).toBe(204);

@@ -18,7 +18,7 @@ describe('--isolate-by token', () => {
     expect((await send(engine, { method: 'GET', path: '/plants/1', body: '', headers: as('carol') })).status).toBe(404);
   });
 
-  it('lets the admin API list, seed and reset one token\'s state by its hash, never the token', async () => {
+  it("lets the admin API list, seed and reset one token's state by its hash, never the token", async () => {
     const engine = await plantEngine({ isolateBy: 'token' }, await grown());
     await createPlant(engine, '{"id":1,"name":"A"}', as('alice'));
     await createPlant(engine, '{"id":2,"name":"B"}', as('bob'));
@@ -27,7 +27,9 @@ describe('--isolate-by token', () => {
     expect(tenants.text).not.toContain('alice');
     const aliceState = await send(engine, { method: 'GET', path: '/__mock/state', query: `tenant=${hash('alice')}`, body: '' });
     expect(aliceState.json).toEqual({ collections: { '/plants': [{ id: 1, name: 'A' }] } });
-    expect((await send(engine, { method: 'POST', path: '/__mock/state', query: `tenant=${hash('bob')}`, body: '{"/plants":[{"id":3,"name":"seeded"}]}' })).status).toBe(201);
+    expect(
+      (await send(engine, { method: 'POST', path: '/__mock/state', query: `tenant=${hash('bob')}`, body: '{"/plants":[{"id":3,"name":"seeded"}]}' })).status,
+    ).toBe(201);
     expect((await send(engine, { method: 'GET', path: '/plants', body: '', headers: as('bob') })).json).toEqual([{ name: 'B' }, { name: 'seeded' }]);
     expect((await send(engine, { method: 'DELETE', path: '/__mock/state', query: `tenant=${hash('alice')}`, body: '' })).status).toBe(204);
     expect((await send(engine, { method: 'GET', path: '/plants', body: '', headers: as('alice') })).json).toEqual([]);

@@ -25,7 +25,12 @@ describe('PUT, PATCH and offset in a full CRUD document', () => {
   it('PATCH merges (RFC 7396): a field changes, null removes one, the rest stays', async () => {
     const engine = await crud();
     await createPlant(engine, '{"id":1,"name":"Fern","tag":"green"}');
-    const patched = await send(engine, { method: 'PATCH', path: '/plants/1', body: '{"tag":null,"name":"Big fern"}', headers: { 'content-type': 'application/merge-patch+json' } });
+    const patched = await send(engine, {
+      method: 'PATCH',
+      path: '/plants/1',
+      body: '{"tag":null,"name":"Big fern"}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(patched).toMatchObject({ status: 200, json: { name: 'Big fern' } });
     expect(engine.store.get('/plants', '1')).toEqual({ id: 1, name: 'Big fern' });
   });

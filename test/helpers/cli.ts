@@ -12,7 +12,10 @@ export interface CliResult {
 /** Runs `plantstore ARGS` to the end (with this Node unless another is given). */
 export function runCli(args: string[], options: { input?: string; node?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(options.node ?? process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    const child = spawn(options.node ?? process.execPath, [BIN, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -24,7 +27,11 @@ export function runCli(args: string[], options: { input?: string; node?: string;
 }
 
 /** Starts `plantstore mock ARGS --port 0` and resolves once it prints its URL. */
-export function startCliMock(args: string[], node = process.execPath, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+export function startCliMock(
+  args: string[],
+  node = process.execPath,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   return new Promise((done, fail) => {
     const child = spawn(node, [BIN, 'mock', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stderr = '';

@@ -106,7 +106,8 @@ function route(method: string, path: string, headers: IncomingHttpHeaders, bytes
     return error(400);
   }
   if (typeof plant !== 'object' || plant === null || Array.isArray(plant)) return error(400);
-  if (!Number.isInteger(plant.id) || typeof plant.name !== 'string' || (plant.tag !== undefined && typeof plant.tag !== 'string') || ids.has(plant.id)) return error(400);
+  if (!Number.isInteger(plant.id) || typeof plant.name !== 'string' || (plant.tag !== undefined && typeof plant.tag !== 'string') || ids.has(plant.id))
+    return error(400);
   ids.add(plant.id);
   return [200, JSON.stringify({ name: plant.name })];
 }
@@ -145,7 +146,12 @@ function parseAnswer(buffer: Buffer, head: boolean, closed: boolean): Parsed | u
  * to it means the connection stayed open. With `expected` Infinity it reads until the server
  * closes. `head` lists the answers (by index) that answer a HEAD.
  */
-export function runProbe(port: number, steps: Step[], expected: number, options: { head?: number[]; boundMs?: number; canary?: boolean } = {}): Promise<ProbeResult> {
+export function runProbe(
+  port: number,
+  steps: Step[],
+  expected: number,
+  options: { head?: number[]; boundMs?: number; canary?: boolean } = {},
+): Promise<ProbeResult> {
   const head = new Set(options.head ?? []);
   const boundMs = options.boundMs ?? 5_000;
   return new Promise((resolve, reject) => {
@@ -160,7 +166,15 @@ export function runProbe(port: number, steps: Step[], expected: number, options:
     const bodies: string[] = [];
     let wake: (() => void) | undefined;
     let trickle: NodeJS.Timeout | undefined;
-    const bound = setTimeout(() => fail(new Error(`no answer and no close within ${boundMs} ms; answers so far ${JSON.stringify(statuses)}; unparsed ${JSON.stringify(pending.subarray(0, 200).toString('latin1'))}`)), boundMs);
+    const bound = setTimeout(
+      () =>
+        fail(
+          new Error(
+            `no answer and no close within ${boundMs} ms; answers so far ${JSON.stringify(statuses)}; unparsed ${JSON.stringify(pending.subarray(0, 200).toString('latin1'))}`,
+          ),
+        ),
+      boundMs,
+    );
     const finish = (result: ProbeResult) => {
       if (finished) return;
       finished = true;

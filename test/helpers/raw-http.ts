@@ -29,5 +29,10 @@ export function rawRequest(port: number, bytes: string | Buffer): Promise<RawAns
 
 export const post = (body: string | Buffer, headers: string[] = ['Authorization: Bearer t', 'Content-Type: application/json']) => {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  return Buffer.concat([Buffer.from(`POST /plants HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${headers.map((h) => `${h}\r\n`).join('')}Content-Length: ${bytes.length}\r\n\r\n`), bytes]);
+  return Buffer.concat([
+    Buffer.from(
+      `POST /plants HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${headers.map((h) => `${h}\r\n`).join('')}Content-Length: ${bytes.length}\r\n\r\n`,
+    ),
+    bytes,
+  ]);
 };

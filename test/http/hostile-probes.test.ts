@@ -71,7 +71,17 @@ const BODY_LIMIT = 'the mock has a body limit (--max-body, here 4096 bytes); bar
 const probes: Probe[] = [
   // Request lines.
   { name: 'a request line with only a method', steps: w('GET\r\nHost: x\r\n\r\n'), mock: refused(400) },
-  { name: 'a request line without an HTTP version', steps: w('GET /__mock/health\r\nHost: x\r\n\r\n'), mock: refused(505), reference: { statuses: [200], stored: 0, closes: true, why: 'llhttp reads a request line without a version as HTTP/0.9, and node:http answers it; the adapter answers 505 (RFC 9110 §15.6.6)' } },
+  {
+    name: 'a request line without an HTTP version',
+    steps: w('GET /__mock/health\r\nHost: x\r\n\r\n'),
+    mock: refused(505),
+    reference: {
+      statuses: [200],
+      stored: 0,
+      closes: true,
+      why: 'llhttp reads a request line without a version as HTTP/0.9, and node:http answers it; the adapter answers 505 (RFC 9110 §15.6.6)',
+    },
+  },
   { name: 'a lowercase method', steps: w(create({ line: 'post /plants HTTP/1.1' })), mock: refused(400) },
   // RFC 9112 §3: a recipient MAY split the request line on whitespace; llhttp does.
   { name: 'two spaces after the method', steps: w(create({ line: 'POST  /plants HTTP/1.1' })), mock: ok() },
@@ -84,11 +94,24 @@ const probes: Probe[] = [
   { name: 'a NUL inside the target', steps: w(create({ line: 'POST /pl\x00ants HTTP/1.1' })), mock: refused(400) },
   { name: 'a method of 1,000 letters', steps: w(create({ line: `${'A'.repeat(1000)} /plants HTTP/1.1` })), mock: refused(400) },
   { name: 'a request line ended by a bare CR', steps: w('GET /__mock/health HTTP/1.1\r\rHost: x\r\n\r\n'), mock: refused(400) },
-  { name: 'HTTP/2.0 in the request line', steps: w(create({ line: 'POST /plants HTTP/2.0' })), mock: refused(505), reference: { statuses: [200], stored: 1, why: NODE_READS_HTTP2 } },
+  {
+    name: 'HTTP/2.0 in the request line',
+    steps: w(create({ line: 'POST /plants HTTP/2.0' })),
+    mock: refused(505),
+    reference: { statuses: [200], stored: 1, why: NODE_READS_HTTP2 },
+  },
   { name: 'the HTTP/2 connection preface', steps: w('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), mock: refused(400) },
   { name: 'an HTTP/1.0 create', steps: w(create({ line: 'POST /plants HTTP/1.0' })), mock: ok(1, true) },
-  { name: 'CONNECT (no tunnels here)', steps: w('CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n'), mock: { statuses: [], closes: true, stored: 0 } },
-  { name: 'an Upgrade nobody accepts', steps: w(get('/__mock/health', ['Connection: Upgrade', 'Upgrade: websocket'])), mock: { statuses: [200], closes: false, stored: 0 } },
+  {
+    name: 'CONNECT (no tunnels here)',
+    steps: w('CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n'),
+    mock: { statuses: [], closes: true, stored: 0 },
+  },
+  {
+    name: 'an Upgrade nobody accepts',
+    steps: w(get('/__mock/health', ['Connection: Upgrade', 'Upgrade: websocket'])),
+    mock: { statuses: [200], closes: false, stored: 0 },
+  },
 
   // Request targets (RFC 9112 §3.2).
   { name: 'an absolute-form target with a query', steps: w(create({ line: 'POST http://h.test/plants?a=1&b=%20 HTTP/1.1' })), mock: ok() },
@@ -120,7 +143,12 @@ const probes: Probe[] = [
   { name: 'a NUL in a field name', steps: w(create({ extra: ['X-\x00A: 1'] })), mock: refused(400) },
   { name: 'a bare LF inside a value', steps: w(create({ extra: ['X-A: one\ntwo'] })), mock: refused(400) },
   { name: 'a bare CR in a field name', steps: w(create({ extra: ['X-A\r: 1'] })), mock: refused(400) },
-  { name: 'an empty line injected into the head (the rest read as a second request)', steps: w(`POST /plants HTTP/1.1\r\n${HEADERS.join('\r\n')}\r\n\r\nContent-Length: 2\r\n\r\n{}`), mock: answered([400, 400], 0, true), reference: { statuses: [400], why: OWED } },
+  {
+    name: 'an empty line injected into the head (the rest read as a second request)',
+    steps: w(`POST /plants HTTP/1.1\r\n${HEADERS.join('\r\n')}\r\n\r\nContent-Length: 2\r\n\r\n{}`),
+    mock: answered([400, 400], 0, true),
+    reference: { statuses: [400], why: OWED },
+  },
   { name: 'an obs-fold on Transfer-Encoding', steps: w(chunked({ te: ['Transfer-Encoding:', ' chunked'] })), mock: refused(400) },
   { name: 'obs-text bytes (0x80-0xff) in a value', steps: w(create({ extra: ['X-Latin: caf\xe9 \xff'] })), mock: ok() },
   { name: 'an empty value', steps: w(create({ extra: ['X-Empty:'] })), mock: ok() },
@@ -128,10 +156,19 @@ const probes: Probe[] = [
   { name: 'a value of 15 KB (a head under 16 KiB)', steps: w(create({ extra: [`X-Big: ${'v'.repeat(15_000)}`] })), mock: ok() },
   { name: 'a single value of 17 KB', steps: w(create({ extra: [`X-Big: ${'v'.repeat(17_000)}`] })), mock: refused(431) },
   { name: '300 small header lines', steps: w(create({ extra: Array.from({ length: 300 }, (_, i) => `a${i}: b`) })), mock: ok() },
-  { name: '1,000 small header lines (Node counts each line in its limit)', steps: w(create({ extra: Array.from({ length: 1000 }, (_, i) => `a${i}: b`) })), mock: refused(431) },
+  {
+    name: '1,000 small header lines (Node counts each line in its limit)',
+    steps: w(create({ extra: Array.from({ length: 1000 }, (_, i) => `a${i}: b`) })),
+    mock: refused(431),
+  },
   { name: '2,500 tiny header lines', steps: w(create({ extra: Array.from({ length: 2500 }, () => 'x:y') })), mock: refused(431) },
   { name: 'no Host in HTTP/1.0', steps: w(create({ line: 'POST /plants HTTP/1.0', headers: HEADERS.slice(1) })), mock: ok(1, true) },
-  { name: 'two Host fields', steps: w(create({ extra: ['Host: y'] })), mock: refused(400), reference: { statuses: [200], stored: 1, closes: false, why: ONE_HOST } },
+  {
+    name: 'two Host fields',
+    steps: w(create({ extra: ['Host: y'] })),
+    mock: refused(400),
+    reference: { statuses: [200], stored: 1, closes: false, why: ONE_HOST },
+  },
   { name: 'an empty Host', steps: w(create({ headers: ['Host:', ...HEADERS.slice(1)] })), mock: ok() },
   { name: 'a Host with a path in it', steps: w(create({ headers: ['Host: a/b', ...HEADERS.slice(1)] })), mock: ok() },
   { name: 'Expect: 100-Continue in another case', steps: w(create({ extra: ['Expect: 100-Continue'] })), mock: ok() },
@@ -141,32 +178,76 @@ const probes: Probe[] = [
   { name: 'Connection: close, keep-alive', steps: w(create({ extra: ['Connection: close, keep-alive'] })), mock: ok(1, true) },
 
   // Content-Length (RFC 9112 §6.3).
-  { name: 'the same Content-Length twice', steps: w(create({ length: false, body: '{"id":5099999,"name":"a"}', extra: ['Content-Length: 25', 'Content-Length: 25'] })), mock: refused(400) },
-  { name: 'the same Content-Length twice in one field', steps: w(create({ length: false, body: '{"id":5099998,"name":"a"}', extra: ['Content-Length: 25, 25'] })), mock: refused(400) },
-  { name: 'a Content-Length with leading zeros', steps: w(create({ length: false, body: '{"id":5099997,"name":"a"}', extra: ['Content-Length: 00025'] })), mock: ok() },
+  {
+    name: 'the same Content-Length twice',
+    steps: w(create({ length: false, body: '{"id":5099999,"name":"a"}', extra: ['Content-Length: 25', 'Content-Length: 25'] })),
+    mock: refused(400),
+  },
+  {
+    name: 'the same Content-Length twice in one field',
+    steps: w(create({ length: false, body: '{"id":5099998,"name":"a"}', extra: ['Content-Length: 25, 25'] })),
+    mock: refused(400),
+  },
+  {
+    name: 'a Content-Length with leading zeros',
+    steps: w(create({ length: false, body: '{"id":5099997,"name":"a"}', extra: ['Content-Length: 00025'] })),
+    mock: ok(),
+  },
   { name: 'a Content-Length with a plus sign', steps: w(create({ length: false, extra: ['Content-Length: +25'] })), mock: refused(400) },
   { name: 'a Content-Length in hex', steps: w(create({ length: false, extra: ['Content-Length: 0x19'] })), mock: refused(400) },
   { name: 'a Content-Length with a decimal point', steps: w(create({ length: false, extra: ['Content-Length: 25.0'] })), mock: refused(400) },
   { name: 'a Content-Length of 20 digits', steps: w(create({ length: false, extra: ['Content-Length: 99999999999999999999'] })), mock: refused(400) },
-  { name: 'a Content-Length past the body limit, body never sent', steps: w(create({ length: false, body: '', extra: ['Content-Length: 4097'] })), mock: refused(413), reference: { statuses: [408], why: `${BODY_LIMIT}; it waits for the body until the request deadline` } },
-  { name: 'a Content-Length with trailing whitespace', steps: w(create({ length: false, body: '{"id":5099996,"name":"a"}', extra: ['Content-Length: 25 '] })), mock: ok() },
+  {
+    name: 'a Content-Length past the body limit, body never sent',
+    steps: w(create({ length: false, body: '', extra: ['Content-Length: 4097'] })),
+    mock: refused(413),
+    reference: { statuses: [408], why: `${BODY_LIMIT}; it waits for the body until the request deadline` },
+  },
+  {
+    name: 'a Content-Length with trailing whitespace',
+    steps: w(create({ length: false, body: '{"id":5099996,"name":"a"}', extra: ['Content-Length: 25 '] })),
+    mock: ok(),
+  },
   { name: 'Content-Length: 0 on a create', steps: w(create({ body: '' })), mock: answered([400], 0) },
-  { name: 'a Content-Length shorter than the body (the rest read as a request)', steps: w(create({ length: false, extra: ['Content-Length: 10'] })), mock: answered([400, 400], 0, true), reference: { statuses: [400], why: OWED } },
+  {
+    name: 'a Content-Length shorter than the body (the rest read as a request)',
+    steps: w(create({ length: false, extra: ['Content-Length: 10'] })),
+    mock: answered([400, 400], 0, true),
+    reference: { statuses: [400], why: OWED },
+  },
   { name: 'a body on a GET', steps: w(message(['GET /__mock/health HTTP/1.1', 'Host: x', 'Content-Length: 5'], 'hello')), mock: answered([200], 0) },
 
   // Transfer-Encoding and smuggling (RFC 9112 §6.1, §6.3, §11.2).
   { name: 'Content-Length before Transfer-Encoding: chunked', steps: w(chunked({ extra: ['Content-Length: 4'] })), mock: refused(400) },
-  { name: 'Transfer-Encoding: chunked with Content-Length: 0 and a request inside the chunks', steps: w(message(['POST /plants HTTP/1.1', ...HEADERS, 'Content-Length: 0', 'Transfer-Encoding: chunked'], `2e\r\nGET /__mock/health HTTP/1.1\r\nHost: smuggled\r\n\r\n\r\n0\r\n\r\n`)), mock: refused(400) },
+  {
+    name: 'Transfer-Encoding: chunked with Content-Length: 0 and a request inside the chunks',
+    steps: w(
+      message(
+        ['POST /plants HTTP/1.1', ...HEADERS, 'Content-Length: 0', 'Transfer-Encoding: chunked'],
+        `2e\r\nGET /__mock/health HTTP/1.1\r\nHost: smuggled\r\n\r\n\r\n0\r\n\r\n`,
+      ),
+    ),
+    mock: refused(400),
+  },
   { name: 'a space before the colon of Transfer-Encoding', steps: w(chunked({ te: ['Transfer-Encoding : chunked'] })), mock: refused(400) },
   { name: 'Transfer-Encoding: xchunked', steps: w(chunked({ te: ['Transfer-Encoding: xchunked'] })), mock: refused(400) },
   { name: 'Transfer-Encoding: chunked, identity', steps: w(chunked({ te: ['Transfer-Encoding: chunked, identity'] })), mock: refused(400) },
   { name: 'Transfer-Encoding: identity with a Content-Length', steps: w(create({ extra: ['Transfer-Encoding: identity'] })), mock: refused(400) },
   { name: 'Transfer-Encoding: CHUNKED in capitals', steps: w(chunked({ te: ['Transfer-Encoding: CHUNKED'] })), mock: ok() },
   { name: 'a tab before chunked', steps: w(chunked({ te: ['Transfer-Encoding:\tchunked'] })), mock: ok() },
-  { name: 'two Transfer-Encoding: chunked fields', steps: w(chunked({ te: ['Transfer-Encoding: chunked', 'Transfer-Encoding: chunked'] })), mock: refused(400) },
+  {
+    name: 'two Transfer-Encoding: chunked fields',
+    steps: w(chunked({ te: ['Transfer-Encoding: chunked', 'Transfer-Encoding: chunked'] })),
+    mock: refused(400),
+  },
   { name: 'chunked in HTTP/1.0', steps: w(chunked().replace('HTTP/1.1', 'HTTP/1.0')), mock: ok(1, true) },
   { name: 'Transfer-Encoding: gzip alone', steps: w(create({ length: false, extra: ['Transfer-Encoding: gzip'] })), mock: refused(400) },
-  { name: 'Transfer-Encoding: gzip, chunked', steps: w(chunked({ te: ['Transfer-Encoding: gzip, chunked'] })), mock: refused(501), reference: { statuses: [200], stored: 1, closes: false, why: CODINGS } },
+  {
+    name: 'Transfer-Encoding: gzip, chunked',
+    steps: w(chunked({ te: ['Transfer-Encoding: gzip, chunked'] })),
+    mock: refused(501),
+    reference: { statuses: [200], stored: 1, closes: false, why: CODINGS },
+  },
   { name: 'Transfer-Encoding: chunked, with a trailing comma', steps: w(chunked({ te: ['Transfer-Encoding: chunked,'] })), mock: refused(400) },
 
   // Chunks (RFC 9112 §7.1).
@@ -178,19 +259,41 @@ const probes: Probe[] = [
   { name: 'a chunk size with 0x', steps: w(chunked({ chunk: (size) => `0x${size.toString(16)}` })), mock: refused(400) },
   { name: 'a chunk extension without a value', steps: w(chunked({ chunk: (size) => `${size.toString(16)};ext` })), mock: ok() },
   { name: 'a bare LF in a chunk extension', steps: w(chunked({ chunk: (size) => `${size.toString(16)};a\nb` })), mock: refused(400) },
-  { name: 'chunk extensions of 20 KB', steps: w(chunked({ chunk: (size) => `${size.toString(16)};x=${'e'.repeat(20_000)}` })), mock: refused(400), reference: { statuses: [413], why: 'Node answers its chunk-extension limit with 413; the adapter calls every parse error a malformed request (both 4xx)' } },
-  { name: 'chunk data without its CRLF', steps: w(message(['POST /plants HTTP/1.1', ...HEADERS, 'Transfer-Encoding: chunked'], '2\r\n{}0\r\n\r\n')), mock: refused(400) },
+  {
+    name: 'chunk extensions of 20 KB',
+    steps: w(chunked({ chunk: (size) => `${size.toString(16)};x=${'e'.repeat(20_000)}` })),
+    mock: refused(400),
+    reference: { statuses: [413], why: 'Node answers its chunk-extension limit with 413; the adapter calls every parse error a malformed request (both 4xx)' },
+  },
+  {
+    name: 'chunk data without its CRLF',
+    steps: w(message(['POST /plants HTTP/1.1', ...HEADERS, 'Transfer-Encoding: chunked'], '2\r\n{}0\r\n\r\n')),
+    mock: refused(400),
+  },
   { name: 'a trailer line without a colon', steps: w(chunked({ last: '0\r\nX-Trailer\r\n\r\n' })), mock: refused(400) },
   { name: 'no last chunk', steps: w(chunked({ last: '' })), mock: refused(408) },
-  { name: 'a chunked body past the body limit', steps: w(chunked({ body: JSON.stringify({ id: 5_099_995, name: 'x'.repeat(5000) }) })), mock: refused(413), reference: { statuses: [200], stored: 1, closes: false, why: BODY_LIMIT } },
+  {
+    name: 'a chunked body past the body limit',
+    steps: w(chunked({ body: JSON.stringify({ id: 5_099_995, name: 'x'.repeat(5000) }) })),
+    mock: refused(413),
+    reference: { statuses: [200], stored: 1, closes: false, why: BODY_LIMIT },
+  },
 
   // Slow clients, with deadlines of 300 ms (headers) and 500 ms (request).
   { name: 'half a request line, then nothing', steps: w('POST /pla'), mock: refused(408) },
   { name: 'a head without its empty line, then nothing', steps: w('POST /plants HTTP/1.1\r\nHost: x\r\n'), mock: refused(408) },
-  { name: 'a header line every 20 ms, for ever', steps: [{ write: 'POST /plants HTTP/1.1\r\nHost: x\r\n' }, { trickle: 'X-Slow: 1\r\n', everyMs: 20 }], mock: refused(408) },
+  {
+    name: 'a header line every 20 ms, for ever',
+    steps: [{ write: 'POST /plants HTTP/1.1\r\nHost: x\r\n' }, { trickle: 'X-Slow: 1\r\n', everyMs: 20 }],
+    mock: refused(408),
+  },
   { name: 'a method trickling in a byte every 20 ms', steps: [{ trickle: 'G', everyMs: 20 }], mock: refused(400) },
   { name: 'a target trickling in a byte every 20 ms', steps: [{ write: 'GET /' }, { trickle: 'a', everyMs: 20 }], mock: refused(408) },
-  { name: 'a body byte every 20 ms against a Content-Length of 1,000', steps: [{ write: message(['POST /plants HTTP/1.1', ...HEADERS, 'Content-Length: 1000']) }, { trickle: ' ', everyMs: 20 }], mock: refused(408) },
+  {
+    name: 'a body byte every 20 ms against a Content-Length of 1,000',
+    steps: [{ write: message(['POST /plants HTTP/1.1', ...HEADERS, 'Content-Length: 1000']) }, { trickle: ' ', everyMs: 20 }],
+    mock: refused(408),
+  },
   { name: 'an empty line every 20 ms', steps: [{ trickle: '\r\n', everyMs: 20 }], mock: refused(408) },
 
   // HEAD, on every kind of path (RFC 9110 §9.3.2): no body bytes, the connection stays in step.
@@ -200,21 +303,55 @@ const probes: Probe[] = [
   { name: 'HEAD with a query', steps: w(get('/plants?x=1', [], 'HEAD')), head: [0], mock: answered([405], 0) },
   { name: 'HEAD on an absolute-form target', steps: w(get('http://h.test/__mock/health', [], 'HEAD')), head: [0], mock: answered([200], 0) },
   { name: 'HEAD on an asterisk', steps: w(get('*', [], 'HEAD')), head: [0], mock: answered([404], 0) },
-  { name: 'HEAD with a body', steps: w(message(['HEAD /__mock/health HTTP/1.1', 'Host: x', 'Content-Length: 5'], 'hello')), head: [0], mock: answered([200], 0) },
+  {
+    name: 'HEAD with a body',
+    steps: w(message(['HEAD /__mock/health HTTP/1.1', 'Host: x', 'Content-Length: 5'], 'hello')),
+    head: [0],
+    mock: answered([200], 0),
+  },
   { name: 'HEAD in HTTP/1.0', steps: w(message(['HEAD /__mock/health HTTP/1.0'])), head: [0], mock: answered([200], 0, true) },
-  { name: 'three HEADs pipelined', steps: w(get('/plants', [], 'HEAD') + get('/__mock/health', [], 'HEAD') + get('/nowhere', [], 'HEAD')), head: [0, 1, 2], mock: answered([405, 200, 404], 0) },
+  {
+    name: 'three HEADs pipelined',
+    steps: w(get('/plants', [], 'HEAD') + get('/__mock/health', [], 'HEAD') + get('/nowhere', [], 'HEAD')),
+    head: [0, 1, 2],
+    mock: answered([405, 200, 404], 0),
+  },
 
   // Pipelined mixes (RFC 9112 §9.3.2): answers in order, a refusal ends the connection.
   { name: 'a create, a HEAD and a create', steps: w(create() + get('/plants', [], 'HEAD') + create()), head: [1], mock: answered([200, 405, 200], 2) },
-  { name: 'a create, then a malformed request line', steps: w(create() + 'HELLO\r\n\r\n'), mock: answered([200, 400], 1, true), reference: { statuses: [400], why: OWED } },
+  {
+    name: 'a create, then a malformed request line',
+    steps: w(create() + 'HELLO\r\n\r\n'),
+    mock: answered([200, 400], 1, true),
+    reference: { statuses: [400], why: OWED },
+  },
   { name: 'an empty create, then a create', steps: w(create({ body: '' }) + create()), mock: answered([400, 200], 1) },
   { name: '50 creates in one write', steps: w(Array.from({ length: 50 }, () => create()).join('')), mock: ok(50) },
-  { name: 'a create with Connection: close, then another', steps: w(create({ extra: ['Connection: close'] }) + create()), mock: ok(1, true), reference: { statuses: [400], why: `${OWED}; llhttp refuses data after Connection: close, which the mock's answer already said it would not read` } },
+  {
+    name: 'a create with Connection: close, then another',
+    steps: w(create({ extra: ['Connection: close'] }) + create()),
+    mock: ok(1, true),
+    reference: { statuses: [400], why: `${OWED}; llhttp refuses data after Connection: close, which the mock's answer already said it would not read` },
+  },
   { name: 'a create and an Expect: 100-continue create', steps: w(create() + create({ extra: ['Expect: 100-continue'] })), mock: ok(2) },
-  { name: 'a GET with a body, then a create', steps: w(message(['GET /__mock/health HTTP/1.1', 'Host: x', 'Content-Length: 5'], 'hello') + create()), mock: answered([200, 200], 1) },
+  {
+    name: 'a GET with a body, then a create',
+    steps: w(message(['GET /__mock/health HTTP/1.1', 'Host: x', 'Content-Length: 5'], 'hello') + create()),
+    mock: answered([200, 200], 1),
+  },
   { name: 'a chunked create, then a create', steps: w(chunked() + create()), mock: ok(2) },
-  { name: 'a create, then HTTP/2.0', steps: w(create() + create({ line: 'POST /plants HTTP/2.0' })), mock: answered([200, 505], 1, true), reference: { statuses: [200, 200], stored: 2, why: NODE_READS_HTTP2 } },
-  { name: 'a create, then two Host fields', steps: w(create() + create({ extra: ['Host: y'] })), mock: answered([200, 400], 1, true), reference: { statuses: [200, 200], stored: 2, closes: false, why: ONE_HOST } },
+  {
+    name: 'a create, then HTTP/2.0',
+    steps: w(create() + create({ line: 'POST /plants HTTP/2.0' })),
+    mock: answered([200, 505], 1, true),
+    reference: { statuses: [200, 200], stored: 2, why: NODE_READS_HTTP2 },
+  },
+  {
+    name: 'a create, then two Host fields',
+    steps: w(create() + create({ extra: ['Host: y'] })),
+    mock: answered([200, 400], 1, true),
+    reference: { statuses: [200, 200], stored: 2, closes: false, why: ONE_HOST },
+  },
   { name: 'a create written in two pieces, an answer between', steps: [{ write: create() }, { answers: 1 }, { write: create() }], mock: ok(2) },
 
   // Half-closes (RFC 9112 §9.6) and resets.
@@ -265,7 +402,10 @@ describe('hostile probes against the mock and bare node:http', () => {
     // The probe's connection is gone and a clean request answered: whatever it did is done.
     await Promise.all([stillServing(mock.port), stillServing(reference.port)]);
     expect({ statuses: onMock.statuses, closes: onMock.closed, stored: mock.engine.store.size() - beforeMock }).toEqual(probe.mock);
-    expect({ statuses: classOf(onReference.statuses), closes: onReference.closed, stored: reference.stored() - beforeReference }).toEqual({ ...expectedReference, statuses: classOf(expectedReference.statuses) });
+    expect({ statuses: classOf(onReference.statuses), closes: onReference.closed, stored: reference.stored() - beforeReference }).toEqual({
+      ...expectedReference,
+      statuses: classOf(expectedReference.statuses),
+    });
     // Every refusal the mock gives, its own or Node's, is in the document's error shape.
     onMock.statuses.forEach((status, i) => {
       if (status >= 400 && !probe.head?.includes(i)) expect(JSON.parse(onMock.bodies[i])).toMatchObject({ error: status, message: expect.any(String) });
@@ -319,31 +459,36 @@ describe('a flood of connections against a small maxConnections', () => {
     return Promise.all(Array.from({ length: count }, one)).then(() => bytes);
   }
 
-  it.each([['the mock'], ['bare node:http']])('%s closes 10,000 connections past the cap at once and keeps answering the ones it holds', async (which) => {
-    const cap = 8;
-    const server = which === 'the mock' ? await startMockServer({ port: 0, maxConnections: cap, ...DEADLINES }) : await startReference({ maxConnections: cap });
-    try {
-      const held = await Promise.all(Array.from({ length: cap }, () => keptConnection(server.port)));
-      expect(await Promise.all(held.map((c) => c.ask()))).toEqual(Array(cap).fill(200));
-      // 50 bursts of 200: every connection past the cap is closed without a byte, and between
-      // bursts every held connection is answered again (which also keeps it from going idle).
-      for (let round = 0; round < 50; round++) {
-        expect(await burst(server.port, 200)).toBe(0);
+  it.each([['the mock'], ['bare node:http']])(
+    '%s closes 10,000 connections past the cap at once and keeps answering the ones it holds',
+    async (which) => {
+      const cap = 8;
+      const server =
+        which === 'the mock' ? await startMockServer({ port: 0, maxConnections: cap, ...DEADLINES }) : await startReference({ maxConnections: cap });
+      try {
+        const held = await Promise.all(Array.from({ length: cap }, () => keptConnection(server.port)));
         expect(await Promise.all(held.map((c) => c.ask()))).toEqual(Array(cap).fill(200));
-      }
-      // Once a held one goes, a new client is served: retried on each close, since the server
-      // sees the freed slot only once our close has reached it.
-      held[0].socket.destroy();
-      for (;;) {
-        const { statuses } = await runProbe(server.port, w('GET /__mock/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 1);
-        if (statuses.length > 0) {
-          expect(statuses).toEqual([200]);
-          break;
+        // 50 bursts of 200: every connection past the cap is closed without a byte, and between
+        // bursts every held connection is answered again (which also keeps it from going idle).
+        for (let round = 0; round < 50; round++) {
+          expect(await burst(server.port, 200)).toBe(0);
+          expect(await Promise.all(held.map((c) => c.ask()))).toEqual(Array(cap).fill(200));
         }
+        // Once a held one goes, a new client is served: retried on each close, since the server
+        // sees the freed slot only once our close has reached it.
+        held[0].socket.destroy();
+        for (;;) {
+          const { statuses } = await runProbe(server.port, w('GET /__mock/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 1);
+          if (statuses.length > 0) {
+            expect(statuses).toEqual([200]);
+            break;
+          }
+        }
+        for (const c of held) c.socket.destroy();
+      } finally {
+        await server.close();
       }
-      for (const c of held) c.socket.destroy();
-    } finally {
-      await server.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -9,7 +9,8 @@ import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 
 const servers: (Server | MockServer)[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise<void>((resolve) => ('engine' in server ? server.close().then(resolve) : server.close(() => resolve())));
+  for (const server of servers.splice(0))
+    await new Promise<void>((resolve) => ('engine' in server ? server.close().then(resolve) : server.close(() => resolve())));
 });
 
 function listen(options: Partial<Parameters<typeof createListener>[1]> = {}): Promise<number> {
@@ -74,7 +75,9 @@ describe('the mock on node:http', () => {
     servers.push(mock);
     const { socket, closed } = await open(mock.port);
     const body = '{"id":5,"name":"Absolute"}';
-    socket.end(`POST http://example.test/plants?trace=1 HTTP/1.1\r\nHost: example.test\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `POST http://example.test/plants?trace=1 HTTP/1.1\r\nHost: example.test\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(await closed).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*\{"name":"Absolute"\}$/);
     const journal = (await (await fetch(`${mock.url}/__mock/requests`)).json()) as { requests: { path: string; query: string }[] };
     expect(journal.requests.map((r) => [r.path, r.query])).toEqual([['/plants', 'trace=1']]);

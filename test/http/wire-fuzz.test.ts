@@ -23,7 +23,10 @@ const TEMPLATES: Record<string, () => Buffer> = {
   },
   'chunked create': () => {
     const body = JSON.stringify({ id: nextId++, name: 'Chunks' });
-    return message(['POST /plants HTTP/1.1', ...HEADERS, 'Transfer-Encoding: chunked'], `a\r\n${body.slice(0, 10)}\r\n${(body.length - 10).toString(16)};x=y\r\n${body.slice(10)}\r\n0\r\n\r\n`);
+    return message(
+      ['POST /plants HTTP/1.1', ...HEADERS, 'Transfer-Encoding: chunked'],
+      `a\r\n${body.slice(0, 10)}\r\n${(body.length - 10).toString(16)};x=y\r\n${body.slice(10)}\r\n0\r\n\r\n`,
+    );
   },
   'absolute-form create': () => {
     const body = JSON.stringify({ id: nextId++, name: 'Abs' });
@@ -59,7 +62,17 @@ async function answersTo(steps: Step[], head: number[] = []) {
 describe('pipelined valid streams cut at random places', () => {
   /** Creates (plain, chunked, absolute-form), refusals, a HEAD (answer 4) and reads, with fresh ids. */
   const stream = () =>
-    Buffer.concat([TEMPLATES.create(), TEMPLATES['chunked create'](), TEMPLATES['absolute-form create'](), TEMPLATES['invalid create'](), HEAD(), TEMPLATES['create without a token'](), TEMPLATES.health(), TEMPLATES['unknown path'](), TEMPLATES.create()]);
+    Buffer.concat([
+      TEMPLATES.create(),
+      TEMPLATES['chunked create'](),
+      TEMPLATES['absolute-form create'](),
+      TEMPLATES['invalid create'](),
+      HEAD(),
+      TEMPLATES['create without a token'](),
+      TEMPLATES.health(),
+      TEMPLATES['unknown path'](),
+      TEMPLATES.create(),
+    ]);
 
   it('are answered exactly as when written at once', async () => {
     const whole = await answersTo([{ write: stream() }], [4]);
@@ -79,7 +92,10 @@ describe('pipelined valid streams cut at random places', () => {
 
 describe('valid requests with random bytes changed', () => {
   // Bytes that matter to a parser, and any byte.
-  const byte = fc.oneof(fc.constantFrom(13, 10, 0, 32, 9, 58, 44, 59, 48, 49, 57, 97, 102, 127, 128, 255, 34, 123, 125, 45, 43, 47, 63, 37), fc.integer({ min: 0, max: 255 }));
+  const byte = fc.oneof(
+    fc.constantFrom(13, 10, 0, 32, 9, 58, 44, 59, 48, 49, 57, 97, 102, 127, 128, 255, 34, 123, 125, 45, 43, 47, 63, 37),
+    fc.integer({ min: 0, max: 255 }),
+  );
   const mutation = fc.oneof(
     fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), bytes: fc.array(byte, { minLength: 1, maxLength: 1 }) }),
     fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.array(byte, { minLength: 1, maxLength: 4 }) }),
@@ -102,29 +118,34 @@ describe('valid requests with random bytes changed', () => {
 
   it('never get a 500 or a hang, leave the mock serving, and are accepted exactly when node:http accepts them', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...Object.keys(TEMPLATES)), fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.boolean(), async (template, mutations, halfClose) => {
-        const bytes = mutate(TEMPLATES[template](), mutations);
-        const [beforeMock, beforeReference] = [mock.engine.store.size(), reference.stored()];
-        // Half-closed: everything is answered and the connection closed at once. Left open: the
-        // first answer (or the close) comes by the request deadline; the bound only fails a hang.
-        const steps: Step[] = halfClose ? [{ write: bytes }, { end: true }] : [{ write: bytes }];
-        const expected = halfClose ? Number.POSITIVE_INFINITY : 1;
-        const options = { canary: false, boundMs: DEADLINES.requestTimeoutMs + 4_000 };
-        const [onMock] = await Promise.all([runProbe(mock.port, steps, expected, options), runProbe(reference.port, steps, expected, options)]);
-        // 501 and 505 are refusals of a coding or a version; any other 5xx is a mock bug.
-        for (const status of onMock.statuses) expect([500, 502, 503, 504]).not.toContain(status);
-        onMock.statuses.forEach((status, i) => {
-          if (status >= 400) expect(JSON.parse(onMock.bodies[i])).toMatchObject({ error: status, message: expect.any(String) });
-        });
-        // A clean request on a new connection is served (and the mutated one has been dealt with).
-        const clean = await runProbe(mock.port, [{ write: TEMPLATES.health() }, { end: true }], Number.POSITIVE_INFINITY);
-        expect(clean.statuses).toEqual([200]);
-        const cleanReference = await runProbe(reference.port, [{ write: TEMPLATES.health() }, { end: true }], Number.POSITIVE_INFINITY);
-        expect(cleanReference.statuses).toEqual([200]);
-        // Asserted difference: node:http reads a request line with another major version as a request.
-        if (onMock.statuses.includes(505)) return;
-        expect(mock.engine.store.size() - beforeMock).toBe(reference.stored() - beforeReference);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...Object.keys(TEMPLATES)),
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        async (template, mutations, halfClose) => {
+          const bytes = mutate(TEMPLATES[template](), mutations);
+          const [beforeMock, beforeReference] = [mock.engine.store.size(), reference.stored()];
+          // Half-closed: everything is answered and the connection closed at once. Left open: the
+          // first answer (or the close) comes by the request deadline; the bound only fails a hang.
+          const steps: Step[] = halfClose ? [{ write: bytes }, { end: true }] : [{ write: bytes }];
+          const expected = halfClose ? Number.POSITIVE_INFINITY : 1;
+          const options = { canary: false, boundMs: DEADLINES.requestTimeoutMs + 4_000 };
+          const [onMock] = await Promise.all([runProbe(mock.port, steps, expected, options), runProbe(reference.port, steps, expected, options)]);
+          // 501 and 505 are refusals of a coding or a version; any other 5xx is a mock bug.
+          for (const status of onMock.statuses) expect([500, 502, 503, 504]).not.toContain(status);
+          onMock.statuses.forEach((status, i) => {
+            if (status >= 400) expect(JSON.parse(onMock.bodies[i])).toMatchObject({ error: status, message: expect.any(String) });
+          });
+          // A clean request on a new connection is served (and the mutated one has been dealt with).
+          const clean = await runProbe(mock.port, [{ write: TEMPLATES.health() }, { end: true }], Number.POSITIVE_INFINITY);
+          expect(clean.statuses).toEqual([200]);
+          const cleanReference = await runProbe(reference.port, [{ write: TEMPLATES.health() }, { end: true }], Number.POSITIVE_INFINITY);
+          expect(cleanReference.statuses).toEqual([200]);
+          // Asserted difference: node:http reads a request line with another major version as a request.
+          if (onMock.statuses.includes(505)) return;
+          expect(mock.engine.store.size() - beforeMock).toBe(reference.stored() - beforeReference);
+        },
+      ),
       { seed: SEED, numRuns: 300, endOnFailure: true },
     );
   });

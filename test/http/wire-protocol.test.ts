@@ -53,7 +53,10 @@ function parseResponse(buffer: Buffer, bodiless: boolean, closed: boolean): { re
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
   const start = headEnd + 4;
-  const done = (body: Buffer, end: number) => ({ response: { statusLine, status, headers, headerNames, body, text: body.toString('utf8'), raw: buffer.subarray(0, end) }, used: end });
+  const done = (body: Buffer, end: number) => ({
+    response: { statusLine, status, headers, headerNames, body, text: body.toString('utf8'), raw: buffer.subarray(0, end) },
+    used: end,
+  });
   if (bodiless || status < 200 || status === 204 || status === 304) return done(Buffer.alloc(0), start);
   // The mock writes every answer with a Content-Length (node:http framed its own 400 and 417 chunked).
   if (headers['transfer-encoding'] !== undefined) throw new Error(`unexpected Transfer-Encoding in an answer: ${headers['transfer-encoding']}`);
@@ -141,7 +144,9 @@ class Wire {
       }
       if (responses.length === count || this.closed) return { responses, closed: this.closed };
       if (!(await this.activity(deadline))) {
-        throw new Error(`no answer ${responses.length + 1} of ${count} within ${timeoutMs} ms; unparsed: ${JSON.stringify(this.pending.subarray(0, 300).toString('latin1'))}`);
+        throw new Error(
+          `no answer ${responses.length + 1} of ${count} within ${timeoutMs} ms; unparsed: ${JSON.stringify(this.pending.subarray(0, 300).toString('latin1'))}`,
+        );
       }
     }
   }
@@ -164,10 +169,13 @@ class Wire {
 
   private activity(deadline: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = undefined;
-        resolve(false);
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          this.wake = undefined;
+          resolve(false);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.wake = () => {
         clearTimeout(timer);
         this.wake = undefined;
@@ -178,7 +186,11 @@ class Wire {
 }
 
 /** Connects, writes the bytes (in pieces if given an array), reads `count` answers. */
-async function exchange(bytes: string | Buffer | (string | Buffer)[], count = 1, options: { gap?: number | 'immediate'; head?: boolean; timeoutMs?: number } = {}) {
+async function exchange(
+  bytes: string | Buffer | (string | Buffer)[],
+  count = 1,
+  options: { gap?: number | 'immediate'; head?: boolean; timeoutMs?: number } = {},
+) {
   const wire = await Wire.open(server.port);
   if (Array.isArray(bytes)) await wire.writePieces(bytes, options.gap ?? 'immediate');
   else wire.write(bytes);
@@ -271,11 +283,15 @@ describe('message framing (RFC 9112 §6, §7)', () => {
 
   it.each([
     ['one byte per write, a turn of the event loop between', (bytes: Buffer) => [...bytes].map((byte) => Buffer.of(byte)), 'immediate' as const],
-    ['pieces cut between CR and LF, inside a name and inside the body, 5 ms apart', (bytes: Buffer) => {
-      const text = bytes.toString('latin1');
-      const cuts = [text.indexOf('\r\n') + 1, text.indexOf('Author') + 3, text.indexOf('\r\n\r\n') + 2, text.indexOf('\r\n\r\n') + 4, text.length - 5];
-      return [0, ...cuts].map((start, i) => bytes.subarray(start, cuts[i] ?? bytes.length));
-    }, 5],
+    [
+      'pieces cut between CR and LF, inside a name and inside the body, 5 ms apart',
+      (bytes: Buffer) => {
+        const text = bytes.toString('latin1');
+        const cuts = [text.indexOf('\r\n') + 1, text.indexOf('Author') + 3, text.indexOf('\r\n\r\n') + 2, text.indexOf('\r\n\r\n') + 4, text.length - 5];
+        return [0, ...cuts].map((start, i) => bytes.subarray(start, cuts[i] ?? bytes.length));
+      },
+      5,
+    ],
   ])('reads a request that arrives in many writes: %s', async (_, cut, gap) => {
     const { responses } = await exchange(cut(create(plant('Slowly'))), 1, { gap });
     expect(responses[0].status).toBe(200);
@@ -343,7 +359,12 @@ describe('message framing (RFC 9112 §6, §7)', () => {
   it('answers 501 to Transfer-Encoding: gzip, chunked and stores nothing', async () => {
     const before = count();
     const body = plant();
-    const { responses } = await exchange(message(['POST /plants HTTP/1.1', ...CREATE_HEADERS, 'Transfer-Encoding: gzip, chunked'], `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`));
+    const { responses } = await exchange(
+      message(
+        ['POST /plants HTTP/1.1', ...CREATE_HEADERS, 'Transfer-Encoding: gzip, chunked'],
+        `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      ),
+    );
     expect(responses[0].status).toBe(501);
     errorShaped(responses[0]);
     expect(count()).toBe(before);
@@ -677,7 +698,15 @@ describe('connection management (RFC 9112 §9)', () => {
 
   it('answers a CORS preflight with 204, the access-control fields and no body, and the connection stays usable', async () => {
     const wire = await Wire.open(server.port);
-    wire.write(message(['OPTIONS /plants HTTP/1.1', 'Host: x', 'Origin: http://localhost:5173', 'Access-Control-Request-Method: POST', 'Access-Control-Request-Headers: authorization,content-type']));
+    wire.write(
+      message([
+        'OPTIONS /plants HTTP/1.1',
+        'Host: x',
+        'Origin: http://localhost:5173',
+        'Access-Control-Request-Method: POST',
+        'Access-Control-Request-Headers: authorization,content-type',
+      ]),
+    );
     const { responses } = await wire.read(1);
     const [preflight] = responses;
     expect(preflight.status).toBe(204);
@@ -789,7 +818,9 @@ describe('found by fuzzing', () => {
       const wire = await Wire.open(own.port);
       wire.socket.pause();
       // 300 pairs in one write: a large answer, then a create that marks how far the server got.
-      const pairs = Array.from({ length: 300 }, (_, i) => Buffer.concat([Buffer.from('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n'), create(JSON.stringify({ id: 9_200_000 + i, name: 'm' }))]));
+      const pairs = Array.from({ length: 300 }, (_, i) =>
+        Buffer.concat([Buffer.from('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n'), create(JSON.stringify({ id: 9_200_000 + i, name: 'm' }))]),
+      );
       wire.write(Buffer.concat(pairs));
       // Settled: the count holds across another client's round trips.
       const handled = (await settled(own.port, () => own.engine.store.size())) - before;

@@ -26,11 +26,25 @@ const literal = fc.oneof(
 const space = fc.constantFrom('', '', ' ', '\n', '\t ', '\r\n  ');
 const document: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
   value: fc
-    .tuple(space, fc.oneof({ depthSize: 'small' }, literal, fc.string().map((s) => JSON.stringify(s)), fc.constantFrom('true', 'false', 'null', '"__proto__"', '"a\\"b\\u00e9"'), tie('array'), tie('object')), space)
+    .tuple(
+      space,
+      fc.oneof(
+        { depthSize: 'small' },
+        literal,
+        fc.string().map((s) => JSON.stringify(s)),
+        fc.constantFrom('true', 'false', 'null', '"__proto__"', '"a\\"b\\u00e9"'),
+        tie('array'),
+        tie('object'),
+      ),
+      space,
+    )
     .map(([before, value, after]) => `${before}${value}${after}`),
   array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
   object: fc
-    .uniqueArray(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', '1', '0', 'id')), tie('value'), space, space), { maxLength: 4, selector: ([k]) => k })
+    .uniqueArray(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', '1', '0', 'id')), tie('value'), space, space), {
+      maxLength: 4,
+      selector: ([k]) => k,
+    })
     .map((entries) => `{${entries.map(([k, v, before, after]) => `${before}${JSON.stringify(k)}${after}:${v}`).join(',')}}`),
 })).value;
 

@@ -5,7 +5,12 @@ import { guardJson, mayNestDeeperThan, provesNoDuplicateKeys } from '../../src/j
 // JSON texts of small objects whose keys come from a tiny alphabet, so duplicates are common;
 // written by hand (JSON.stringify could not repeat a key), strings with and without escapes.
 const key = fc.constantFrom('a', 'b', 'id', 'a"', '\u00e9', '');
-const scalar = fc.oneof(fc.integer().map(String), fc.constantFrom('true', 'null'), fc.string({ maxLength: 4 }).map((s) => JSON.stringify(s)), fc.constantFrom('"x\\"y"', '"\\u0061"'));
+const scalar = fc.oneof(
+  fc.integer().map(String),
+  fc.constantFrom('true', 'null'),
+  fc.string({ maxLength: 4 }).map((s) => JSON.stringify(s)),
+  fc.constantFrom('"x\\"y"', '"\\u0061"'),
+);
 const text: fc.Arbitrary<string> = fc.letrec<{ value: string; object: string; array: string }>((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, scalar, tie('object'), tie('array')),
   object: fc.array(fc.tuple(key, tie('value')), { maxLength: 5 }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}`),

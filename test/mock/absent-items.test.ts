@@ -10,19 +10,29 @@ import { send } from '../helpers/engine.ts';
 
 async function engineFor(options: Partial<MockOptions> = {}) {
   const warnings: string[] = [];
-  const logger: Logger = { request() {}, info() {}, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(`ERROR ${message}`), flush() {} };
+  const logger: Logger = {
+    request() {},
+    info() {},
+    warn: (message) => void warnings.push(message),
+    error: (message) => void warnings.push(`ERROR ${message}`),
+    flush() {},
+  };
   const engine = createMockEngine({ spec: await loadSpec(resolve('test/documents/absent-items.yaml')), options, logger });
   return { engine, warnings };
 }
 const PATCH = { headers: { 'content-type': 'application/merge-patch+json' }, json: { text: 'x' } };
-const NOT_FOUND = { status: 404, headers: { 'content-type': 'application/problem+json' }, json: { status: 404, title: 'Not Found', detail: 'no memo with id 5' } };
+const NOT_FOUND = {
+  status: 404,
+  headers: { 'content-type': 'application/problem+json' },
+  json: { status: 404, title: 'Not Found', detail: 'no memo with id 5' },
+};
 
 describe('absent items', () => {
   it.each([
     ['GET', '/memos/5', 'default beside a 200', {}],
     ['DELETE', '/memos/5', '4XX', {}],
     ['PATCH', '/memos/5', '404', PATCH],
-  ])('answers %s %s with 404 in the document\'s error shape where it declares %s', async (method, path, _declared, extra) => {
+  ])("answers %s %s with 404 in the document's error shape where it declares %s", async (method, path, _declared, extra) => {
     const { engine } = await engineFor();
     expect(await send(engine, { method, path, body: '', ...extra })).toMatchObject(NOT_FOUND);
   });
@@ -40,7 +50,9 @@ describe('absent items', () => {
   it('says in the journal that no stored item matched', async () => {
     const { engine } = await engineFor();
     await send(engine, { method: 'GET', path: '/notes/5', body: '' });
-    expect(engine.journal.entries()).toMatchObject([{ status: 200, problems: ['no note with id 5 is stored; answered from the document, which declares no 404 for getNote'] }]);
+    expect(engine.journal.entries()).toMatchObject([
+      { status: 200, problems: ['no note with id 5 is stored; answered from the document, which declares no 404 for getNote'] },
+    ]);
   });
 
   it('answers a stored note from the store, not from the document', async () => {

@@ -31,7 +31,11 @@ describe('the admin API', () => {
 
   it.each([['0.0.0.0'], ['::'], ['192.168.1.20'], ['example.test']])('answers 401 without a token when the mock listens on %s', async (host) => {
     const engine = await plantEngine({ host });
-    for (const call of [state(), { method: 'DELETE', path: '/__mock/state', headers: {} }, { method: 'POST', path: '/__mock/state', headers: {}, json: { '/plants': [{ id: 1, name: 'x' }] } }]) {
+    for (const call of [
+      state(),
+      { method: 'DELETE', path: '/__mock/state', headers: {} },
+      { method: 'POST', path: '/__mock/state', headers: {}, json: { '/plants': [{ id: 1, name: 'x' }] } },
+    ]) {
       const answer = await send(engine, call);
       expect(answer.status).toBe(401);
       expect(answer.headers['www-authenticate']).toBe('Bearer realm="plantstore-admin"');
@@ -51,7 +55,7 @@ describe('the admin API', () => {
     }
   });
 
-  it('is gone with admin: false: /__mock/ paths are routed like any other (404 in the document\'s error shape)', async () => {
+  it("is gone with admin: false: /__mock/ paths are routed like any other (404 in the document's error shape)", async () => {
     const engine = await plantEngine({ admin: false });
     const answer = await send(engine, state());
     expect(answer.status).toBe(404);

@@ -63,7 +63,14 @@ describe('bearer authentication', () => {
 
   it('refuses two Authorization headers, since which one counts would be a guess', async () => {
     const engine = await plantEngine();
-    const answer = await engine.handle({ method: 'POST', path: '/plants', query: '', headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' }, authorizationCount: 2, body });
+    const answer = await engine.handle({
+      method: 'POST',
+      path: '/plants',
+      query: '',
+      headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' },
+      authorizationCount: 2,
+      body,
+    });
     expect(answer.status).toBe(401);
   });
 });

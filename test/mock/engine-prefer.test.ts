@@ -47,7 +47,9 @@ describe('Prism-compatible response selection', () => {
     const engine = await plantEngine();
     const answer = await send(engine, { body: valid, headers: { prefer: 'code=418' } });
     expect(answer.status).toBe(400);
-    expect((answer.json as { message: string }).message).toBe('cannot force that response: POST /plants declares no 418 response (declared responses: 200, 400; ask for one of them)');
+    expect((answer.json as { message: string }).message).toBe(
+      'cannot force that response: POST /plants declares no 418 response (declared responses: 200, 400; ask for one of them)',
+    );
   });
 
   it('picks a named example with Prefer: example=NAME', async () => {

@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createPlant, plantEngine, send } from '../helpers/engine.ts';
 
 describe('routing', () => {
-  it.each([['/nope'], ['/plants/1'], ['/plants/'], ['/PLANTS'], ['/plants/../plants'], ['/%70lants']])('answers the unknown path %s with an Error-shaped 404', async (path) => {
-    const engine = await plantEngine();
-    const answer = await send(engine, { path, body: '{"id":1,"name":"A"}' });
-    expect(answer.status).toBe(404);
-    expect(answer.json).toMatchObject({ error: 404, message: expect.stringContaining('POST /plants') });
-  });
+  it.each([['/nope'], ['/plants/1'], ['/plants/'], ['/PLANTS'], ['/plants/../plants'], ['/%70lants']])(
+    'answers the unknown path %s with an Error-shaped 404',
+    async (path) => {
+      const engine = await plantEngine();
+      const answer = await send(engine, { path, body: '{"id":1,"name":"A"}' });
+      expect(answer.status).toBe(404);
+      expect(answer.json).toMatchObject({ error: 404, message: expect.stringContaining('POST /plants') });
+    },
+  );
 
   it.each([['GET'], ['PUT'], ['DELETE'], ['PATCH'], ['BREW']])('answers %s /plants with an Error-shaped 405 and Allow: POST', async (method) => {
     const engine = await plantEngine();
@@ -45,7 +48,11 @@ describe('--declared-only', () => {
 });
 
 describe('CORS', () => {
-  const preflight = { method: 'OPTIONS', body: '', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } };
+  const preflight = {
+    method: 'OPTIONS',
+    body: '',
+    headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+  };
 
   it('answers a preflight with 204 allowing Authorization and Content-Type for the origin, with credentials', async () => {
     const engine = await plantEngine();
@@ -65,7 +72,10 @@ describe('CORS', () => {
     expect(answer.headers['access-control-allow-headers']).toMatch(/Authorization, Content-Type/);
   });
 
-  it.each([[200, '{"id":1,"name":"A"}'], [400, '{}']])('reflects the Origin on a %i answer', async (status, body) => {
+  it.each([
+    [200, '{"id":1,"name":"A"}'],
+    [400, '{}'],
+  ])('reflects the Origin on a %i answer', async (status, body) => {
     const engine = await plantEngine();
     const answer = await createPlant(engine, body, { origin: 'http://localhost:3000' });
     expect(answer.status).toBe(status);

@@ -32,7 +32,11 @@ describe('state', () => {
     const answers = [];
     for (let id = 1; id <= 9; id++) answers.push(await createPlant(engine, `{"id":${id},"name":"Fern"}`));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 400]);
-    expect(answers[8].json).toEqual({ error: 400, message: "the mock's state is full: its records would take more than 480 bytes (--max-state-mb); DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb" });
+    expect(answers[8].json).toEqual({
+      error: 400,
+      message:
+        "the mock's state is full: its records would take more than 480 bytes (--max-state-mb); DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb",
+    });
     expect(engine.store.size()).toBe(8);
     expect(engine.store.get('/plants', '9')).toBeUndefined();
     expect((await send(engine, { method: 'DELETE', path: '/__mock/state', body: '' })).status).toBe(204);
@@ -72,7 +76,11 @@ describe('the admin API', () => {
 
   it('POST /__mock/state seeds plants that then count as existing', async () => {
     const engine = await plantEngine();
-    const seeded = await send(engine, { method: 'POST', path: '/__mock/state', body: '{"/plants":[{"id":1,"name":"A"},{"id":9007199254740993,"name":"B","tag":"t"}]}' });
+    const seeded = await send(engine, {
+      method: 'POST',
+      path: '/__mock/state',
+      body: '{"/plants":[{"id":1,"name":"A"},{"id":9007199254740993,"name":"B","tag":"t"}]}',
+    });
     expect(seeded).toMatchObject({ status: 201, json: { seeded: { '/plants': 2 } } });
     expect((await createPlant(engine, '{"id":9007199254740993,"name":"C"}')).status).toBe(400);
   });

@@ -8,11 +8,17 @@ const spec = loadSpec('test/documents/error-shapes.yaml');
 const ENVELOPE = '#/components/schemas/Envelope';
 const NOT_FOUND = '#/paths/~1orders~1search/post/responses/404/content/application~1json/schema';
 
-describe('error answers in the document\'s own shape', () => {
+describe("error answers in the document's own shape", () => {
   it.each([
-    ['a 401 from an envelope schema with no status or message field, generated', { method: 'GET', path: '/orders', headers: { authorization: undefined } }, 401, ENVELOPE, /bearer/i],
-    ['a 400 from the envelope\'s declared example', { method: 'POST', path: '/orders/search', json: { q: 1 } }, 400, ENVELOPE, /\/q: must be string/],
-    ['a routing miss from the document\'s declared 404 shape', { method: 'GET', path: '/nowhere' }, 404, NOT_FOUND, /no operation at \/nowhere/],
+    [
+      'a 401 from an envelope schema with no status or message field, generated',
+      { method: 'GET', path: '/orders', headers: { authorization: undefined } },
+      401,
+      ENVELOPE,
+      /bearer/i,
+    ],
+    ["a 400 from the envelope's declared example", { method: 'POST', path: '/orders/search', json: { q: 1 } }, 400, ENVELOPE, /\/q: must be string/],
+    ["a routing miss from the document's declared 404 shape", { method: 'GET', path: '/nowhere' }, 404, NOT_FOUND, /no operation at \/nowhere/],
   ])('answers %s with a valid body carrying the message', async (_, request, status, pointer, message) => {
     const loaded = await spec;
     const answer = await send(await plantEngine({}, loaded), request);

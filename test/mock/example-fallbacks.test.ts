@@ -30,7 +30,7 @@ describe('declared examples and schemas as found in the wild', () => {
     expect(await get('/keyed')).toMatchObject({ status: 200, json: { key: 'k1', name: 'fern' } });
   });
 
-  it('answers a schema no value satisfies with a 500 naming the document\'s problem, without a stack trace', async () => {
+  it("answers a schema no value satisfies with a 500 naming the document's problem, without a stack trace", async () => {
     const { get, errors } = await engineWithLog();
     const answer = await get('/impossible');
     expect(answer.status).toBe(500);

@@ -28,7 +28,12 @@ describe('form request bodies are validated like JSON ones', () => {
     ['an array item of the wrong type', 'name=Ann&age=3&scores=1&scores=x', 400, /\/scores\/1: must be integer/],
     ['a value outside an enum inside a JSON field', 'name=Ann&age=3&prefs=%7B%22theme%22%3A%22red%22%7D', 400, /\/prefs\/theme/],
     ['a deepObject property of the wrong type', 'name=Ann&age=3&filter[min]=low', 400, /\/filter\/min: must be integer/],
-    ['nested brackets as Stripe\'s clients send them', 'name=Ann&age=3&metadata[order]=6735&items[0][price]=5&items[1][price]=7&items[1][tax]=true&expand[]=customer&expand[]=invoice', 201, undefined],
+    [
+      "nested brackets as Stripe's clients send them",
+      'name=Ann&age=3&metadata[order]=6735&items[0][price]=5&items[1][price]=7&items[1][tax]=true&expand[]=customer&expand[]=invoice',
+      201,
+      undefined,
+    ],
     ['an empty string where anyOf allows one', 'name=Ann&age=3&metadata=', 201, undefined],
     ['a nested item of the wrong type', 'name=Ann&age=3&items[0][price]=5&items[1][price]=cheap', 400, /\/items\/1\/price: must be integer/],
     ['a nested item missing a required field', 'name=Ann&age=3&items[0][tax]=true', 400, /\/items\/0\/price: is required/],
@@ -39,11 +44,48 @@ describe('form request bodies are validated like JSON ones', () => {
   });
 
   it.each<[string, Array<[string, string | Blob]>, number, RegExp | undefined]>([
-    ['typed fields, a file and a JSON part', [['name', 'Ann'], ['age', '31'], ['prefs', '{"theme":"light"}'], ['avatar', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' })]], 201, undefined],
-    ['repeated parts as an array', [['name', 'Ann'], ['age', '3'], ['tags', 'a'], ['tags', 'b']], 201, undefined],
-    ['a field of the wrong type', [['name', 'Ann'], ['age', '-1']], 400, /\/age: must be >= 0/],
+    [
+      'typed fields, a file and a JSON part',
+      [
+        ['name', 'Ann'],
+        ['age', '31'],
+        ['prefs', '{"theme":"light"}'],
+        ['avatar', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' })],
+      ],
+      201,
+      undefined,
+    ],
+    [
+      'repeated parts as an array',
+      [
+        ['name', 'Ann'],
+        ['age', '3'],
+        ['tags', 'a'],
+        ['tags', 'b'],
+      ],
+      201,
+      undefined,
+    ],
+    [
+      'a field of the wrong type',
+      [
+        ['name', 'Ann'],
+        ['age', '-1'],
+      ],
+      400,
+      /\/age: must be >= 0/,
+    ],
     ['a missing required field', [['age', '3']], 400, /name/],
-    ['a JSON part that is not JSON', [['name', 'Ann'], ['age', '3'], ['prefs', '{']], 400, /part "prefs" is not valid JSON/],
+    [
+      'a JSON part that is not JSON',
+      [
+        ['name', 'Ann'],
+        ['age', '3'],
+        ['prefs', '{'],
+      ],
+      400,
+      /part "prefs" is not valid JSON/,
+    ],
   ])('multipart: %s', async (_, fields, status, message) => {
     const { body, contentType } = await multipart(fields);
     const answer = await post('/signup', contentType, body);

@@ -12,7 +12,9 @@ describe('examples that break their schema', () => {
   it('are listed as warnings with their place and reason', async () => {
     const { warnings } = await loadSpec(DOC);
     expect(warnings).toEqual([
-      expect.stringMatching(/#\/paths\/~1links\/get\/responses\/200\/content\/application~1json\/examples\/relative: example breaks its schema \(\/href: must be uri\)/),
+      expect.stringMatching(
+        /#\/paths\/~1links\/get\/responses\/200\/content\/application~1json\/examples\/relative: example breaks its schema \(\/href: must be uri\)/,
+      ),
       expect.stringMatching(/examples\/untitled: example breaks its schema \(\/title: is required\)/),
     ]);
   });

@@ -114,19 +114,52 @@ describe('request lines in the batch', () => {
   const noon = Date.UTC(2026, 10, 23, 12, 0, 0, 7);
 
   it('writes each duration as String(Math.round(ms * 100) / 100) writes it', () => {
-    const samples = [0, 0.004, 0.005, 0.05, 0.07, 0.1, 0.123, 0.995, 1, 1.5, 1.05, 2.999, 12, 99.99, 100.01, 123456.78, 2 ** 24 + 0.5, 2e7 + 0.01, 1e300, -1, Number.NaN];
+    const samples = [
+      0,
+      0.004,
+      0.005,
+      0.05,
+      0.07,
+      0.1,
+      0.123,
+      0.995,
+      1,
+      1.5,
+      1.05,
+      2.999,
+      12,
+      99.99,
+      100.01,
+      123456.78,
+      2 ** 24 + 0.5,
+      2e7 + 0.01,
+      1e300,
+      -1,
+      Number.NaN,
+    ];
     const random = createSeededRandom(7);
     for (let i = 0; i < 5000; i++) samples.push((random.next32() / 2 ** 32) * 10 ** (i % 7));
     const { writes, logger } = capture();
     for (const ms of samples) logger.request({ method: 'GET', path: '/x', status: 200, durationMs: ms, time: noon });
     logger.flush();
-    const written = writes.join('').trimEnd().split('\n').map((line) => line.split(' ')[4]);
+    const written = writes
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(' ')[4]);
     expect(written).toEqual(samples.map((ms) => `${String(Math.round(ms * 100) / 100)}ms`));
   });
 
   it('keeps characters beyond ASCII in paths and problems, as UTF-8', () => {
     const { writes, logger } = capture();
-    logger.request({ method: 'GET', path: '/pl\u00e4nts/\u20ac\u{1F331}', status: 404, durationMs: 1, problems: ['no plant named \u201cFarn\u201d'], time: noon });
+    logger.request({
+      method: 'GET',
+      path: '/pl\u00e4nts/\u20ac\u{1F331}',
+      status: 404,
+      durationMs: 1,
+      problems: ['no plant named \u201cFarn\u201d'],
+      time: noon,
+    });
     logger.flush();
     expect(writes).toEqual(['12:00:00.007 GET /pl\u00e4nts/\u20ac\u{1F331} 404 1ms  no plant named \u201cFarn\u201d\n']);
   });
@@ -168,10 +201,16 @@ describe('a log whose stream fails', () => {
 
   it('stops writing, and never throws at the caller, when a write throws (a full disk)', () => {
     let calls = 0;
-    const logger = createLogger({ format: 'text', quiet: false, stream: { write: () => {
-      calls++;
-      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-    } } });
+    const logger = createLogger({
+      format: 'text',
+      quiet: false,
+      stream: {
+        write: () => {
+          calls++;
+          throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+        },
+      },
+    });
     logger.request(line);
     expect(() => logger.flush()).not.toThrow();
     expect(() => logger.error('boom')).not.toThrow();
@@ -183,7 +222,11 @@ describe('a log whose stream fails', () => {
   it('stops writing when the stream reports an error (its reader went away)', () => {
     const written: string[] = [];
     let onError: ((error: Error) => void) | undefined;
-    const logger = createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => written.push(chunk), on: (_event, listener) => (onError = listener) } });
+    const logger = createLogger({
+      format: 'text',
+      quiet: false,
+      stream: { write: (chunk: string) => written.push(chunk), on: (_event, listener) => (onError = listener) },
+    });
     logger.info('listening');
     expect(written).toEqual(['listening\n']);
     onError!(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));

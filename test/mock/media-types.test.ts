@@ -13,7 +13,7 @@ const get = async (path: string, headers: Record<string, string> = {}, options: 
 function isValidPng(bytes: Buffer): boolean {
   if (!bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return false;
   const data: Buffer[] = [];
-  for (let at = 8; at < bytes.length; ) {
+  for (let at = 8; at < bytes.length;) {
     const length = bytes.readUInt32BE(at);
     const typeAndData = bytes.subarray(at + 4, at + 8 + length);
     if (crc32(typeAndData) !== bytes.readUInt32BE(at + 8 + length)) return false;
@@ -29,21 +29,61 @@ describe('the mock answers every declared media type', () => {
   it.each<[string, string, Record<string, string>, string, (answer: Answer) => unknown]>([
     ['an image/png-only operation', '/photo', {}, 'image/png', (a) => expect(isValidPng(a.bytes!)).toBe(true)],
     ['an image/gif with a binary string schema', '/animation', {}, 'image/gif', (a) => expect(a.bytes!.subarray(0, 6).toString()).toBe('GIF89a')],
-    ['JSON by default among JSON, XML and text', '/report', {}, 'application/json', (a) => expect(a.json).toEqual({ id: 7, title: 'Ferns', tags: ['green', 'shade'] })],
-    ['XML with xml.name, attribute and wrapped honoured', '/report', { accept: 'application/xml' }, 'application/xml', (a) => expect(a.text).toBe('<?xml version="1.0" encoding="UTF-8"?><report id="7"><title>Ferns</title><tags><tag>green</tag><tag>shade</tag></tags></report>')],
+    [
+      'JSON by default among JSON, XML and text',
+      '/report',
+      {},
+      'application/json',
+      (a) => expect(a.json).toEqual({ id: 7, title: 'Ferns', tags: ['green', 'shade'] }),
+    ],
+    [
+      'XML with xml.name, attribute and wrapped honoured',
+      '/report',
+      { accept: 'application/xml' },
+      'application/xml',
+      (a) =>
+        expect(a.text).toBe('<?xml version="1.0" encoding="UTF-8"?><report id="7"><title>Ferns</title><tags><tag>green</tag><tag>shade</tag></tags></report>'),
+    ],
     ['text/plain with its example', '/report', { accept: 'text/plain' }, 'text/plain', (a) => expect(a.text).toBe('report 7: Ferns')],
     ['the highest q-value', '/report', { accept: 'text/plain;q=0.2, text/csv;q=0.9' }, 'text/csv', (a) => expect(typeof a.text).toBe('string')],
-    ['JSON when it outranks XML', '/report', { accept: 'application/xml;q=0.1, application/json' }, 'application/json', (a) => expect(a.json).toMatchObject({ id: 7 })],
+    [
+      'JSON when it outranks XML',
+      '/report',
+      { accept: 'application/xml;q=0.1, application/json' },
+      'application/json',
+      (a) => expect(a.json).toMatchObject({ id: 7 }),
+    ],
     ['the first declared type a wildcard covers', '/report', { accept: 'text/*' }, 'text/plain', (a) => expect(a.text).toBe('report 7: Ferns')],
-    ['application/problem+json', '/problem', {}, 'application/problem+json', (a) => expect(a.json).toMatchObject({ type: expect.any(String), title: expect.any(String) })],
+    [
+      'application/problem+json',
+      '/problem',
+      {},
+      'application/problem+json',
+      (a) => expect(a.json).toMatchObject({ type: expect.any(String), title: expect.any(String) }),
+    ],
     ['application/hal+json', '/hal', {}, 'application/hal+json', (a) => expect(a.json).toMatchObject({ _links: { self: { href: expect.any(String) } } })],
     ['a vendor +json type', '/vendor', {}, 'application/vnd.acme.plant.v2+json', (a) => expect((a.json as { name: string }).name.length).toBeGreaterThan(0)],
     ['octet-stream with its example as bytes', '/download', {}, 'application/octet-stream', (a) => expect(a.bytes!.toString()).toBe('raw bytes here')],
     ['octet-stream from a format: byte example, decoded', '/encoded', {}, 'application/octet-stream', (a) => expect([...a.bytes!]).toEqual([0, 1, 2, 255])],
     ['*/* as JSON', '/anything', {}, 'application/json', (a) => expect(a.json).toMatchObject({ ok: expect.any(Boolean) })],
     ['a declared image/* as PNG without Accept', '/thumbnail', {}, 'image/png', (a) => expect(isValidPng(a.bytes!)).toBe(true)],
-    ['a declared image/* as the accepted GIF', '/thumbnail', { accept: 'image/gif' }, 'image/gif', (a) => expect(a.bytes!.subarray(0, 6).toString()).toBe('GIF89a')],
-    ['an XML list, items named after their component', '/reports', {}, 'application/xml', (a) => expect(a.text).toBe('<?xml version="1.0" encoding="UTF-8"?><reports><report id="1"><title>A</title></report><report id="2"><title>B</title></report></reports>')],
+    [
+      'a declared image/* as the accepted GIF',
+      '/thumbnail',
+      { accept: 'image/gif' },
+      'image/gif',
+      (a) => expect(a.bytes!.subarray(0, 6).toString()).toBe('GIF89a'),
+    ],
+    [
+      'an XML list, items named after their component',
+      '/reports',
+      {},
+      'application/xml',
+      (a) =>
+        expect(a.text).toBe(
+          '<?xml version="1.0" encoding="UTF-8"?><reports><report id="1"><title>A</title></report><report id="2"><title>B</title></report></reports>',
+        ),
+    ],
   ])('answers %s', async (_, path, headers, contentType, check) => {
     const answer = await get(path, headers);
     expect(answer.status).toBe(200);

@@ -38,11 +38,15 @@ describe('parameters are read in their declared style before validation', () => 
     ['form object, exploded over the query', '/search?x=1&y=2', { point: { x: 1, y: 2 } }],
     ['deepObject of anyOf an object and an integer, sent as the object', '/search?created[lt]=5', { created: { lt: 5 } }],
     ['deepObject of anyOf an object and an integer, sent as the integer', '/search?created=5', { created: 5 }],
-    ['a deepObject array (Stripe\'s expand), sent as form pairs', '/search?expand=a&expand=b', { expand: ['a', 'b'] }],
+    ["a deepObject array (Stripe's expand), sent as form pairs", '/search?expand=a&expand=b', { expand: ['a', 'b'] }],
     ['a deepObject array of one', '/search?expand=a', { expand: ['a'] }],
     ['an empty deepObject, written "name=" as the style table does', '/search?filter=', { filter: {} }],
     ['a deepObject array sent empty', '/search?expand=', { expand: [] }],
-    ['an exploded array of allOf-wrapped objects, each item as JSON text', `/search?tags=${encodeURIComponent('{"Key":"a"}')}&tags=${encodeURIComponent('{"Key":"b","Value":"c"}')}`, { tags: [{ Key: 'a' }, { Key: 'b', Value: 'c' }] }],
+    [
+      'an exploded array of allOf-wrapped objects, each item as JSON text',
+      `/search?tags=${encodeURIComponent('{"Key":"a"}')}&tags=${encodeURIComponent('{"Key":"b","Value":"c"}')}`,
+      { tags: [{ Key: 'a' }, { Key: 'b', Value: 'c' }] },
+    ],
     ['boolean', '/search?flag=true', { flag: true }],
     ['a JSON content parameter', `/search?where=${encodeURIComponent('{"a":1}')}`, { where: { a: 1 } }],
   ])('reads %s', async (_, target, values) => {
@@ -66,12 +70,21 @@ describe('parameters are read in their declared style before validation', () => 
   });
 
   it('ignores header parameters named Accept, Content-Type and Authorization, as OpenAPI says', async () => {
-    const answer = await send(await plantEngine({}, await spec), { method: 'GET', path: '/search', headers: { accept: 'application/json', 'content-type': 'text/plain', authorization: 'Bearer x' } });
+    const answer = await send(await plantEngine({}, await spec), {
+      method: 'GET',
+      path: '/search',
+      headers: { accept: 'application/json', 'content-type': 'text/plain', authorization: 'Bearer x' },
+    });
     expect(answer.status).toBe(200);
   });
 
   it('answers a styled parameter that fails its schema with 400 in the engine', async () => {
-    const answer = await send(await plantEngine({}, await spec), { method: 'GET', path: '/search', query: 'pipe=1|two', headers: { authorization: undefined } });
+    const answer = await send(await plantEngine({}, await spec), {
+      method: 'GET',
+      path: '/search',
+      query: 'pipe=1|two',
+      headers: { authorization: undefined },
+    });
     expect(answer.status).toBe(400);
     expect((answer.json as { message: string }).message).toMatch(/query parameter "pipe": \/1: must be integer/);
   });

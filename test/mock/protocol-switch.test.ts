@@ -12,7 +12,11 @@ describe('an operation that only switches protocols', () => {
     ['a plain request', {}],
     ['a request forcing the 101 (Prefer: code=101)', { prefer: 'code=101' }],
   ])('answers %s with 501 and the reason', async (_what, headers) => {
-    const answer = await send(await plantEngine({}, await spec), { method: 'GET', path: '/streams/s-1/channel', headers: { authorization: undefined, ...headers } });
+    const answer = await send(await plantEngine({}, await spec), {
+      method: 'GET',
+      path: '/streams/s-1/channel',
+      headers: { authorization: undefined, ...headers },
+    });
     expect(answer.status).toBe(501);
     expect(answer.text).toContain('streamChannel answers 101 (a switch to another protocol, such as a WebSocket); the mock answers HTTP only');
   });

@@ -42,7 +42,10 @@ describe('server-made fields', () => {
     expect((list.json as Thing[]).map((t) => t.id)).toEqual([...ids]);
   });
 
-  it.each([['/things', { name: 'n' }], ['/counters', { label: 'n' }]])('gives each of 50 concurrent creates of %s its own key', async (path, body) => {
+  it.each([
+    ['/things', { name: 'n' }],
+    ['/counters', { label: 'n' }],
+  ])('gives each of 50 concurrent creates of %s its own key', async (path, body) => {
     const engine = await engineFor();
     const answers = await Promise.all(Array.from({ length: 50 }, () => send(engine, post(path, body))));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([path === '/things' ? 201 : 200]));
@@ -114,7 +117,10 @@ describe('server-made fields', () => {
     const answers = [];
     for (const label of ['a', 'b', 'c']) answers.push(await send(engine, post('/slots', { label })));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 400]);
-    expect(answers[2].json).toEqual({ code: 400, message: "the mock's state is full: no unused id is left in /slots (the schema allows 1 to 2); DELETE /__mock/state clears it" });
+    expect(answers[2].json).toEqual({
+      code: 400,
+      message: "the mock's state is full: no unused id is left in /slots (the schema allows 1 to 2); DELETE /__mock/state clears it",
+    });
     expect(engine.store.size()).toBe(2);
   });
 
@@ -144,7 +150,11 @@ describe('server-made fields', () => {
 describe('seeded items (POST /__mock/state)', () => {
   it('get the fields a create would make, so reading and listing them answers valid bodies', async () => {
     const engine = await engineFor();
-    const seeded = await send(engine, { method: 'POST', path: '/__mock/state', json: { '/things': [{ name: 'a' }, { name: 'b' }], '/counters': [{ label: 'c' }] } });
+    const seeded = await send(engine, {
+      method: 'POST',
+      path: '/__mock/state',
+      json: { '/things': [{ name: 'a' }, { name: 'b' }], '/counters': [{ label: 'c' }] },
+    });
     expect(seeded).toMatchObject({ status: 201, json: { seeded: { '/things': 2, '/counters': 1 } } });
     const list = await send(engine, get('/things'));
     expect(list.status).toBe(200);

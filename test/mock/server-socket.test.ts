@@ -26,18 +26,23 @@ describe('the mock on a real socket', () => {
   it('lets exactly one of many concurrent creates of one id win', async () => {
     server = await startMockServer({ port: 0 });
     const url = server.url;
-    const statuses = await Promise.all(Array.from({ length: 40 }, async () => {
-      const answer = await create(url, '{"id":5,"name":"Fern"}');
-      await answer.body.dump();
-      return answer.statusCode;
-    }));
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const answer = await create(url, '{"id":5,"name":"Fern"}');
+        await answer.body.dump();
+        return answer.statusCode;
+      }),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 400)).toHaveLength(39);
   });
 
   it('answers a CORS preflight from a browser origin', async () => {
     server = await startMockServer({ port: 0 });
-    const answer = await request(`${server.url}/plants`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const answer = await request(`${server.url}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
     await answer.body.dump();
     expect(answer.statusCode).toBe(204);
     expect(answer.headers['access-control-allow-origin']).toBe('http://localhost:5173');
@@ -69,7 +74,9 @@ describe('the mock on a real socket', () => {
     );
     const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     const body = '{"id":1,"name":"A"}';
-    socket.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${CANARY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+    socket.write(
+      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${CANARY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+    );
     await interim;
     const closed = server.close();
     socket.write(body);

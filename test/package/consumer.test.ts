@@ -15,7 +15,11 @@ const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modu
 
 /** npm, run on this Node (24), quietly. */
 function npm(args: string[], cwd: string): SpawnSyncReturns<string> {
-  const result = spawnSync('npm', [...args, '--loglevel=error', '--no-audit', '--no-fund', '--no-update-notifier'], { cwd, encoding: 'utf8', env: process.env });
+  const result = spawnSync('npm', [...args, '--loglevel=error', '--no-audit', '--no-fund', '--no-update-notifier'], {
+    cwd,
+    encoding: 'utf8',
+    env: process.env,
+  });
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result;
 }
@@ -85,7 +89,10 @@ describe('the packed package, installed by a TypeScript project', () => {
 
   beforeAll(() => {
     const packed = tempDir('plantstore-pack-');
-    const [pack] = JSON.parse(npm(['pack', '--json', '--pack-destination', packed], root).stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const [pack] = JSON.parse(npm(['pack', '--json', '--pack-destination', packed], root).stdout) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     tarball = join(packed, pack.filename);
     files = pack.files.map((file) => file.path);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -95,7 +102,9 @@ describe('the packed package, installed by a TypeScript project', () => {
   }, 240_000);
 
   it('ships compiled JavaScript with its .d.ts types, the document and the fixtures, and no TypeScript source', () => {
-    expect(files).toEqual(expect.arrayContaining(['bin/plantstore.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'openapi/plant-store.yaml', 'package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['bin/plantstore.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'openapi/plant-store.yaml', 'package.json']),
+    );
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((file) => file.startsWith('test/') || file.startsWith('src/'))).toEqual([]);
     // tsc rewrites the extensions of imports only: no compiled file may load a .ts module by name.
@@ -105,13 +114,27 @@ describe('the packed package, installed by a TypeScript project', () => {
   });
 
   // nodenext reads the package's "exports"; node10, still common, reads "types" and "main".
-  it.each(['nodenext', 'node10'])('type-checks in a strict consumer with no error (moduleResolution %s)', (resolution) => {
-    const config = resolution === 'nodenext' ? STRICT_TSCONFIG : { ...STRICT_TSCONFIG, compilerOptions: { ...STRICT_TSCONFIG.compilerOptions, module: 'es2022', moduleResolution: 'node10', ignoreDeprecations: '5.0' } };
-    writeFileSync(join(consumer, `tsconfig.${resolution}.json`), JSON.stringify(config));
-    const tsc = spawnSync(process.execPath, [join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(consumer, `tsconfig.${resolution}.json`)], { cwd: consumer, encoding: 'utf8' });
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status).toBe(0);
-  }, 120_000);
+  it.each(['nodenext', 'node10'])(
+    'type-checks in a strict consumer with no error (moduleResolution %s)',
+    (resolution) => {
+      const config =
+        resolution === 'nodenext'
+          ? STRICT_TSCONFIG
+          : {
+              ...STRICT_TSCONFIG,
+              compilerOptions: { ...STRICT_TSCONFIG.compilerOptions, module: 'es2022', moduleResolution: 'node10', ignoreDeprecations: '5.0' },
+            };
+      writeFileSync(join(consumer, `tsconfig.${resolution}.json`), JSON.stringify(config));
+      const tsc = spawnSync(
+        process.execPath,
+        [join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(consumer, `tsconfig.${resolution}.json`)],
+        { cwd: consumer, encoding: 'utf8' },
+      );
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.status).toBe(0);
+    },
+    120_000,
+  );
 
   it('runs from dist/ on Node 24: a mock, the engine, the validator, exact JSON and a verify run', () => {
     // Node strips the types of the consumer's own file (outside node_modules).
@@ -121,7 +144,11 @@ describe('the packed package, installed by a TypeScript project', () => {
   });
 
   it('runs its command from dist/ (no TypeScript is shipped to strip)', () => {
-    const cli = spawnSync(process.execPath, [join(consumer, 'node_modules', 'plantstore', 'bin', 'plantstore.js'), 'validate', 'NewPlant'], { cwd: consumer, encoding: 'utf8', input: '{"id":1}' });
+    const cli = spawnSync(process.execPath, [join(consumer, 'node_modules', 'plantstore', 'bin', 'plantstore.js'), 'validate', 'NewPlant'], {
+      cwd: consumer,
+      encoding: 'utf8',
+      input: '{"id":1}',
+    });
     expect(cli.stderr).toBe('');
     expect(cli.status).toBe(1);
     expect(cli.stdout).toMatch(/name/);
@@ -132,7 +159,9 @@ describe('the packed package, installed by a TypeScript project', () => {
     const run = spawnSync(older!, ['--input-type=module', '-e', "import 'plantstore'"], { cwd: consumer, encoding: 'utf8' });
     const olderVersion = spawnSync(older!, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`PlantstoreError: plantstore's library needs Node 22.19 or newer; this is Node ${olderVersion}. The plantstore command works on Node 20 through its bundled Node 24.`);
+    expect(run.stderr).toContain(
+      `PlantstoreError: plantstore's library needs Node 22.19 or newer; this is Node ${olderVersion}. The plantstore command works on Node 20 through its bundled Node 24.`,
+    );
     expect(run.stderr).not.toContain('undici');
   });
 });

@@ -52,7 +52,11 @@ afterAll(async () => {
 });
 
 const CASES: Array<[string, Answer, string[]]> = [
-  ['a correct answer, int64 at its maximum', { headers: { 'x-total-count': '2', 'x-request-id': '0b8f8f1e-0c3e-4a57-9a0f-2f4f1b0c9d11' }, body: '[1, 9223372036854775807]' }, []],
+  [
+    'a correct answer, int64 at its maximum',
+    { headers: { 'x-total-count': '2', 'x-request-id': '0b8f8f1e-0c3e-4a57-9a0f-2f4f1b0c9d11' }, body: '[1, 9223372036854775807]' },
+    [],
+  ],
   ['no X-Total-Count', { headers: {}, body: '[1]' }, ['missing-header']],
   ['X-Total-Count that is no integer', { headers: { 'x-total-count': 'many' }, body: '[1]' }, ['invalid-header']],
   ['X-Request-Id that is no UUID', { headers: { 'x-total-count': '1', 'x-request-id': 'nope' }, body: '[1]' }, ['invalid-header']],

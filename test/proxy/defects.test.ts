@@ -8,10 +8,12 @@ import { startPlantServer, type Defect, type PlantServer } from '../fixtures-ser
 const TOKEN = 'proxy-test-token-123';
 const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 let nextId = 1000;
-const create = (url: string, body: unknown = { id: nextId++, name: 'Fern' }) => fetch(`${url}/plants`, { method: 'POST', headers: auth, body: typeof body === 'string' ? body : JSON.stringify(body), redirect: 'manual' });
+const create = (url: string, body: unknown = { id: nextId++, name: 'Fern' }) =>
+  fetch(`${url}/plants`, { method: 'POST', headers: auth, body: typeof body === 'string' ? body : JSON.stringify(body), redirect: 'manual' });
 // Admin answers are plain JSON outside the document, read loosely here.
 const admin = async (url: string): Promise<any> => (await fetch(url)).json();
-const violationsOf = (response: Response) => JSON.parse(response.headers.get('plantstore-violations') ?? '[]') as Array<{ where: string; code: string; pointer: string; message: string }>;
+const violationsOf = (response: Response) =>
+  JSON.parse(response.headers.get('plantstore-violations') ?? '[]') as Array<{ where: string; code: string; pointer: string; message: string }>;
 
 const running: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -36,7 +38,7 @@ describe('in front of a correct server', () => {
     await upstream.close();
   });
 
-  it("passes the answer on with no violations, the credentials forwarded", async () => {
+  it('passes the answer on with no violations, the credentials forwarded', async () => {
     const response = await create(proxy.url, '{"id": 9007199254740993, "name": "Fern", "tag": "green"}');
     expect(response.status).toBe(200);
     expect(response.headers.get('plantstore-violations')).toBeNull();
@@ -50,9 +52,18 @@ describe('in front of a correct server', () => {
   it("reports an invalid request on the request side, and the correct server's 400 passes", async () => {
     const response = await create(proxy.url, { id: 'seven', name: 'Fern' });
     expect(response.status).toBe(400);
-    expect(violationsOf(response)).toEqual([{ where: 'request', code: 'wrong-field-type', pointer: '/id', message: expect.stringContaining('must be integer') }]);
+    expect(violationsOf(response)).toEqual([
+      { where: 'request', code: 'wrong-field-type', pointer: '/id', message: expect.stringContaining('must be integer') },
+    ]);
     const { requests } = await admin(`${proxy.url}/__mock/requests?limit=1`);
-    expect(requests[0]).toMatchObject({ method: 'POST', path: '/plants', status: 400, operationId: 'createPlant', source: 'upstream', violations: [{ where: 'request', code: 'wrong-field-type' }] });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/plants',
+      status: 400,
+      operationId: 'createPlant',
+      source: 'upstream',
+      violations: [{ where: 'request', code: 'wrong-field-type' }],
+    });
     expect(JSON.stringify(requests)).not.toContain(TOKEN);
   });
 });
@@ -120,7 +131,11 @@ describe('when the upstream fails', () => {
     const upstream = await startPlantServer();
     await upstream.close();
     const lines: string[] = [];
-    const logger = (await import('../../src/log/logger.ts')).createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => lines.push(chunk) } });
+    const logger = (await import('../../src/log/logger.ts')).createLogger({
+      format: 'text',
+      quiet: false,
+      stream: { write: (chunk: string) => lines.push(chunk) },
+    });
     const proxy = await startProxyServer({ upstream: upstream.url, port: 0, logger });
     running.push(proxy);
     const response = await create(proxy.url);
@@ -137,7 +152,11 @@ describe('when the upstream fails', () => {
     const upstream = await startPlantServer();
     await upstream.close();
     const lines: string[] = [];
-    const logger = (await import('../../src/log/logger.ts')).createLogger({ format: 'text', quiet: true, stream: { write: (chunk: string) => lines.push(chunk) } });
+    const logger = (await import('../../src/log/logger.ts')).createLogger({
+      format: 'text',
+      quiet: true,
+      stream: { write: (chunk: string) => lines.push(chunk) },
+    });
     const proxy = await startProxyServer({ upstream: upstream.url, port: 0, logger });
     running.push(proxy);
     expect((await create(proxy.url)).status).toBe(502);

@@ -30,7 +30,13 @@ async function startEchoUpstream(): Promise<{ url: string; seen: Seen[]; close()
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) });
-      res.writeHead(418, { 'content-type': 'application/octet-stream', 'set-cookie': ['a=1', 'b=2'], 'x-upstream': 'yes', 'keep-alive': 'timeout=1', connection: 'keep-alive' });
+      res.writeHead(418, {
+        'content-type': 'application/octet-stream',
+        'set-cookie': ['a=1', 'b=2'],
+        'x-upstream': 'yes',
+        'keep-alive': 'timeout=1',
+        connection: 'keep-alive',
+      });
       res.end(Buffer.from([0, 1, 2, 255]));
     });
   });
@@ -53,8 +59,16 @@ it('forwards method, base path, query, headers and body byte for byte, and keeps
   expect(request.method).toBe('PATCH');
   expect(request.url).toBe('/api/v2/things/%C3%A9?b=2&a=1&a=%20');
   expect(request.body.equals(body)).toBe(true);
-  const headers = Object.fromEntries(Array.from({ length: request.rawHeaders.length / 2 }, (_, i) => [request.rawHeaders[2 * i].toLowerCase(), request.rawHeaders[2 * i + 1]]));
-  expect(headers).toMatchObject({ authorization: 'Bearer secret-xyz', cookie: 'session=abc', 'x-custom': 'One', 'content-type': 'application/x-odd', host: new URL(upstream.url).host });
+  const headers = Object.fromEntries(
+    Array.from({ length: request.rawHeaders.length / 2 }, (_, i) => [request.rawHeaders[2 * i].toLowerCase(), request.rawHeaders[2 * i + 1]]),
+  );
+  expect(headers).toMatchObject({
+    authorization: 'Bearer secret-xyz',
+    cookie: 'session=abc',
+    'x-custom': 'One',
+    'content-type': 'application/x-odd',
+    host: new URL(upstream.url).host,
+  });
   expect(response.status).toBe(418);
   expect(response.headers.get('x-upstream')).toBe('yes');
   expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
@@ -66,7 +80,9 @@ it('forwards method, base path, query, headers and body byte for byte, and keeps
   expect(second).toContain('x-kept');
   expect(second).not.toContain('x-drop-me');
   // Off the document: said once, on the request side.
-  expect(JSON.parse(response.headers.get('plantstore-violations')!)).toEqual([{ where: 'request', code: 'no-operation', pointer: '', message: expect.stringContaining('no operation at /things/') }]);
+  expect(JSON.parse(response.headers.get('plantstore-violations')!)).toEqual([
+    { where: 'request', code: 'no-operation', pointer: '', message: expect.stringContaining('no operation at /things/') },
+  ]);
 });
 
 it('sends no body for a HEAD answer, and judges only its status', async () => {
@@ -81,12 +97,16 @@ it('sends no body for a HEAD answer, and judges only its status', async () => {
 });
 
 it('reaches an HTTPS upstream with a self-signed certificate given with --ca', async () => {
-  const tls = { key: readFileSync('test/fixtures-servers/tls/localhost-key.pem', 'utf8'), cert: readFileSync('test/fixtures-servers/tls/localhost-cert.pem', 'utf8') };
+  const tls = {
+    key: readFileSync('test/fixtures-servers/tls/localhost-key.pem', 'utf8'),
+    cert: readFileSync('test/fixtures-servers/tls/localhost-cert.pem', 'utf8'),
+  };
   const upstream = await startPlantServer(undefined, { tls });
   const trusting = await startProxyServer({ upstream: upstream.url, port: 0, ca: 'test/fixtures-servers/tls/localhost-cert.pem' });
   const doubting = await startProxyServer({ upstream: upstream.url, port: 0 });
   running.push(trusting, doubting, upstream);
-  const send = (url: string) => fetch(`${url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id": 1, "name": "Fern"}' });
+  const send = (url: string) =>
+    fetch(`${url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id": 1, "name": "Fern"}' });
   const trusted = await send(trusting.url);
   expect([trusted.status, trusted.headers.get('plantstore-violations')]).toEqual([200, null]);
   const refused = await send(doubting.url);
@@ -100,12 +120,22 @@ it('refuses an upstream that is no http(s) URL, saying what it wants', async () 
 });
 
 it('cuts the violations header to whole violations, and says how many were left out', () => {
-  const many = Array.from({ length: 200 }, (_, i) => ({ where: 'response' as const, code: 'schema-violation', pointer: `/items/${i}/name`, message: `response body /items/${i}/name: must be string — «${'x'.repeat(20)}»` }));
+  const many = Array.from({ length: 200 }, (_, i) => ({
+    where: 'response' as const,
+    code: 'schema-violation',
+    pointer: `/items/${i}/name`,
+    message: `response body /items/${i}/name: must be string — «${'x'.repeat(20)}»`,
+  }));
   const header = violationsHeader(many);
   expect(header.length).toBeLessThanOrEqual(MAX_VIOLATIONS_HEADER_BYTES);
   expect(header).toMatch(/^[\x20-\x7e]+$/);
   const parsed = JSON.parse(header) as Array<{ code: string; message: string }>;
-  expect(parsed.at(-1)).toEqual({ where: 'response', code: 'truncated', pointer: '', message: `${200 - (parsed.length - 1)} more violations; see GET /__mock/requests` });
+  expect(parsed.at(-1)).toEqual({
+    where: 'response',
+    code: 'truncated',
+    pointer: '',
+    message: `${200 - (parsed.length - 1)} more violations; see GET /__mock/requests`,
+  });
   expect(parsed[0].message).toContain('must be string — «');
 });
 

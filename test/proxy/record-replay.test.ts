@@ -20,7 +20,10 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((r) => r.close()));
 });
 
-const readAll = (dir: string) => readdirSync(dir).sort().map((name) => readFileSync(join(dir, name), 'utf8'));
+const readAll = (dir: string) =>
+  readdirSync(dir)
+    .sort()
+    .map((name) => readFileSync(join(dir, name), 'utf8'));
 
 describe('a recording of the one-operation Plant Store', () => {
   async function record(): Promise<string> {
@@ -34,7 +37,9 @@ describe('a recording of the one-operation Plant Store', () => {
     expect((await post('{"id": 5551, "name": "Fern"}')).status).toBe(200);
     expect((await post('{"id": 5551, "name": "Fern again"}')).status).toBe(400); // a duplicate
     expect((await post('{"name": "no id"}')).status).toBe(400);
-    expect((await fetch(`${proxy.url}/plants`, { method: 'POST', body: '{"id": 3, "name": "x"}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(
+      (await fetch(`${proxy.url}/plants`, { method: 'POST', body: '{"id": 3, "name": "x"}', headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(401);
     return dir;
   }
 

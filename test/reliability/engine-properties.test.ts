@@ -11,12 +11,27 @@ const ERROR = '#/components/schemas/Error';
 
 const jsonText = fc.oneof(
   fc.json({ maxDepth: 4 }),
-  fc.record({ id: fc.oneof(fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String), fc.double().map(String), fc.string().map((s) => JSON.stringify(s))), name: fc.string().map((s) => JSON.stringify(s)) }).map(({ id, name }) => `{"id":${id},"name":${name}}`),
+  fc
+    .record({
+      id: fc.oneof(
+        fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String),
+        fc.double().map(String),
+        fc.string().map((s) => JSON.stringify(s)),
+      ),
+      name: fc.string().map((s) => JSON.stringify(s)),
+    })
+    .map(({ id, name }) => `{"id":${id},"name":${name}}`),
   fc.string(),
 );
 const headers = fc.record(
   {
-    authorization: fc.oneof(fc.constant(`Bearer ${CANARY}`), fc.constant('Bearer'), fc.string().map((s) => `Bearer ${s}`), fc.string(), fc.constant('Basic abc')),
+    authorization: fc.oneof(
+      fc.constant(`Bearer ${CANARY}`),
+      fc.constant('Bearer'),
+      fc.string().map((s) => `Bearer ${s}`),
+      fc.string(),
+      fc.constant('Basic abc'),
+    ),
     'content-type': fc.oneof(fc.constant('application/json'), fc.constant('application/json; charset=utf-8'), fc.constant('text/plain'), fc.string()),
     prefer: fc.oneof(fc.constant('code=400'), fc.constant('dynamic=true'), fc.string()),
     origin: fc.webUrl(),

@@ -17,7 +17,10 @@ describe('the state file', () => {
     await store.flush();
     await store.close();
     const reopened = await openFileStore(file, silentLogger);
-    expect(reopened.list('/plants')).toEqual([{ id: MAX, name: 'Max' }, { id: 9007199254740993n, name: 'B' }]);
+    expect(reopened.list('/plants')).toEqual([
+      { id: MAX, name: 'Max' },
+      { id: 9007199254740993n, name: 'B' },
+    ]);
     expect(reopened.insert('/plants', MAX.toString(), { id: MAX, name: 'again' })).toBe(false);
     await reopened.close();
   });
@@ -31,7 +34,10 @@ describe('the state file', () => {
     // The header and two puts: a body's line breaks never reach the log.
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(3);
     const reopened = await openFileStore(file, silentLogger);
-    expect(reopened.list('/plants')).toEqual([{ id: 1, name: 'one line' }, { id: 9007199254740993n, name: 'pretty' }]);
+    expect(reopened.list('/plants')).toEqual([
+      { id: 1, name: 'one line' },
+      { id: 9007199254740993n, name: 'pretty' },
+    ]);
     await reopened.close();
   });
 

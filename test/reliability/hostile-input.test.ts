@@ -18,7 +18,11 @@ describe('hostile input gets a clear 4xx with an Error body, and changes no stat
     ['a body of 3,000 opening brackets', post('['.repeat(3000)), 400],
     ['duplicate keys', post('{"id":1,"name":"a","id":2}'), 400],
     ['duplicate keys written with escapes', post('{"id":1,"name":"a","\\u0069d":2}'), 400],
-    ['invalid UTF-8', post(Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 400],
+    [
+      'invalid UTF-8',
+      post(Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])),
+      400,
+    ],
     ['null as the body', post('null'), 400],
     ['a number as the body', post('7'), 400],
     ['an array as the body', post('[]'), 400],
@@ -70,7 +74,10 @@ describe('hostile input gets a clear 4xx with an Error body, and changes no stat
 
   it('answers a Content-Length longer than the body with 408 once the request timeout passes', async () => {
     const before = count();
-    const answer = await rawRequest(server.port, 'POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":1');
+    const answer = await rawRequest(
+      server.port,
+      'POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":1',
+    );
     expect(answer.status).toBe(408);
     errorShaped(answer.body, 408);
     expect(count()).toBe(before);

@@ -20,10 +20,22 @@ describe('the request journal', () => {
   it('redacts when read: credentials, apiKey names and secret query parameters; the time in ISO 8601', () => {
     const journal = createJournal(2, new Set(['x-plant-key']));
     const headers = { authorization: 'Bearer s3cr3t-token', 'x-plant-key': 's3cr3t-key', cookie: 'sid=s3cr3t', accept: '*/*' };
-    journal.add({ time: Date.UTC(2026, 10, 23, 12, 0, 0, 7), method: 'POST', path: '/plants', query: 'access_token=s3cr3t&x-plant-key=s3cr3t&page=2', status: 200, durationMs: 0.12345, headers });
+    journal.add({
+      time: Date.UTC(2026, 10, 23, 12, 0, 0, 7),
+      method: 'POST',
+      path: '/plants',
+      query: 'access_token=s3cr3t&x-plant-key=s3cr3t&page=2',
+      status: 200,
+      durationMs: 0.12345,
+      headers,
+    });
     const [entry] = journal.entries();
     expect(JSON.stringify(entry)).not.toContain('s3cr3t');
-    expect(entry).toMatchObject({ time: '2026-11-23T12:00:00.007Z', durationMs: 0.123, query: 'access_token=%5Bredacted%5D&x-plant-key=%5Bredacted%5D&page=2' });
+    expect(entry).toMatchObject({
+      time: '2026-11-23T12:00:00.007Z',
+      durationMs: 0.123,
+      query: 'access_token=%5Bredacted%5D&x-plant-key=%5Bredacted%5D&page=2',
+    });
     expect(entry.headers).toEqual({ authorization: 'Bearer [redacted]', 'x-plant-key': '[redacted]', cookie: '[redacted]', accept: '*/*' });
     expect(headers.authorization).toBe('Bearer s3cr3t-token'); // the request's own object is not changed
   });

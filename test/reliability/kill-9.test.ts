@@ -23,7 +23,12 @@ describe('kill -9 under load', () => {
       while (!stop) {
         const id = (9007199254740993n + BigInt(next++ * 2)).toString();
         try {
-          const answer = await request(`${first.url}/plants`, { dispatcher: agent, method: 'POST', body: `{"id":${id},"name":"P${id}"}`, headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' } });
+          const answer = await request(`${first.url}/plants`, {
+            dispatcher: agent,
+            method: 'POST',
+            body: `{"id":${id},"name":"P${id}"}`,
+            headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' },
+          });
           await answer.body.text();
           if (answer.statusCode === 200 && acknowledged.push(id) === 60) enough();
         } catch {
@@ -46,7 +51,11 @@ describe('kill -9 under load', () => {
       const state = await request(`${second.url}/__mock/state`);
       const parsed = parseJson(await state.body.text());
       expect(parsed.ok).toBe(true);
-      const stored = new Set(((parsed as unknown as { value: { collections: Record<string, Array<{ id: bigint }>> } }).value.collections['/plants'] ?? []).map((p) => p.id.toString()));
+      const stored = new Set(
+        ((parsed as unknown as { value: { collections: Record<string, Array<{ id: bigint }>> } }).value.collections['/plants'] ?? []).map((p) =>
+          p.id.toString(),
+        ),
+      );
       const missing = acknowledged.filter((id) => !stored.has(id));
       expect(missing).toEqual([]);
       expect(readFileSync(file, 'utf8')).not.toContain(CANARY);

@@ -38,7 +38,9 @@ async function run(row: Row, filter?: string[]): Promise<VerifyReport> {
 }
 
 const failures = (report: VerifyReport, skip: string[] = []) =>
-  report.cases.filter((c) => c.status !== 'passed' && !skip.some((prefix) => c.id.startsWith(prefix))).map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`);
+  report.cases
+    .filter((c) => c.status !== 'passed' && !skip.some((prefix) => c.id.startsWith(prefix)))
+    .map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`);
 
 describe('verify --generate against the plantstore mock', () => {
   it.each(Object.entries(DOCUMENTS))('passes every generated case of %s', async (_name, row) => {

@@ -28,7 +28,7 @@ describe('verify against the plantstore mock', () => {
     expect(generated.some((c) => c.name.includes('without credentials'))).toBe(true);
   });
 
-  it('warns, without failing, on the mock\'s documented off-contract 401 and 415', () => {
+  it("warns, without failing, on the mock's documented off-contract 401 and 415", () => {
     const warned = report.cases.filter((c) => c.warnings > 0).map((c) => c.name);
     expect(warned).toEqual(expect.arrayContaining(['rejects a request without a token', 'rejects a body that is not JSON (Content-Type text/plain)']));
     expect(report.summary.warned).toBe(warned.length);

@@ -8,7 +8,14 @@ import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const SPEC = 'test/documents/runner-params.yaml';
-const SECRETS = { headerKey: 'header-secret-1111', queryKey: 'query-secret-2222', cookieKey: 'cookie-secret-3333', basicAuth: 'alice:basic-secret-4444', bearerAuth: 'bearer-secret-5555', oauth: 'oauth-secret-6666' };
+const SECRETS = {
+  headerKey: 'header-secret-1111',
+  queryKey: 'query-secret-2222',
+  cookieKey: 'cookie-secret-3333',
+  basicAuth: 'alice:basic-secret-4444',
+  bearerAuth: 'bearer-secret-5555',
+  oauth: 'oauth-secret-6666',
+};
 const AUTH_ARGS = Object.entries(SECRETS).flatMap(([name, value]) => ['--auth', `${name}=${value}`]);
 
 // Every operation but styledQuery, which today's mock refuses (see against-mock-documents.test.ts).
@@ -23,10 +30,29 @@ afterAll(() => mock.close());
 describe('plantstore verify --auth', () => {
   it('runs every operation with its credentials and writes none of them in any report', async () => {
     const dir = tempDir('plantstore-auth-');
-    const result = await runCli(['verify', '--spec', SPEC, '--target', mock.url, '--generate', '1', ...AUTH_ARGS, ...FILTERS, '--junit', join(dir, 'v.xml'), '--json', join(dir, 'v.json')]);
+    const result = await runCli([
+      'verify',
+      '--spec',
+      SPEC,
+      '--target',
+      mock.url,
+      '--generate',
+      '1',
+      ...AUTH_ARGS,
+      ...FILTERS,
+      '--junit',
+      join(dir, 'v.xml'),
+      '--json',
+      join(dir, 'v.json'),
+    ]);
     expect(result.stderr).toBe('');
-    const report = JSON.parse(readFileSync(join(dir, 'v.json'), 'utf8')) as { uncovered: unknown[]; cases: Array<{ name: string; status: string; steps: Array<{ findings: Array<{ message: string }> }> }> };
-    expect(report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`)).toEqual([]);
+    const report = JSON.parse(readFileSync(join(dir, 'v.json'), 'utf8')) as {
+      uncovered: unknown[];
+      cases: Array<{ name: string; status: string; steps: Array<{ findings: Array<{ message: string }> }> }>;
+    };
+    expect(
+      report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
+    ).toEqual([]);
     expect(result.code).toBe(0);
     expect(report.uncovered).toEqual([]);
     const everything = [result.stdout, readFileSync(join(dir, 'v.xml'), 'utf8'), JSON.stringify(report)].join('\n');
@@ -46,6 +72,8 @@ describe('plantstore verify --auth', () => {
 
   it('names the schemes the document has when the name is wrong', async () => {
     const result = await runCli(['verify', '--spec', SPEC, '--target', mock.url, '--token', 't', '--generate', '1', '--auth', 'nope=x']);
-    expect(result.stderr).toContain('headerKey (apiKey), queryKey (apiKey), cookieKey (apiKey), basicAuth (http basic), bearerAuth (http bearer), oauth (oauth2)');
+    expect(result.stderr).toContain(
+      'headerKey (apiKey), queryKey (apiKey), cookieKey (apiKey), basicAuth (http basic), bearerAuth (http bearer), oauth (oauth2)',
+    );
   });
 });

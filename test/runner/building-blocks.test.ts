@@ -9,7 +9,9 @@ import { checkVariable, substitute, substituteText, type VariableScope } from '.
 const scope: VariableScope = {
   token: 'secret-token',
   uniqueId: 1795000000000000007n,
-  steps: new Map([['create', { request: { body: { id: 42, name: 'Fern' } }, response: { status: 200, headers: { location: '/plants/42' }, body: { name: 'Fern' } } }]]),
+  steps: new Map([
+    ['create', { request: { body: { id: 42, name: 'Fern' } }, response: { status: 200, headers: { location: '/plants/42' }, body: { name: 'Fern' } } }],
+  ]),
 };
 
 describe('variables', () => {
@@ -23,7 +25,7 @@ describe('variables', () => {
     ['the largest int64 less the run-unique offset', '{{uniqueBelow 9223372036854775807}}', 9223134795254775779n],
     ['the smallest int64 plus the run-unique offset', '{{uniqueAbove -9223372036854775808}}', -9223134795254775780n],
     ['2^53 plus the offset, a multiple of 4', '{{uniqueAbove 9007199254740992}}', 9244440854741020n],
-    ['the case\'s second unique id, 2^61 above the first', '{{uniqueId 2}}', 4100843009213693959n],
+    ["the case's second unique id, 2^61 above the first", '{{uniqueId 2}}', 4100843009213693959n],
   ])('%s', (_what, input, expected) => {
     expect(substitute(input, scope)).toEqual({ ok: true, value: expected });
   });
@@ -58,7 +60,12 @@ describe('comparing bodies', () => {
 });
 
 describe('expectations', () => {
-  const response = { status: 415, headers: { 'content-type': 'application/json; charset=utf-8' }, text: '{"error":415}', json: { ok: true as const, value: { error: 415 } } };
+  const response = {
+    status: 415,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    text: '{"error":415}',
+    json: { ok: true as const, value: { error: 415 } },
+  };
   it.each([
     [{ status: 415 }, []],
     [{ status: '4xx' as const }, []],
@@ -77,8 +84,15 @@ describe('expectations', () => {
 describe('redaction and curl', () => {
   it('replaces a secret everywhere, also URL-encoded, and keeps credential schemes readable', () => {
     const redact = createRedactor(['s3cr3t/+token']);
-    expect(redact({ message: 'bad token s3cr3t/+token', query: 'access_token=s3cr3t%2F%2Btoken' })).toEqual({ message: 'bad token [redacted]', query: 'access_token=[redacted]' });
-    expect(redactHeaders({ authorization: 'Basic dXNlcjpwYXNz', cookie: 'a=b', accept: '*/*' })).toEqual({ authorization: 'Basic [redacted]', cookie: '[redacted]', accept: '*/*' });
+    expect(redact({ message: 'bad token s3cr3t/+token', query: 'access_token=s3cr3t%2F%2Btoken' })).toEqual({
+      message: 'bad token [redacted]',
+      query: 'access_token=[redacted]',
+    });
+    expect(redactHeaders({ authorization: 'Basic dXNlcjpwYXNz', cookie: 'a=b', accept: '*/*' })).toEqual({
+      authorization: 'Basic [redacted]',
+      cookie: '[redacted]',
+      accept: '*/*',
+    });
     expect(redactHeaders({ authorization: 'Bearer' })).toEqual({ authorization: 'Bearer' });
   });
 
@@ -92,7 +106,7 @@ describe('redaction and curl', () => {
     expect(redact({ message: 'the tag is tt', name: 'a b ab' })).toEqual({ message: 'the tag is tt', name: 'a b ab' });
   });
 
-  it('redacts credential query parameters by name, the document\'s apiKey names too, keeping the rest as written', () => {
+  it("redacts credential query parameters by name, the document's apiKey names too, keeping the rest as written", () => {
     const names = { headers: new Set(['x-partner-key']), query: new Set(['partnerkey']) };
     expect(redactQuery('ids=1,2&access_token=t&partnerKey=k&t=t', names)).toBe('ids=1,2&access_token=[redacted]&partnerKey=[redacted]&t=t');
     expect(redactHeaders({ 'x-partner-key': 'k', 'x-trace': 't' }, names)).toEqual({ 'x-partner-key': '[redacted]', 'x-trace': 't' });

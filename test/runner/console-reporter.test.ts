@@ -4,9 +4,30 @@ import { describe, expect, it } from 'vitest';
 import { REPORTERS, type VerifyReport } from '../../src/runner/index.ts';
 import type { CaseResult } from '../../src/runner/report.ts';
 
-const result = (index: number): CaseResult => ({ id: `c${index}`, name: `case ${index}`, source: 'generated', status: 'passed', durationMs: 1, steps: [], failures: 0, warnings: 0 });
+const result = (index: number): CaseResult => ({
+  id: `c${index}`,
+  name: `case ${index}`,
+  source: 'generated',
+  status: 'passed',
+  durationMs: 1,
+  steps: [],
+  failures: 0,
+  warnings: 0,
+});
 const cases = Array.from({ length: 25 }, (_, i) => result(i + 1));
-const report: VerifyReport = { reportVersion: 1, target: 'http://h/', spec: 's', seed: 1, strict: false, startedAt: '', durationMs: 10, outcome: 'passed', summary: { total: 25, passed: 25, failed: 0, skipped: 0, warned: 0 }, cases, uncovered: [] };
+const report: VerifyReport = {
+  reportVersion: 1,
+  target: 'http://h/',
+  spec: 's',
+  seed: 1,
+  strict: false,
+  startedAt: '',
+  durationMs: 10,
+  outcome: 'passed',
+  summary: { total: 25, passed: 25, failed: 0, skipped: 0, warned: 0 },
+  cases,
+  uncovered: [],
+};
 
 function render(progress: boolean): string {
   let out = '';

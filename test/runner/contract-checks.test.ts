@@ -17,7 +17,12 @@ beforeAll(async () => {
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-function judge(status: number, text: string, headers: Record<string, string> = JSON_TYPE, options: { strict?: boolean; method?: string; path?: string; rejection?: boolean } = {}) {
+function judge(
+  status: number,
+  text: string,
+  headers: Record<string, string> = JSON_TYPE,
+  options: { strict?: boolean; method?: string; path?: string; rejection?: boolean } = {},
+) {
   const findings = checkContract({
     route: route(options.method ?? 'POST', options.path ?? '/plants'),
     response: { status, headers, text, json: text === '' ? undefined : parseJson(text) },
@@ -75,7 +80,9 @@ describe('contract checks on an operation that declares no response', () => {
     const spec = await loadSpec('test/corpus/documents/oai/non-oauth-scopes.yaml');
     const ownRoute = createRouter(listOperations(spec));
     const codes = (strict: boolean) =>
-      checkContract({ route: ownRoute('GET', '/users'), response: { status: 200, headers: {}, text: '' }, validators: createValidators(spec), strict }).map((f) => `${f.severity} ${f.code}`);
+      checkContract({ route: ownRoute('GET', '/users'), response: { status: 200, headers: {}, text: '' }, validators: createValidators(spec), strict }).map(
+        (f) => `${f.severity} ${f.code}`,
+      );
     expect(codes(false)).toEqual(['warning no-declared-responses']);
     expect(codes(true)).toEqual(['failure no-declared-responses']);
   });
@@ -88,7 +95,12 @@ describe('contract checks on shapes from public documents', () => {
     shapes = { route: createRouter(listOperations(spec)), validators: createValidators(spec) };
   });
   const judgeShape = (method: string, path: string, status: number, text: string, headers: Record<string, string> = {}) =>
-    checkContract({ route: shapes.route(method, path), response: { status, headers, text, json: text === '' ? undefined : parseJson(text) }, validators: shapes.validators, strict: false }).map((f) => `${f.severity} ${f.code}`);
+    checkContract({
+      route: shapes.route(method, path),
+      response: { status, headers, text, json: text === '' ? undefined : parseJson(text) },
+      validators: shapes.validators,
+      strict: false,
+    }).map((f) => `${f.severity} ${f.code}`);
 
   it.each([
     ['a declared 302 (an OAuth authorize endpoint)', 'GET', '/authorize', 302, '', { location: 'https://client.example/cb?code=1' }, []],

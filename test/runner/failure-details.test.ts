@@ -16,10 +16,24 @@ async function plantSpecValidators() {
   return { route: createRouter(listOperations(spec)), validators: createValidators(spec) };
 }
 
-const answer = (status: number, text: string, headers: Record<string, string> = {}) => ({ status, headers, text, json: text === '' ? undefined : parseJson(text) });
+const answer = (status: number, text: string, headers: Record<string, string> = {}) => ({
+  status,
+  headers,
+  text,
+  json: text === '' ? undefined : parseJson(text),
+});
 
 function details(findings: Finding[], response?: PlainResponse): string[] {
-  const result: CaseResult = { id: 'c', name: 'c', source: 'x.yaml', status: 'failed', durationMs: 1, failures: findings.length, warnings: 0, steps: [{ name: 'request', request: { method: 'POST', path: '/plants', query: '', headers: {} }, response, durationMs: 1, findings, curl: 'curl …' }] };
+  const result: CaseResult = {
+    id: 'c',
+    name: 'c',
+    source: 'x.yaml',
+    status: 'failed',
+    durationMs: 1,
+    failures: findings.length,
+    warnings: 0,
+    steps: [{ name: 'request', request: { method: 'POST', path: '/plants', query: '', headers: {} }, response, durationMs: 1, findings, curl: 'curl …' }],
+  };
   return caseDetails(result).map((line) => line.text);
 }
 
@@ -44,7 +58,11 @@ describe('the diff under a failure', () => {
 
   it('shows the answer that failed: status, headers and the body cut short', () => {
     const long = 'x'.repeat(1000);
-    const lines = details([{ code: 'unexpected-status', severity: 'failure', message: 'expected status 200, got 400', expected: '200', actual: 400 }], { status: 400, headers: { 'content-type': 'application/json' }, body: { error: 400, message: long } });
+    const lines = details([{ code: 'unexpected-status', severity: 'failure', message: 'expected status 200, got 400', expected: '200', actual: 400 }], {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: { error: 400, message: long },
+    });
     expect(lines).toContain('answer: 400, content-type: application/json');
     const body = lines.find((line) => line.startsWith('answer body: '))!;
     expect(body.startsWith('answer body: {"error":400,"message":"xxx')).toBe(true);
@@ -56,7 +74,12 @@ describe('the diff under a failure', () => {
 describe('a schema finding', () => {
   it('shows the value that has the wrong type, cut short', async () => {
     const { route, validators } = await plantSpecValidators();
-    const findings = checkContract({ route: route('POST', '/plants'), response: answer(200, JSON.stringify({ name: ['Fern'], tag: 'y'.repeat(500) }), { 'content-type': 'application/json' }), validators, strict: false });
+    const findings = checkContract({
+      route: route('POST', '/plants'),
+      response: answer(200, JSON.stringify({ name: ['Fern'], tag: 'y'.repeat(500) }), { 'content-type': 'application/json' }),
+      validators,
+      strict: false,
+    });
     const wrongType = findings.find((f) => f.code === 'wrong-field-type')!;
     expect(wrongType).toMatchObject({ pointer: '/name', actual: ['Fern'] });
     expect(wrongType.message).toContain('/name: must be string; got ["Fern"]');

@@ -45,7 +45,13 @@ describe('loading fixtures', () => {
   });
 
   it('keeps int64 literals exact in YAML and JSON fixtures', () => {
-    writeFileSync(join(dir, 'big.json'), JSON.stringify({ name: 'big', request: { method: 'POST', path: '/plants', body: { id: 1 } }, expect: { status: 200 } }).replace('"id":1', '"id":9007199254740993'));
+    writeFileSync(
+      join(dir, 'big.json'),
+      JSON.stringify({ name: 'big', request: { method: 'POST', path: '/plants', body: { id: 1 } }, expect: { status: 200 } }).replace(
+        '"id":1',
+        '"id":9007199254740993',
+      ),
+    );
     const [json] = loadFixtures([join(dir, 'big.json')]);
     expect((json.steps[0].request.body as { id: unknown }).id).toBe(9007199254740993n);
   });
@@ -56,11 +62,23 @@ describe('loading fixtures', () => {
     ['an unknown method', valid.replace('POST', 'FETCH'), /x\.yaml:3:11: \/request\/method: must be one of GET, PUT, POST/],
     ['a status that is no status', valid.replace('200', '"2xy"'), /x\.yaml:6:11: \/expect\/status: must be a status \(100-599\), a class such as "4xx"/],
     ['a path without a leading slash', valid.replace('/plants', 'plants'), /x\.yaml:4:9: \/request\/path: must match pattern/],
-    ['steps and a request together', `${valid}steps:\n  - name: s\n    request: {method: GET, path: /}\n    expect: {status: 200}\n`, /has either steps or request and expect, not both/],
+    [
+      'steps and a request together',
+      `${valid}steps:\n  - name: s\n    request: {method: GET, path: /}\n    expect: {status: 200}\n`,
+      /has either steps or request and expect, not both/,
+    ],
     ['an unknown variable', valid.replace('path: /plants', 'path: /plants/{{plantId}}'), /x\.yaml:4:9: \/request\/path: unknown variable \{\{plantId\}\}/],
-    ['a reference to a later step', `name: seq\nsteps:\n  - name: a\n    request: {method: GET, path: "/{{steps.b.response.body.id}}"}\n    expect: {status: 200}\n  - name: b\n    request: {method: GET, path: /}\n    expect: {status: 200}\n`, /x\.yaml:4:34: \/steps\/0\/request\/path: \{\{steps\.b\.response\.body\.id\}\} names step 'b', which does not run before this one/],
+    [
+      'a reference to a later step',
+      `name: seq\nsteps:\n  - name: a\n    request: {method: GET, path: "/{{steps.b.response.body.id}}"}\n    expect: {status: 200}\n  - name: b\n    request: {method: GET, path: /}\n    expect: {status: 200}\n`,
+      /x\.yaml:4:34: \/steps\/0\/request\/path: \{\{steps\.b\.response\.body\.id\}\} names step 'b', which does not run before this one/,
+    ],
     ['a YAML syntax error', 'name: [unclosed\n', /x\.yaml:\d+:\d+: /],
-    ['two fixtures with one name', `- ${valid.replaceAll('\n', '\n  ').trim()}\n- ${valid.replaceAll('\n', '\n  ').trim()}\n`, /x\.yaml:7:9: \/1\/name: another fixture in this file is named 'ok'/],
+    [
+      'two fixtures with one name',
+      `- ${valid.replaceAll('\n', '\n  ').trim()}\n- ${valid.replaceAll('\n', '\n  ').trim()}\n`,
+      /x\.yaml:7:9: \/1\/name: another fixture in this file is named 'ok'/,
+    ],
   ])('reports %s with the file, the place and the reason', (_what, text, pattern) => {
     const problems = problemsOf('x.yaml', text);
     expect(problems.join('\n')).toMatch(pattern);

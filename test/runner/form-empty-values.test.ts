@@ -17,7 +17,12 @@ describe('empty arrays and objects in a URL-encoded form', () => {
   it('are written "name=", and read back as they were', () => {
     const value = { email: 'a@example.com', permissions: [], metadata: {}, invoice_settings: { rendering_options: {} } };
     const written = writeBody(form, value, 1, spec.document);
-    expect('rawBody' in written && written.rawBody.split('&')).toEqual(['email=a%40example.com', 'permissions=', 'metadata=', 'invoice_settings%5Brendering_options%5D=']);
+    expect('rawBody' in written && written.rawBody.split('&')).toEqual([
+      'email=a%40example.com',
+      'permissions=',
+      'metadata=',
+      'invoice_settings%5Brendering_options%5D=',
+    ]);
     const read = readUrlEncoded('rawBody' in written ? written.rawBody : '', form.content, spec.document);
     // rendering_options takes "" too (Stripe's emptyable fields): the empty text is then read as text.
     expect(read).toEqual({ ok: true, value: { email: 'a@example.com', permissions: [], metadata: {}, invoice_settings: { rendering_options: '' } } });

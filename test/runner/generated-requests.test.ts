@@ -69,7 +69,12 @@ describe('generated requests for every operation', () => {
     ['an API key in a header', 'generated/search/valid-1', (r: FixtureRequest) => r.headers?.['x-api-key'], 'header-key-1'],
     ['an API key in the query', 'generated/getQuota/valid-1', (r: FixtureRequest) => r.query?.api_key, 'query-key-2'],
     ['an API key in a cookie', 'generated/getSession/valid-1', (r: FixtureRequest) => r.headers?.cookie, 'session=cookie-key-3'],
-    ['basic credentials', 'generated/getReport/valid-1', (r: FixtureRequest) => r.headers?.authorization, `Basic ${Buffer.from('alice:s3cret').toString('base64')}`],
+    [
+      'basic credentials',
+      'generated/getReport/valid-1',
+      (r: FixtureRequest) => r.headers?.authorization,
+      `Basic ${Buffer.from('alice:s3cret').toString('base64')}`,
+    ],
     ['a bearer token (--token)', 'generated/getAccount/valid-1', (r: FixtureRequest) => r.headers?.authorization, 'Bearer {{token}}'],
     ['an oauth2 token, the first alternative', 'generated/listTokens/valid-1', (r: FixtureRequest) => r.headers?.authorization, 'Bearer {{token}}'],
   ])('presents %s', (_what, id, pick, expected) => {
@@ -83,7 +88,13 @@ describe('generated requests for every operation', () => {
 
   it('rejects, as negative cases, a missing required parameter and missing credentials', () => {
     const search = all.cases.filter((c) => c.id.startsWith('generated/search/')).map((c) => [c.id.split('/')[2], c.steps[0].expect.status]);
-    expect(search).toEqual(expect.arrayContaining([['missing-query-q', '4xx'], ['missing-header-X-Request-Id', '4xx'], ['no-credentials', '4xx']]));
+    expect(search).toEqual(
+      expect.arrayContaining([
+        ['missing-query-q', '4xx'],
+        ['missing-header-X-Request-Id', '4xx'],
+        ['no-credentials', '4xx'],
+      ]),
+    );
     const without = request(all.cases, 'generated/getQuota/no-credentials');
     expect(without.query?.api_key).toBeUndefined();
   });
@@ -125,7 +136,14 @@ describe('an operation the generator cannot draw a value for', () => {
       },
     };
     const { cases, uncovered } = await generateCases(spec, listOperations(spec), createValidators(spec), { count: 1, seed: 1, auth: AUTH }, source);
-    expect(uncovered).toEqual([{ operationId: 'getReport', method: 'GET', path: '/reports/{year}/{month}', reason: expect.stringContaining('the example generator failed (unsatisfiable)') }]);
+    expect(uncovered).toEqual([
+      {
+        operationId: 'getReport',
+        method: 'GET',
+        path: '/reports/{year}/{month}',
+        reason: expect.stringContaining('the example generator failed (unsatisfiable)'),
+      },
+    ]);
     expect(cases.some((c) => c.id.startsWith('generated/search/'))).toBe(true);
   });
 });
@@ -133,7 +151,10 @@ describe('an operation the generator cannot draw a value for', () => {
 describe('a path whose parameter the document does not declare', () => {
   it('is reported, not sent with "{name}" in the path', async () => {
     const file = join(tempDir('plantstore-undeclared-'), 'undeclared.yaml');
-    writeFileSync(file, "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /things/{thingId}:\n    get:\n      operationId: getThing\n      responses:\n        '200': { description: ok }\n");
+    writeFileSync(
+      file,
+      "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /things/{thingId}:\n    get:\n      operationId: getThing\n      responses:\n        '200': { description: ok }\n",
+    );
     const loaded = await loadSpec(file);
     const { cases, uncovered } = await generateCases(loaded, listOperations(loaded), createValidators(loaded), { count: 1, seed: 1, auth: {} });
     expect(cases).toEqual([]);

@@ -13,7 +13,9 @@ import { tempDir } from '../helpers/temp-dir.ts';
 const CHROMIUM = [process.env.PLANTSTORE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
 if (!CHROMIUM) {
   // Loud on purpose: a skipped browser test must not pass unseen. CI (.ci/run) installs chromium first.
-  console.warn('\n*** SKIPPED test/runner/html-report-browser.test.ts: no Chromium at /usr/bin/chromium (install it: apt-get install -y chromium, or set PLANTSTORE_CHROMIUM) ***\n');
+  console.warn(
+    '\n*** SKIPPED test/runner/html-report-browser.test.ts: no Chromium at /usr/bin/chromium (install it: apt-get install -y chromium, or set PLANTSTORE_CHROMIUM) ***\n',
+  );
 }
 
 const TOKEN = 'tok-html-5e1d0c9b-secret';
@@ -49,7 +51,19 @@ describe.skipIf(!CHROMIUM)('verify --html, seen in a browser', () => {
   beforeAll(async () => {
     mock = await startMockServer({ port: 0, spec: 'test/documents/forced-errors.yaml' });
     writeFileSync(join(dir, 'jobs.yaml'), FIXTURES);
-    run = await runCli(['verify', '--target', mock.url, '--spec', 'test/documents/forced-errors.yaml', '--fixtures', join(dir, 'jobs.yaml'), '--token', TOKEN, '--html', file]);
+    run = await runCli([
+      'verify',
+      '--target',
+      mock.url,
+      '--spec',
+      'test/documents/forced-errors.yaml',
+      '--fixtures',
+      join(dir, 'jobs.yaml'),
+      '--token',
+      TOKEN,
+      '--html',
+      file,
+    ]);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => fetched.push(request.url()));
@@ -92,11 +106,19 @@ describe.skipIf(!CHROMIUM)('verify --html, seen in a browser', () => {
     const row = page.locator('#uncovered tbody tr');
     expect(await row.count()).toBe(1);
     expect(await row.isVisible()).toBe(true);
-    expect((await row.innerText()).split('\t').map((cell) => cell.trim())).toEqual(['GET', '/reports', 'getReport', 'no case sent a request to it (add a fixture, or --generate N)']);
+    expect((await row.innerText()).split('\t').map((cell) => cell.trim())).toEqual([
+      'GET',
+      '/reports',
+      'getReport',
+      'no case sent a request to it (add a fixture, or --generate N)',
+    ]);
   });
 
   it('groups the cases under their operations, the passing one folded until clicked', async () => {
-    expect(await page.locator('section.operation h3').allInnerTexts()).toEqual([expect.stringMatching(/^GET \/jobs listJobs\s+1 failed$/), expect.stringMatching(/^POST \/jobs createJob\s+1 passed$/)]);
+    expect(await page.locator('section.operation h3').allInnerTexts()).toEqual([
+      expect.stringMatching(/^GET \/jobs listJobs\s+1 failed$/),
+      expect.stringMatching(/^POST \/jobs createJob\s+1 passed$/),
+    ]);
     const passing = page.locator('details.case.pass');
     const line = passing.locator('.step-line');
     expect(await line.isVisible()).toBe(false);

@@ -34,7 +34,13 @@ const testCase = (id: string, status: CaseResult['status'], steps: StepResult[],
 });
 
 const failing = step('createJob', {
-  request: { method: 'POST', path: '/jobs', query: 'x=<1>', headers: { authorization: 'Bearer [redacted]' }, body: { name: '</pre><script>alert(1)</script>' } },
+  request: {
+    method: 'POST',
+    path: '/jobs',
+    query: 'x=<1>',
+    headers: { authorization: 'Bearer [redacted]' },
+    body: { name: '</pre><script>alert(1)</script>' },
+  },
   response: { status: 200, headers: {}, body: { name: '</pre><script>alert(1)</script>', note: 'x'.repeat(20_000) } },
   findings: [{ code: 'unexpected-status', severity: 'failure', message: 'expected status 400, got 200', expected: 400, actual: 200 }],
   curl: `curl -sS -i -X POST 'http://127.0.0.1:4010/jobs?x=<1>' -H 'authorization: Bearer '"$PLANTSTORE_TOKEN"`,
@@ -56,7 +62,9 @@ const report: VerifyReport = {
     testCase('a job lives and dies', 'passed', [step('createJob', { name: 'create' }), step('listJobs', { name: 'find-in-list' })]),
     { ...testCase('not run', 'skipped', []), skipReason: 'after the first failure (--bail)' },
   ],
-  uncovered: [{ operationId: 'deleteJob', method: 'DELETE', path: '/jobs/{id}', reason: 'no generator for its request body (application/xml); write a fixture for it' }],
+  uncovered: [
+    { operationId: 'deleteJob', method: 'DELETE', path: '/jobs/{id}', reason: 'no generator for its request body (application/xml); write a fixture for it' },
+  ],
 };
 
 const html = renderHtml(report, OPERATIONS);
@@ -95,10 +103,12 @@ describe('the HTML report', () => {
     expect(headings).toEqual(['POST /jobs', 'GET /jobs', 'Sequences across operations', 'Cases not run']);
   });
 
-  it('lists the operations no case reached, with the generator\'s reason where it gave one', () => {
+  it("lists the operations no case reached, with the generator's reason where it gave one", () => {
     const table = html.slice(html.indexOf('id="uncovered"'), html.indexOf('id="cases"'));
     expect(table).toContain('Operations no case covered (2)');
-    expect(table).toContain('<td class="method">GET</td><td><code>/reports</code></td><td>getReport</td><td>no case sent a request to it (add a fixture, or --generate N)</td>');
+    expect(table).toContain(
+      '<td class="method">GET</td><td><code>/reports</code></td><td>getReport</td><td>no case sent a request to it (add a fixture, or --generate N)</td>',
+    );
     expect(table).toContain('<td>deleteJob</td><td>no generator for its request body (application/xml); write a fixture for it</td>');
     expect(html).toContain('<dt>operations covered</dt><dd>2 of 4</dd>');
   });

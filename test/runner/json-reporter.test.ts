@@ -13,7 +13,13 @@ function written(report: unknown): string[] {
 
 describe('the JSON reporter', () => {
   it('writes each case as its own piece, and the pieces parse back to the report exactly', () => {
-    const report = { reportVersion: 1, target: 'http://127.0.0.1:4010/', summary: { total: 3 }, uncovered: [], cases: [{ id: 'a', id64: 9007199254740993n }, { id: 'b', steps: [{ body: { tags: ['x'] } }] }, { id: 'c' }] };
+    const report = {
+      reportVersion: 1,
+      target: 'http://127.0.0.1:4010/',
+      summary: { total: 3 },
+      uncovered: [],
+      cases: [{ id: 'a', id64: 9007199254740993n }, { id: 'b', steps: [{ body: { tags: ['x'] } }] }, { id: 'c' }],
+    };
     const chunks = written(report);
     expect(chunks.length).toBe(report.cases.length + 2);
     const parsed = parseJson(chunks.join(''));

@@ -18,13 +18,27 @@ describe('generated parameters', () => {
   it('sends the first draw of 256 characters or fewer', () => {
     const lengths = [4000, 3000, 120, 10];
     let call = 0;
-    const result = generateParameters(operation, () => 'a'.repeat(lengths[call++]), 1, {}, true, () => false);
+    const result = generateParameters(
+      operation,
+      () => 'a'.repeat(lengths[call++]),
+      1,
+      {},
+      true,
+      () => false,
+    );
     expect(result.ok && result.parts.rawQuery).toEqual([`destination=${'a'.repeat(120)}`]);
   });
 
   it('sends the shortest of its draws when none is short', () => {
     let call = 0;
-    const result = generateParameters(operation, () => 'a'.repeat(5000 - 100 * ++call), 1, {}, true, () => false);
+    const result = generateParameters(
+      operation,
+      () => 'a'.repeat(5000 - 100 * ++call),
+      1,
+      {},
+      true,
+      () => false,
+    );
     expect(result.ok && result.parts.rawQuery).toEqual([`destination=${'a'.repeat(4200)}`]);
   });
 });

@@ -39,7 +39,10 @@ describe('negative parameter cases', () => {
     const report = await run({});
     const limitCases = report.cases.filter((c) => c.id.startsWith('generated/listPlants/invalid-query-limit-'));
     expect(limitCases.map((c) => c.steps[0].request!.query)).toEqual(['limit=0', 'limit=not-a-number']);
-    expect(limitCases.map((c) => c.name)).toEqual(['listPlants: rejects the query parameter "limit" below the minimum 1 (0)', 'listPlants: rejects the query parameter "limit" not an integer ("not-a-number")']);
+    expect(limitCases.map((c) => c.name)).toEqual([
+      'listPlants: rejects the query parameter "limit" below the minimum 1 (0)',
+      'listPlants: rejects the query parameter "limit" not an integer ("not-a-number")',
+    ]);
   });
 
   it('break a path parameter too: an id that is not an integer', async () => {
@@ -64,7 +67,9 @@ describe('negative parameter cases', () => {
     const mock = await startMockServer({ port: 0, spec: limitFromOne });
     try {
       const report = await verify({ target: mock.url, token: 'negative-token', spec: limitFromOne, generate: 2 });
-      expect(report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`)).toEqual([]);
+      expect(
+        report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
+      ).toEqual([]);
       expect(report.cases.some((c) => c.name.includes('"limit" below the minimum 1'))).toBe(true);
     } finally {
       await mock.close();
@@ -75,10 +80,18 @@ describe('negative parameter cases', () => {
 describe('a grown document whose server ignores limit', () => {
   it('fails at the sequence step that asks for fewer items than it created', async () => {
     server = await startCrudPlantServer({ defect: 'ignores-limit' });
-    const report = await verify({ target: server.url, token: 'negative-token', spec: 'test/documents/plant-store-grown.yaml', generate: 1, filter: ['sequence'] });
+    const report = await verify({
+      target: server.url,
+      token: 'negative-token',
+      spec: 'test/documents/plant-store-grown.yaml',
+      generate: 1,
+      filter: ['sequence'],
+    });
     expect(report.outcome).toBe('failed');
     const step = report.cases[0].steps.at(-1)!;
     expect(step.name).toBe('limit-honoured');
-    expect(step.findings).toContainEqual(expect.objectContaining({ code: 'limit-ignored', message: 'the list holds 2 items, more than the limit 1 it was asked for' }));
+    expect(step.findings).toContainEqual(
+      expect.objectContaining({ code: 'limit-ignored', message: 'the list holds 2 items, more than the limit 1 it was asked for' }),
+    );
   });
 });

@@ -14,16 +14,25 @@ async function run(defect?: Parameters<typeof startMediaServer>[0]) {
   return verify({ target: server.url, spec: SPEC, generate: 2, seed: 3 });
 }
 
-const failuresOf = (report: Awaited<ReturnType<typeof run>>) => report.cases.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.steps.flatMap((s) => s.findings.map((f) => f.code)).join(', ')}`);
+const failuresOf = (report: Awaited<ReturnType<typeof run>>) =>
+  report.cases.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.steps.flatMap((s) => s.findings.map((f) => f.code)).join(', ')}`);
 
 describe('non-JSON media types', () => {
   it('passes a correct server: forms, multipart, text bodies, CSV and plain-text answers', async () => {
     const report = await run();
     expect(failuresOf(report)).toEqual([]);
-    expect(report.cases.map((c) => c.id)).toEqual(expect.arrayContaining(['generated/signUp/valid-1', 'generated/upload/valid-1', 'generated/addNote/valid-1', 'generated/exportCsv/valid-1', 'generated/getStatus/valid-1']));
+    expect(report.cases.map((c) => c.id)).toEqual(
+      expect.arrayContaining([
+        'generated/signUp/valid-1',
+        'generated/upload/valid-1',
+        'generated/addNote/valid-1',
+        'generated/exportCsv/valid-1',
+        'generated/getStatus/valid-1',
+      ]),
+    );
   });
 
-  it('sends a urlencoded form the server parses into the schema\'s fields', async () => {
+  it("sends a urlencoded form the server parses into the schema's fields", async () => {
     await run();
     // The two valid cases run first; the negative ones follow.
     const signups = server!.forms.filter((f) => f.path === '/signups').slice(0, 2);
@@ -47,7 +56,13 @@ describe('non-JSON media types', () => {
   it('rejects, as negative cases, forms without a required field or with a value out of range', async () => {
     const report = await run();
     const negatives = report.cases.filter((c) => /^generated\/(signUp|upload)\/invalid-/.test(c.id)).map((c) => c.name);
-    expect(negatives).toEqual(expect.arrayContaining(['signUp: rejects /email: removed required field', 'signUp: rejects /seats: out of range: 11 is above the maximum 10', 'upload: rejects /file: removed required field']));
+    expect(negatives).toEqual(
+      expect.arrayContaining([
+        'signUp: rejects /email: removed required field',
+        'signUp: rejects /seats: out of range: 11 is above the maximum 10',
+        'upload: rejects /file: removed required field',
+      ]),
+    );
     // In a form every value is text: a "wrong type" would be valid text, so none is sent.
     expect(negatives.filter((name) => name.includes('wrong type') || name.includes('malformed'))).toEqual([]);
   });
@@ -62,6 +77,13 @@ describe('non-JSON media types', () => {
 
   it('reports the operation whose body it cannot generate, and why', async () => {
     const report = await run();
-    expect(report.uncovered).toEqual([{ operationId: 'importProtobuf', method: 'POST', path: '/imports', reason: expect.stringContaining('no generator for its request body (application/x-protobuf)') }]);
+    expect(report.uncovered).toEqual([
+      {
+        operationId: 'importProtobuf',
+        method: 'POST',
+        path: '/imports',
+        reason: expect.stringContaining('no generator for its request body (application/x-protobuf)'),
+      },
+    ]);
   });
 });

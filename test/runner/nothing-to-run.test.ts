@@ -29,7 +29,9 @@ describe('a run with nothing to run', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain("nothing to run: no fixtures, and none of the document's 1 operation got a generated case");
-    expect(result.stderr).toContain('GET /orders (listOrders): needs credentials the run was not given: --auth partnerKey=KEY (API key in the header "X-Partner-Key")');
+    expect(result.stderr).toContain(
+      'GET /orders (listOrders): needs credentials the run was not given: --auth partnerKey=KEY (API key in the header "X-Partner-Key")',
+    );
   });
 
   it('runs once the credentials are given', async () => {
@@ -47,7 +49,9 @@ describe('a run with nothing to run', () => {
     const result = await runCli(['verify', '--spec', 'test/corpus/documents/oai/webhook-example.yaml', '--target', 'http://127.0.0.1:9', '--generate', '3']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('nothing to verify: the document declares no operation under paths (only 1 webhook, requests the API sends rather than answers)');
+    expect(result.stderr).toContain(
+      'nothing to verify: the document declares no operation under paths (only 1 webhook, requests the API sends rather than answers)',
+    );
     expect(result.stderr).not.toContain('--token');
   });
 });

@@ -50,7 +50,7 @@ describe('query parameters in their style', () => {
     expect(serializeQuery('color', value, format(style, explode)).join('&')).toBe(wire);
   });
 
-  it('takes OpenAPI\'s defaults: form, and explode only for form', () => {
+  it("takes OpenAPI's defaults: form, and explode only for form", () => {
     expect(formatOf({}, 'form')).toEqual({ style: 'form', explode: true, allowReserved: false });
     expect(formatOf({}, 'simple')).toEqual({ style: 'simple', explode: false, allowReserved: false });
   });

@@ -18,7 +18,9 @@ afterAll(() => server.close());
 
 describe('generated parameters against a server that decodes them', () => {
   it('passes every case, negative ones included', () => {
-    expect(report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`)).toEqual([]);
+    expect(
+      report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
+    ).toEqual([]);
     expect(report.uncovered).toEqual([]);
   });
 

@@ -40,7 +40,12 @@ describe('reports', () => {
   });
 
   it('never writes the token or a credential header value into any report', () => {
-    for (const text of [consoleText, readFileSync(join(dir, 'out', 'verify.xml'), 'utf8'), readFileSync(join(dir, 'out', 'verify.json'), 'utf8'), stringifyJson(report)]) {
+    for (const text of [
+      consoleText,
+      readFileSync(join(dir, 'out', 'verify.xml'), 'utf8'),
+      readFileSync(join(dir, 'out', 'verify.json'), 'utf8'),
+      stringifyJson(report),
+    ]) {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain('apikey-value-42');
     }

@@ -19,17 +19,41 @@ describe('a required exploded array in the query', () => {
   it('is never sent empty: an empty draw is drawn again', () => {
     const draws = [[], [], ['pump', 'valve']];
     let call = 0;
-    const result = generateParameters(operationWith(true), () => draws[call++], 1, {}, true, () => false);
+    const result = generateParameters(
+      operationWith(true),
+      () => draws[call++],
+      1,
+      {},
+      true,
+      () => false,
+    );
     expect(result.ok && result.parts.rawQuery).toEqual(['category=pump', 'category=valve']);
   });
 
   it('makes the operation uncovered, with the reason, when every draw is empty', () => {
-    const result = generateParameters(operationWith(true), () => [], 1, {}, true, () => false);
-    expect(result).toEqual({ ok: false, reason: expect.stringContaining('the query parameter "category" could be sent (a required one must write at least one name=value pair') });
+    const result = generateParameters(
+      operationWith(true),
+      () => [],
+      1,
+      {},
+      true,
+      () => false,
+    );
+    expect(result).toEqual({
+      ok: false,
+      reason: expect.stringContaining('the query parameter "category" could be sent (a required one must write at least one name=value pair'),
+    });
   });
 
   it('may be empty when optional', () => {
-    const result = generateParameters(operationWith(false), () => [], 1, {}, true, () => false);
+    const result = generateParameters(
+      operationWith(false),
+      () => [],
+      1,
+      {},
+      true,
+      () => false,
+    );
     expect(result.ok && result.parts.rawQuery).toEqual([]);
   });
 });

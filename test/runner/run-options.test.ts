@@ -20,7 +20,10 @@ afterAll(async () => {
 });
 
 const usageError = async (run: Promise<unknown>) => {
-  const error = await run.then(() => undefined, (e: unknown) => e);
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PlantstoreError);
   return error as PlantstoreError;
 };
@@ -57,8 +60,9 @@ describe('running cases', () => {
     expect(await bodies(22)).not.toEqual(first);
   });
 
-  it('gives every case its own {{uniqueId}}, above the last run\'s', async () => {
-    const ids = async () => (await verify({ target: server.url, token: 't', filter: ['creates a plant'] })).cases.map((c) => BigInt((c.steps[0].request!.body as { id: bigint }).id));
+  it("gives every case its own {{uniqueId}}, above the last run's", async () => {
+    const ids = async () =>
+      (await verify({ target: server.url, token: 't', filter: ['creates a plant'] })).cases.map((c) => BigInt((c.steps[0].request!.body as { id: bigint }).id));
     // The base is the clock in ms: the second run is a millisecond later on a faked Date.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {
@@ -72,8 +76,13 @@ describe('running cases', () => {
     }
   });
 
-  it('adds --header values to every request; a fixture\'s own headers win', async () => {
-    const report = await verify({ target: server.url, token: 't', filter: ['without a token', 'with a tag'], headers: { 'x-run': 'ci', authorization: 'Bearer from-flag' } });
+  it("adds --header values to every request; a fixture's own headers win", async () => {
+    const report = await verify({
+      target: server.url,
+      token: 't',
+      filter: ['without a token', 'with a tag'],
+      headers: { 'x-run': 'ci', authorization: 'Bearer from-flag' },
+    });
     expect(report.cases.every((c) => c.steps[0].request!.headers['x-run'] === 'ci')).toBe(true);
     expect(report.cases.find((c) => c.name.includes('with a tag'))!.steps[0].request!.headers.authorization).toBe('Bearer [redacted]');
   });

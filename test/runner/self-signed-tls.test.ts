@@ -8,7 +8,9 @@ import { startPlantServer, type PlantServer } from '../fixtures-servers/plant-se
 const CERT = 'test/fixtures-servers/tls/localhost-cert.pem';
 let server: PlantServer;
 beforeAll(async () => {
-  server = await startPlantServer(undefined, { tls: { key: readFileSync('test/fixtures-servers/tls/localhost-key.pem', 'utf8'), cert: readFileSync(CERT, 'utf8') } });
+  server = await startPlantServer(undefined, {
+    tls: { key: readFileSync('test/fixtures-servers/tls/localhost-key.pem', 'utf8'), cert: readFileSync(CERT, 'utf8') },
+  });
 });
 afterAll(() => server.close());
 

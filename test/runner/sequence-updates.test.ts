@@ -9,10 +9,26 @@ import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
 const CRUD = 'test/documents/plant-store-crud.yaml';
-const STEPS = ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'replace', 'read-after-replace', 'merge', 'delete', 'read-after-delete', 'delete-2'];
+const STEPS = [
+  'create',
+  'read',
+  'create-2',
+  'limit-honoured',
+  'find-in-list',
+  'replace',
+  'read-after-replace',
+  'merge',
+  'delete',
+  'read-after-delete',
+  'delete-2',
+];
 
 // Every operation's generated body is the same plant (the merge schema allows it too).
-const fixed: CaseSource = { valid: (_operation, count) => Array.from({ length: count }, () => ({ id: 7, name: 'Fern', tag: 'green' })), invalid: () => [], value: () => 7 };
+const fixed: CaseSource = {
+  valid: (_operation, count) => Array.from({ length: count }, () => ({ id: 7, name: 'Fern', tag: 'green' })),
+  invalid: () => [],
+  value: () => 7,
+};
 
 describe('replace and merge in a sequence', () => {
   it('replaces and merges the created item, keeping its key and giving it a new label', async () => {
@@ -21,10 +37,19 @@ describe('replace and merge in a sequence', () => {
     const [sequence] = cases.filter((c) => c.id.startsWith('generated/sequence/'));
     expect(sequence.steps.map((s) => s.name)).toEqual(STEPS);
     const step = (name: string) => sequence.steps.find((s) => s.name === name)!;
-    expect(step('replace').request).toMatchObject({ method: 'PUT', path: '/plants/{{uniqueId}}', body: { id: '{{uniqueId}}', name: 'plant replaced {{uniqueId}}', tag: 'green' } });
+    expect(step('replace').request).toMatchObject({
+      method: 'PUT',
+      path: '/plants/{{uniqueId}}',
+      body: { id: '{{uniqueId}}', name: 'plant replaced {{uniqueId}}', tag: 'green' },
+    });
     expect(step('read-after-replace').expect).toEqual({ status: '2xx', body: { name: 'plant replaced {{uniqueId}}', tag: 'green' } });
     // The merge schema has no id: the key stays in the path only.
-    expect(step('merge').request).toMatchObject({ method: 'PATCH', path: '/plants/{{uniqueId}}', headers: { 'content-type': 'application/merge-patch+json' }, body: { name: 'plant merged {{uniqueId}}', tag: 'green' } });
+    expect(step('merge').request).toMatchObject({
+      method: 'PATCH',
+      path: '/plants/{{uniqueId}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: { name: 'plant merged {{uniqueId}}', tag: 'green' },
+    });
   });
 });
 

@@ -27,7 +27,15 @@ async function runSequences(defect?: CrudDefect): Promise<Run> {
   server = await startCrudPlantServer({ defect });
   const out = { console: '', junit: '', json: '' };
   const stream = (name: keyof typeof out) => ({ name, stream: { write: (chunk: string) => (out[name] += chunk) } });
-  const report = await verify({ target: server.url, token: TOKEN, spec: GROWN, generate: 1, seed: 2, filter: ['sequence'], reporters: [stream('console'), stream('junit'), stream('json')] });
+  const report = await verify({
+    target: server.url,
+    token: TOKEN,
+    spec: GROWN,
+    generate: 1,
+    seed: 2,
+    filter: ['sequence'],
+    reporters: [stream('console'), stream('junit'), stream('json')],
+  });
   return { report, sequence: report.cases[0], ...out };
 }
 
@@ -35,12 +43,26 @@ describe('sequences against hand-written plant stores', () => {
   it('passes a plant store that remembers', async () => {
     const { report, sequence } = await runSequences();
     expect(report.outcome).toBe('passed');
-    expect(sequence.steps.map((s) => s.name)).toEqual(['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete', 'delete-2']);
+    expect(sequence.steps.map((s) => s.name)).toEqual([
+      'create',
+      'read',
+      'create-2',
+      'limit-honoured',
+      'find-in-list',
+      'delete',
+      'read-after-delete',
+      'delete-2',
+    ]);
   });
 
   it.each([
     { defect: 'forgets-creates', step: 'read', code: 'unexpected-status', ran: ['create', 'read'] },
-    { defect: 'forgets-deletes', step: 'read-after-delete', code: 'unexpected-status', ran: ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete'] },
+    {
+      defect: 'forgets-deletes',
+      step: 'read-after-delete',
+      code: 'unexpected-status',
+      ran: ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete'],
+    },
     { defect: 'hides-from-list', step: 'find-in-list', code: 'not-in-list', ran: ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list'] },
     { defect: 'ignores-limit', step: 'limit-honoured', code: 'limit-ignored', ran: ['create', 'read', 'create-2', 'limit-honoured'] },
   ] as const)('fails a plant store that $defect at the step "$step" with $code', async ({ defect, step, code, ran }) => {
@@ -62,13 +84,17 @@ describe('sequences against hand-written plant stores', () => {
   it('says which plant the list is missing', async () => {
     const { sequence } = await runSequences('hides-from-list');
     const finding = sequence.steps.at(-1)!.findings.find((f) => f.code === 'not-in-list')!;
-    expect(finding.message).toMatch(/^the list \(0 elements, fewer than the limit 100, so it is the whole list\) has no element containing \{"name":"plant \d+"/);
+    expect(finding.message).toMatch(
+      /^the list \(0 elements, fewer than the limit 100, so it is the whole list\) has no element containing \{"name":"plant \d+"/,
+    );
   });
 
   it('shows the whole sequence on the console, each step with its request and status', async () => {
     const { console: out } = await runSequences('forgets-deletes');
     const lines = out.split('\n').map((line) => line.trim());
-    const at = lines.findIndex((line) => line.startsWith('FAIL  /plants sequence 1 (seed 2): create, read, create-2, limit-honoured, find-in-list, delete, read-after-delete, delete-2'));
+    const at = lines.findIndex((line) =>
+      line.startsWith('FAIL  /plants sequence 1 (seed 2): create, read, create-2, limit-honoured, find-in-list, delete, read-after-delete, delete-2'),
+    );
     expect(at).toBeGreaterThan(-1);
     expect(lines.slice(at + 1, at + 9)).toEqual([
       expect.stringMatching(/^step create: POST \/plants -> 200 \(createPlant, \d+ ms\)$/),

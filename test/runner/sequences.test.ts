@@ -33,7 +33,11 @@ function grownWithout(...operations: Array<'listPlants' | 'getPlant' | 'deletePl
   return file;
 }
 
-const fixedBodies: CaseSource = { valid: (_operation, count) => Array.from({ length: count }, () => ({ id: 7, name: 'Fern', tag: 'green' })), invalid: () => [], value: () => 7 };
+const fixedBodies: CaseSource = {
+  valid: (_operation, count) => Array.from({ length: count }, () => ({ id: 7, name: 'Fern', tag: 'green' })),
+  invalid: () => [],
+  value: () => 7,
+};
 
 async function sequencesOf(file: string, count = 1, source: CaseSource | undefined = fixedBodies, seed = 1): Promise<Case[]> {
   const spec = await loadSpec(file);
@@ -94,7 +98,14 @@ describe('sequences against the plantstore mock with the grown document', () => 
   let json = '';
   beforeAll(async () => {
     mock = await startMockServer({ spec: GROWN, port: 0 });
-    report = await verify({ target: mock.url, token: TOKEN, spec: GROWN, generate: 2, seed: 4, reporters: [{ name: 'json', stream: { write: (chunk) => (json += chunk) } }] });
+    report = await verify({
+      target: mock.url,
+      token: TOKEN,
+      spec: GROWN,
+      generate: 2,
+      seed: 4,
+      reporters: [{ name: 'json', stream: { write: (chunk) => (json += chunk) } }],
+    });
   });
   afterAll(() => mock.close());
 

@@ -11,14 +11,22 @@ describe('a one-letter token', () => {
   let text = '';
   beforeAll(async () => {
     server = await startPlantServer('validation-not-enforced');
-    report = await verify({ target: server.url, token: 't', filter: ['without a name'], uniqueIdBase: 42n, reporters: [{ name: 'console', stream: { write: (chunk: string) => (text += chunk) } }] });
+    report = await verify({
+      target: server.url,
+      token: 't',
+      filter: ['without a name'],
+      uniqueIdBase: 42n,
+      reporters: [{ name: 'console', stream: { write: (chunk: string) => (text += chunk) } }],
+    });
   });
   afterAll(() => server.close());
 
   it('is sent, and the curl command holds it as $PLANTSTORE_TOKEN with every other word whole', () => {
     expect(server.authorizations).toContain('Bearer t');
     const step = report.cases[0].steps[0];
-    expect(step.curl).toBe(`curl -sS -i -X POST '${server.url}/plants' -H 'authorization: Bearer '"$PLANTSTORE_TOKEN" -H 'content-type: application/json' --data-binary '{"id":42,"tag":"indoor"}'`);
+    expect(step.curl).toBe(
+      `curl -sS -i -X POST '${server.url}/plants' -H 'authorization: Bearer '"$PLANTSTORE_TOKEN" -H 'content-type: application/json' --data-binary '{"id":42,"tag":"indoor"}'`,
+    );
     expect(text).toContain(step.curl);
   });
 
@@ -41,7 +49,14 @@ describe('short --auth values', () => {
   afterAll(() => mock.close());
 
   it('are redacted where they are sent: the query parameter, the header, the cookie', async () => {
-    const report = await verify({ target: mock.url, spec, generate: 1, token: 'b', auth: { queryKey: 'q', headerKey: 'h', cookieKey: 'c' }, filter: ['getQuota', 'search:', 'getSession'] });
+    const report = await verify({
+      target: mock.url,
+      spec,
+      generate: 1,
+      token: 'b',
+      auth: { queryKey: 'q', headerKey: 'h', cookieKey: 'c' },
+      filter: ['getQuota', 'search:', 'getSession'],
+    });
     const requests = report.cases.flatMap((c) => c.steps.map((s) => s.request!));
     expect(requests.some((r) => r.query.includes('api_key=[redacted]'))).toBe(true);
     expect(requests.some((r) => r.headers['x-api-key'] === '[redacted]')).toBe(true);

@@ -29,7 +29,9 @@ describe('operations without a generated case', () => {
 
   it('are skipped test cases of a "not covered" JUnit suite, counted in the totals', () => {
     expect(written.junit).toContain(`<testsuite name="not covered" tests="1" failures="0" errors="0" skipped="1"`);
-    expect(written.junit).toContain(`<testcase name="importProtobuf: no generated case" classname="not-covered" time="0.000">\n      <skipped message="${REASON}"/>`);
+    expect(written.junit).toContain(
+      `<testcase name="importProtobuf: no generated case" classname="not-covered" time="0.000">\n      <skipped message="${REASON}"/>`,
+    );
     expect(written.junit).toMatch(new RegExp(`<testsuites [^>]*tests="${report.cases.length + 1}" [^>]*skipped="1"`));
   });
 });

@@ -45,7 +45,8 @@ describe('creates against the mock, which refuses a key it already holds', () =>
   beforeAll(async () => {
     mock = await startMockServer({ port: 0, spec: SPEC });
     // Two runs against the same state, as a CI job re-run would do.
-    for (const uniqueIdBase of [1_000_000n, 2_000_000n]) runs.push(await verify({ target: mock.url, token: 'mock-token', spec: SPEC, generate: 3, seed: 1, uniqueIdBase, filter: ['create', 'sequence'] }));
+    for (const uniqueIdBase of [1_000_000n, 2_000_000n])
+      runs.push(await verify({ target: mock.url, token: 'mock-token', spec: SPEC, generate: 3, seed: 1, uniqueIdBase, filter: ['create', 'sequence'] }));
   });
   afterAll(() => mock.close());
 
@@ -54,7 +55,13 @@ describe('creates against the mock, which refuses a key it already holds', () =>
   });
 
   it('never sends the same key twice', () => {
-    const keys = runs.flatMap((report) => report.cases.flatMap((c) => c.steps.filter((s) => s.request?.method === 'POST' && /\/valid-|sequence/.test(c.id)).map((s) => `${s.request!.path} ${String((s.request!.body as { id: unknown }).id)}`)));
+    const keys = runs.flatMap((report) =>
+      report.cases.flatMap((c) =>
+        c.steps
+          .filter((s) => s.request?.method === 'POST' && /\/valid-|sequence/.test(c.id))
+          .map((s) => `${s.request!.path} ${String((s.request!.body as { id: unknown }).id)}`),
+      ),
+    );
     expect(keys.length).toBe(2 * 3 * 3 * 2);
     expect(new Set(keys).size).toBe(keys.length);
   });

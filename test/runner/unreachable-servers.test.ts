@@ -66,7 +66,9 @@ describe('a server that refuses connections or does not resolve', () => {
   it('throws TARGET_UNREACHABLE from the library, before any reporter starts', async () => {
     const port = await closedPort();
     const written: string[] = [];
-    await expect(verify({ target: `http://127.0.0.1:${port}`, token: 't', reporters: [{ name: 'console', stream: { write: (chunk: string) => written.push(chunk) } }] })).rejects.toMatchObject({ code: 'TARGET_UNREACHABLE' });
+    await expect(
+      verify({ target: `http://127.0.0.1:${port}`, token: 't', reporters: [{ name: 'console', stream: { write: (chunk: string) => written.push(chunk) } }] }),
+    ).rejects.toMatchObject({ code: 'TARGET_UNREACHABLE' });
     expect(written).toEqual([]);
   });
 });

@@ -19,8 +19,15 @@ const expectSame = (records: PackedRecords, model: Map<string, string>) => {
 };
 
 // Kinds of keys: digits (the plants' ids), Latin-1, beyond Latin-1, lone surrogates, empty.
-const KEY_KINDS = [(n: number) => String(1_000_000_000_000 + n), (n: number) => `café-${n}`, (n: number) => `植物-${n}`, (n: number) => `\ud800${n}`, (n: number) => (n % 50 === 0 ? '' : `k${n}`)];
-const textOf = (n: number, random: () => number) => `{"id":${n},"name":"${'x'.repeat(Math.floor(random() * 40))}${n % 7 === 0 ? '🌿' : ''}${n % 11 === 0 ? '\udc00' : ''}"}`;
+const KEY_KINDS = [
+  (n: number) => String(1_000_000_000_000 + n),
+  (n: number) => `café-${n}`,
+  (n: number) => `植物-${n}`,
+  (n: number) => `\ud800${n}`,
+  (n: number) => (n % 50 === 0 ? '' : `k${n}`),
+];
+const textOf = (n: number, random: () => number) =>
+  `{"id":${n},"name":"${'x'.repeat(Math.floor(random() * 40))}${n % 7 === 0 ? '🌿' : ''}${n % 11 === 0 ? '\udc00' : ''}"}`;
 
 describe('PackedRecords', () => {
   it.each([1, 2, 3])('behaves as a Map under 30,000 seeded random operations (seed %i)', (seed) => {
@@ -93,7 +100,11 @@ describe('PackedRecords', () => {
     for (let n = 0; n < 200; n++) records.set(`gone-${n}`, text(n));
     for (let n = 0; n < 200; n++) records.delete(`gone-${n}`);
     expect(records.heldBytes).toBeLessThanOrEqual(16 * 1048576);
-    expect([...records.entries()]).toEqual([['first', '{}'], ['kept', text(300)], ['last', '{}']]);
+    expect([...records.entries()]).toEqual([
+      ['first', '{}'],
+      ['kept', text(300)],
+      ['last', '{}'],
+    ]);
   });
 
   it('holds a small collection in a small chunk, and grows its chunks to 1 MB', () => {

@@ -64,6 +64,9 @@ describe('a state file and the limit', () => {
     const reopened = await openFileStore(file, silentLogger);
     expect(reopened.list('/plants').map((p) => p.id)).toEqual([1, 2, 3]);
     await reopened.close();
-    await expect(openFileStore(file, silentLogger, { maxBytes: 2 * WEIGHT })).rejects.toMatchObject({ code: 'STATE_FULL', message: `${file} holds more than the mock may keep: its records would take more than ${2 * WEIGHT} bytes (--max-state-mb)` });
+    await expect(openFileStore(file, silentLogger, { maxBytes: 2 * WEIGHT })).rejects.toMatchObject({
+      code: 'STATE_FULL',
+      message: `${file} holds more than the mock may keep: its records would take more than ${2 * WEIGHT} bytes (--max-state-mb)`,
+    });
   });
 });

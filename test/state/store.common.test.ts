@@ -20,7 +20,10 @@ describe.each(STORES)('%s', (_, open) => {
     expect(store.insert('/plants', '2', { id: 2, name: 'B' })).toBe(true);
     expect(store.insert('/plants', '1', { id: 1, name: 'A' })).toBe(true);
     expect(store.insert('/plants', '2', { id: 2, name: 'again' })).toBe(false);
-    expect(store.list('/plants')).toEqual([{ id: 2, name: 'B' }, { id: 1, name: 'A' }]);
+    expect(store.list('/plants')).toEqual([
+      { id: 2, name: 'B' },
+      { id: 1, name: 'A' },
+    ]);
     expect(store.size()).toBe(2);
   });
 
@@ -38,7 +41,11 @@ describe.each(STORES)('%s', (_, open) => {
     const store = await open();
     const ids = [9007199254740993n, 9007199254740992n, 9223372036854775807n, -9223372036854775808n];
     for (const id of ids) store.insert('/plants', id.toString(), { id, name: 'x', nested: { big: id, list: [id] } });
-    expect(store.get('/plants', '9007199254740993')).toEqual({ id: 9007199254740993n, name: 'x', nested: { big: 9007199254740993n, list: [9007199254740993n] } });
+    expect(store.get('/plants', '9007199254740993')).toEqual({
+      id: 9007199254740993n,
+      name: 'x',
+      nested: { big: 9007199254740993n, list: [9007199254740993n] },
+    });
     expect(store.list('/plants').map((record) => record.id)).toEqual(ids);
   });
 
@@ -49,7 +56,10 @@ describe.each(STORES)('%s', (_, open) => {
     expect(store.insert('/plants', '9007199254740993', { id: 9007199254740993n, name: 'spaced' }, oneLine)).toBe(true);
     expect(store.insert('/plants', '2', { id: 2, name: 'pretty' }, manyLines)).toBe(true);
     expect(store.insert('/plants', '2', { id: 2, name: 'again' }, '{"id":2,"name":"again"}')).toBe(false);
-    expect(store.list('/plants')).toEqual([{ id: 9007199254740993n, name: 'spaced' }, { id: 2, name: 'pretty' }]);
+    expect(store.list('/plants')).toEqual([
+      { id: 9007199254740993n, name: 'spaced' },
+      { id: 2, name: 'pretty' },
+    ]);
     await store.flush();
   });
 
@@ -71,8 +81,14 @@ describe.each(STORES)('%s', (_, open) => {
     expect(store.replace('/plants', '1', { id: 1, name: 'A2' })).toBe(true);
     expect(store.replace('/plants', '9', { id: 9, name: 'none' })).toBe(false);
     expect(store.remove('/plants', '9')).toBe(false);
-    expect(store.entries()).toEqual([['/plants', '1', { id: 1, name: 'A2' }], ['/trees', 'oak', { code: 'oak' }]]);
-    expect(store.keys()).toEqual([['/plants', '1'], ['/trees', 'oak']]);
+    expect(store.entries()).toEqual([
+      ['/plants', '1', { id: 1, name: 'A2' }],
+      ['/trees', 'oak', { code: 'oak' }],
+    ]);
+    expect(store.keys()).toEqual([
+      ['/plants', '1'],
+      ['/trees', 'oak'],
+    ]);
     expect(store.snapshot()).toEqual({ '/plants': [{ id: 1, name: 'A2' }], '/trees': [{ code: 'oak' }] });
     expect(store.remove('/plants', '1')).toBe(true);
     expect(store.get('/plants', '1')).toBeUndefined();

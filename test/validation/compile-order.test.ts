@@ -25,7 +25,10 @@ describe('the order of compiling component schemas', () => {
   });
 
   it('puts a cycle in one group', () => {
-    expect(groups.find((group) => group.includes('#/components/schemas/Customer'))?.sort()).toEqual(['#/components/schemas/Account', '#/components/schemas/Customer']);
+    expect(groups.find((group) => group.includes('#/components/schemas/Customer'))?.sort()).toEqual([
+      '#/components/schemas/Account',
+      '#/components/schemas/Customer',
+    ]);
   });
 
   it('puts every schema after the ones it refers to', () => {

@@ -62,7 +62,10 @@ const VALUES: Array<[string, JsonValue]> = [
 ];
 
 let file: string;
-const entries = (suffix: string) => readdirSync(cacheDir).filter((name) => name.endsWith(suffix)).map((name) => join(cacheDir, name));
+const entries = (suffix: string) =>
+  readdirSync(cacheDir)
+    .filter((name) => name.endsWith(suffix))
+    .map((name) => join(cacheDir, name));
 
 /** Loads the document, judges every value by both pointers, and writes the cache when it compiled. */
 async function judge() {
@@ -119,7 +122,7 @@ describe('the cache of compiled validators', () => {
     expect(again.verdicts).toEqual(compiled.verdicts);
   });
 
-  it('judges alike when V8\'s code cache beside the module is damaged', async () => {
+  it("judges alike when V8's code cache beside the module is damaged", async () => {
     const compiled = await judge();
     await judge(); // keeps the code cache
     const [codeCache] = entries('.validators.v8');

@@ -9,16 +9,35 @@ import { loadCommandSpec, runCommand, withSpecOption } from '../command-support.
 const builder = (y: Argv) =>
   withSpecOption(y)
     .positional('name', { type: 'string', demandOption: true, describe: 'A components.schemas name, or an operationId (its JSON request body)' })
-    .option('count', { alias: 'n', type: 'number', defaultDescription: '1; with --invalid, one per rule', describe: 'How many payloads (distinct where the schema allows)' })
+    .option('count', {
+      alias: 'n',
+      type: 'number',
+      defaultDescription: '1; with --invalid, one per rule',
+      describe: 'How many payloads (distinct where the schema allows)',
+    })
     .option('seed', { type: 'number', default: 1, describe: 'Seed: the same seed and options give byte-identical output' })
-    .option('format', { alias: 'f', choices: PAYLOAD_FORMATS, default: 'json' as PayloadFormat, describe: 'json: one document (an array when --count > 1); ndjson: one compact payload per line; yaml' })
-    .option('invalid', { type: 'boolean', default: false, describe: 'Payloads that each break exactly one rule (missing required field, wrong type, out of range, malformed JSON)' })
+    .option('format', {
+      alias: 'f',
+      choices: PAYLOAD_FORMATS,
+      default: 'json' as PayloadFormat,
+      describe: 'json: one document (an array when --count > 1); ndjson: one compact payload per line; yaml',
+    })
+    .option('invalid', {
+      type: 'boolean',
+      default: false,
+      describe: 'Payloads that each break exactly one rule (missing required field, wrong type, out of range, malformed JSON)',
+    })
     .option('explain', { type: 'boolean', default: false, describe: 'Say on stderr which rule each payload breaks (stdout keeps only payloads)' })
-    .option('as', { choices: PAYLOAD_SHAPES, default: 'body' as PayloadShape, describe: 'body: the payload; curl: a ready curl command; fixture: a conformance-runner fixture' })
+    .option('as', {
+      choices: PAYLOAD_SHAPES,
+      default: 'body' as PayloadShape,
+      describe: 'body: the payload; curl: a ready curl command; fixture: a conformance-runner fixture',
+    })
     .option('base-url', { type: 'string', default: 'http://127.0.0.1:4010', describe: 'Base URL of the curl commands' })
     // A PlantstoreError, so that the fail handler reports a usage error and not a bug.
     .check((argv) => {
-      if (argv.count !== undefined && (!Number.isInteger(argv.count) || argv.count < 1)) throw new PlantstoreError('USAGE', `--count must be a whole number of 1 or more, got ${argv.count}`);
+      if (argv.count !== undefined && (!Number.isInteger(argv.count) || argv.count < 1))
+        throw new PlantstoreError('USAGE', `--count must be a whole number of 1 or more, got ${argv.count}`);
       if (!Number.isSafeInteger(argv.seed)) throw new PlantstoreError('USAGE', `--seed must be a whole number, got ${argv.seed}`);
       return true;
     })
@@ -52,10 +71,20 @@ export const exampleCommand = {
         ? generator.invalidExamples(target, { seed: argv.seed, count: argv.count, malformed })
         : generator.examples(target, { seed: argv.seed, count: argv.count ?? 1 }).map((body) => ({ body }));
       if (payloads.length === 0) throw new PlantstoreError('USAGE', `${argv.name} accepts any JSON value, so there is no rule to break`);
-      const text = renderPayloads(payloads, { format: argv.format, as: argv.as, list, target, baseUrl: argv['base-url'], invalid: argv.invalid, compact: generator.compactJson });
+      const text = renderPayloads(payloads, {
+        format: argv.format,
+        as: argv.as,
+        list,
+        target,
+        baseUrl: argv['base-url'],
+        invalid: argv.invalid,
+        compact: generator.compactJson,
+      });
       process.stdout.write(text);
       if (argv.explain) {
-        const lines = payloads.map((payload, index) => `${index + 1}: ${'description' in payload ? payload.description : `valid ${target.name} (seed ${argv.seed})`}\n`);
+        const lines = payloads.map(
+          (payload, index) => `${index + 1}: ${'description' in payload ? payload.description : `valid ${target.name} (seed ${argv.seed})`}\n`,
+        );
         process.stderr.write(lines.join(''));
       }
       return 0;

@@ -2,7 +2,15 @@ import { isLoopback } from '../../mock/admin-access.ts';
 import { parseArgs } from 'node:util';
 import type { Argv, Options } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
-import { ABSENT_ITEM_MODES, DEFAULT_MOCK_OPTIONS, ISOLATION_MODES, LOG_FORMATS, type AbsentItemMode, type IsolationMode, type LogFormat } from '../../mock/options.ts';
+import {
+  ABSENT_ITEM_MODES,
+  DEFAULT_MOCK_OPTIONS,
+  ISOLATION_MODES,
+  LOG_FORMATS,
+  type AbsentItemMode,
+  type IsolationMode,
+  type LogFormat,
+} from '../../mock/options.ts';
 import { ADMIN_ENDPOINTS } from '../../mock/admin.ts';
 import { startMockServer } from '../../mock/server.ts';
 import { REMOTE_REFS_OPTION, SPEC_OPTION, withSpecOption } from '../command-support.ts';
@@ -14,10 +22,21 @@ const d = DEFAULT_MOCK_OPTIONS;
 const OPTIONS = {
   port: { alias: 'p', type: 'number', default: d.port, describe: 'Port to listen on (0 picks a free one)' },
   host: { type: 'string', default: d.host, describe: 'Address to listen on (0.0.0.0 for every interface)' },
-  token: { type: 'string', array: true, default: [] as string[], defaultDescription: 'any well-formed token', describe: 'Accept only this bearer token (repeatable)' },
+  token: {
+    type: 'string',
+    array: true,
+    default: [] as string[],
+    defaultDescription: 'any well-formed token',
+    describe: 'Accept only this bearer token (repeatable)',
+  },
   cors: { type: 'boolean', default: d.cors, describe: 'Answer CORS preflights and reflect Origin (--no-cors turns it off)' },
   'declared-only': { type: 'boolean', default: d.declaredOnly, describe: 'Answer every error with a status the operation declares (400 here)' },
-  'absent-items': { type: 'string', choices: ABSENT_ITEM_MODES, default: d.absentItems, describe: 'An item not stored, where its operation declares no 404: document (its lowest 2xx, as Prism) or 404 (undeclared)' },
+  'absent-items': {
+    type: 'string',
+    choices: ABSENT_ITEM_MODES,
+    default: d.absentItems,
+    describe: 'An item not stored, where its operation declares no 404: document (its lowest 2xx, as Prism) or 404 (undeclared)',
+  },
   seed: { type: 'number', default: d.seed, describe: 'Seed for generated response bodies (Prefer: dynamic=true)' },
   'log-format': { choices: LOG_FORMATS, default: d.logFormat, describe: 'Request log format (to stderr)' },
   quiet: { alias: 'q', type: 'boolean', default: d.quiet, describe: 'No request lines; warnings and errors only' },
@@ -25,14 +44,26 @@ const OPTIONS = {
   'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
   'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
   'max-connections': { type: 'number', default: d.maxConnections, describe: 'Most connections open at once; past it a new one is closed at once' },
-  'max-state-mb': { type: 'number', default: Math.floor(d.maxStateBytes / 1048576), describe: 'Most memory the stored records may take (texts, keys, 32 bytes each); creates past it: 400' },
+  'max-state-mb': {
+    type: 'number',
+    default: Math.floor(d.maxStateBytes / 1048576),
+    describe: 'Most memory the stored records may take (texts, keys, 32 bytes each); creates past it: 400',
+  },
   'isolate-by': { choices: ISOLATION_MODES, default: d.isolateBy, describe: 'token: each bearer token gets its own state (parallel e2e suites)' },
   'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
   'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
   'state-file': { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' },
-  strict: { type: 'boolean', default: d.strictSpec, describe: 'Refuse a document with any warning (duplicate enum items, schemas that cannot be checked, ...)' },
+  strict: {
+    type: 'boolean',
+    default: d.strictSpec,
+    describe: 'Refuse a document with any warning (duplicate enum items, schemas that cannot be checked, ...)',
+  },
   admin: { type: 'boolean', default: d.admin, describe: 'Serve the admin API under /__mock/ (--no-admin turns it off)' },
-  'admin-token': { type: 'string', defaultDescription: '$PLANTSTORE_ADMIN_TOKEN', describe: 'Bearer token the admin API asks for; needed to use it when --host is not loopback' },
+  'admin-token': {
+    type: 'string',
+    defaultDescription: '$PLANTSTORE_ADMIN_TOKEN',
+    describe: 'Bearer token the admin API asks for; needed to use it when --host is not loopback',
+  },
 } as const satisfies Record<string, Options>;
 
 /** The parsed flags the handler reads (yargs gives more: aliases, camelCase copies, `_`). */
@@ -65,12 +96,14 @@ export interface MockArgs {
 /** The checks a value's type cannot express; yargs runs them (and says what is wrong), and so does the quick path. */
 function checkMockArgs(argv: MockArgs): true {
   if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
-  if (argv['webhook-url'] !== undefined && !/^https?:\/\/\S+$/.test(argv['webhook-url'])) throw new Error(`--webhook-url must be an http(s) URL, got ${argv['webhook-url']}`);
+  if (argv['webhook-url'] !== undefined && !/^https?:\/\/\S+$/.test(argv['webhook-url']))
+    throw new Error(`--webhook-url must be an http(s) URL, got ${argv['webhook-url']}`);
   for (const name of ['journal-size', 'max-body', 'max-depth', 'max-connections', 'webhook-retries'] as const) {
     if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
   }
   if (argv['max-connections'] < 1) throw new Error(`--max-connections must be 1 or more, got ${argv['max-connections']}`);
-  if (!Number.isInteger(argv['max-state-mb']) || argv['max-state-mb'] < 1) throw new Error(`--max-state-mb must be a whole number of 1 or more, got ${argv['max-state-mb']}`);
+  if (!Number.isInteger(argv['max-state-mb']) || argv['max-state-mb'] < 1)
+    throw new Error(`--max-state-mb must be a whole number of 1 or more, got ${argv['max-state-mb']}`);
   return true;
 }
 
@@ -93,7 +126,7 @@ const EPILOGUE = [
   '  Combine them (Prefer: code=400, dynamic=true), or use the query forms __code=404,',
   '  __example=NAME and __dynamic=true.',
   "  e.g. curl -sS -i http://127.0.0.1:4010/plants -H 'Prefer: code=400' -H 'Authorization: Bearer t' \\",
-  "         -H 'Content-Type: application/json' -d '{\"id\": 1, \"name\": \"Fern\"}'",
+  '         -H \'Content-Type: application/json\' -d \'{"id": 1, "name": "Fern"}\'',
   '',
   'Docs: README.md. Exit codes: 0 stopped, 2 usage or configuration error.',
 ].join('\n');
@@ -106,13 +139,19 @@ const builder = (y: Argv) =>
     .example('$0 mock --spec api.yaml --port 8080 --token secret', 'Mock another document; accept only "Bearer secret"')
     .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines')
     .example('$0 mock --state-file plants.log', 'Keep created plants across restarts')
-    .example('$0 mock --spec test/documents/plant-store-grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token', 'Deliver webhooks; one state per token')
+    .example(
+      '$0 mock --spec test/documents/plant-store-grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token',
+      'Deliver webhooks; one state per token',
+    )
     .epilogue(EPILOGUE);
 
 type Option = { alias?: string; type?: string; array?: boolean; default?: unknown; choices?: readonly string[] };
 const ALL: Record<string, Option> = { spec: SPEC_OPTION, 'remote-refs': REMOTE_REFS_OPTION, ...OPTIONS };
 const QUICK_CONFIG = Object.fromEntries(
-  Object.entries(ALL).map(([name, o]) => [name, { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true, ...(o.alias ? { short: o.alias } : {}) }]),
+  Object.entries(ALL).map(([name, o]) => [
+    name,
+    { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true, ...(o.alias ? { short: o.alias } : {}) },
+  ]),
 );
 
 /**
@@ -143,7 +182,8 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
     seen.add(token.name);
   }
   const argv: Record<string, unknown> = {};
-  for (const [name, option] of Object.entries(ALL)) if (option.default !== undefined) argv[name] = Array.isArray(option.default) ? [...option.default] : option.default;
+  for (const [name, option] of Object.entries(ALL))
+    if (option.default !== undefined) argv[name] = Array.isArray(option.default) ? [...option.default] : option.default;
   for (const [name, value] of Object.entries(parsed.values)) {
     const option = ALL[name];
     if (option.type === 'number') {
@@ -205,7 +245,11 @@ export const mockCommand = {
     });
     const ops = server.engine.operations;
     // The banner goes out even with --quiet: with --port 0 it is the only way to learn the port.
-    const listed = ops.slice(0, 8).map((op) => `${op.method} ${op.path}`).join(', ') + (ops.length > 8 ? `, and ${ops.length - 8} more` : '');
+    const listed =
+      ops
+        .slice(0, 8)
+        .map((op) => `${op.method} ${op.path}`)
+        .join(', ') + (ops.length > 8 ? `, and ${ops.length - 8} more` : '');
     process.stderr.write(`plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${listed}) on ${server.url}\n`);
     process.stderr.write(`${adminBanner(server.url, argv.host, argv.admin, argv['admin-token'] ?? process.env.PLANTSTORE_ADMIN_TOKEN)}  Ctrl-C to stop\n`);
     // One shutdown, whatever asks for it and however often (Ctrl-C, then the SIGTERM of a

@@ -12,7 +12,7 @@ const EPILOGUE = [
   'Admin API, under /__mock/ (plain JSON, outside the document):',
   '  GET /__mock/violations      violation counts by operation and code (DELETE resets them)',
   '  GET /__mock/requests?limit=N  the newest exchanges with their violations, credentials redacted',
-  '  GET /__mock/state           what --mock-missing serves from (and the rest of the mock\'s admin API)',
+  "  GET /__mock/state           what --mock-missing serves from (and the rest of the mock's admin API)",
   '',
   'Docs: README.md ("Proxy and record"). Exit codes: 0 stopped, 2 usage or configuration error.',
 ].join('\n');
@@ -22,18 +22,39 @@ const builder = (y: Argv) =>
     .option('upstream', { type: 'string', demandOption: true, describe: 'Base URL of the server to forward to; its path is kept (http://127.0.0.1:8080/api)' })
     .option('port', { alias: 'p', type: 'number', default: d.port, describe: 'Port to listen on (0 picks a free one)' })
     .option('host', { type: 'string', default: d.host, describe: 'Address to listen on' })
-    .option('errors', { type: 'boolean', default: d.errors, describe: "Refuse an invalid request with the mock's own 4xx (not forwarded); turn an answer that breaks the contract into a 502" })
+    .option('errors', {
+      type: 'boolean',
+      default: d.errors,
+      describe: "Refuse an invalid request with the mock's own 4xx (not forwarded); turn an answer that breaks the contract into a 502",
+    })
     .option('record', { type: 'string', describe: 'Write each exchange into DIR as a fixture that verify --fixtures DIR replays ({{token}} for credentials)' })
-    .option('mock-missing', { type: 'boolean', default: d.mockMissing, describe: 'Answer from the stateful mock where the upstream lacks a documented operation (404, 405, 501, or connection refused)' })
+    .option('mock-missing', {
+      type: 'boolean',
+      default: d.mockMissing,
+      describe: 'Answer from the stateful mock where the upstream lacks a documented operation (404, 405, 501, or connection refused)',
+    })
     .option('ca', { type: 'string', describe: 'PEM file of a certificate to trust (self-signed HTTPS upstream)' })
-    .option('timeout', { type: 'number', default: d.timeoutMs, describe: "Milliseconds to the upstream's headers, and between two chunks of its body (past it: 504)" })
-    .option('max-body', { type: 'number', default: d.maxBodyBytes, describe: 'Largest body validated, in bytes: a larger request or answer streams through unvalidated' })
-    .option('admin-token', { type: 'string', defaultDescription: '$PLANTSTORE_ADMIN_TOKEN', describe: 'Bearer token the admin API asks for; needed to use it when --host is not loopback' })
+    .option('timeout', {
+      type: 'number',
+      default: d.timeoutMs,
+      describe: "Milliseconds to the upstream's headers, and between two chunks of its body (past it: 504)",
+    })
+    .option('max-body', {
+      type: 'number',
+      default: d.maxBodyBytes,
+      describe: 'Largest body validated, in bytes: a larger request or answer streams through unvalidated',
+    })
+    .option('admin-token', {
+      type: 'string',
+      defaultDescription: '$PLANTSTORE_ADMIN_TOKEN',
+      describe: 'Bearer token the admin API asks for; needed to use it when --host is not loopback',
+    })
     .option('journal-size', { type: 'number', default: d.journalSize, describe: 'Exchanges kept for GET /__mock/requests (0 turns it off)' })
     .option('log-format', { choices: LOG_FORMATS, default: d.logFormat, describe: 'Exchange log format (to stderr)' })
     .option('quiet', { alias: 'q', type: 'boolean', default: d.quiet, describe: 'No exchange lines; warnings and errors only' })
     .check((argv) => {
-      if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
+      if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
+        throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
       for (const name of ['timeout', 'max-body', 'journal-size'] as const) {
         if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
       }
@@ -74,9 +95,13 @@ export const proxyCommand = {
         quiet: argv.quiet,
         logger,
       });
-      const modes = [argv.errors && '--errors', argv.record && `recording into ${argv.record}`, argv['mock-missing'] && '--mock-missing'].filter(Boolean).join(', ');
+      const modes = [argv.errors && '--errors', argv.record && `recording into ${argv.record}`, argv['mock-missing'] && '--mock-missing']
+        .filter(Boolean)
+        .join(', ');
       // The banner goes out even with --quiet: with --port 0 it is the only way to learn the port.
-      process.stderr.write(`plantstore proxy: ${proxy.url} -> ${argv.upstream}${modes ? ` (${modes})` : ''}\nviolations: ${proxy.url}/__mock/violations  exchanges: ${proxy.url}/__mock/requests  Ctrl-C to stop\n`);
+      process.stderr.write(
+        `plantstore proxy: ${proxy.url} -> ${argv.upstream}${modes ? ` (${modes})` : ''}\nviolations: ${proxy.url}/__mock/violations  exchanges: ${proxy.url}/__mock/requests  Ctrl-C to stop\n`,
+      );
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           logger.info(`${signal}: shutting down`);

@@ -11,7 +11,11 @@ const builder = (y: Argv) =>
     .conflicts('dereference', 'bundle')
     .option('format', { alias: 'f', choices: SPEC_FORMATS, default: 'json' as SpecFormat, describe: 'Output format' })
     .option('check', { type: 'boolean', default: false, describe: 'Validate and print a summary (operations, schemas, security schemes, warnings) instead' })
-    .option('strict', { type: 'boolean', default: false, describe: 'Refuse the document for any warning (exit 2), not only for what the official OpenAPI schema refuses' })
+    .option('strict', {
+      type: 'boolean',
+      default: false,
+      describe: 'Refuse the document for any warning (exit 2), not only for what the official OpenAPI schema refuses',
+    })
     .example('$0 spec --format yaml', 'The built-in document, dereferenced, as YAML')
     .example('$0 spec --spec api.yaml --bundle > bundled.json', 'Bundle a multi-file document into one')
     .example('$0 spec --spec api.yaml --check', 'Is it valid, and what does it leave out?');

@@ -28,7 +28,8 @@ export const validateCommand = {
         case 'malformed': {
           const where = verdict.line === undefined ? '' : ` at line ${verdict.line}, column ${verdict.column}`;
           // V8 repeats the place ("in JSON at position 26 (line 2 column 11)"); it is said once already.
-          const reason = verdict.line === undefined ? verdict.message : verdict.message.replace(/ (?:in JSON )?at position \d+(?: \(line \d+ column \d+\))?$/, '');
+          const reason =
+            verdict.line === undefined ? verdict.message : verdict.message.replace(/ (?:in JSON )?at position \d+(?: \(line \d+ column \d+\))?$/, '');
           throw new PlantstoreError('USAGE', `${source}: not valid JSON${where}: ${reason}`);
         }
         case 'invalid':

@@ -8,10 +8,30 @@ import { EXIT_UNREACHABLE } from '../report-fatal.ts';
 const builder = (y: Argv) =>
   withSpecOption(y)
     .option('target', { type: 'string', demandOption: true, describe: 'Base URL of the server under test, e.g. http://127.0.0.1:4010' })
-    .option('token', { type: 'string', default: process.env.PLANTSTORE_TOKEN, defaultDescription: '$PLANTSTORE_TOKEN', describe: 'Bearer token for {{token}}; redacted from every report' })
-    .option('auth', { type: 'string', array: true, describe: 'Credentials of generated requests per security scheme: NAME=VALUE (bearer/oauth2: the token; basic: USER:PASSWORD; apiKey: the key); repeatable, redacted from every report' })
-    .option('fixtures', { type: 'string', array: true, defaultDescription: 'fixtures/plant-store with the built-in document, else none', describe: 'Fixture files or folders (YAML/JSON), repeatable' })
-    .option('generate', { type: 'number', default: 0, describe: 'Valid generated requests per operation (parameters, bodies, credentials), plus the negative cases and N create/read/list/replace/delete sequences per collection (0: none)' })
+    .option('token', {
+      type: 'string',
+      default: process.env.PLANTSTORE_TOKEN,
+      defaultDescription: '$PLANTSTORE_TOKEN',
+      describe: 'Bearer token for {{token}}; redacted from every report',
+    })
+    .option('auth', {
+      type: 'string',
+      array: true,
+      describe:
+        'Credentials of generated requests per security scheme: NAME=VALUE (bearer/oauth2: the token; basic: USER:PASSWORD; apiKey: the key); repeatable, redacted from every report',
+    })
+    .option('fixtures', {
+      type: 'string',
+      array: true,
+      defaultDescription: 'fixtures/plant-store with the built-in document, else none',
+      describe: 'Fixture files or folders (YAML/JSON), repeatable',
+    })
+    .option('generate', {
+      type: 'number',
+      default: 0,
+      describe:
+        'Valid generated requests per operation (parameters, bodies, credentials), plus the negative cases and N create/read/list/replace/delete sequences per collection (0: none)',
+    })
     .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated cases (same seed, same cases)' })
     .option('timeout', { type: 'number', default: DEFAULT_TIMEOUT_MS, describe: 'Deadline per request in ms, connect to last body byte' })
     .option('max-response-size', { type: 'number', default: DEFAULT_MAX_RESPONSE_BYTES, describe: 'Largest response body in bytes; larger fails the case' })
@@ -24,13 +44,22 @@ const builder = (y: Argv) =>
     .option('reporter', { choices: REPORTER_NAMES, default: 'console' as ReporterName, describe: 'What to print on stdout' })
     .option('junit', { type: 'string', describe: 'Also write a JUnit XML report to FILE' })
     .option('json', { type: 'string', describe: 'Also write the full JSON report to FILE' })
-    .option('html', { type: 'string', describe: 'Also write a self-contained HTML page to FILE: summary, cases by operation, failures with request, answer, diff and curl, operations no case covered' })
+    .option('html', {
+      type: 'string',
+      describe:
+        'Also write a self-contained HTML page to FILE: summary, cases by operation, failures with request, answer, diff and curl, operations no case covered',
+    })
     .example('$0 verify --target http://127.0.0.1:4010 --token test-token', 'Replay the shipped Plant Store fixtures')
     .example('$0 verify --target $URL --generate 20 --seed 7 --junit out/verify.xml', 'Add generated cases; write JUnit XML')
     .example('$0 verify --target $URL --fixtures my-fixtures/ --filter duplicate --bail', 'Your own fixtures, only matching cases')
     .example('$0 verify --target $URL --generate 3 --html out/verify.html', 'A page to open in a browser or keep as a CI artifact')
-    .example('$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD', 'Generated cases for another document, with its credentials')
-    .epilogue('Exit codes: 0 every case passed; 1 a case failed; 2 a usage or configuration error (no case was run); 3 the server could not be reached (refused, unresolved, TLS), or stopped answering part-way (3 cases in a row without an answer: the rest are skipped).');
+    .example(
+      '$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD',
+      'Generated cases for another document, with its credentials',
+    )
+    .epilogue(
+      'Exit codes: 0 every case passed; 1 a case failed; 2 a usage or configuration error (no case was run); 3 the server could not be reached (refused, unresolved, TLS), or stopped answering part-way (3 cases in a row without an answer: the rest are skipped).',
+    );
 
 type VerifyArgs = Awaited<ReturnType<typeof builder>['argv']>;
 

@@ -56,7 +56,10 @@ function findingLines(finding: Finding): DetailLine[] {
   const label = diffLabel(finding);
   if (label !== undefined) {
     lines.push({ kind: 'expected', text: `- expected ${label}: ${show(finding.expected, 'none')}` });
-    lines.push({ kind: 'actual', text: `+ actual   ${label}: ${show(finding.actual, label.startsWith('header') ? 'none' : label === 'body' ? 'empty' : 'missing')}` });
+    lines.push({
+      kind: 'actual',
+      text: `+ actual   ${label}: ${show(finding.actual, label.startsWith('header') ? 'none' : label === 'body' ? 'empty' : 'missing')}`,
+    });
   }
   return lines;
 }
@@ -84,7 +87,9 @@ function diffLabel(finding: Finding): string | undefined {
 
 /** The answer that failed a step: its status and headers on one line, its body cut short on the next. */
 function answerLines(response: PlainResponse): DetailLine[] {
-  const headers = Object.entries(response.headers).map(([name, value]) => `${name}: ${value}`).join('; ');
+  const headers = Object.entries(response.headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('; ');
   return [
     { kind: 'step', text: `answer: ${response.status}${headers ? `, ${cut(headers, BODY_SHOWN)}` : ''}` },
     { kind: 'step', text: `answer body: ${show(response.body, 'empty', BODY_SHOWN)}` },

@@ -60,7 +60,10 @@ export function createConsoleReporter(context: ReporterContext): Reporter {
       }
       context.write(`\n${verdict}: ${parts.join(', ')} of ${summary.total} (${(report.durationMs / 1000).toFixed(1)} s)\n`);
       if (report.stopped !== undefined) context.write(`Stopped early, ${report.stopped}\n`);
-      if (summary.warned > 0 && !report.strict) context.write('Warnings are documented off-contract statuses (401, 404, 405, 415) and undeclared 4xx answers to invalid requests; --strict makes them failures.\n');
+      if (summary.warned > 0 && !report.strict)
+        context.write(
+          'Warnings are documented off-contract statuses (401, 404, 405, 415) and undeclared 4xx answers to invalid requests; --strict makes them failures.\n',
+        );
     },
   };
 }

@@ -39,7 +39,8 @@ export function renderHtml(report: VerifyReport, operations: PlannedOperation[] 
   const unreached = operations.length > 0 ? operations.filter((op) => !reached.has(op.operationId)) : report.uncovered;
   const verdict = report.outcome === 'passed' ? 'PASSED' : 'FAILED';
   const failed = report.cases.map((result, index) => ({ result, index })).filter(({ result }) => result.status === 'failed');
-  const count = (label: string, value: number | string, kind: string) => `<div class="count ${kind}"><dt>${esc(label)}</dt><dd>${esc(String(value))}</dd></div>`;
+  const count = (label: string, value: number | string, kind: string) =>
+    `<div class="count ${kind}"><dt>${esc(label)}</dt><dd>${esc(String(value))}</dd></div>`;
   const out: string[] = [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -63,7 +64,10 @@ export function renderHtml(report: VerifyReport, operations: PlannedOperation[] 
     for (const { result, index } of failed) out.push(`<li><a href="#case-${index}">${esc(result.name)}</a></li>`);
     out.push('</ol>');
   }
-  if (summary.warned > 0 && !report.strict) out.push('<p class="note">Warnings are documented off-contract statuses (401, 404, 405, 415) and undeclared 4xx answers to invalid requests; --strict makes them failures.</p>');
+  if (summary.warned > 0 && !report.strict)
+    out.push(
+      '<p class="note">Warnings are documented off-contract statuses (401, 404, 405, 415) and undeclared 4xx answers to invalid requests; --strict makes them failures.</p>',
+    );
   out.push('</section>');
 
   out.push(`<section id="uncovered" aria-labelledby="uncovered-title"><h2 id="uncovered-title">Operations no case covered (${unreached.length})</h2>`);
@@ -117,11 +121,21 @@ function renderGroup(group: Group): string {
 
 function renderCase(result: CaseResult, index: number): string {
   const label = result.status === 'failed' ? 'FAIL' : result.status === 'skipped' ? 'SKIP' : result.warnings > 0 ? 'WARN' : 'PASS';
-  const about = [result.source === 'generated' ? result.id : result.source, result.status === 'skipped' ? (result.skipReason ?? 'not run') : `${result.durationMs} ms`];
+  const about = [
+    result.source === 'generated' ? result.id : result.source,
+    result.status === 'skipped' ? (result.skipReason ?? 'not run') : `${result.durationMs} ms`,
+  ];
   // Failures are open: they are what a reader came for.
-  const out = [`<details class="case ${label.toLowerCase()}" id="case-${index}"${result.status === 'failed' ? ' open' : ''}><summary><span class="badge">${label}</span> ${esc(result.name)} <small>${esc(about.join(' · '))}</small></summary>`];
+  const out = [
+    `<details class="case ${label.toLowerCase()}" id="case-${index}"${result.status === 'failed' ? ' open' : ''}><summary><span class="badge">${label}</span> ${esc(result.name)} <small>${esc(about.join(' · '))}</small></summary>`,
+  ];
   const explained = result.status === 'failed' || result.warnings > 0;
-  for (const step of result.steps) out.push(explained && step.findings.length > 0 ? renderStep(result, step) : `<p class="step-line">${result.steps.length > 1 ? `step ${esc(step.name)}: ` : ''}${esc(requestLine(step))}</p>`);
+  for (const step of result.steps)
+    out.push(
+      explained && step.findings.length > 0
+        ? renderStep(result, step)
+        : `<p class="step-line">${result.steps.length > 1 ? `step ${esc(step.name)}: ` : ''}${esc(requestLine(step))}</p>`,
+    );
   out.push('</details>');
   return out.join('\n');
 }
@@ -146,7 +160,9 @@ function renderStep(result: CaseResult, step: StepResult): string {
 
 function requestText(request: PlainRequest | undefined): string {
   if (!request) return '(not sent: the request could not be built)';
-  return [`${request.method} ${request.path}${request.query ? `?${request.query}` : ''}`, ...headerLines(request.headers), ...bodyLines(request.body)].join('\n');
+  return [`${request.method} ${request.path}${request.query ? `?${request.query}` : ''}`, ...headerLines(request.headers), ...bodyLines(request.body)].join(
+    '\n',
+  );
 }
 
 function responseText(response: PlainResponse | undefined): string {
@@ -167,7 +183,13 @@ const NOT_HTML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** Text safe inside an element or a quoted attribute. */
 function esc(text: string): string {
-  return text.replace(NOT_HTML, '\uFFFD').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  return text
+    .replace(NOT_HTML, '\uFFFD')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 }
 
 const CSS = `

@@ -25,17 +25,33 @@ export function renderJunit(report: VerifyReport): string {
     const errors = cases.filter(isError).length;
     return `tests="${cases.length + notCovered}" failures="${cases.filter((c) => c.status === 'failed').length - errors}" errors="${errors}" skipped="${cases.filter((c) => c.status === 'skipped').length + notCovered}" time="${seconds(cases.reduce((sum, c) => sum + c.durationMs, 0))}"`;
   };
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="plantstore verify ${attr(report.target)}" ${counts(report.cases, report.uncovered.length)} timestamp="${attr(report.startedAt)}">`];
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="plantstore verify ${attr(report.target)}" ${counts(report.cases, report.uncovered.length)} timestamp="${attr(report.startedAt)}">`,
+  ];
   for (const [source, cases] of suites) {
     out.push(`  <testsuite name="${attr(source)}" ${counts(cases)} timestamp="${attr(report.startedAt)}">`);
-    out.push('    <properties>', `      <property name="target" value="${attr(report.target)}"/>`, `      <property name="spec" value="${attr(report.spec)}"/>`, `      <property name="seed" value="${report.seed}"/>`, `      <property name="strict" value="${report.strict}"/>`, '    </properties>');
+    out.push(
+      '    <properties>',
+      `      <property name="target" value="${attr(report.target)}"/>`,
+      `      <property name="spec" value="${attr(report.spec)}"/>`,
+      `      <property name="seed" value="${report.seed}"/>`,
+      `      <property name="strict" value="${report.strict}"/>`,
+      '    </properties>',
+    );
     for (const result of cases) out.push(...testcase(result, source));
     out.push('  </testsuite>');
   }
   if (report.uncovered.length > 0) {
-    out.push(`  <testsuite name="not covered" tests="${report.uncovered.length}" failures="0" errors="0" skipped="${report.uncovered.length}" time="0.000" timestamp="${attr(report.startedAt)}">`);
+    out.push(
+      `  <testsuite name="not covered" tests="${report.uncovered.length}" failures="0" errors="0" skipped="${report.uncovered.length}" time="0.000" timestamp="${attr(report.startedAt)}">`,
+    );
     for (const item of report.uncovered) {
-      out.push(`    <testcase name="${attr(`${item.operationId}: no generated case`)}" classname="not-covered" time="0.000">`, `      <skipped message="${attr(item.reason)}"/>`, '    </testcase>');
+      out.push(
+        `    <testcase name="${attr(`${item.operationId}: no generated case`)}" classname="not-covered" time="0.000">`,
+        `      <skipped message="${attr(item.reason)}"/>`,
+        '    </testcase>',
+      );
     }
     out.push('  </testsuite>');
   }
@@ -45,7 +61,9 @@ export function renderJunit(report: VerifyReport): string {
 
 function testcase(result: CaseResult, source: string): string[] {
   const open = `    <testcase name="${attr(result.name)}" classname="${attr(source.replace(/\.(ya?ml|json)$/i, '').replaceAll('/', '.'))}" time="${seconds(result.durationMs)}"`;
-  const details = caseDetails(result).map((line) => (line.kind === 'heading' || line.kind === 'step' ? line.text : `  ${line.text}`)).join('\n');
+  const details = caseDetails(result)
+    .map((line) => (line.kind === 'heading' || line.kind === 'step' ? line.text : `  ${line.text}`))
+    .join('\n');
   if (result.status === 'skipped') return [`${open}>`, `      <skipped message="${attr(result.skipReason ?? 'not run')}"/>`, '    </testcase>'];
   if (result.status === 'passed' && result.warnings === 0) return [`${open}/>`];
   const lines = [`${open}>`];
