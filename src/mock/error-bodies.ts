@@ -107,6 +107,8 @@ export function createErrorBodies(document: unknown, operations: Operation[], va
 function errorContents(operation: Operation, status?: number): MediaContent[] | undefined {
   const declared = status === undefined ? undefined : findResponse(operation, status);
   if (declared && declared.status !== 'default') return withSchema(declared.contents);
+  // A `default` declared without content is the contract for this status too: no body.
+  if (declared && declared.contents.length === 0) return [];
   const errors = operation.responses.filter((r) => /^[45]/.test(r.status) || r.status === 'default');
   const preferred = errors.find((r) => r.status === '400') ?? errors.find((r) => r.status.startsWith('4')) ?? errors[0];
   const contents = preferred && withSchema(preferred.contents);
