@@ -17,3 +17,21 @@ export async function listen(server: Server, host: string, port: number, cleanup
   const taken = (server.address() as AddressInfo).port;
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${taken}`, port: taken };
 }
+
+/**
+ * The close of a listener: `before` at once, then no new connections, requests in flight finish,
+ * idle connections close, and `after` runs once the listener is closed. Every call gets the same promise.
+ */
+export function gracefulClose(server: Server, before: () => void, after: () => Promise<unknown>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () =>
+    (closing ??= new Promise<void>((resolve) => {
+      before();
+      server.close(() => {
+        void after()
+          .catch(() => {})
+          .finally(resolve);
+      });
+      server.closeIdleConnections();
+    }));
+}

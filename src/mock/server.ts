@@ -1,7 +1,7 @@
 // Starts the mock on a socket: the library entry point behind `plantstore mock`.
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createListener } from '../http/listener.ts';
-import { listen } from '../http/listen.ts';
+import { gracefulClose, listen } from '../http/listen.ts';
 import { loadSpec } from '../document/load-spec.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
 import type { StateStore } from '../state/store.ts';
@@ -44,22 +44,17 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   });
   const { url, port } = await listen(server, options.host, options.port, () => fileStore?.close());
   const stopWarmUp = engine.warmUp();
-  let closing: Promise<void> | undefined;
   return {
     url,
     port,
     engine,
-    close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        stopWarmUp();
-        server.close(() => {
-          void (fileStore?.close() ?? Promise.resolve()).finally(() => {
-            logger.flush();
-            resolve();
-          });
-        });
-        server.closeIdleConnections();
-      })),
+    close: gracefulClose(server, stopWarmUp, async () => {
+      try {
+        await fileStore?.close();
+      } finally {
+        logger.flush();
+      }
+    }),
   };
 }
 

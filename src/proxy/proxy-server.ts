@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { PlantstoreError } from '../errors.ts';
 import { createListener } from '../http/listener.ts';
-import { listen } from '../http/listen.ts';
+import { gracefulClose, listen } from '../http/listen.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createMockEngine, type MockEngine } from '../mock/engine.ts';
 import { loadSpec } from '../document/load-spec.ts';
@@ -57,23 +57,18 @@ export async function startProxyServer(input: StartProxyServerOptions): Promise<
   });
   const { url, port } = await listen(server, options.host, options.port, () => upstream.close());
   const stopWarmUp = engine.warmUp();
-  let closing: Promise<void> | undefined;
   return {
     url,
     port,
     engine,
     handler,
-    close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        stopWarmUp();
-        server.close(() => {
-          void upstream.close().finally(() => {
-            logger.flush();
-            resolve();
-          });
-        });
-        server.closeIdleConnections();
-      })),
+    close: gracefulClose(server, stopWarmUp, async () => {
+      try {
+        await upstream.close();
+      } finally {
+        logger.flush();
+      }
+    }),
   };
 }
 
