@@ -25,6 +25,9 @@ export interface BenchOptions {
   large?: LargeOptions;
 }
 
+/** The settings every load of a run shares, as the measurement takes them and the report records them. */
+export type LoadSettings = Pick<BenchOptions, 'durationSeconds' | 'warmupSeconds' | 'connections' | 'generator' | 'startupSamples' | 'pairedSeconds'>;
+
 export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--quick] [--generator NAME] [--connections N]
                        [--skip-large | --large-only] [--large-runs N] [--large-ops N] [--large-timeout S]
   (or: node bench/run.ts ... with Node 24)

@@ -1,7 +1,7 @@
 // Everything one benchmark run measured, as written to bench/results/latest.json.
 import type { BarLine } from './bar.ts';
 import type { ExampleResult } from './example-bench.ts';
-import type { GeneratorName } from './load-generator.ts';
+import type { LoadSettings } from './bench-options.ts';
 import type { PairedResult } from './measure-paired.ts';
 import type { ServerResult } from './measure-servers.ts';
 import type { ScenarioName } from './scenarios.ts';
@@ -12,15 +12,7 @@ export interface BenchReport {
   startedAt: string;
   wallSeconds: number;
   machine: { cores: number; cpu: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
-  settings: {
-    durationSeconds: number;
-    warmupSeconds: number;
-    connections: number;
-    generator: GeneratorName;
-    startupSamples: number;
-    pairedSeconds: number;
-    pinning: string;
-  };
+  settings: LoadSettings & { pinning: string };
   servers: Partial<Record<ServerName, ServerResult>>;
   /**
    * plantstore req/s divided by the other server's, per scenario, each measured alone on the core

@@ -4,6 +4,7 @@
 // a server's RSS is read after its load. One load at a time: the servers share their core, and
 // those not under load sit idle. Then the paired loads (measure-paired.ts) of the mock and the
 // baseline at the same time.
+import type { LoadSettings } from './bench-options.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { warmAndMeasure, type GeneratorName, type LoadResult } from './load-generator.ts';
@@ -26,16 +27,8 @@ export interface ServerResult {
   scenarios: Partial<Record<ScenarioName, ScenarioResult>>;
 }
 
-export interface MeasureSettings {
+export interface MeasureSettings extends LoadSettings {
   scenarios: readonly Scenario[];
-  /** Measured whole seconds per server and scenario. */
-  durationSeconds: number;
-  warmupSeconds: number;
-  connections: number;
-  generator: GeneratorName;
-  startupSamples: number;
-  /** Measured whole seconds of each scenario's paired loads; 0 skips them. */
-  pairedSeconds: number;
   logDir: string;
   say(line: string): void;
 }
