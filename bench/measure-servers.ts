@@ -7,7 +7,7 @@
 import type { LoadSettings } from './bench-options.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { warmAndMeasure, type GeneratorName, type LoadResult } from './load-generator.ts';
+import { warmAndMeasure, type LoadResult } from './load-generator.ts';
 import { measurePairs, type PairedResult } from './measure-paired.ts';
 import type { ScenarioName, Scenario } from './scenarios.ts';
 import { startServer, type RunningServer } from './server-process.ts';
