@@ -44,10 +44,11 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  * @example const server = createListener(engine.handle, options); server.listen(0);
  */
 export function createListener(handle: Handler, options: ListenerOptions): Server {
+  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS;
   const server = http.createServer({
     headersTimeout: options.headersTimeoutMs,
     requestTimeout: options.requestTimeoutMs,
-    keepAliveTimeout: options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
+    keepAliveTimeout: keepAliveTimeoutMs,
     // Node checks both deadlines on this interval (30 s by default): a fraction of the shorter.
     connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(1_000, options.headersTimeoutMs / 4, options.requestTimeoutMs / 4))),
     noDelay: true,
@@ -62,7 +63,6 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   let closing = false;
   const sockets = new Set<Socket>();
-  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -81,24 +81,25 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
       // From here on Node's own clocks (headers, request, keep-alive) run.
       req.socket.setTimeout(0);
     }
-    const refusal = framingRefusal(req);
+    const counts = countHeaders(req.rawHeaders);
+    const refusal = framingRefusal(req, counts.hosts);
     if (refusal) {
       refuse(res, options, refusal[0], refusal[1]);
       return;
     }
-    admit(req, res);
+    admit(req, res, counts.authorizations);
   });
   // A client that pipelines requests and reads none of the answers: llhttp has parsed every
   // request of the chunk it read, so each would be answered into memory. The next request waits,
   // in order, until the client has read what is written (an admin state dump can be megabytes).
-  const waiting = new WeakMap<Socket, [IncomingMessage, ServerResponse][]>();
-  const admit = (req: IncomingMessage, res: ServerResponse) => {
+  const waiting = new WeakMap<Socket, [IncomingMessage, ServerResponse, number][]>();
+  const admit = (req: IncomingMessage, res: ServerResponse, authorizations: number) => {
     const socket = req.socket;
     const queue = waiting.get(socket);
-    if (queue !== undefined) queue.push([req, res]);
-    else if (!socket.writableNeedDrain) serve(req, res);
+    if (queue !== undefined) queue.push([req, res, authorizations]);
+    else if (!socket.writableNeedDrain) serve(req, res, authorizations);
     else {
-      waiting.set(socket, [[req, res]]);
+      waiting.set(socket, [[req, res, authorizations]]);
       socket.once('drain', () => release(socket));
     }
   };
@@ -109,12 +110,12 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
         socket.once('drain', () => release(socket));
         return;
       }
-      const [req, res] = queue.shift() as [IncomingMessage, ServerResponse];
-      serve(req, res);
+      const [req, res, authorizations] = queue.shift() as [IncomingMessage, ServerResponse, number];
+      serve(req, res, authorizations);
     }
     waiting.delete(socket);
   };
-  const serve = (req: IncomingMessage, res: ServerResponse) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, authorizations: number) => {
     readBody(req, options.maxBodyBytes, options.oversizedBodies === 'stream').then(
       (body) => {
         if (body === undefined) {
@@ -123,7 +124,9 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
         }
         let response: MockResponse | Promise<MockResponse>;
         try {
-          response = handle(Buffer.isBuffer(body) ? toMockRequest(req, body) : { ...toMockRequest(req, EMPTY), bodyStream: body });
+          response = handle(
+            Buffer.isBuffer(body) ? toMockRequest(req, body, authorizations) : { ...toMockRequest(req, EMPTY, authorizations), bodyStream: body },
+          );
         } catch (error) {
           response = Promise.reject(error);
         }
@@ -205,12 +208,9 @@ function afterOwedAnswers(socket: Socket, callback: () => void): void {
  * A server and a proxy that disagree on where a request ends can be made to see two requests in one,
  * so these close the connection.
  */
-function framingRefusal(req: IncomingMessage): [number, string] | undefined {
+function framingRefusal(req: IncomingMessage, hosts: number): [number, string] | undefined {
   // RFC 9110 §15.6.6: llhttp reads "HTTP/2.0" in a request line as a request.
   if (req.httpVersionMajor !== 1) return [505, `HTTP/${req.httpVersion} is not supported: the mock speaks HTTP/1.1`];
-  let hosts = 0;
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
   // RFC 9112 §3.2: exactly one Host in HTTP/1.1.
   if (req.httpVersionMinor >= 1 && hosts !== 1)
     return [400, hosts === 0 ? 'malformed HTTP request: an HTTP/1.1 request needs a Host header' : 'malformed HTTP request: more than one Host header'];
@@ -267,12 +267,25 @@ function readBody(req: IncomingMessage, limit: number, stream: boolean): Promise
   });
 }
 
-async function* joined(head: Buffer[], rest: AsyncIterable<Buffer>): AsyncIterable<Uint8Array> {
+/** The chunks already read, then the rest of the stream as it comes. */
+export async function* joined(head: Uint8Array[], rest: AsyncIterable<unknown>): AsyncIterable<Uint8Array> {
   yield* head;
-  yield* rest;
+  for await (const chunk of rest) yield chunk as Uint8Array;
 }
 
-function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {
+/** How many Host and Authorization fields a request carried (Node's `headers` keeps one of each), in one pass. */
+function countHeaders(raw: string[]): { hosts: number; authorizations: number } {
+  let hosts = 0;
+  let authorizations = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+    else if (name.length === 13 && name.toLowerCase() === 'authorization') authorizations++;
+  }
+  return { hosts, authorizations };
+}
+
+function toMockRequest(req: IncomingMessage, body: Buffer, authorizationCount: number): MockRequest {
   let target = req.url ?? '/';
   // An absolute-form target (POST http://host/plants?x=1) routes on its path and keeps its query.
   if (!target.startsWith('/') && target !== '*') {
@@ -280,9 +293,6 @@ function toMockRequest(req: IncomingMessage, body: Buffer): MockRequest {
     target = start === -1 ? '/' : target.slice(start);
   }
   const q = target.indexOf('?');
-  let authorizationCount = 0;
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') authorizationCount++;
   return {
     method: req.method ?? 'GET',
     path: q === -1 ? target : target.slice(0, q),

@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { describeFailure, type TransportFailureCode } from '../runner/http-client.ts';
+import { joined } from '../http/listener.ts';
 import type { MockRequest } from '../http/types.ts';
 
 export interface UpstreamOptions {
@@ -19,7 +20,7 @@ export interface UpstreamOptions {
 
 export type UpstreamAnswer =
   | { ok: true; status: number; headers: Record<string, string>; body: Buffer; durationMs: number }
-  /** Over the cap: `head` is what was read, `rest` what is still coming. */
+  /** Over the cap: `stream` is the whole body (what was read, then the rest as it comes); `declared` its announced length. */
   | {
       ok: true;
       status: number;
@@ -144,7 +145,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           if (size > options.maxBodyBytes) {
             // A chunked answer that turns out too large: what was read, then the rest as it comes.
             const rest = { [Symbol.asyncIterator]: () => iterator };
-            return { ok: true, status: response.statusCode, headers: answered, oversized: { stream: concatStreams(chunks, rest) }, durationMs: elapsed() };
+            return { ok: true, status: response.statusCode, headers: answered, oversized: { stream: joined(chunks, rest) }, durationMs: elapsed() };
           }
         }
         return {
@@ -163,9 +164,4 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       await dispatcher.destroy();
     },
   };
-}
-
-async function* concatStreams(head: Buffer[], rest: AsyncIterable<unknown>): AsyncIterable<Uint8Array> {
-  yield* head;
-  for await (const chunk of rest) yield chunk as Uint8Array;
 }
