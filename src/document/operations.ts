@@ -58,6 +58,14 @@ type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Lists the operations of a loaded document, in document order. */
+/** The header and query names (lower case) under which the operations' apiKey schemes send their keys: secrets, like Authorization. */
+export function apiKeyNames(operations: Operation[]): Set<string> {
+  const names = new Set<string>();
+  for (const operation of operations)
+    for (const scheme of operation.security.flat()) if (scheme.type === 'apiKey' && scheme.parameterName) names.add(scheme.parameterName.toLowerCase());
+  return names;
+}
+
 export function listOperations(spec: LoadedSpec): Operation[] {
   const { document } = spec;
   const schemes = isObj(document.components?.securitySchemes) ? (document.components.securitySchemes as Obj) : {};

@@ -4,7 +4,7 @@
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
-import { declaredStatuses, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
+import { apiKeyNames, declaredStatuses, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
 import { createRouter } from '../document/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
@@ -109,12 +109,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const bindings = bindResources(operations, document);
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
-  const secretNames = new Set(
-    operations
-      .flatMap((op) => op.security.flat())
-      .filter((s) => s.type === 'apiKey' && s.parameterName)
-      .map((s) => s.parameterName!.toLowerCase()),
-  );
+  const secretNames = apiKeyNames(operations);
   const journal = createJournal(options.journalSize, secretNames);
   const forcedResponder = createForcedResponder(spec);
   const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });

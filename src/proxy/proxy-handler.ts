@@ -11,7 +11,7 @@ import type { Admission, MockEngine } from '../mock/engine.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
 import { createJournal, type Journal } from '../mock/journal.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
-import type { Operation } from '../document/operations.ts';
+import { apiKeyNames, type Operation } from '../document/operations.ts';
 import { bindResources } from '../document/resources.ts';
 import type { RouteResult } from '../document/router.ts';
 import type { ProxyOptions } from './options.ts';
@@ -55,12 +55,7 @@ interface Exchange {
 export function createProxyHandler({ spec, engine, upstream, options, logger }: ProxyHandlerSetup): ProxyHandler {
   const adminAccess = createAdminAccess(options.host, options.adminToken);
   const checkResponse = createResponseChecker(spec, engine.validators);
-  const secretNames = new Set(
-    engine.operations
-      .flatMap((op) => op.security.flat())
-      .filter((s) => s.type === 'apiKey' && s.parameterName)
-      .map((s) => s.parameterName!.toLowerCase()),
-  );
+  const secretNames = apiKeyNames(engine.operations);
   const journal = createJournal(options.journalSize, secretNames);
   const summary = createViolationSummary();
   const bindings = bindResources(engine.operations, spec.document);
