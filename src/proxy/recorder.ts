@@ -7,7 +7,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { isCredentialHeader } from '../http/credential-headers.ts';
+import { CREDENTIAL_QUERY, isCredentialHeader } from '../http/credential-headers.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import type { MockRequest } from '../http/types.ts';
 import type { FixtureRequest, FixtureStep, StatusExpectation } from '../runner/fixture.ts';
@@ -52,7 +52,6 @@ interface Created {
   refer(): void;
 }
 
-const SECRET_QUERY = /^(access_token|token|api_key|apikey|key)$/i;
 /** Request headers a replay needs: what the body is, what answer is wanted, and credentials. */
 const KEPT_HEADERS = new Set(['content-type', 'accept', 'prefer']);
 
@@ -144,7 +143,7 @@ function toFixtureRequest(request: MockRequest, json: JsonValue | undefined, sec
     const query: Record<string, string | string[]> = {};
     for (const [name, value] of new URLSearchParams(request.query)) {
       let kept = value;
-      if (SECRET_QUERY.test(name) || secretNames.has(name.toLowerCase())) {
+      if (CREDENTIAL_QUERY.test(name) || secretNames.has(name.toLowerCase())) {
         if (value !== '') secrets.push(value);
         kept = '{{token}}';
       }
