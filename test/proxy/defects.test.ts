@@ -2,6 +2,7 @@
 // violations; each server with one defect in its answers is reported in the Plantstore-Violations
 // header and the journal, and with --errors becomes a 502 in the document's error shape.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log/logger.ts';
 import { startProxyServer, type ProxyServer } from '../../src/proxy/proxy-server.ts';
 import { startPlantServer, type Defect, type PlantServer } from '../fixtures-servers/plant-server.ts';
 
@@ -127,41 +128,36 @@ describe('when the upstream fails', () => {
     expect(await response.json()).toEqual({ error: 502, message: expect.stringContaining('closed or reset') });
   });
 
-  it('answers 502 when the upstream is down, with one log line that holds no token', async () => {
+  /** A create through a proxy whose upstream is gone: the answer, and the proxy's whole log. */
+  async function throughDownUpstream(quiet: boolean): Promise<{ status: number; body: string; log: string }> {
     const upstream = await startPlantServer();
     await upstream.close();
     const lines: string[] = [];
-    const logger = (await import('../../src/log/logger.ts')).createLogger({
-      format: 'text',
-      quiet: false,
-      stream: { write: (chunk: string) => lines.push(chunk) },
-    });
+    const logger = createLogger({ format: 'text', quiet, stream: { write: (chunk: string) => lines.push(chunk) } });
     const proxy = await startProxyServer({ upstream: upstream.url, port: 0, logger });
     running.push(proxy);
     const response = await create(proxy.url);
-    expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ error: 502, message: expect.stringContaining('connection refused') });
+    const body = await response.text();
     await proxy.close();
-    const log = lines.join('');
+    return { status: response.status, body, log: lines.join('') };
+  }
+
+  it('answers 502 when the upstream is down, with one log line that holds no token', async () => {
+    const { status, body, log } = await throughDownUpstream(false);
+    expect(status).toBe(502);
+    expect(JSON.parse(body)).toEqual({
+      error: 502,
+      message: expect.stringContaining('connection refused'),
+    });
     expect(log.trim().split('\n')).toHaveLength(1);
     expect(log).toMatch(/POST \/plants 502 .*connection refused/);
     expect(log).not.toContain(TOKEN);
   });
 
   it('says that the upstream is down with --quiet too, in one warning line', async () => {
-    const upstream = await startPlantServer();
-    await upstream.close();
-    const lines: string[] = [];
-    const logger = (await import('../../src/log/logger.ts')).createLogger({
-      format: 'text',
-      quiet: true,
-      stream: { write: (chunk: string) => lines.push(chunk) },
-    });
-    const proxy = await startProxyServer({ upstream: upstream.url, port: 0, logger });
-    running.push(proxy);
-    expect((await create(proxy.url)).status).toBe(502);
-    await proxy.close();
-    expect(lines.join('').trim().split('\n')).toEqual([expect.stringMatching(/^warning: POST \/plants 502 .*connection refused/)]);
+    const { status, log } = await throughDownUpstream(true);
+    expect(status).toBe(502);
+    expect(log.trim().split('\n')).toEqual([expect.stringMatching(/^warning: POST \/plants 502 .*connection refused/)]);
   });
 
   it('passes an answer over the size limit through unvalidated, with a warning in the journal', async () => {
