@@ -71,17 +71,21 @@ export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings
   }
 }
 
+/** Writes a file whole or not at all (its folder made if missing): a concurrent reader, or a crash, sees the old file or the new. */
+export function writeAtomically(target: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, target);
+}
+
 /** Stores a freshly validated document and returns its version; failures to write only cost the next start-up time. */
 export function writeCachedSpec(root: string, files: string[], dialect: '3.0' | '3.1', documentText: string, warnings: string[]): string | undefined {
   if (process.env.PLANTSTORE_NO_CACHE || files.length === 0) return undefined;
   try {
     const head: Omit<CacheEntry, 'document'> = { format: CACHE_FORMAT, files: Object.fromEntries(files.map((f) => [f, fileHash(f)])), dialect, warnings };
-    const target = entryPath(root);
-    mkdirSync(dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.tmp`;
     // The document is already JSON text: spliced in, not serialized a second time.
-    writeFileSync(temporary, `${JSON.stringify(head).slice(0, -1)},"document":${documentText}}`);
-    renameSync(temporary, target); // atomic: a concurrent reader sees the old entry or the new
+    writeAtomically(entryPath(root), `${JSON.stringify(head).slice(0, -1)},"document":${documentText}}`);
     return versionOf(head.files);
   } catch {
     // A read-only checkout: the cache is only an optimisation, so start-up just stays slower.

@@ -4,7 +4,8 @@
 // every step (or a reference to the create's answer, for a key the server made), so the sequence
 // replays on any server, any number of times. A key nothing refers to stays as it was sent. Credentials become {{token}}. Each fixture is one YAML file,
 // rewritten as its steps grow; integers keep every digit.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeAtomically } from '../document/spec-cache.ts';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { CREDENTIAL_QUERY, isCredentialHeader } from '../http/credential-headers.ts';
@@ -70,9 +71,7 @@ export function createRecorder(setup: RecorderSetup): Recorder {
       : { name: fixture.name, steps: fixture.steps };
     const text = `# Recorded by plantstore proxy from ${setup.upstream} (${stamp}).\n# Replay: plantstore verify --target URL --fixtures ${setup.dir} --token TOKEN\n${stringify(value, { lineWidth: 0 })}`;
     // Whole or not at all: a reader (or a crash) never sees half a file.
-    const temporary = `${fixture.file}.tmp`;
-    writeFileSync(temporary, text);
-    renameSync(temporary, fixture.file);
+    writeAtomically(fixture.file, text);
   };
 
   return {

@@ -9,12 +9,11 @@
 // kept beside it (`.v8`, made on the first start that reads the module, headed by the module's
 // digest: V8 only checks a source's length), which brings reading it to ~0.15 s.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 import type { ValidateFunction } from 'ajv';
-import { derivedCacheOf } from '../document/spec-cache.ts';
+import { derivedCacheOf, writeAtomically } from '../document/spec-cache.ts';
 
 // Bump when the view of the document (schema-view.ts), the Ajv options or the keywords change.
 const FORMAT = 1;
@@ -34,14 +33,6 @@ interface Header {
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** Writes a file whole or not at all: a concurrent reader sees the old one or the new. */
-function writeAtomically(target: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(target), { recursive: true });
-  const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, data);
-  renameSync(temporary, target);
-}
 
 /** V8's code cache for the module whose digest is given, if one was kept for it. */
 function readCodeCache(path: string, sha256: string): Buffer | undefined {
