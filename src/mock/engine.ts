@@ -71,6 +71,8 @@ export interface MockEngine {
   readonly operations: Operation[];
   /** The document's compiled schemas, shared with whatever else judges payloads by it (the proxy). */
   readonly validators: Validators;
+  /** The REST roles of the operations (create, list, read, ...), by operation. */
+  readonly bindings: Map<Operation, ResourceBinding>;
   readonly store: StateStore;
   readonly journal: Journal;
   readonly webhooks: Webhooks;
@@ -380,6 +382,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     operations,
     validators,
+    bindings,
     store,
     journal,
     webhooks,

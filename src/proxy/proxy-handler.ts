@@ -12,7 +12,6 @@ import type { MockRequest, MockResponse } from '../http/types.ts';
 import { createJournal, type Journal } from '../mock/journal.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { apiKeyNames, type Operation } from '../document/operations.ts';
-import { bindResources } from '../document/resources.ts';
 import type { RouteResult } from '../document/router.ts';
 import type { ProxyOptions } from './options.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
@@ -58,7 +57,7 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   const secretNames = apiKeyNames(engine.operations);
   const journal = createJournal(options.journalSize, secretNames);
   const summary = createViolationSummary();
-  const bindings = bindResources(engine.operations, spec.document);
+  const { bindings } = engine;
   const recorder = options.record === null ? undefined : createRecorder({ dir: options.record, upstream: options.upstream, bindings, secretNames });
   const json = (status: number, value: unknown): MockResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
 
