@@ -1,10 +1,6 @@
 // What a loaded document is: the type every part of the toolkit starts from, apart from the
 // loader itself, so that the modules the loader uses can name it without importing the loader.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The built-in Plant Store document: the default wherever a command takes --spec. */
-export const DEFAULT_SPEC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi', 'plant-store.yaml');
+export { DEFAULT_SPEC_PATH } from '../platform/host.ts';
 
 export type OpenApiDocument = {
   openapi: string;
@@ -34,4 +30,27 @@ export interface LoadedSpec {
   bundled: OpenApiDocument;
   /** What the document gets wrong that the toolkit works around (one line each); `--strict` refuses them. */
   warnings: string[];
+  /** Validators compiled ahead of time, when the document came from `plantstore msw`'s module. */
+  precompiled?: PrecompiledValidators;
+  /** Prism's choice of status for forced answers, worked out ahead of time (see forced-response.ts). */
+  forcedChoices?: ForcedChoiceTable;
 }
+
+/**
+ * Validators compiled ahead of time (Ajv's standalone code, as `plantstore msw` writes it into
+ * its module): `code` fills `exports` with a validate function per pointer into `bundled`, and
+ * `modules` holds the Ajv runtime modules the code requires by name.
+ */
+export interface PrecompiledValidators {
+  code(exports: Record<string, unknown>, require: (name: string) => unknown): void;
+  modules: Record<string, unknown>;
+}
+
+/**
+ * Prism's choice of status for a forced answer, per operation (`"POST /plants"`), worked out
+ * ahead of time for hosts that cannot load Prism (a browser): with no code asked, the status
+ * or Prism's refusal; with a code asked, per code (`asked`: the asked code itself, as Prism
+ * answers through a `default` or a range), and `otherwise` for every code not listed.
+ */
+export type ForcedChoiceTable = Record<string, { none: number | { refused: string }; codes: Record<string, ForcedCode>; otherwise: ForcedCode }>;
+export type ForcedCode = number | 'asked' | 'refused';

@@ -12,7 +12,7 @@ export interface MockRequest {
   /** How many Authorization headers the request carried (Node keeps only the first in `headers`). */
   authorizationCount?: number;
   /** The body bytes as received ('' or empty when none). */
-  body: Buffer | string;
+  body: Uint8Array | string;
   /** A body over the size limit, still arriving, unread (the proxy's); `body` is then empty. */
   bodyStream?: AsyncIterable<Uint8Array>;
 }

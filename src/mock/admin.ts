@@ -5,6 +5,7 @@ import { jsonContent, type Operation } from '../document/operations.ts';
 import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from '../http/types.ts';
+import { textOf } from '../http/bytes.ts';
 import type { Journal } from './journal.ts';
 import { keyString, type ResourceBinding } from '../document/resources.ts';
 import type { Outcome, Responder } from './responder.ts';
@@ -94,7 +95,7 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
 async function seed(request: MockRequest, admin: AdminContext, store: StateStore): Promise<Outcome> {
   const { responder } = admin;
   const bad = (message: string) => responder.raw(request, 400, { error: 400, message });
-  const parsed = parseJson(typeof request.body === 'string' ? request.body : request.body.toString('utf8'));
+  const parsed = parseJson(textOf(request.body));
   if (!parsed.ok) return bad(`malformed JSON: ${parsed.message}`);
   const value = parsed.value as Record<string, JsonValue>;
   const collections = (value !== null && typeof value === 'object' && 'collections' in value ? value.collections : value) as Record<string, JsonValue>;

@@ -2,7 +2,7 @@
 // a 401 or 404 looks exactly like the declared 400 ({"error": 401, "message": "..."} here). A
 // status declared without content gets no body; a schema that a status and a message cannot
 // fill gets a valid body of its own shape (error-filler.ts), never an invalid one.
-import { http } from '../http/node-http.ts';
+import { reasonPhrase } from '../platform/host.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import { findResponse, jsonContent, perOperationStatus, type MediaContent, type Operation } from '../document/operations.ts';
 import type { Validators, SchemaCheck } from '../validation/validator.ts';
@@ -152,6 +152,6 @@ function templatedBody(template: ErrorTemplate, status: number, message: string)
   if (template.statusProperty) body[template.statusProperty] = template.statusAsText ? String(status) : status;
   if (template.messageProperty) body[template.messageProperty] = message;
   // RFC 9457 problem details: the title is the short summary, the detail the message.
-  if (template.titleProperty) body[template.titleProperty] = http.STATUS_CODES[status] ?? 'Error';
+  if (template.titleProperty) body[template.titleProperty] = reasonPhrase(status) ?? 'Error';
   return body;
 }

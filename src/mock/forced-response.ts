@@ -1,9 +1,8 @@
 // Prism-compatible response selection: `Prefer: code=400, example=NAME, dynamic=true` or the
 // query forms `__code`, `__example`, `__dynamic`. Prism's own negotiator picks the response, so the
-// semantics match Prism's; it is loaded on the first forced request only (importing prism-http
-// costs ~650 ms, more than the mock's whole start-up budget).
-import { createRequire } from 'node:module';
-import type { LoadedSpec } from '../document/loaded-spec.ts';
+// semantics match Prism's; it is loaded on the first forced request only (prism-negotiator.ts).
+import type { ForcedChoiceTable, ForcedCode, LoadedSpec } from '../document/loaded-spec.ts';
+import { loadPrism, type Prism, type PrismOperation } from './prism-negotiator.ts';
 import type { MediaContent, Operation } from '../document/operations.ts';
 import type { MockRequest } from '../http/types.ts';
 
@@ -47,65 +46,98 @@ export function readPreferences(request: MockRequest): Preferences | undefined {
 /** Prism's choice of status; the media type (by Accept) and the example (by name) are chosen per content afterwards. */
 export type ForcedChoice = { ok: true; status: number } | { ok: false; message: string };
 
-type Either = { _tag: 'Left'; left: Error & { detail?: string } } | { _tag: 'Right'; right: { code: string } };
-type Negotiator = {
-  negotiateOptionsForValidRequest(op: unknown, options: object): (logger: object) => Either;
-};
-type PrismOperation = { method: string; path: string };
-
 const silentLogger: Record<string, unknown> = {};
 for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'success', 'log']) silentLogger[level] = () => undefined;
 silentLogger.child = () => silentLogger;
 
+const operationKey = (operation: Operation) => `${operation.method} ${operation.path}`;
+
 /**
- * Prism's negotiator, loaded once on first use, over one operation at a time: Prism's transform
- * of a whole document takes seconds for GitHub's 1,200 operations (the first answer must not), so
- * each operation is handed over alone, in a document of its own, the first time it is forced.
+ * The forced-answer chooser of a document: from its table of Prism's choices when it has one
+ * (forcedChoiceTable, for hosts without Prism), else Prism's negotiator itself, loaded once on
+ * first use, over one operation at a time: Prism's transform of a whole document takes seconds
+ * for GitHub's 1,200 operations (the first answer must not), so each operation is handed over
+ * alone, in a document of its own, the first time it is forced.
  */
-export function createForcedResponder(spec: LoadedSpec) {
-  let prism: Promise<{ negotiator: Negotiator; transform(doc: object): Promise<PrismOperation[]> }> | undefined;
-  const load = () =>
-    (prism ??= (async () => {
-      const require = createRequire(import.meta.url);
-      const { getHttpOperationsFromSpec } = require('@stoplight/prism-http') as { getHttpOperationsFromSpec(doc: object): Promise<PrismOperation[]> };
-      const negotiator = (require('@stoplight/prism-http/dist/mocker/negotiator/NegotiatorHelpers') as { default: Negotiator }).default;
-      return { negotiator, transform: getHttpOperationsFromSpec };
-    })());
+export function createForcedResponder(spec: LoadedSpec): (operation: Operation, preferences: Preferences) => Promise<ForcedChoice> {
+  const table = spec.forcedChoices;
+  if (table) return async (operation, preferences) => fromTable(table[operationKey(operation)], operation, preferences);
+  return prismChooser(spec);
+}
+
+function prismChooser(spec: LoadedSpec) {
+  let prism: Prism | undefined;
   const prismOperations = new Map<Operation, Promise<PrismOperation | undefined>>();
-  const prismOperationFor = (operation: Operation) => {
+  const prismOperationFor = (operation: Operation, loaded: Prism) => {
     let found = prismOperations.get(operation);
     if (!found) {
-      found = load().then(async ({ transform }) => {
-        const operations = await transform(structuredClone(singleOperationDocument(spec, operation)));
-        return operations.find((op) => op.method.toUpperCase() === operation.method && op.path === operation.path);
-      });
+      found = loaded.transform(structuredClone(singleOperationDocument(spec, operation))).then((operations) =>
+        operations.find((op) => op.method.toUpperCase() === operation.method && op.path === operation.path),
+      );
       prismOperations.set(operation, found);
     }
     return found;
   };
 
   return async (operation: Operation, preferences: Preferences): Promise<ForcedChoice> => {
-    const [{ negotiator }, prismOperation] = await Promise.all([load(), prismOperationFor(operation)]);
+    prism ??= loadPrism();
+    if (!prism) return { ok: false, message: 'forced answers here need the choices worked out ahead of time: use the module `plantstore msw` writes' };
+    const prismOperation = await prismOperationFor(operation, prism);
     if (!prismOperation) return { ok: false, message: `Prism found no operation for ${operation.method} ${operation.path}` };
     // Prism picks the response; its media type and example are chosen by the mock for every
     // declared content (Prism would look for the example only in its JSON one).
-    const result = negotiator.negotiateOptionsForValidRequest(prismOperation, {
+    const result = prism.negotiator.negotiateOptionsForValidRequest(prismOperation, {
       code: preferences.code === undefined ? undefined : String(preferences.code),
       dynamic: false,
     })(silentLogger);
     if (result._tag === 'Left') {
-      const declared = operation.responses.map((r) => r.status).join(', ');
       // Prism refuses only a code that no response (exact, range or default) covers; its own words otherwise.
-      const why =
-        preferences.code === undefined
-          ? (result.left.detail || result.left.message).replace(/\.$/, '')
-          : `${operation.method} ${operation.path} declares no ${preferences.code} response`;
-      return { ok: false, message: `${why} (declared responses: ${declared}; ask for one of them)` };
+      if (preferences.code !== undefined) return refusedCode(operation, preferences.code);
+      return refusal(operation, (result.left.detail || result.left.message).replace(/\.$/, ''));
     }
     const status = Number(result.right.code);
-    // Prism falls back to `default` for an undeclared code; the status is then the asked one.
+    // Prism falls back to `default` (or a range) for an undeclared code; the status is then the asked one.
     return { ok: true, status: Number.isInteger(status) ? status : (preferences.code ?? 200) };
   };
+}
+
+const refusal = (operation: Operation, why: string): ForcedChoice => ({
+  ok: false,
+  message: `${why} (declared responses: ${operation.responses.map((r) => r.status).join(', ')}; ask for one of them)`,
+});
+const refusedCode = (operation: Operation, code: number) => refusal(operation, `${operation.method} ${operation.path} declares no ${code} response`);
+
+function fromTable(entry: ForcedChoiceTable[string] | undefined, operation: Operation, preferences: Preferences): ForcedChoice {
+  if (!entry) return { ok: false, message: `no forced answers were worked out for ${operation.method} ${operation.path}` };
+  if (preferences.code === undefined) return typeof entry.none === 'number' ? { ok: true, status: entry.none } : refusal(operation, entry.none.refused);
+  const choice = entry.codes[preferences.code] ?? entry.otherwise;
+  if (choice === 'refused') return refusedCode(operation, preferences.code);
+  return { ok: true, status: choice === 'asked' ? preferences.code : choice };
+}
+
+/**
+ * Prism's choices for every operation and every status code, for a host that cannot load Prism
+ * (the module `plantstore msw` writes): the choice with no code, and per code 100-599, kept as
+ * the exceptions to the most common one.
+ */
+export async function forcedChoiceTable(spec: LoadedSpec, operations: readonly Operation[]): Promise<ForcedChoiceTable> {
+  const choose = prismChooser(spec);
+  const table: ForcedChoiceTable = {};
+  for (const operation of operations) {
+    const none = await choose(operation, { dynamic: false });
+    const byCode = new Map<number, ForcedCode>();
+    for (let code = 100; code <= 599; code++) {
+      const choice = await choose(operation, { code, dynamic: false });
+      byCode.set(code, !choice.ok ? 'refused' : choice.status === code ? 'asked' : choice.status);
+    }
+    const counts = new Map<ForcedCode, number>();
+    for (const choice of byCode.values()) counts.set(choice, (counts.get(choice) ?? 0) + 1);
+    const otherwise = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+    const codes: Record<string, ForcedCode> = {};
+    for (const [code, choice] of byCode) if (choice !== otherwise) codes[code] = choice;
+    table[operationKey(operation)] = { none: none.ok ? none.status : { refused: none.message.replace(/ \(declared responses: .*$/, '') }, codes, otherwise };
+  }
+  return table;
 }
 
 /** The example a content answers with: the named one, else its first (undefined when it has none). */

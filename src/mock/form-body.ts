@@ -87,7 +87,7 @@ export function readUrlEncoded(text: string, content: MediaContent, document: un
 }
 
 /** A multipart/form-data body as the object its schema describes; malformed multipart is a refusal. */
-export async function readMultipart(bytes: Buffer | string, contentType: string, content: MediaContent, document: unknown): Promise<FormResult> {
+export async function readMultipart(bytes: Uint8Array | string, contentType: string, content: MediaContent, document: unknown): Promise<FormResult> {
   let form: FormData;
   try {
     form = await new Response(typeof bytes === 'string' ? bytes : new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();

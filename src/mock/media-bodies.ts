@@ -6,6 +6,7 @@ import { isJsonMediaType } from '../document/operations.ts';
 import { resolveSchema } from '../document/schema-shape.ts';
 import { placeholderImage } from './placeholder-images.ts';
 import { toXml } from '../document/xml-body.ts';
+import { base64Bytes, utf8Bytes } from '../http/bytes.ts';
 
 export type MediaKind = 'json' | 'xml' | 'text' | 'form' | 'multipart' | 'binary';
 
@@ -74,10 +75,10 @@ function toBytes(value: unknown, mediaType: string, schema: Obj | undefined): Ui
   if (typeof value === 'string') {
     // format: byte (3.0) and contentEncoding: base64 (3.1) say the string is the bytes in base64.
     const base64 = schema?.format === 'byte' || schema?.contentEncoding === 'base64';
-    return Buffer.from(value, base64 ? 'base64' : 'utf8');
+    return base64 ? base64Bytes(value) : utf8Bytes(value);
   }
-  if (value !== undefined) return Buffer.from(asText(value));
-  return placeholderImage(mediaType) ?? Buffer.alloc(0);
+  if (value !== undefined) return utf8Bytes(asText(value));
+  return placeholderImage(mediaType) ?? new Uint8Array(0);
 }
 
 function toForm(value: unknown): URLSearchParams {

@@ -1,10 +1,9 @@
 // Every mock option, resolved once at the boundary (CLI flags or library call) into one typed
 // object; the engine never checks for undefined.
-import { getHeapStatistics } from 'node:v8';
 import type { LogFormat } from '../log/logger.ts';
 
 export { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
-import { DEFAULT_SPEC_PATH } from '../document/loaded-spec.ts';
+import { DEFAULT_SPEC_PATH, defaultStateBytes } from '../platform/host.ts';
 
 export const ISOLATION_MODES = ['none', 'token'] as const;
 export type IsolationMode = (typeof ISOLATION_MODES)[number];
@@ -83,7 +82,7 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   journalSize: 200,
   maxBodyBytes: 1024 * 1024,
   maxDepth: 64,
-  maxStateBytes: defaultMaxStateBytes(),
+  maxStateBytes: defaultStateBytes(),
   stateFile: null,
   isolateBy: 'none',
   webhookUrl: null,
@@ -105,12 +104,4 @@ export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOpti
     if (value !== undefined) (options as Record<string, unknown>)[key] = value;
   }
   return options;
-}
-
-/**
- * 1024 MB, or half of V8's heap limit where that is smaller (a small machine): the records then
- * never take the heap to the point where Node aborts the process.
- */
-function defaultMaxStateBytes(): number {
-  return Math.min(1024 * 1048576, Math.floor(getHeapStatistics().heap_size_limit / 2));
 }

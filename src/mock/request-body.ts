@@ -3,11 +3,12 @@
 // (depth, duplicate keys), then exact JSON. Form bodies (URL-encoded, multipart) are read into the
 // object their schema describes (form-body.ts) and a text body under a string schema is its text,
 // so the engine validates them all with the same compiled schema.
-import { isUtf8 } from 'node:buffer';
+import { isUtf8 } from '../platform/host.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { guardJson, mayNestDeeperThan, provesNoDuplicateKeys } from '../json/json-guard.ts';
 import { isJsonMediaType, type MediaContent, type Operation } from '../document/operations.ts';
 import type { MockRequest } from '../http/types.ts';
+import { textOf } from '../http/bytes.ts';
 import { readMultipart, readUrlEncoded, type FormResult } from './form-body.ts';
 import { resolveSchema } from '../document/schema-shape.ts';
 import { typesOf } from './coerce-text.ts';
@@ -64,7 +65,7 @@ export function readBody(operation: Operation, request: MockRequest, maxDepth: n
   if (!textual) return { ok: true, value: undefined, content }; // declared, but no schema to read it by: nothing to parse
   // Invalid bytes are an error, never silently replaced (isUtf8 is a native check; toString would replace).
   if (typeof bytes !== 'string' && !isUtf8(bytes)) return { ok: false, status: 400, message: 'the body is not valid UTF-8' };
-  let text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
+  let text = textOf(bytes);
   if (essence === 'application/x-www-form-urlencoded')
     return content.schema === undefined ? { ok: true, value: undefined, content } : formBody(readUrlEncoded(text, content, document), content);
   if (!isJsonMediaType(essence)) return { ok: true, value: text, content, plain: true };

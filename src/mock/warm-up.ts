@@ -6,6 +6,7 @@ import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { Operation } from '../document/operations.ts';
 import { compileOrder } from '../validation/compile-order.ts';
 import type { Validators } from '../validation/validator.ts';
+import { afterIO, cancelAfterIO } from '../platform/host.ts';
 
 /** Starts the warm-up; returns a function that stops it. */
 export function startWarmUp(spec: LoadedSpec, operations: readonly Operation[], validators: Validators): () => void {
@@ -13,14 +14,14 @@ export function startWarmUp(spec: LoadedSpec, operations: readonly Operation[], 
   // Kept referenced: Node does not wake an idle loop for an unreferenced immediate, so the
   // warm-up of an idle server would only move on when a request or a timer came by (the listening
   // server keeps the process alive anyway, and stopping clears the immediate).
-  let timer: NodeJS.Immediate | undefined;
+  let timer: unknown;
   const step = () => {
     if (steps.next().done) return;
-    timer = setImmediate(step);
+    timer = afterIO(step);
   };
-  timer = setImmediate(step);
+  timer = afterIO(step);
   return () => {
-    if (timer) clearImmediate(timer);
+    cancelAfterIO(timer);
     void steps.return(undefined);
   };
 }

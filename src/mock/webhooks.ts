@@ -8,6 +8,7 @@ import { escapePointerToken } from '../document/json-pointer.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { isJsonMediaType } from '../document/operations.ts';
 import { formatIssues, type Validators } from '../validation/validator.ts';
+import { afterIO } from '../platform/host.ts';
 import type { ResourceBinding, ResourceRole } from '../document/resources.ts';
 
 export interface Delivery {
@@ -120,7 +121,7 @@ export function createWebhooks(spec: LoadedSpec, validators: Validators, logger:
         return;
       }
       // After the current answer is written: a delivery never delays the request that caused it.
-      const running = new Promise<void>((resolve) => setImmediate(resolve)).then(() => deliver(delivery, webhook));
+      const running = new Promise<void>((resolve) => afterIO(resolve)).then(() => deliver(delivery, webhook));
       inFlight.add(running);
       void running.finally(() => inFlight.delete(running));
     },

@@ -14,6 +14,7 @@ import type { MockRequest } from '../http/types.ts';
 import type { FixtureRequest, FixtureStep, StatusExpectation } from '../runner/fixture.ts';
 import { findResponse, isJsonMediaType, type Operation } from '../document/operations.ts';
 import { keyString, type ResourceBinding } from '../document/resources.ts';
+import { textOf } from '../http/bytes.ts';
 
 export interface RecordedExchange {
   request: MockRequest;
@@ -171,7 +172,7 @@ function toFixtureRequest(request: MockRequest, json: JsonValue | undefined, sec
     // A JSON body is kept as JSON (so a key can become {{uniqueId}}); the fixture sends it as application/json.
     out.body = json;
     if (headers['content-type'] === 'application/json') delete headers['content-type'];
-  } else if (request.body.length > 0) out.rawBody = typeof request.body === 'string' ? request.body : request.body.toString('utf8');
+  } else if (request.body.length > 0) out.rawBody = textOf(request.body);
   if (Object.keys(headers).length > 0) out.headers = headers;
   return out;
 }
@@ -220,7 +221,7 @@ function fileSafe(label: string): string {
 
 function jsonBody(request: MockRequest): JsonValue | undefined {
   if (request.body.length === 0) return undefined;
-  const parsed = parseJson(typeof request.body === 'string' ? request.body : request.body.toString('utf8'));
+  const parsed = parseJson(textOf(request.body));
   return parsed.ok ? parsed.value : undefined;
 }
 

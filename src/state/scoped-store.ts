@@ -1,13 +1,13 @@
 // Per-token isolation (--isolate-by token): each tenant sees a view of the one store in which its
 // collections carry a prefix. A tenant is named by a hash of its token, never the token itself.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../platform/host.ts';
 import type { StateStore } from './store.ts';
 
 const SEPARATOR = '\u0000';
 
 /** The tenant name of a bearer token: the first 16 hex digits of its SHA-256. */
 export function tenantOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 16);
+  return sha256Hex(token).slice(0, 16);
 }
 
 /** A view of the store holding only one tenant's collections. */

@@ -44,6 +44,9 @@ function readCodeCache(path: string, sha256: string): Buffer | undefined {
   }
 }
 
+/** Whether a loaded document has a cache to keep its compiled validators in. */
+export const canCache = (spec: object): boolean => derivedCacheOf(spec) !== undefined;
+
 /**
  * The validate functions cached for this loaded document, by pointer into its bundled form;
  * undefined when there is no entry for this version of it. `runtime` names the toolkit's own

@@ -2,7 +2,6 @@
 // (payloads) all call it. Ajv compiles each schema once, on first use, straight from the loaded
 // document, or the compiled code is read from the cache (compiled-cache.ts); values are judged
 // with exact integers (see json/int64.ts).
-import { createRequire } from 'node:module';
 import { _, stringify, type KeywordCxt } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -13,17 +12,18 @@ import { type JsonValue } from '../json/exact-json.ts';
 import { isInt32, isInt64, toValidationView } from '../json/int64.ts';
 import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
-import { derivedCacheOf } from '../document/spec-cache.ts';
 import { listOperations } from '../document/operations.ts';
 import { bundledPointer, DIRECTIONAL, prepareForValidation, type Direction, type DirectionalRequired } from './schema-view.ts';
-import { readCompiled, writeCompiled } from './compiled-cache.ts';
+import { canCache, readCompiled, writeCompiled } from './compiled-cache.ts';
+import { runPrecompiled } from './precompiled.ts';
+import { requireAjvDraft04 } from '../platform/host.ts';
 import { standaloneModule } from './standalone-module.ts';
 
 // ajv-draft-04 and ajv-formats are CommonJS with a default export, which Node's ESM interop (and
 // require) wraps once more. Ajv for JSON Schema draft 4, which OpenAPI 3.0 documents use, is
 // loaded when one is: ~4.5 ms of start-up that a 3.1 document does not need.
 const ajvDraft04 = (): new (options: object) => Ajv => {
-  const loaded = createRequire(import.meta.url)('ajv-draft-04') as { default?: unknown };
+  const loaded = requireAjvDraft04() as { default?: unknown };
   return (loaded.default ?? loaded) as new (options: object) => Ajv;
 };
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
@@ -182,11 +182,11 @@ function schemaPointers(spec: LoadedSpec): string[] {
 export function createValidators(spec: LoadedSpec): Validators {
   let ajv: Ajv | undefined;
   const cache = new Map<string, SchemaCheck>();
-  const saved = readCompiled(spec, RUNTIME);
+  const saved = spec.precompiled ? runPrecompiled(spec.precompiled, RUNTIME) : readCompiled(spec, RUNTIME);
   // Only a process that compiled everything it knows writes the cache: code read from it cannot be written out again.
   const compiled = new Set<string>();
   // Keeping each function's code costs memory: only where there is a cache to write it to.
-  const newAjv = () => createAjv(spec, saved === undefined && derivedCacheOf(spec) !== undefined);
+  const newAjv = () => createAjv(spec, saved === undefined && canCache(spec));
   const validateAt = (where: string): ValidateFunction | undefined => {
     const found = saved?.get(where);
     if (found) return found;

@@ -1,22 +1,23 @@
 // The layout, held by dependency-cruiser: no import cycles (type-only imports included), and the
 // layers point one way only, from the command line down to plain data:
-//   cli, index.ts -> proxy -> mock | runner -> example -> document, validation, state -> json, log, http, errors
+//   cli, index.ts -> proxy | msw -> mock | runner -> example -> document, validation, state -> json, log, http, platform, errors
 import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { describe, expect, it } from 'vitest';
 
-const BASE = '^src/(json|log|http)/|^src/errors\\.ts$|^src/node-version\\.ts$';
+const BASE = '^src/(json|log|http|platform)/|^src/errors\\.ts$|^src/node-version\\.ts$';
 const MODEL = '^src/(document|validation|state)/';
-const ABOVE_BASE = '^src/(document|validation|state|example|mock|runner|proxy|cli)/|^src/index\\.ts$';
-const ABOVE_MODEL = '^src/(example|mock|runner|proxy|cli)/|^src/index\\.ts$';
+const ABOVE_BASE = '^src/(document|validation|state|example|mock|runner|proxy|msw|cli)/|^src/index\\.ts$';
+const ABOVE_MODEL = '^src/(example|mock|runner|proxy|msw|cli)/|^src/index\\.ts$';
 
 const RULES: IForbiddenRuleType[] = [
   { name: 'no-cycles', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
   { name: 'base-stays-below', severity: 'error', from: { path: BASE }, to: { path: ABOVE_BASE } },
   { name: 'model-stays-below', severity: 'error', from: { path: MODEL }, to: { path: ABOVE_MODEL } },
-  { name: 'example-stays-below', severity: 'error', from: { path: '^src/example/' }, to: { path: '^src/(mock|runner|proxy|cli)/|^src/index\\.ts$' } },
-  { name: 'mock-and-runner-apart', severity: 'error', from: { path: '^src/mock/' }, to: { path: '^src/(runner|proxy|cli)/|^src/index\\.ts$' } },
-  { name: 'runner-and-mock-apart', severity: 'error', from: { path: '^src/runner/' }, to: { path: '^src/(mock|proxy|cli)/|^src/index\\.ts$' } },
+  { name: 'example-stays-below', severity: 'error', from: { path: '^src/example/' }, to: { path: '^src/(mock|runner|proxy|msw|cli)/|^src/index\\.ts$' } },
+  { name: 'mock-and-runner-apart', severity: 'error', from: { path: '^src/mock/' }, to: { path: '^src/(runner|proxy|msw|cli)/|^src/index\\.ts$' } },
+  { name: 'runner-and-mock-apart', severity: 'error', from: { path: '^src/runner/' }, to: { path: '^src/(mock|proxy|msw|cli)/|^src/index\\.ts$' } },
+  { name: 'msw-below-cli', severity: 'error', from: { path: '^src/msw/' }, to: { path: '^src/(proxy|runner|cli)/|^src/index\\.ts$' } },
   { name: 'proxy-below-cli', severity: 'error', from: { path: '^src/proxy/' }, to: { path: '^src/cli/|^src/index\\.ts$' } },
 ];
 

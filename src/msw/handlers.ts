@@ -1,0 +1,171 @@
+// The mock without a server: the engine behind MSW request handlers, in a test runner (setupServer)
+// or a page (setupWorker). A request MSW hands over becomes the engine's MockRequest and its
+// answer a Response; nothing else differs from `plantstore mock`, so the two answer alike.
+import { http, type HttpHandler } from 'msw';
+import { createMockEngine, type MockEngine } from '../mock/engine.ts';
+import { DEFAULT_MOCK_OPTIONS, type MockOptions } from '../mock/options.ts';
+import type { MockRequest, MockResponse } from '../http/types.ts';
+import type { JournalEntry } from '../mock/journal.ts';
+import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import { silentLogger, type Logger } from '../log/logger.ts';
+import { createMemoryStore, type StateStore, type StoredRecord } from '../state/store.ts';
+import { createWebStorageStore, type WebStorage } from '../state/web-storage-store.ts';
+import { PlantstoreError } from '../errors.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
+import { textOf } from '../http/bytes.ts';
+import { loadDocument, type DocumentSource } from './load-document.ts';
+
+/** The mock's options that mean something without a socket (no port, host, deadlines or connection cap). */
+export type HandlerMockOptions = Pick<
+  MockOptions,
+  'tokens' | 'declaredOnly' | 'absentItems' | 'seed' | 'journalSize' | 'maxBodyBytes' | 'maxDepth' | 'maxStateBytes' | 'isolateBy'
+>;
+
+export interface CreateHandlersOptions extends Partial<HandlerMockOptions> {
+  /** A document path (Node only), a document loaded with loadSpec, or the module `plantstore msw` writes. */
+  spec: DocumentSource;
+  /**
+   * Where the API is: requests under it are answered, others are left to other handlers and to
+   * onUnhandledRequest. Absolute (`https://api.example.com/v1`) or a path (`/api`, any origin).
+   * Default: the document's first server URL, its variables at their defaults; `/` when it has none.
+   */
+  baseUrl?: string;
+  /**
+   * Keep state in Web Storage across page reloads: true for localStorage under
+   * `plantstore:<title>`, or where to keep it. Off by default: each run starts empty.
+   */
+  persist?: boolean | { key?: string; storage?: WebStorage };
+  /** Warnings (a document's misfits, a full storage) go here; silent by default. */
+  logger?: Logger;
+}
+
+export interface HandlerState {
+  /** Every collection with its records, as `GET /__mock/state` answers. */
+  list(): Record<string, StoredRecord[]>;
+  /** Seeds all or nothing, as `POST /__mock/state`: each item must be a valid create body with a new key. */
+  seed(collections: Record<string, JsonValue[]>): Promise<void>;
+  /** Removes every stored resource, as `DELETE /__mock/state`. */
+  reset(): Promise<void>;
+}
+
+export interface HandlerJournal {
+  /** The requests answered, oldest first, credentials redacted (`GET /__mock/requests`). */
+  list(limit?: number): JournalEntry[];
+  clear(): void;
+}
+
+/** MSW request handlers with the mock's state and journal beside them. */
+export type PlantstoreHandlers = HttpHandler[] & { readonly state: HandlerState; readonly journal: HandlerJournal; readonly engine: MockEngine };
+
+/**
+ * MSW request handlers that answer for a document as `plantstore mock` does.
+ * @example const handlers = await createHandlers({ spec: prepared, baseUrl: '/api' }); setupWorker(...handlers).start();
+ */
+export async function createHandlers(options: CreateHandlersOptions): Promise<PlantstoreHandlers> {
+  const { spec: source, baseUrl, persist, logger = silentLogger, ...mockOptions } = options;
+  const spec = await loadDocument(source);
+  const store = storeFor(spec, persist, logger, mockOptions.maxStateBytes);
+  const engine = createMockEngine({ spec, logger, store, options: { ...mockOptions, admin: true, host: '127.0.0.1', cors: false } });
+  const base = parseBase(baseUrl ?? firstServerUrl(spec));
+  const maxBodyBytes = mockOptions.maxBodyBytes ?? DEFAULT_MOCK_OPTIONS.maxBodyBytes;
+
+  const handler = http.all(routesPattern(spec, base), async ({ request }) => {
+    const url = new URL(request.url);
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > maxBodyBytes) return tooLarge(engine, maxBodyBytes);
+    const bytes = request.body === null ? new Uint8Array(0) : new Uint8Array(await request.arrayBuffer());
+    if (bytes.length > maxBodyBytes) return tooLarge(engine, maxBodyBytes);
+    const headers: Record<string, string | undefined> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const mockRequest: MockRequest = {
+      method: request.method,
+      path: url.pathname.slice(base.path.length) || '/',
+      query: url.search.slice(1),
+      headers,
+      body: bytes,
+    };
+    return toResponse(await engine.handle(mockRequest));
+  });
+
+  const admin = async (method: string, body?: string): Promise<MockResponse> =>
+    engine.handle({ method, path: '/__mock/state', query: '', headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body ?? '' });
+  const state: HandlerState = {
+    list: () => engine.store.snapshot(),
+    async seed(collections) {
+      const answer = await admin('POST', stringifyJson({ collections } as JsonValue));
+      if (answer.status >= 300) {
+        const parsed = parseJson(textOf(answer.body ?? ''));
+        const message = parsed.ok ? String((parsed.value as { message?: unknown }).message ?? '') : '';
+        throw new PlantstoreError('USAGE', `cannot seed the state: ${message || `status ${answer.status}`}`);
+      }
+    },
+    async reset() {
+      await admin('DELETE');
+    },
+  };
+  const journal: HandlerJournal = { list: (limit) => engine.journal.entries(limit), clear: () => engine.journal.clear() };
+  return Object.assign([handler], { state, journal, engine });
+}
+
+function storeFor(spec: LoadedSpec, persist: CreateHandlersOptions['persist'], logger: Logger, maxBytes: number | undefined): StateStore {
+  const limits = maxBytes === undefined ? {} : { maxBytes };
+  if (!persist) return createMemoryStore(limits);
+  const chosen = persist === true ? {} : persist;
+  const storage = chosen.storage ?? (globalThis as { localStorage?: WebStorage }).localStorage;
+  if (!storage) throw new PlantstoreError('USAGE', 'persist needs Web Storage: this host has no localStorage; pass persist: { storage }');
+  return createWebStorageStore(storage, chosen.key ?? `plantstore:${spec.document.info.title}`, logger, limits);
+}
+
+function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {
+  return new Response(engine.errorBody(413, `the request body is larger than ${maxBodyBytes} bytes (maxBodyBytes)`), {
+    status: 413,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function toResponse(answer: MockResponse): Response {
+  // A 204, 304 or HEAD answer has no body (the Response constructor refuses one for 204 and 304).
+  const body = answer.body === undefined || answer.status === 204 || answer.status === 304 ? null : answer.body;
+  return new Response(body as ConstructorParameters<typeof Response>[0], { status: answer.status, headers: answer.headers });
+}
+
+interface Base {
+  /** `https://api.example.com`, or undefined for any origin. */
+  origin?: string;
+  /** The path every operation's path follows, without a trailing slash ('' for none). */
+  path: string;
+}
+
+function firstServerUrl(spec: LoadedSpec): string {
+  const [server] = (spec.document.servers as Array<{ url?: string; variables?: Record<string, { default?: string }> }> | undefined) ?? [];
+  if (typeof server?.url !== 'string') return '/';
+  return server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => server.variables?.[name]?.default ?? whole);
+}
+
+function parseBase(baseUrl: string): Base {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl)) {
+    let url: URL;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      throw new PlantstoreError('USAGE', `baseUrl ${baseUrl} is not a URL; give an absolute URL (https://api.example.com/v1) or a path (/api)`);
+    }
+    return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+  }
+  return { path: `/${baseUrl}`.replace(/\/{2,}/g, '/').replace(/\/+$/, '') };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * One pattern for every path of the document under the base: MSW matches it against the URL
+ * without its query. A path the document does not declare is not matched, so MSW passes it on
+ * (and onUnhandledRequest sees it) as it would for any handler.
+ */
+function routesPattern(spec: LoadedSpec, base: Base): RegExp {
+  const paths = Object.keys(spec.document.paths ?? {}).map((path) => path.split(/\{[^}]*\}/).map(escapeRegExp).join('[^/]+'));
+  const origin = base.origin === undefined ? '[a-z][a-z0-9+.-]*://[^/]+' : escapeRegExp(base.origin);
+  return new RegExp(`^${origin}${escapeRegExp(base.path)}(?:${paths.join('|') || '(?!)'})$`);
+}

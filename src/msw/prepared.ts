@@ -1,0 +1,42 @@
+// A document loaded ahead of time, for hosts that cannot read files or load Prism (a browser):
+// what `plantstore msw` writes into its module, and what createHandlers takes instead of a path.
+import { dereferenceBundled } from '../document/dereference.ts';
+import type { ForcedChoiceTable, LoadedSpec, OpenApiDocument, PrecompiledValidators } from '../document/loaded-spec.ts';
+import { PlantstoreError } from '../errors.ts';
+
+/** Bumped when the shape changes: a module written by another version is refused with what to do. */
+export const PREPARED_FORMAT = 1;
+
+export interface PreparedDocument {
+  plantstorePrepared: typeof PREPARED_FORMAT;
+  /** Where it was read from, for messages. */
+  source: string;
+  dialect: '3.0' | '3.1';
+  /** The document bundled (every `$ref` internal); dereferenced when handlers are made. */
+  bundled: OpenApiDocument;
+  warnings: string[];
+  forcedChoices: ForcedChoiceTable;
+  precompiled?: PrecompiledValidators;
+}
+
+export const isPrepared = (value: unknown): value is PreparedDocument =>
+  typeof value === 'object' && value !== null && 'plantstorePrepared' in value;
+
+/** The loaded document a prepared one stands for. */
+export function specOfPrepared(prepared: PreparedDocument): LoadedSpec {
+  if (prepared.plantstorePrepared !== PREPARED_FORMAT)
+    throw new PlantstoreError('SPEC_INVALID', `${prepared.source}: written by another version of plantstore`, [
+      'Write the module again with this version: plantstore msw --spec FILE --out FILE.',
+    ]);
+  // Dereferencing changes the object it is given, and the validators compile from `bundled`.
+  const document = dereferenceBundled(structuredClone(prepared.bundled));
+  return {
+    file: prepared.source,
+    dialect: prepared.dialect,
+    document,
+    bundled: prepared.bundled,
+    warnings: prepared.warnings,
+    forcedChoices: prepared.forcedChoices,
+    precompiled: prepared.precompiled,
+  };
+}
