@@ -30,20 +30,8 @@ export interface LoadedSpec {
   bundled: OpenApiDocument;
   /** What the document gets wrong that the toolkit works around (one line each); `--strict` refuses them. */
   warnings: string[];
-  /** Validators compiled ahead of time, when the document came from `plantstore msw`'s module. */
-  precompiled?: PrecompiledValidators;
   /** Prism's choice of status for forced answers, worked out ahead of time (see forced-response.ts). */
   forcedChoices?: ForcedChoiceTable;
-}
-
-/**
- * Validators compiled ahead of time (Ajv's standalone code, as `plantstore msw` writes it into
- * its module): `code` fills `exports` with a validate function per pointer into `bundled`, and
- * `modules` holds the Ajv runtime modules the code requires by name.
- */
-export interface PrecompiledValidators {
-  code(exports: Record<string, unknown>, require: (name: string) => unknown): void;
-  modules: Record<string, unknown>;
 }
 
 /**

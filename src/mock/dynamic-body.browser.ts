@@ -3,7 +3,6 @@ import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { Validators } from '../validation/validator.ts';
 import { generateOne } from '../example/index.ts';
-import type * as NodeDynamicBody from './dynamic-body.ts';
 
 export async function generateBody(spec: LoadedSpec, validators: Validators, schemaPointer: string, seed: number, n: number): Promise<JsonValue> {
   return generateOne(spec, schemaPointer, seed * 1_000_003 + n, validators);
@@ -16,5 +15,3 @@ export function generateBodyNow(spec: LoadedSpec, validators: Validators, schema
     return undefined;
   }
 }
-
-void (0 as unknown as typeof import('./dynamic-body.browser.ts') satisfies typeof NodeDynamicBody);

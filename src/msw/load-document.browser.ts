@@ -2,14 +2,12 @@
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { PlantstoreError } from '../errors.ts';
 import { isPrepared, specOfPrepared } from './prepared.ts';
-import type * as NodeLoad from './load-document.ts';
+import type { DocumentSource } from './load-document.ts';
 
-export async function loadDocument(source: NodeLoad.DocumentSource): Promise<LoadedSpec> {
+export async function loadDocument(source: DocumentSource): Promise<LoadedSpec> {
   if (typeof source === 'string')
     throw new PlantstoreError('SPEC_NOT_FOUND', `${source}: a browser cannot read a document file`, [
       'Write a module with the document loaded ahead of time, and import it: plantstore msw --spec FILE --out src/mocks/plantstore.js',
     ]);
   return isPrepared(source) ? specOfPrepared(source) : source;
 }
-
-void (0 as unknown as typeof import('./load-document.browser.ts') satisfies Pick<typeof NodeLoad, 'loadDocument'>);

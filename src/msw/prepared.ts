@@ -1,7 +1,7 @@
 // A document loaded ahead of time, for hosts that cannot read files or load Prism (a browser):
 // what `plantstore msw` writes into its module, and what createHandlers takes instead of a path.
 import { dereferenceBundled } from '../document/dereference.ts';
-import type { ForcedChoiceTable, LoadedSpec, OpenApiDocument, PrecompiledValidators } from '../document/loaded-spec.ts';
+import type { ForcedChoiceTable, LoadedSpec, OpenApiDocument } from '../document/loaded-spec.ts';
 import { PlantstoreError } from '../errors.ts';
 
 /** Bumped when the shape changes: a module written by another version is refused with what to do. */
@@ -16,7 +16,6 @@ export interface PreparedDocument {
   bundled: OpenApiDocument;
   warnings: string[];
   forcedChoices: ForcedChoiceTable;
-  precompiled?: PrecompiledValidators;
 }
 
 export const isPrepared = (value: unknown): value is PreparedDocument =>
@@ -37,6 +36,5 @@ export function specOfPrepared(prepared: PreparedDocument): LoadedSpec {
     bundled: prepared.bundled,
     warnings: prepared.warnings,
     forcedChoices: prepared.forcedChoices,
-    precompiled: prepared.precompiled,
   };
 }

@@ -3,7 +3,6 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import ajvDraft04 from 'ajv-draft-04';
 import statuses from 'statuses';
-import type * as NodeHost from './host.ts';
 
 export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
@@ -33,6 +32,3 @@ export const requireAjvDraft04 = (): unknown => ajvDraft04;
 
 /** The reason phrase of a status (the `statuses` package's table, which Node's matches). */
 export const reasonPhrase = (status: number): string | undefined => (statuses.message as Record<number, string | undefined>)[status];
-
-// Both hosts export the same names with the same types.
-void (0 as unknown as typeof import('./host.browser.ts') satisfies typeof NodeHost);

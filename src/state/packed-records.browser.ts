@@ -1,6 +1,5 @@
 // The browser's PackedRecords (see packed-records.ts): a page's state is small, and a Map of texts
 // is what the Node version packs into bytes outside the heap. Same surface, same order.
-import type { PackedRecords as NodePackedRecords } from './packed-records.ts';
 
 export class PackedRecords {
   readonly #texts = new Map<string, string>();
@@ -53,6 +52,3 @@ export class PackedRecords {
     yield* this.#texts.values();
   }
 }
-
-// The same public surface as Node's.
-void ((records: PackedRecords): Omit<NodePackedRecords, 'set'> & { set(key: string, text: string): unknown } => records);

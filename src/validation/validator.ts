@@ -15,7 +15,6 @@ import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { listOperations } from '../document/operations.ts';
 import { bundledPointer, DIRECTIONAL, prepareForValidation, type Direction, type DirectionalRequired } from './schema-view.ts';
 import { canCache, readCompiled, writeCompiled } from './compiled-cache.ts';
-import { runPrecompiled } from './precompiled.ts';
 import { requireAjvDraft04 } from '../platform/host.ts';
 import { standaloneModule } from './standalone-module.ts';
 
@@ -182,7 +181,7 @@ function schemaPointers(spec: LoadedSpec): string[] {
 export function createValidators(spec: LoadedSpec): Validators {
   let ajv: Ajv | undefined;
   const cache = new Map<string, SchemaCheck>();
-  const saved = spec.precompiled ? runPrecompiled(spec.precompiled, RUNTIME) : readCompiled(spec, RUNTIME);
+  const saved = readCompiled(spec, RUNTIME);
   // Only a process that compiled everything it knows writes the cache: code read from it cannot be written out again.
   const compiled = new Set<string>();
   // Keeping each function's code costs memory: only where there is a cache to write it to.
