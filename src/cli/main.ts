@@ -20,13 +20,14 @@ export async function main(argv: string[]): Promise<void> {
   }
   // The other commands (and the runner's reporters they bring) are loaded here, not at the top:
   // ~5-9 ms of the quick mock's start-up (docs/performance.md).
-  const [{ default: yargs }, { verifyCommand }, { proxyCommand }, { exampleCommand }, { validateCommand }, { specCommand }] = await Promise.all([
+  const [{ default: yargs }, { verifyCommand }, { proxyCommand }, { exampleCommand }, { validateCommand }, { specCommand }, { mswCommand }] = await Promise.all([
     import('yargs'),
     import('./commands/verify.ts'),
     import('./commands/proxy.ts'),
     import('./commands/example.ts'),
     import('./commands/validate.ts'),
     import('./commands/spec.ts'),
+    import('./commands/msw.ts'),
   ]);
   const cli = yargs(argv)
     .scriptName('plantstore')
@@ -37,6 +38,7 @@ export async function main(argv: string[]): Promise<void> {
     .command(exampleCommand)
     .command(validateCommand)
     .command(specCommand)
+    .command(mswCommand)
     .completion('completion', 'Print a shell-completion script (bash/zsh): plantstore completion >> ~/.bashrc')
     .demandCommand(1, 'Name a command; see plantstore --help.')
     .recommendCommands()
