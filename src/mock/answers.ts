@@ -1,11 +1,8 @@
-// Where every answer of the mock is decided. The engine admits a request (route, security,
-// parameters, body) and hands it here; `decide` says what the API answers and `error` says every
-// refusal. Keeping the choice in one module means a reader finds why any request got its status
-// and body one hop from the engine's respond(), and the mock's answers, forced answers, refusals
-// and webhook announcements cannot drift apart: one error shape, one content negotiation, one
-// check of every body against its schema. The rules themselves stay in their own modules, each
-// one call from here: state-actions.ts (REST conventions), declared-answers.ts (the document's
-// answers), forced-response.ts (Prefer), absent-items.ts, responder.ts (writing the answer).
+// Where every answer of the mock is decided: what an admitted request gets (`decide`) and what a
+// refused one gets (`error`). One place, so that a reader finds why any request got its status and
+// body one hop from the engine's respond(), and so that answers, forced answers, refusals and
+// webhook announcements cannot drift apart (one error shape, one negotiation, one check of every
+// body against its schema). The rules live in their own modules, each one call from here.
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
