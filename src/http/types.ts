@@ -1,5 +1,7 @@
 // The plain-data request and response every part of the toolkit shares: the mock engine takes and
-// gives these, the journal stores them, fixtures and runner diffs are written in them.
+// gives these, the journal stores them, the runner sends the one and judges the other, and the
+// proxy judges its upstream's answers in them.
+import type { JsonValue } from '../json/exact-json.ts';
 
 export interface MockRequest {
   method: string;
@@ -24,4 +26,8 @@ export interface MockResponse {
   body?: string | Uint8Array;
   /** A body passed on as it arrives, too large to hold (the proxy's); `body` is then undefined. */
   stream?: AsyncIterable<Uint8Array>;
+  /** The body decoded as UTF-8 text, once, for whoever judges the answer (the runner's checks, the proxy's). */
+  text?: string;
+  /** The body parsed as exact JSON, for the same judges; undefined when the body is empty or was not read as JSON. */
+  json?: { ok: true; value: JsonValue } | { ok: false; message: string };
 }

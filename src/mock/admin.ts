@@ -8,8 +8,8 @@ import type { MockRequest } from '../http/types.ts';
 import { textOf } from '../http/bytes.ts';
 import type { Journal } from './journal.ts';
 import { keyString, type ResourceBinding } from '../document/resources.ts';
-import type { Outcome, Responder } from './responder.ts';
-import type { StateHooks } from './state-actions.ts';
+import type { Answers } from './answers.ts';
+import type { Outcome } from './responder.ts';
 import type { Webhooks } from './webhooks.ts';
 import { listTenants } from '../state/scoped-store.ts';
 
@@ -26,10 +26,9 @@ export interface AdminContext {
   journal: Journal;
   webhooks: Webhooks;
   validators: Validators;
-  responder: Responder;
+  /** Plain JSON answers, and the numbering and server-made fields of creates, shared with the API's own creates. */
+  answers: Pick<Answers, 'raw' | 'hooks'>;
   startedAt: number;
-  /** The numbering and the server-made fields of creates, shared with the API's own creates. */
-  hooks: StateHooks;
 }
 
 /** The admin endpoints and what each does: GET /__mock/ answers with them, and `mock --help` lists them. */
@@ -46,21 +45,21 @@ export const ADMIN_ENDPOINTS = {
 
 /** Answers one admin request. */
 export async function handleAdmin(request: MockRequest, admin: AdminContext): Promise<Outcome> {
-  const { responder, journal } = admin;
+  const { answers, journal } = admin;
   // HEAD is GET without a body (RFC 9110 §9.3.2); the listener sends no body for it.
   const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.path}`;
   const query = new URLSearchParams(request.query);
   // ?tenant=HASH narrows state calls to one token's state (--isolate-by token).
   const tenant = query.get('tenant') ?? undefined;
   if (tenant !== undefined && !/^[0-9a-f]{16}$|^anonymous$/.test(tenant)) {
-    return responder.raw(request, 400, { error: 400, message: 'tenant must be the first 16 hex digits of the SHA-256 of the token (never the token itself)' });
+    return answers.raw(request, 400, { error: 400, message: 'tenant must be the first 16 hex digits of the SHA-256 of the token (never the token itself)' });
   }
   const store = admin.tenantStore(tenant);
   switch (route) {
     case 'GET /__mock/':
-      return responder.raw(request, 200, { endpoints: ADMIN_ENDPOINTS });
+      return answers.raw(request, 200, { endpoints: ADMIN_ENDPOINTS });
     case 'GET /__mock/health':
-      return responder.raw(request, 200, {
+      return answers.raw(request, 200, {
         status: 'ok',
         api: admin.title,
         version: admin.version,
@@ -68,33 +67,33 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
         uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000),
       });
     case 'GET /__mock/state':
-      return responder.raw(request, 200, { collections: store.snapshot() });
+      return answers.raw(request, 200, { collections: store.snapshot() });
     case 'GET /__mock/tenants':
-      return responder.raw(request, 200, { tenants: listTenants(admin.store) });
+      return answers.raw(request, 200, { tenants: listTenants(admin.store) });
     case 'GET /__mock/webhooks':
-      return responder.raw(request, 200, { deliveries: admin.webhooks.deliveries() });
+      return answers.raw(request, 200, { deliveries: admin.webhooks.deliveries() });
     case 'DELETE /__mock/state':
       store.clear();
       await store.flush();
-      return responder.raw(request, 204, undefined);
+      return answers.raw(request, 204, undefined);
     case 'POST /__mock/state':
       return seed(request, admin, store);
     case 'GET /__mock/requests': {
       const limit = Number(query.get('limit') ?? Number.POSITIVE_INFINITY);
-      return responder.raw(request, 200, { requests: journal.entries(Number.isFinite(limit) && limit >= 0 ? limit : undefined) });
+      return answers.raw(request, 200, { requests: journal.entries(Number.isFinite(limit) && limit >= 0 ? limit : undefined) });
     }
     case 'DELETE /__mock/requests':
       journal.clear();
-      return responder.raw(request, 204, undefined);
+      return answers.raw(request, 204, undefined);
     default:
-      return responder.raw(request, 404, { error: 404, message: `no admin endpoint ${route}`, endpoints: ADMIN_ENDPOINTS });
+      return answers.raw(request, 404, { error: 404, message: `no admin endpoint ${route}`, endpoints: ADMIN_ENDPOINTS });
   }
 }
 
 /** Seeds all or nothing: every item must be a valid create body with a new key. */
 async function seed(request: MockRequest, admin: AdminContext, store: StateStore): Promise<Outcome> {
-  const { responder } = admin;
-  const bad = (message: string) => responder.raw(request, 400, { error: 400, message });
+  const { answers } = admin;
+  const bad = (message: string) => answers.raw(request, 400, { error: 400, message });
   const parsed = parseJson(textOf(request.body));
   if (!parsed.ok) return bad(`malformed JSON: ${parsed.message}`);
   const value = parsed.value as Record<string, JsonValue>;
@@ -105,7 +104,7 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
   for (const [operation, binding] of admin.bindings) if (binding.role === 'create') creates.set(binding.collection, [operation, binding]);
   // The example generator, where a seeded item's server fields need it, is loaded before any
   // key is checked: from the first check to the last insert nothing waits.
-  const { hooks } = admin;
+  const { hooks } = admin.answers;
   for (const collection of Object.keys(collections)) {
     const fields = creates.has(collection) ? hooks.serverFields.get(creates.get(collection)![0]) : undefined;
     if (fields !== undefined) await hooks.fields.ready(fields);
@@ -130,7 +129,7 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
           made = hooks.fields.fill(record, fields, collection, (key) => !store.get(collection, key) && !plannedKeys.has(`${collection}\u0000${key}`));
       } catch (error) {
         if (!(error instanceof StateFullError)) throw error;
-        return responder.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
+        return answers.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
       }
       const key = made ?? (binding.keyField ? keyString(record[binding.keyField]) : undefined) ?? hooks.nextKey();
       if (store.get(collection, key) || plannedKeys.has(`${collection}\u0000${key}`))
@@ -147,11 +146,11 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
       if (!(error instanceof StateFullError)) throw error;
       for (const { collection, key } of planned.slice(0, i)) store.remove(collection, key);
       await store.flush();
-      return responder.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
+      return answers.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
     }
   }
   await store.flush();
   const counts: Record<string, number> = {};
   for (const { collection } of planned) counts[collection] = (counts[collection] ?? 0) + 1;
-  return responder.raw(request, 201, { seeded: counts });
+  return answers.raw(request, 201, { seeded: counts });
 }

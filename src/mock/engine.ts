@@ -1,57 +1,43 @@
 // The mock engine: plain data in, plain data out, no socket. `respond` narrates one request from
-// top to bottom; everything it consults (router, compiled validators, bindings, error templates)
-// is built once, here, before the first request.
-import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+// top to bottom: admin API, preflight, the checks a server makes before it acts (admit), then the
+// answer, which is decided in one place, answers.ts, so that a reader finds it one hop from here.
+// Everything it consults (router, compiled validators, bindings, error templates) is built once,
+// here, before the first request; the engine also keeps the log, the journal and the webhooks.
+import type { JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
-import { apiKeyNames, declaredStatuses, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
+import { apiKeyNames, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
 import { createRouter } from '../document/router.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { createAdminAccess } from './admin-access.ts';
+import { createAnswers, type Admitted, type Eventually } from './answers.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
-import { createDeclaredAnswers, INVALID } from './declared-answers.ts';
-import { generateBody } from './dynamic-body.ts';
-import { documentAnswer } from './document-answer.ts';
-import { createErrorBodies } from './error-bodies.ts';
-import { createForcedResponder, readPreferences, type Preferences } from './forced-response.ts';
+import { INVALID } from './declared-answers.ts';
+import { readPreferences } from './forced-response.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
 import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody, type BodyResult } from './request-body.ts';
 import { bindResources, type ResourceBinding } from '../document/resources.ts';
-import { createResponder, type Outcome } from './responder.ts';
-import { applyState, type StateHooks, type StateOutcome } from './state-actions.ts';
-import { absentAnswer, absentItemWarnings } from './absent-items.ts';
-import { createFieldMaker } from './field-maker.ts';
-import { planServerFields } from './server-fields.ts';
+import type { Outcome } from './responder.ts';
+import type { StateOutcome } from './state-actions.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
-import { keepFitting } from './keep-fitting.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 
-/** The request passed every check a server makes before acting, or the mock's refusal and why. */
-export type Admission =
-  | {
-      ok: true;
-      request: MockRequest;
-      operation: Operation;
-      params: Record<string, string>;
-      query: Record<string, JsonValue>;
-      body: Extract<BodyResult, { ok: true }>;
-    }
-  | { ok: false; code: AdmissionCode; outcome: Outcome; issues?: ValidationIssue[] };
+export type { Eventually } from './answers.ts';
+
+/** The request passed every check a server makes before acting, or the mock's refusal and why (said by answers.error). */
+export type Admission = ({ ok: true } & Admitted) | { ok: false; code: AdmissionCode; outcome: Outcome; issues?: ValidationIssue[] };
 
 /** Which check refused a request. */
 export type AdmissionCode = 'no-operation' | 'method-not-allowed' | 'unauthorized' | 'invalid-parameter' | 'unsupported-media-type' | 'invalid-body';
 
 const refused = (code: AdmissionCode, outcome: Outcome): Admission => ({ ok: false, code, outcome });
-
-/** A value now, or later: the common request is answered synchronously, like a hand-written server. */
-export type Eventually<T> = T | Promise<T>;
 
 export interface MockEngine {
   /** Answers one request; never throws for any input. Synchronous unless it must wait (a durable write, a forced response). */
@@ -103,17 +89,11 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // checked every schema against its meta-schema.
   const validators = createValidators(spec);
   validators.prepare();
-  // Answers from the document; an error schema a status and a message cannot fill gets its example, else a generated body.
-  const declared = createDeclaredAnswers(spec, validators, logger, options);
-  const errorBodies = createErrorBodies(document, operations, validators, declared.errorBase);
-  const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
-  const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
   const bindings = bindResources(operations, document);
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
   const secretNames = apiKeyNames(operations);
   const journal = createJournal(options.journalSize, secretNames);
-  const forcedResponder = createForcedResponder(spec);
   const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
   // --isolate-by token: one view of the store per token (named by the token's hash).
   const tenants = new Map<string, StateStore>();
@@ -138,11 +118,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     }
     return tenantStore(tenant);
   };
-  let keyCounter = 0;
-  const nextKey = () => String(++keyCounter);
-  // Absent items of operations without a 404 are answered from the document: said once, now.
-  for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
-  const hooks: StateHooks = { nextKey, serverFields: planServerFields(bindings, document), fields: createFieldMaker(spec, validators, options.seed), absent };
+  // Every answer, refusals included, is decided there (answers.ts).
+  const answers = createAnswers({ spec, validators, logger, options, operations, bindings });
   const adminAccess = createAdminAccess(options.host, options.adminToken);
   const admin: AdminContext = {
     title: document.info.title,
@@ -153,10 +130,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     tenantStore,
     journal,
     validators,
-    responder,
+    answers,
     webhooks,
     startedAt: Date.now(),
-    hooks,
   };
 
   // Not async: most answers are ready at once, and the listener then writes them in the same tick.
@@ -166,16 +142,29 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       const access = adminAccess(request);
       if (!access.ok)
         return {
-          ...responder.raw(request, 401, { error: 401, message: access.message }, { 'www-authenticate': 'Bearer realm="plantstore-admin"' }),
+          ...answers.raw(request, 401, { error: 401, message: access.message }, { 'www-authenticate': 'Bearer realm="plantstore-admin"' }),
           problems: [access.message],
         };
       return handleAdmin(request, admin);
     }
     // Preflights are the browser's, not the API's: answered for every path before routing.
     if (options.cors && isPreflight(request)) return { response: preflightResponse(request) };
+    // The checks a server makes before it acts, then the answer (answers.ts decides it).
     const admitted = admit(request);
-    if (admitted instanceof Promise) return admitted.then(proceed);
-    return proceed(admitted);
+    if (admitted instanceof Promise) return admitted.then(answer);
+    return answer(admitted);
+  }
+
+  /**
+   * A refused request gets the error admit described (answers.error); an admitted one gets what
+   * answers.decide decides, and whatever that changed is announced to the webhooks.
+   */
+  function answer(admitted: Admission): Eventually<Outcome> {
+    if (!admitted.ok) return admitted.outcome;
+    const decided = answers.decide(admitted, storeFor(admitted.request), readPreferences(admitted.request));
+    // (No function per request: the common answer is ready now, and only a change is announced.)
+    if (decided instanceof Promise) return decided.then(announced);
+    return announced(decided);
   }
 
   /**
@@ -187,20 +176,20 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     let routed = route(request.method, request.path);
     if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path);
     if (routed.kind === 'not-found')
-      return refused('no-operation', responder.fail(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`));
+      return refused('no-operation', answers.error(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`));
     if (routed.kind === 'method-not-allowed')
       return refused(
         'method-not-allowed',
-        responder.fail(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, {
+        answers.error(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, {
           allow: routed.allow.join(', '),
         }),
       );
     const { operation, params } = routed;
     // Security before anything else about the request, as a real server would.
     const auth = authenticate(operation.security, request, policy);
-    if (!auth.ok) return refused('unauthorized', responder.fail(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge }));
+    if (!auth.ok) return refused('unauthorized', answers.error(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge }));
     const parameters = readParameters(operation, params, request, validators, document);
-    if (!parameters.ok) return refused('invalid-parameter', responder.fail(request, operation, preferDeclared(operation, INVALID), parameters.message));
+    if (!parameters.ok) return refused('invalid-parameter', answers.error(request, operation, preferDeclared(operation, INVALID), parameters.message));
     // A multipart body is read by the platform's parser, which only answers later.
     const body = readBody(operation, request, options.maxDepth, document);
     if (body instanceof Promise) return body.then((read) => checkBody(request, operation, params, parameters.values, read));
@@ -217,7 +206,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (!body.ok)
       return refused(
         body.status === 415 ? 'unsupported-media-type' : 'invalid-body',
-        responder.fail(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message),
+        answers.error(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message),
       );
     if (body.value !== undefined && body.content?.schema !== undefined) {
       const result = validators.at(body.content.schemaPointer)(body.value, body.plain);
@@ -226,81 +215,15 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
           ok: false,
           code: 'invalid-body',
           issues: result.issues,
-          outcome: responder.fail(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`),
+          outcome: answers.error(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`),
         };
     }
     return { ok: true, request, operation, params, query, body };
   }
 
-  /** The rest of the pipeline, once the request is admitted: negotiate, then answer. */
-  function proceed(admitted: Admission): Eventually<Outcome> {
-    if (!admitted.ok) return admitted.outcome;
-    const { request, operation, params, query, body } = admitted;
-    // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes nothing.
-    const unacceptable = responder.refuseUnacceptable(request, operation);
-    if (unacceptable) return unacceptable;
-    // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
-    const preferences = readPreferences(request);
-    if (preferences) return forced(request, operation, preferences);
-    const binding = bindings.get(operation);
-    if (binding) {
-      const outcome = applyState(
-        storeFor(request),
-        responder,
-        { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query },
-        hooks,
-      );
-      // (No function per request: the common answer is ready now, and only a change is announced.)
-      if (outcome instanceof Promise) return outcome.then((done) => announced(binding, done));
-      return announced(binding, outcome);
-    }
-    // No state convention fits: answer as Prism would, with the first example or a generated body.
-    return documented(request, operation);
-  }
-
-  // No stored item matched: a declared (or asked-for) 404, else what the document answers.
-  function absent(request: MockRequest, operation: Operation, binding: ResourceBinding, key: string): Eventually<StateOutcome> {
-    const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
-    if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
-    const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
-    return Promise.resolve(documented(request, operation)).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
-  }
-
-  function announced(binding: ResourceBinding, outcome: StateOutcome): StateOutcome {
-    if (outcome.changed) webhooks.announce(binding, outcome.changed);
+  function announced(outcome: StateOutcome): StateOutcome {
+    if (outcome.changed) webhooks.announce(bindings.get(outcome.operation!)!, outcome.changed);
     return outcome;
-  }
-
-  // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
-  function documented(request: MockRequest, operation: Operation): Eventually<Outcome> {
-    const { status } = documentAnswer(operation);
-    if (status < 200) return cannotSwitch(request, operation, status);
-    return declared.answer(responder, request, operation, status, { dynamic: false });
-  }
-
-  // A 1xx is never a final answer (RFC 9110 §15.2): a declared 101 is a switch to another protocol
-  // (a WebSocket), which the mock does not speak; a 101 written as an HTTP answer breaks clients.
-  function cannotSwitch(request: MockRequest, operation: Operation, status: number): Outcome {
-    return responder.fail(
-      request,
-      operation,
-      501,
-      `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`,
-    );
-  }
-
-  async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
-    if (preferences.badCode !== undefined)
-      return responder.fail(
-        request,
-        operation,
-        preferDeclared(operation, INVALID),
-        `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`,
-      );
-    const choice = await forcedResponder(operation, preferences);
-    if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
-    if (choice.status < 200) return cannotSwitch(request, operation, choice.status);
-    return declared.answer(responder, request, operation, choice.status, preferences);
   }
 
   function record(request: MockRequest, outcome: Outcome, started: number): void {
@@ -329,28 +252,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // Only a bug gets here; the client still gets a well-formed answer.
   const bug = (request: MockRequest, error: unknown): Outcome => {
     logger.error(`plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
-    return responder.fail(request, undefined, 500, 'internal mock error; see the mock log');
-  };
-  // A stored record or an example that does not fit the answer's schema (a create whose request
-  // and answer have different shapes, as Asana's envelopes do): the answer is generated from the
-  // schema instead, with every field of the record that still fits laid over it (keep-fitting.ts),
-  // so the mock never answers what the contract forbids, and warns once.
-  const misfitsWarned = new Set<string>();
-  let refits = 0;
-  const refit = async (request: MockRequest, outcome: Outcome): Promise<Outcome> => {
-    const { misfit, operation } = outcome;
-    if (!misfit || !operation) return outcome;
-    const key = `${operation.id} ${misfit.status}`;
-    if (!misfitsWarned.has(key) && misfitsWarned.size < 1000) {
-      misfitsWarned.add(key);
-      logger.warn(`${misfit.problem}; answering a generated body instead (state is kept as sent)`);
-    }
-    const value = await keepFitting(misfit.value, misfit.schemaPointer, document, validators, (pointer) =>
-      generateBody(spec, validators, pointer, options.seed, refits++),
-    );
-    const again = responder.json(request, operation, misfit.status, value, false, misfit.mediaType);
-    if (again.misfit) logger.error(`plantstore bug: ${again.misfit.problem}. Please report it with the document and the request.`);
-    return { ...again, misfit: undefined, problems: outcome.problems?.slice(1), changed: (outcome as StateOutcome).changed } as Outcome;
+    return answers.error(request, undefined, 500, 'internal mock error; see the mock log');
   };
   const finish = (request: MockRequest, outcome: Outcome, started: number): MockResponse => {
     record(request, outcome, started);
@@ -366,20 +268,17 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       } catch (error) {
         outcome = bug(request, error);
       }
-      if (!(outcome instanceof Promise) && outcome.misfit) outcome = refit(request, outcome);
       if (outcome instanceof Promise) {
-        return outcome
-          .then((done) => (done.misfit ? refit(request, done) : done))
-          .then(
-            (answer) => finish(request, answer, started),
-            (error) => finish(request, bug(request, error), started),
-          );
+        return outcome.then(
+          (done) => finish(request, done, started),
+          (error) => finish(request, bug(request, error), started),
+        );
       }
       return finish(request, outcome, started);
     },
     warmUp: () => startWarmUp(spec, operations, validators),
     admit,
-    errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
+    errorBody: answers.errorBody,
     operations,
     validators,
     bindings,

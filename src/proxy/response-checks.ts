@@ -5,7 +5,8 @@
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { parseJson } from '../json/exact-json.ts';
 import { coerce, typesOf } from '../mock/coerce-text.ts';
-import { CONTRACT_CHECKS, type ReceivedResponse } from '../runner/contract-checks.ts';
+import type { MockResponse } from '../http/types.ts';
+import { CONTRACT_CHECKS } from '../runner/contract-checks.ts';
 import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { findResponse, type Operation } from '../document/operations.ts';
@@ -58,7 +59,7 @@ export function createResponseChecker(spec: LoadedSpec, validators: Validators):
       return violations;
     }
     const text = decoded(body, headers['content-encoding']);
-    const response: ReceivedResponse = { status, headers, text: text ?? '', json: text === undefined || text === '' ? undefined : parseJson(text) };
+    const response: MockResponse = { status, headers, text: text ?? '', json: text === undefined || text === '' ? undefined : parseJson(text) };
     const context = { route, response, validators, strict: false };
     for (const name of ['status', 'content-type', 'body'] as const) {
       // An encoding the proxy cannot read leaves the body and its type unjudged, not wrongly judged.

@@ -6,6 +6,7 @@ import { getAtPointer } from '../document/json-pointer.ts';
 import { findResponse, jsonContent, type MediaContent, type Operation, isJsonMediaType } from '../document/operations.ts';
 import type { RouteResult } from '../document/router.ts';
 import type { ValidationIssue, Validators } from '../validation/validator.ts';
+import type { MockResponse } from '../http/types.ts';
 import type { Finding } from './report.ts';
 
 /**
@@ -15,17 +16,10 @@ import type { Finding } from './report.ts';
  */
 export const OFF_CONTRACT_STATUSES: readonly number[] = [401, 404, 405, 415];
 
-export interface ReceivedResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  /** The body parsed as exact JSON; undefined when the body is empty. */
-  json?: { ok: true; value: JsonValue } | { ok: false; message: string };
-}
-
 export interface ContractContext {
   route: RouteResult;
-  response: ReceivedResponse;
+  /** The answer, with its body as `text` and, when it is JSON, parsed as `json` (undefined when the body is empty). */
+  response: MockResponse;
   validators: Validators;
   strict: boolean;
   /** The request was made to be refused (a generated negative case, expecting a 4xx). */
@@ -56,7 +50,11 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
   // A 5xx is a server bug whatever the document declares.
   'server-error': ({ response }) =>
     response.status >= 500
-      ? [failure('server-error', `the server failed with ${response.status}${snippet(response.text)}; a 5xx is always a failure`, { actual: response.status })]
+      ? [
+          failure('server-error', `the server failed with ${response.status}${snippet(textOf(response))}; a 5xx is always a failure`, {
+            actual: response.status,
+          }),
+        ]
       : [],
 
   // The runner never follows redirects (a POST must not be re-sent somewhere else); one the
@@ -118,7 +116,7 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
   'content-type': ({ route, response, validators }) => {
     const declared = declaredContents(route, response.status);
     if (!declared) return [];
-    if (response.text === '') {
+    if (textOf(response) === '') {
       // Zero bytes are no JSON value, but they are a text or binary body whose schema takes "" (a PDF as `type: string, format: binary`).
       const emptyAllowed = declared.contents.some((c) => !isJsonMediaType(c.mediaType) && (c.schema === undefined || validators.at(c.schemaPointer)('').ok));
       return emptyAllowed ? [] : [failure('missing-body', `the body is empty; ${response.status} declares ${declared.types.join(', ')}`)];
@@ -148,7 +146,10 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
     if (!content || content.schema === undefined || response.json === undefined) return [];
     if (!response.json.ok)
       return [
-        failure('body-not-json', `the body is not JSON (${response.json.message})${snippet(response.text)}; ${response.status} declares ${content.mediaType}`),
+        failure(
+          'body-not-json',
+          `the body is not JSON (${response.json.message})${snippet(textOf(response))}; ${response.status} declares ${content.mediaType}`,
+        ),
       ];
     const result = validators.at(content.schemaPointer)(response.json.value);
     if (result.ok) return [];
@@ -164,6 +165,14 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
     });
   },
 };
+
+/** The answer's body as text: `text` when the caller decoded it, else the body itself ('' when none). */
+export function textOf(response: MockResponse): string {
+  const { text, body } = response;
+  if (text !== undefined) return text;
+  if (body === undefined) return '';
+  return typeof body === 'string' ? body : new TextDecoder().decode(body);
+}
 
 /** Runs every registered check on one answer. */
 export function checkContract(context: ContractContext): Finding[] {

@@ -3,12 +3,13 @@
 // is a finding with expected and actual values, so a reporter can print a diff.
 import type { JsonValue } from '../json/exact-json.ts';
 import { compareJson } from './compare-json.ts';
-import type { ReceivedResponse } from './contract-checks.ts';
+import type { MockResponse } from '../http/types.ts';
+import { textOf } from './contract-checks.ts';
 import type { FixtureExpectation, StatusExpectation } from './fixture.ts';
 import type { Finding } from './report.ts';
 
 /** Checks one answer against a fixture's (already substituted) expectations; `pages` is how many pages of a list were read to get it. */
-export function checkExpectations(expect: FixtureExpectation, response: ReceivedResponse, pages = 1): Finding[] {
+export function checkExpectations(expect: FixtureExpectation, response: MockResponse, pages = 1): Finding[] {
   const findings: Finding[] = [];
   if (expect.status !== undefined) {
     const wanted = [expect.status].flat();
@@ -34,7 +35,7 @@ export function checkExpectations(expect: FixtureExpectation, response: Received
   return findings;
 }
 
-function checkListAtMost(limit: number, response: ReceivedResponse): Finding[] {
+function checkListAtMost(limit: number, response: MockResponse): Finding[] {
   // An envelope ({ items: [...] }) is not read: only a plain array is counted.
   if (response.json === undefined || !response.json.ok || !Array.isArray(response.json.value)) return [];
   const count = response.json.value.length;
@@ -56,9 +57,10 @@ export function statusMatches(expected: StatusExpectation, status: number): bool
   return Math.floor(status / 100) === Number(expected[0]);
 }
 
-function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: ReceivedResponse): Finding[] {
+function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: MockResponse): Finding[] {
   if (response.json === undefined || !response.json.ok) {
     const why = response.json === undefined ? 'the body is empty' : `the body is not JSON (${response.json.message})`;
+    const text = textOf(response);
     // No pointer: the whole body is at issue. An empty body has no actual value to show.
     return [
       {
@@ -66,7 +68,7 @@ function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: Rece
         severity: 'failure',
         message: `expected a JSON body${mode === 'subset' ? ' containing' : ''} ${describeValue(expected)}, but ${why}`,
         expected,
-        ...(response.text !== '' && { actual: response.text.slice(0, 200) }),
+        ...(text !== '' && { actual: text.slice(0, 200) }),
       },
     ];
   }
@@ -82,7 +84,7 @@ function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: Rece
   });
 }
 
-function checkListContains({ item, limit }: { item: JsonValue; limit?: number }, response: ReceivedResponse, pages = 1): Finding[] {
+function checkListContains({ item, limit }: { item: JsonValue; limit?: number }, response: MockResponse, pages = 1): Finding[] {
   // Only an array can be searched; any other body already fails the status or the contract checks.
   if (response.json === undefined || !response.json.ok || !Array.isArray(response.json.value)) return [];
   const list = response.json.value;

@@ -3,6 +3,7 @@
 // forever costs at most --timeout and --max-response-size. Redirects are never followed and
 // nothing is ever retried: a POST that may have reached the server must not be sent twice.
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import type { MockRequest, MockResponse } from '../http/types.ts';
 
 export interface HttpClientOptions {
   timeoutMs: number;
@@ -11,24 +12,18 @@ export interface HttpClientOptions {
   ca?: string;
 }
 
-export interface OutgoingRequest {
-  url: URL;
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
 export type TransportFailureCode =
   'timeout' | 'connection-refused' | 'connection-reset' | 'unreachable' | 'tls-error' | 'invalid-http' | 'body-too-large' | 'transport-error';
 
 export type HttpOutcome =
-  | { ok: true; status: number; headers: Record<string, string>; body: Buffer; durationMs: number }
+  | (MockResponse & { ok: true; body: Buffer; durationMs: number })
   | { ok: false; code: TransportFailureCode; message: string; durationMs: number; status?: number; headers?: Record<string, string> };
 
 export type ProbeOutcome = { ok: true } | { ok: false; code: TransportFailureCode; message: string };
 
 export interface HttpClient {
-  send(outgoing: OutgoingRequest): Promise<HttpOutcome>;
+  /** Sends a request (its path already holds the target's base path) to the target's scheme, host and port. */
+  send(target: URL, outgoing: MockRequest): Promise<HttpOutcome>;
   /** Opens one connection to the target (and its TLS handshake) and closes it: can a request get there at all? */
   probe(target: URL, timeoutMs: number): Promise<ProbeOutcome>;
   close(): Promise<void>;
@@ -44,7 +39,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     pipelining: 1,
   });
   return {
-    send: (outgoing) => send(dispatcher, outgoing, options),
+    send: (target, outgoing) => send(dispatcher, requestUrl(target, outgoing), outgoing, options),
     probe: (target, timeoutMs) => probe(target, timeoutMs, options),
     close: async () => {
       await dispatcher.destroy();
@@ -52,17 +47,26 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
-async function send(dispatcher: Dispatcher, outgoing: OutgoingRequest, options: HttpClientOptions): Promise<HttpOutcome> {
+/** Where a request goes: the target with the request's path and query, both already encoded. */
+export function requestUrl(target: URL, outgoing: MockRequest): URL {
+  const url = new URL(target.href);
+  url.pathname = outgoing.path;
+  url.search = outgoing.query;
+  return url;
+}
+
+async function send(dispatcher: Dispatcher, url: URL, outgoing: MockRequest, options: HttpClientOptions): Promise<HttpOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   const deadline = AbortSignal.timeout(options.timeoutMs);
   let status: number | undefined;
   let headers: Record<string, string> | undefined;
   try {
-    const response = await request(outgoing.url, {
+    const response = await request(url, {
       dispatcher,
       method: outgoing.method as Dispatcher.HttpMethod,
-      headers: outgoing.headers,
+      headers: outgoing.headers as Record<string, string>,
+      // (undici sends no body for an empty one.)
       body: outgoing.body,
       signal: deadline,
     });

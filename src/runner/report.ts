@@ -1,23 +1,20 @@
 // The shape of a verification report: what `verify()` returns, what every reporter renders, and
-// what `--json` writes. Requests and responses use the toolkit's shared plain shape, so a report
-// reads like a mock journal entry. Nothing in here ever holds the token (see redact.ts).
+// what `--json` writes. Requests and responses are the toolkit's shared plain shape
+// (src/http/types.ts) as a reader wants them, with the body as a JSON value, so a report reads
+// like a mock journal entry. Nothing in here ever holds the token (see redact.ts).
 import type { JsonValue } from '../json/exact-json.ts';
+import type { MockRequest, MockResponse } from '../http/types.ts';
 
-export interface PlainRequest {
-  method: string;
-  /** The path as sent, without the query. */
-  path: string;
-  /** The raw query string without "?" ('' when none). */
-  query: string;
+/** A request as the report shows it: credentials redacted, the body as a value. */
+export interface PlainRequest extends Pick<MockRequest, 'method' | 'path' | 'query'> {
   /** Header names in lower case. */
   headers: Record<string, string>;
   /** The JSON body as a value, a raw body as text, or undefined for none. */
   body?: JsonValue;
 }
 
-export interface PlainResponse {
-  status: number;
-  headers: Record<string, string>;
+/** An answer as the report shows it: credentials redacted, the body as a value. */
+export interface PlainResponse extends Pick<MockResponse, 'status' | 'headers'> {
   /** The parsed JSON body when it is JSON, else its text (cut to a few KiB); undefined when empty. */
   body?: JsonValue;
 }

@@ -4,12 +4,13 @@
 import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Router } from '../document/router.ts';
 import type { Validators } from '../validation/validator.ts';
-import { checkContract, type ReceivedResponse } from './contract-checks.ts';
+import { checkContract } from './contract-checks.ts';
 import { toCurl } from './curl.ts';
 import { checkExpectations } from './expectations.ts';
 import { findOnPages } from './sequence-lists.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
-import type { HttpClient, OutgoingRequest } from './http-client.ts';
+import type { MockRequest, MockResponse } from '../http/types.ts';
+import { requestUrl, type HttpClient } from './http-client.ts';
 import { REDACTED, redactHeaders, redactQuery, redactUrl, type CredentialNames, type Redactor } from './redact.ts';
 import type { CaseResult, Finding, PlainRequest, PlainResponse, StepResult } from './report.ts';
 import { substitute, substituteText, type Substituted, type VariableScope } from './variables.ts';
@@ -72,24 +73,24 @@ async function runStep(
   const outgoing = toOutgoing(request, context);
   const { plainRequest, curl } = shown(rawRequest, rawExpect, scope, context);
   // Routed by the path as it goes on the wire (a literal "#" or space in a template is sent encoded), as the server routes it.
-  const routed = context.route(request.method, outgoing.url.pathname.slice(context.target.pathname.replace(/\/+$/, '').length));
+  const routed = context.route(request.method, outgoing.path.slice(context.target.pathname.replace(/\/+$/, '').length));
   const operationId = routed.kind === 'operation' ? routed.operation.id : undefined;
-  let outcome = await context.client.send(outgoing);
+  let outcome = await context.client.send(context.target, outgoing);
   let pages = 1;
   const wanted = expect.listContains;
   if (wanted?.offsetParam !== undefined && wanted.limit !== undefined) {
     // A sequence looks for its item on later pages of a full list (sequence-lists.ts).
     const found = await findOnPages(outgoing, outcome, { item: wanted.item, limit: wanted.limit, offsetParam: wanted.offsetParam }, (request) =>
-      context.client.send(request),
+      context.client.send(context.target, request),
     );
     ({ outcome, pages } = found);
-    if (pages > 1) plainRequest.query = redactQuery(found.url.search.slice(1), context.credentialNames);
+    if (pages > 1) plainRequest.query = redactQuery(found.query, context.credentialNames);
   }
   const remembered = {
     request: {
       method: request.method,
       path: request.path,
-      query: outgoing.url.search.slice(1),
+      query: outgoing.query,
       headers: outgoing.headers,
       body: request.body ?? request.rawBody,
     },
@@ -108,7 +109,13 @@ async function runStep(
     };
   }
   const text = outcome.body.toString('utf8');
-  const received: ReceivedResponse = { status: outcome.status, headers: outcome.headers, text, json: text === '' ? undefined : parseJson(text) };
+  const received: MockResponse = {
+    status: outcome.status,
+    headers: outcome.headers,
+    body: outcome.body,
+    text,
+    json: text === '' ? undefined : parseJson(text),
+  };
   const findings: Finding[] = [
     ...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }),
     ...checkExpectations(expect, received, pages),
@@ -139,16 +146,16 @@ function shown(
   const plainRequest: PlainRequest = {
     method: request.method,
     path: request.path,
-    query: redactQuery(reportOutgoing.url.search.slice(1), context.credentialNames),
+    query: redactQuery(reportOutgoing.query, context.credentialNames),
     headers: redactHeaders(reportOutgoing.headers, context.credentialNames),
     body: request.body ?? request.rawBody,
   };
   const curlOutgoing = toOutgoing(marked, context);
   const hasMark = (value: string) => value.includes(TOKEN_MARK);
-  const url = redactUrl(curlOutgoing.url);
+  const url = redactUrl(requestUrl(context.target, curlOutgoing));
   url.search = redactQuery(url.search.slice(1), context.credentialNames, hasMark);
   const curl = toCurl(
-    { url: url.href, method: curlOutgoing.method, headers: redactHeaders(curlOutgoing.headers, context.credentialNames, hasMark), body: curlOutgoing.body },
+    { url: url.href, method: curlOutgoing.method, headers: redactHeaders(curlOutgoing.headers, context.credentialNames, hasMark), body: bodyText(marked) },
     TOKEN_MARK,
   );
   return { plainRequest, curl };
@@ -179,7 +186,8 @@ function prepare(
   return { ok: true, value };
 }
 
-function toOutgoing(request: FixtureRequest, context: CaseContext): OutgoingRequest {
+/** The request as it goes on the wire, in the toolkit's shared request shape; its path holds the target's base path. */
+function toOutgoing(request: FixtureRequest, context: CaseContext): MockRequest & { headers: Record<string, string> } {
   const url = new URL(context.target.href);
   // The target may carry a base path (https://host/v1): fixture paths are relative to it.
   url.pathname = `${url.pathname.replace(/\/+$/, '')}${request.path}`;
@@ -189,12 +197,13 @@ function toOutgoing(request: FixtureRequest, context: CaseContext): OutgoingRequ
   url.search = [search.toString(), ...(request.rawQuery ?? [])].filter((piece) => piece !== '').join('&');
   const headers: Record<string, string> = { ...context.headers };
   for (const [key, value] of Object.entries(request.headers ?? {})) headers[key.toLowerCase()] = value;
-  let body: string | undefined;
-  if (request.body !== undefined) {
-    body = stringifyJson(request.body);
-    headers['content-type'] ??= 'application/json';
-  } else if (request.rawBody !== undefined) body = request.rawBody;
-  return { url, method: request.method, headers, body };
+  if (request.body !== undefined) headers['content-type'] ??= 'application/json';
+  return { method: request.method, path: url.pathname, query: url.search.slice(1), headers, body: bodyText(request) ?? '' };
+}
+
+/** The body a fixture sends, as text: its JSON written exactly, or its raw text; undefined when it sends none. */
+function bodyText(request: FixtureRequest): string | undefined {
+  return request.body !== undefined ? stringifyJson(request.body) : request.rawBody;
 }
 
 function cut(text: string): string {

@@ -7,7 +7,8 @@
 //   that many, and fails a list that holds more: a server that ignores `limit` answers them all.
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import { compareJson } from './compare-json.ts';
-import type { HttpOutcome, OutgoingRequest } from './http-client.ts';
+import type { MockRequest } from '../http/types.ts';
+import type { HttpOutcome } from './http-client.ts';
 import { resolveSchema } from '../document/schema-shape.ts';
 import type { Operation, ParameterSpec } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
@@ -60,13 +61,13 @@ export function listItems(body: JsonValue | undefined): JsonValue[] | undefined 
  * item, up to MAX_PAGES; returns the answer to judge (the page that holds it, or the last read).
  */
 export async function findOnPages(
-  first: OutgoingRequest,
+  first: MockRequest,
   answer: HttpOutcome,
   want: { item: JsonValue; limit: number; offsetParam: string },
-  send: (request: OutgoingRequest) => Promise<HttpOutcome>,
-): Promise<{ outcome: HttpOutcome; pages: number; url: URL }> {
+  send: (request: MockRequest) => Promise<HttpOutcome>,
+): Promise<{ outcome: HttpOutcome; pages: number; query: string }> {
   let outcome = answer;
-  let url = first.url;
+  let query = first.query;
   let pages = 1;
   let offset = 0;
   while (pages < MAX_PAGES && outcome.ok && outcome.status >= 200 && outcome.status < 300) {
@@ -74,10 +75,11 @@ export async function findOnPages(
     const list = parsed.ok ? listItems(parsed.value) : undefined;
     if (!list || list.length < want.limit || list.some((element) => compareJson(want.item, element, 'subset').length === 0)) break;
     offset += list.length;
-    url = new URL(first.url);
-    url.searchParams.set(want.offsetParam, String(offset));
-    outcome = await send({ ...first, url });
+    const search = new URLSearchParams(first.query);
+    search.set(want.offsetParam, String(offset));
+    query = search.toString();
+    outcome = await send({ ...first, query });
     pages++;
   }
-  return { outcome, pages, url };
+  return { outcome, pages, query };
 }

@@ -1,0 +1,174 @@
+// Where every answer of the mock is decided: what an admitted request gets (`decide`) and what a
+// refused one gets (`error`). One place, so that a reader finds why any request got its status and
+// body one hop from the engine's respond(), and so that answers, forced answers, refusals and
+// webhook announcements cannot drift apart (one error shape, one negotiation, one check of every
+// body against its schema). The rules live in their own modules, each one call from here.
+import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import type { Logger } from '../log/logger.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
+import { declaredStatuses, preferDeclared, type Operation } from '../document/operations.ts';
+import type { ResourceBinding } from '../document/resources.ts';
+import type { StateStore } from '../state/store.ts';
+import type { Validators } from '../validation/validator.ts';
+import type { MockRequest } from '../http/types.ts';
+import { absentAnswer, absentItemWarnings } from './absent-items.ts';
+import { createDeclaredAnswers, INVALID } from './declared-answers.ts';
+import { documentAnswer } from './document-answer.ts';
+import { generateBody } from './dynamic-body.ts';
+import { createErrorBodies } from './error-bodies.ts';
+import { createFieldMaker } from './field-maker.ts';
+import { createForcedResponder, type Preferences } from './forced-response.ts';
+import { keepFitting } from './keep-fitting.ts';
+import type { MockOptions } from './options.ts';
+import type { BodyResult } from './request-body.ts';
+import { createResponder, type Outcome, type Responder } from './responder.ts';
+import { planServerFields } from './server-fields.ts';
+import { applyState, type StateHooks, type StateOutcome } from './state-actions.ts';
+
+/** A value now, or later: the common request is answered synchronously, like a hand-written server. */
+export type Eventually<T> = T | Promise<T>;
+
+/** A request the engine admitted: the operation it routes to, and its parameters and body, read and checked. */
+export interface Admitted {
+  request: MockRequest;
+  operation: Operation;
+  params: Record<string, string>;
+  query: Record<string, JsonValue>;
+  body: Extract<BodyResult, { ok: true }>;
+}
+
+export interface Answers {
+  /**
+   * The answer to an admitted request: a 406, a forced answer, the REST state action, or the
+   * document's own answer. `changed` holds the record a change touched, for the engine to announce.
+   */
+  decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome>;
+  /** An error answer in the document's error shape (every refusal and failure of the API). */
+  error(request: MockRequest, operation: Operation | undefined, status: number, message: string, headers?: Record<string, string>): Outcome;
+  /** The document's error body as text, for answers given outside the engine (413, 408, the proxy's 502). */
+  errorBody(status: number, message: string): string;
+  /** A plain JSON answer outside the contract (the admin API). */
+  raw: Responder['raw'];
+  /** The numbering and the server-made fields of creates, shared with the admin API's seeds. */
+  readonly hooks: StateHooks;
+}
+
+export interface AnswersSetup {
+  spec: LoadedSpec;
+  validators: Validators;
+  logger: Logger;
+  options: MockOptions;
+  operations: Operation[];
+  bindings: Map<Operation, ResourceBinding>;
+}
+
+/**
+ * Builds the answers of one engine, once, before the first request.
+ * @example const answers = createAnswers(setup); answers.decide(admitted, store, readPreferences(admitted.request));
+ */
+export function createAnswers(setup: AnswersSetup): Answers {
+  const { spec, validators, logger, options, operations, bindings } = setup;
+  const document = spec.document;
+  // Answers from the document; an error schema a status and a message cannot fill gets its example, else a generated body.
+  const declared = createDeclaredAnswers(spec, validators, logger, options);
+  const errorBodies = createErrorBodies(document, operations, validators, declared.errorBase);
+  const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
+  const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
+  const forcedResponder = createForcedResponder(spec);
+  let keyCounter = 0;
+  const nextKey = () => String(++keyCounter);
+  // Absent items of operations without a 404 are answered from the document: said once, now.
+  for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
+  const hooks: StateHooks = { nextKey, serverFields: planServerFields(bindings, document), fields: createFieldMaker(spec, validators, options.seed), absent };
+
+  function decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome> {
+    const outcome = choose(admitted, store, preferences);
+    // A body that does not fit its schema is never sent: it is generated anew (refit).
+    if (outcome instanceof Promise) return outcome.then((done) => (done.misfit ? refit(admitted.request, done) : done));
+    return outcome.misfit ? refit(admitted.request, outcome) : outcome;
+  }
+
+  function choose({ request, operation, params, query, body }: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome> {
+    // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes nothing.
+    const unacceptable = responder.refuseUnacceptable(request, operation);
+    if (unacceptable) return unacceptable;
+    // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
+    if (preferences) return forced(request, operation, preferences);
+    // A REST convention (create, list, read, replace, merge, remove) answers from the state.
+    const binding = bindings.get(operation);
+    if (binding)
+      return applyState(store, responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query }, hooks);
+    // No state convention fits: answer as Prism would, with the first example or a generated body.
+    return documented(request, operation);
+  }
+
+  // No stored item matched: a declared (or asked-for) 404, else what the document answers.
+  function absent(request: MockRequest, operation: Operation, binding: ResourceBinding, key: string): Eventually<StateOutcome> {
+    const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
+    if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
+    const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
+    return Promise.resolve(documented(request, operation)).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
+  }
+
+  // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
+  function documented(request: MockRequest, operation: Operation): Eventually<Outcome> {
+    const { status } = documentAnswer(operation);
+    if (status < 200) return cannotSwitch(request, operation, status);
+    return declared.answer(responder, request, operation, status, { dynamic: false });
+  }
+
+  // A 1xx is never a final answer (RFC 9110 §15.2): a declared 101 is a switch to another protocol
+  // (a WebSocket), which the mock does not speak; a 101 written as an HTTP answer breaks clients.
+  function cannotSwitch(request: MockRequest, operation: Operation, status: number): Outcome {
+    return responder.fail(
+      request,
+      operation,
+      501,
+      `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`,
+    );
+  }
+
+  async function forced(request: MockRequest, operation: Operation, preferences: Preferences): Promise<Outcome> {
+    if (preferences.badCode !== undefined)
+      return responder.fail(
+        request,
+        operation,
+        preferDeclared(operation, INVALID),
+        `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`,
+      );
+    const choice = await forcedResponder(operation, preferences);
+    if (!choice.ok) return responder.fail(request, operation, preferDeclared(operation, INVALID), `cannot force that response: ${choice.message}`);
+    if (choice.status < 200) return cannotSwitch(request, operation, choice.status);
+    return declared.answer(responder, request, operation, choice.status, preferences);
+  }
+
+  // A stored record or an example that does not fit the answer's schema (a create whose request
+  // and answer have different shapes, as Asana's envelopes do): the answer is generated from the
+  // schema instead, with every field of the record that still fits laid over it (keep-fitting.ts),
+  // so the mock never answers what the contract forbids, and warns once.
+  const misfitsWarned = new Set<string>();
+  let refits = 0;
+  async function refit(request: MockRequest, outcome: StateOutcome): Promise<StateOutcome> {
+    const { misfit, operation } = outcome;
+    if (!misfit || !operation) return outcome;
+    const key = `${operation.id} ${misfit.status}`;
+    if (!misfitsWarned.has(key) && misfitsWarned.size < 1000) {
+      misfitsWarned.add(key);
+      logger.warn(`${misfit.problem}; answering a generated body instead (state is kept as sent)`);
+    }
+    const value = await keepFitting(misfit.value, misfit.schemaPointer, document, validators, (pointer) =>
+      generateBody(spec, validators, pointer, options.seed, refits++),
+    );
+    const again = responder.json(request, operation, misfit.status, value, false, misfit.mediaType);
+    if (again.misfit) logger.error(`plantstore bug: ${again.misfit.problem}. Please report it with the document and the request.`);
+    return { ...again, misfit: undefined, problems: outcome.problems?.slice(1), changed: outcome.changed };
+  }
+
+  return {
+    decide,
+    error: responder.fail,
+    errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
+    raw: responder.raw,
+    hooks,
+  };
+}

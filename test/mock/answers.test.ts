@@ -1,0 +1,85 @@
+// The one module that decides every answer (answers.ts), called as plain data with no engine
+// and no socket: an admitted request, a store and the preferences in; one answer out.
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations, type Operation } from '../../src/document/operations.ts';
+import { bindResources } from '../../src/document/resources.ts';
+import type { MockRequest } from '../../src/http/types.ts';
+import { parseJson, type JsonValue } from '../../src/json/exact-json.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { createAnswers, type Admitted } from '../../src/mock/answers.ts';
+import { readPreferences } from '../../src/mock/forced-response.ts';
+import { resolveMockOptions } from '../../src/mock/options.ts';
+import { createMemoryStore } from '../../src/state/store.ts';
+import { createValidators } from '../../src/validation/validator.ts';
+
+async function plantStore() {
+  const spec = await loadSpec(resolve('test/documents/plant-store-grown.yaml'));
+  const operations = listOperations(spec);
+  const answers = createAnswers({
+    spec,
+    validators: createValidators(spec),
+    logger: silentLogger,
+    options: resolveMockOptions(),
+    operations,
+    bindings: bindResources(operations, spec.document),
+  });
+  const operation = (id: string) => operations.find((op) => op.id === id) as Operation;
+  return { answers, operation, store: createMemoryStore() };
+}
+
+const request = (method: string, path: string, headers: Record<string, string> = {}, body = ''): MockRequest => ({ method, path, query: '', headers, body });
+
+const admitted = (operation: Operation, request: MockRequest, value?: JsonValue, params: Record<string, string> = {}): Admitted => ({
+  request,
+  operation,
+  params,
+  query: {},
+  body: { ok: true, value },
+});
+
+const bodyOf = (body: string | Uint8Array | undefined) => {
+  const parsed = parseJson(String(body));
+  return parsed.ok ? parsed.value : undefined;
+};
+
+describe('the answer decided for an admitted request', () => {
+  it('stores a create and answers it with the declared 200, naming the record it changed', async () => {
+    const { answers, operation, store } = await plantStore();
+    const create = request('POST', '/plants', {}, '{"id":1,"name":"Fern"}');
+    const answer = await answers.decide(admitted(operation('createPlant'), create, { id: 1, name: 'Fern' }), store, readPreferences(create));
+    expect(answer.response.status).toBe(200);
+    expect(bodyOf(answer.response.body)).toEqual({ name: 'Fern' });
+    expect(answer.changed).toEqual({ id: 1, name: 'Fern' });
+    expect(store.list('/plants')).toEqual([{ id: 1, name: 'Fern' }]);
+  });
+
+  it('answers a create forced to 400 by Prefer with the Error saying so, storing nothing and changing nothing', async () => {
+    const { answers, operation, store } = await plantStore();
+    const create = request('POST', '/plants', { prefer: 'code=400' }, '{"id":1,"name":"Fern"}');
+    const answer = await answers.decide(admitted(operation('createPlant'), create, { id: 1, name: 'Fern' }), store, readPreferences(create));
+    expect(answer.response.status).toBe(400);
+    expect(bodyOf(answer.response.body)).toEqual({ error: 400, message: 'forced by Prefer: code=400' });
+    expect(answer.changed).toBeUndefined();
+    expect(store.list('/plants')).toEqual([]);
+  });
+
+  it('answers a read of a plant that is not stored with its declared 404', async () => {
+    const { answers, operation, store } = await plantStore();
+    const read = request('GET', '/plants/99');
+    const answer = await answers.decide(admitted(operation('getPlant'), read, undefined, { id: '99' }), store, readPreferences(read));
+    expect(answer.response.status).toBe(404);
+    expect(bodyOf(answer.response.body)).toEqual({ error: 404, message: 'no plant with id 99' });
+    expect(answer.problems).toEqual(['no plant with id 99']);
+  });
+
+  it('says a refusal in the document error shape, with its headers', async () => {
+    const { answers } = await plantStore();
+    const refusal = answers.error(request('PUT', '/plants'), undefined, 405, 'PUT is not declared for /plants; allowed: GET, POST', { allow: 'GET, POST' });
+    expect(refusal.response.status).toBe(405);
+    expect(refusal.response.headers).toMatchObject({ allow: 'GET, POST', 'content-type': 'application/json' });
+    expect(bodyOf(refusal.response.body)).toEqual({ error: 405, message: 'PUT is not declared for /plants; allowed: GET, POST' });
+    expect(answers.errorBody(413, 'too large')).toBe('{"error":413,"message":"too large"}');
+  });
+});
