@@ -165,7 +165,12 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$
  * (and onUnhandledRequest sees it) as it would for any handler.
  */
 function routesPattern(spec: LoadedSpec, base: Base): RegExp {
-  const paths = Object.keys(spec.document.paths ?? {}).map((path) => path.split(/\{[^}]*\}/).map(escapeRegExp).join('[^/]+'));
+  const paths = Object.keys(spec.document.paths ?? {}).map((path) =>
+    path
+      .split(/\{[^}]*\}/)
+      .map(escapeRegExp)
+      .join('[^/]+'),
+  );
   const origin = base.origin === undefined ? '[a-z][a-z0-9+.-]*://[^/]+' : escapeRegExp(base.origin);
   return new RegExp(`^${origin}${escapeRegExp(base.path)}(?:${paths.join('|') || '(?!)'})$`);
 }
