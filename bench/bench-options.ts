@@ -23,6 +23,8 @@ export interface BenchOptions {
   /** Only the large-document part (bench/large-documents.ts); `large` is undefined with --skip-large. */
   largeOnly: boolean;
   large?: LargeOptions;
+  /** Only issue 20's adapter comparison (bench/adapters.ts). */
+  adapters: boolean;
 }
 
 /** The settings every load of a run shares, as the measurement takes them and the report records them. */
@@ -30,6 +32,7 @@ export type LoadSettings = Pick<BenchOptions, 'durationSeconds' | 'warmupSeconds
 
 export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--quick] [--generator NAME] [--connections N]
                        [--skip-large | --large-only] [--large-runs N] [--large-ops N] [--large-timeout S]
+                       [--adapters]
   (or: node bench/run.ts ... with Node 24)
 
   --duration S     measured whole seconds per server and scenario, after a 2 s warm-up (default 5)
@@ -49,6 +52,10 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--qui
   --large-runs N   starts per server and document (default 3; 1 with --quick)
   --large-ops N    GET operations sampled per document for their first answers (default 20)
   --large-timeout S  seconds a server gets from spawn to its first answer (default 60)
+  --adapters       only issue 20's HTTP decision: the mock of 9ce56d0^ (its own HTTP/1.1 layer on
+                   node:net), of 9ce56d0 (the node:http adapter) and of this checkout, each from its
+                   own tree (git archive; needs the history), loaded at the same time for --duration S
+                   per scenario; prints own layer ÷ adapter and the 2x bar (bench/results/adapters.json)
   -h, --help       this text
 
 Figures go to stdout and to bench/results/latest.json.
@@ -69,6 +76,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
       'large-runs': { type: 'string' },
       'large-ops': { type: 'string', default: '20' },
       'large-timeout': { type: 'string', default: '60' },
+      adapters: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -88,6 +96,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   if (!GENERATOR_NAMES.includes(generator)) throw new Error(`--generator must be one of ${GENERATOR_NAMES.join(', ')}, got ${values.generator}`);
   const results = join(ROOT, 'bench', 'results');
   if (values['large-only'] && values['skip-large']) throw new Error('--large-only cannot go with --skip-large');
+  if (values.adapters && values['large-only']) throw new Error('--adapters cannot go with --large-only: each is a part of its own');
   const large: LargeOptions | undefined = values['skip-large']
     ? undefined
     : {
@@ -111,5 +120,6 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     resultsFile: join(results, 'latest.json'),
     largeOnly: values['large-only'],
     large,
+    adapters: values.adapters,
   };
 }

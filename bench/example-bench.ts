@@ -27,7 +27,8 @@ function exampleRate(count: number): Promise<{ jsf?: number; ours?: number; prob
   child.stdout.on('data', (chunk: Buffer) => (out += chunk));
   child.stderr.on('data', (chunk: Buffer) => (err += chunk));
   return new Promise((resolve) => {
-    child.once('exit', (code) => {
+    // 'close', not 'exit': the figures are read from its output, which may still be in the pipe at exit.
+    child.once('close', (code) => {
       const figure = (label: string) => {
         const match = new RegExp(`${label}:\\s+([\\d,]+)/s`).exec(out);
         return match ? Number(match[1].replaceAll(',', '')) : undefined;

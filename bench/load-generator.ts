@@ -89,7 +89,9 @@ function drive(generator: GeneratorName, plan: LoadPlan): Promise<DriverOutput> 
   // Past the load and its wind-down the generator is stuck.
   const limit = setTimeout(() => void stop(child, 'SIGKILL'), (plan.seconds + 30) * 1000);
   return new Promise((resolve, reject) => {
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': a process can exit before its output has been read from the pipes
+    // (three generators at once met an empty output that way).
+    child.once('close', (code, signal) => {
       clearTimeout(limit);
       try {
         if (code !== 0) throw new Error(`${generator} failed (${signal ?? `exit ${code}`}): ${out.trim()}`);

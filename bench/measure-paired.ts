@@ -3,8 +3,11 @@
 // same time, on the same core (each from its own load generator, both on the load core): the kernel
 // shares the server core between them, both feel the same drift, and the ratio of their rates is
 // the ratio of their costs per request. Each rate alone is about half what it is alone on the core.
+import type { LoadSettings } from './bench-options.ts';
 import { warmAndMeasure, type LoadResult } from './load-generator.ts';
 import type { Contender, MeasureSettings, MeasuredServers } from './measure-servers.ts';
+import type { Scenario } from './scenarios.ts';
+import type { RunningServer } from './server-process.ts';
 import type { ServerName } from './servers.ts';
 
 /** One scenario's paired loads: each server's rate while the other was under load too. */
@@ -41,6 +44,30 @@ export function pairedResultOf(plantstore: LoadResult, baseline: LoadResult, sec
   };
 }
 
+/**
+ * Loads every server with `scenario` at the same time, `seconds` measured after the same warm-up,
+ * the connections shared out evenly, each from a generator of its own on the load core. Throws
+ * when a server exited meanwhile: against it the load only counted refused connections.
+ */
+export async function loadAtOnce(
+  servers: readonly { server: { title: string }; running: RunningServer }[],
+  scenario: Scenario,
+  settings: Pick<LoadSettings, 'generator' | 'connections' | 'warmupSeconds'>,
+  seconds: number,
+): Promise<LoadResult[]> {
+  const connections = Math.max(1, Math.floor(settings.connections / servers.length));
+  // Generators started in the same turn, with the same warm-up: their measured windows overlap
+  // all but a few milliseconds at either end.
+  const loads = await Promise.all(
+    servers.map((s) => warmAndMeasure(settings.generator, { url: s.running.url, scenario, connections, seconds }, settings.warmupSeconds, s.running.pid)),
+  );
+  for (const s of servers) {
+    const exit = s.running.exit();
+    if (exit) throw new Error(`${s.server.title} exited during the load (${exit}); its output: ${s.running.logFile}`);
+  }
+  return loads;
+}
+
 /** Every scenario's paired loads, half the connections each, when both servers are up; a failure is noted in `broken`. */
 export async function measurePairs(live: Map<ServerName, Contender>, settings: MeasureSettings, broken: string[]): Promise<MeasuredServers['paired']> {
   const paired: MeasuredServers['paired'] = {};
@@ -49,22 +76,7 @@ export async function measurePairs(live: Map<ServerName, Contender>, settings: M
   const pair = [plantstore, baseline];
   for (const scenario of settings.scenarios) {
     try {
-      // Two generators started in the same turn, with the same warm-up: their measured windows
-      // overlap all but a few milliseconds at either end.
-      const [ours, theirs] = await Promise.all(
-        pair.map((c) =>
-          warmAndMeasure(
-            settings.generator,
-            { url: c.running.url, scenario, connections: Math.max(1, Math.floor(settings.connections / 2)), seconds: settings.pairedSeconds },
-            settings.warmupSeconds,
-            c.running.pid,
-          ),
-        ),
-      );
-      for (const c of pair) {
-        const exit = c.running.exit();
-        if (exit) throw new Error(`${c.server.title} exited during the paired load (${exit}); its output: ${c.running.logFile}`);
-      }
+      const [ours, theirs] = await loadAtOnce(pair, scenario, settings, settings.pairedSeconds);
       // After every scenario's RSS was read: these creates are counted, but no storedAfter shows them.
       plantstore.stored += ours.created;
       baseline.stored += theirs.created;

@@ -83,9 +83,7 @@ export async function runProxyBench(argv: string[]): Promise<number> {
   try {
     const upstream = await startServer(
       {
-        name: 'baseline',
         title: 'bare node:http upstream',
-        stateful: true,
         args: (port) => [join(ROOT, 'bench', 'baseline-server.ts'), '--port', String(port)],
       },
       { logFile: join(logs, 'plantstore-bench-upstream.log') },

@@ -5,10 +5,11 @@
 // Then issue 18's large-document part (bench/large-documents.ts): Stripe's and GitHub's documents,
 // plantstore against Prism, start-up, first answers, RSS, SIGTERM.
 // Run: npm run bench [-- --duration S | --paired S | --quick | --generator wrk|autocannon
-//                        | --large-only | --skip-large]
+//                        | --large-only | --skip-large | --adapters]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
+import { runAdaptersBench } from './adapters.ts';
 import { judgeBar } from './bar.ts';
 import { formatLargeReport, measureLargeDocuments } from './large-documents.ts';
 import { resolveBenchOptions, USAGE, type BenchOptions } from './bench-options.ts';
@@ -110,6 +111,8 @@ async function runLarge(large: NonNullable<BenchOptions['large']>): Promise<bool
     return false;
   }
 }
+// Issue 20's adapter comparison is a part of its own (bench/adapters.ts).
+if (options.adapters) process.exit(await runAdaptersBench(options, say));
 if (options.largeOnly && options.large) process.exit((await runLarge(options.large)) ? 0 : 1);
 const { report, broken } = await bench(options);
 const out = [

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { stop, track } from './child-processes.ts';
 import { pinned, SERVER_CORE } from './cpu-pinning.ts';
 import { freePort } from './free-port.ts';
-import type { ServerDefinition } from './servers.ts';
+import type { ServerCommand } from './servers.ts';
 
 const POLL_MS = 5;
 const START_DEADLINE_MS = 60_000;
@@ -65,7 +65,7 @@ function tail(file: string): string {
 }
 
 /** Starts `server` on a free port and resolves once it has answered a create with 200. */
-export async function startServer(server: ServerDefinition, options: { logFile: string }): Promise<RunningServer> {
+export async function startServer(server: ServerCommand, options: { logFile: string }): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(options.logFile, 'w');

@@ -6,11 +6,9 @@ import { join } from 'node:path';
 
 export type ServerName = 'plantstore' | 'prism' | 'baseline';
 
-export interface ServerDefinition {
-  name: ServerName;
+/** How to start a server: what bench/server-process.ts needs. */
+export interface ServerCommand {
   title: string;
-  /** Whether it keeps what is created (Prism does not: its "stored" figure is meaningless). */
-  stateful: boolean;
   /** Node's arguments (script first) for a server on `port`. */
   args(port: number): string[];
   /**
@@ -18,6 +16,12 @@ export interface ServerDefinition {
    * with this Node first on PATH.
    */
   asCommand?: boolean;
+}
+
+export interface ServerDefinition extends ServerCommand {
+  name: ServerName;
+  /** Whether it keeps what is created (Prism does not: its "stored" figure is meaningless). */
+  stateful: boolean;
 }
 
 export const ROOT = join(import.meta.dirname, '..');

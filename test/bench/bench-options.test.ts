@@ -15,7 +15,12 @@ describe('resolveBenchOptions', () => {
       startupSamples: 3,
       largeOnly: false,
       large: { runs: 3 },
+      adapters: false,
     });
+  });
+
+  it("runs only issue 20's adapter comparison with --adapters, for --duration S per scenario", () => {
+    expect(resolve('--adapters', '--duration', '3')).toMatchObject({ adapters: true, durationSeconds: 3, warmupSeconds: 2 });
   });
 
   it('takes wrk when it is on PATH, autocannon otherwise, and either when asked', () => {
@@ -37,6 +42,7 @@ describe('resolveBenchOptions', () => {
     [['--paired', '601'], '--paired must be a whole number from 0 to 600, got 601'],
     [['--generator', 'undici'], '--generator must be one of wrk, autocannon, got undici'],
     [['--large-only', '--skip-large'], '--large-only cannot go with --skip-large'],
+    [['--adapters', '--large-only'], '--adapters cannot go with --large-only: each is a part of its own'],
     [['--rounds', '3'], "Unknown option '--rounds'"],
   ])('refuses %j: %s', (argv, message) => {
     expect(() => resolveBenchOptions(argv)).toThrow(message);
