@@ -36,9 +36,9 @@ export interface LoadedSpec {
 
 /**
  * Prism's choice of status for a forced answer, per operation (`"POST /plants"`), worked out
- * ahead of time for hosts that cannot load Prism (a browser): with no code asked, the status
- * or Prism's refusal; with a code asked, per code (`asked`: the asked code itself, as Prism
- * answers through a `default` or a range), and `otherwise` for every code not listed.
+ * ahead of time for hosts that cannot load Prism (a browser): with no code asked, the status or
+ * Prism's refusal; per declared code; and per class (`"4"`) for every code the operation does
+ * not declare. `asked` is the asked code itself, as Prism answers through a range or `default`.
  */
-export type ForcedChoiceTable = Record<string, { none: number | { refused: string }; codes: Record<string, ForcedCode>; otherwise: ForcedCode }>;
+export type ForcedChoiceTable = Record<string, { none: number | { refused: string }; codes: Record<string, ForcedCode>; classes: Record<string, ForcedCode> }>;
 export type ForcedCode = number | 'asked' | 'refused';

@@ -110,34 +110,60 @@ const refusedCode = (operation: Operation, code: number) => refusal(operation, `
 function fromTable(entry: ForcedChoiceTable[string] | undefined, operation: Operation, preferences: Preferences): ForcedChoice {
   if (!entry) return { ok: false, message: `no forced answers were worked out for ${operation.method} ${operation.path}` };
   if (preferences.code === undefined) return typeof entry.none === 'number' ? { ok: true, status: entry.none } : refusal(operation, entry.none.refused);
-  const choice = entry.codes[preferences.code] ?? entry.otherwise;
+  const choice = entry.codes[preferences.code] ?? entry.classes[Math.floor(preferences.code / 100)] ?? 'refused';
   if (choice === 'refused') return refusedCode(operation, preferences.code);
   return { ok: true, status: choice === 'asked' ? preferences.code : choice };
 }
 
 /**
- * Prism's choices for every operation and every status code, for a host that cannot load Prism
- * (the module `plantstore msw` writes): the choice with no code, and per code 100-599, kept as
- * the exceptions to the most common one.
+ * Prism's choices for every operation, for a host that cannot load Prism (the module
+ * `plantstore msw` writes): with no code, with each code the operation declares, and with one
+ * undeclared code of each class (1xx to 5xx), which stands for every undeclared code of its
+ * class: Prism answers those by the class's range (`4XX`) or `default`, or refuses them alike.
  */
 export async function forcedChoiceTable(spec: LoadedSpec, operations: readonly Operation[]): Promise<ForcedChoiceTable> {
-  const choose = prismChooser(spec);
+  // Prism chooses by the declared statuses alone: it is given them without their schemas and
+  // examples, which its transform would otherwise convert, at length, for each of Stripe's operations.
+  const choose = prismChooser({ ...spec, document: { ...spec.document, paths: statusesOnly(spec.document.paths ?? {}) } });
   const table: ForcedChoiceTable = {};
+  const forced = async (operation: Operation, code: number): Promise<ForcedCode> => {
+    const choice = await choose(operation, { code, dynamic: false });
+    return !choice.ok ? 'refused' : choice.status === code ? 'asked' : choice.status;
+  };
   for (const operation of operations) {
     const none = await choose(operation, { dynamic: false });
-    const byCode = new Map<number, ForcedCode>();
-    for (let code = 100; code <= 599; code++) {
-      const choice = await choose(operation, { code, dynamic: false });
-      byCode.set(code, !choice.ok ? 'refused' : choice.status === code ? 'asked' : choice.status);
-    }
-    const counts = new Map<ForcedCode, number>();
-    for (const choice of byCode.values()) counts.set(choice, (counts.get(choice) ?? 0) + 1);
-    const otherwise = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+    const declared = new Set(operation.responses.map((response) => Number(response.status)).filter(Number.isInteger));
     const codes: Record<string, ForcedCode> = {};
-    for (const [code, choice] of byCode) if (choice !== otherwise) codes[code] = choice;
-    table[operationKey(operation)] = { none: none.ok ? none.status : { refused: none.message.replace(/ \(declared responses: .*$/, '') }, codes, otherwise };
+    for (const code of declared) if (code >= 100 && code <= 599) codes[code] = await forced(operation, code);
+    const classes: Record<string, ForcedCode> = {};
+    for (let hundred = 1; hundred <= 5; hundred++) {
+      const undeclared = Array.from({ length: 100 }, (_, i) => hundred * 100 + i).find((code) => !declared.has(code));
+      if (undeclared !== undefined) classes[hundred] = await forced(operation, undeclared);
+    }
+    table[operationKey(operation)] = { none: none.ok ? none.status : { refused: none.message.replace(/ \(declared responses: .*$/, '') }, codes, classes };
   }
   return table;
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** The paths of a document with each response reduced to its status and media types (schemas empty, no examples). */
+function statusesOnly(paths: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  const reduced: Record<string, Record<string, unknown>> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const methods: Record<string, unknown> = {};
+    for (const [method, operation] of Object.entries(item ?? {})) {
+      if (!METHODS.has(method) || typeof operation !== 'object' || operation === null) continue;
+      const responses: Record<string, unknown> = {};
+      for (const [status, response] of Object.entries((operation as { responses?: Record<string, { content?: Record<string, unknown> }> }).responses ?? {})) {
+        const content = response?.content === undefined ? undefined : Object.fromEntries(Object.keys(response.content).map((type) => [type, { schema: {} }]));
+        responses[status] = { description: status, ...(content ? { content } : {}) };
+      }
+      methods[method] = { responses };
+    }
+    reduced[path] = methods;
+  }
+  return reduced;
 }
 
 /** The example a content answers with: the named one, else its first (undefined when it has none). */
