@@ -95,14 +95,17 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const secretNames = apiKeyNames(operations);
   const journal = createJournal(options.journalSize, secretNames);
   const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
-  // --isolate-by token: one view of the store per token (named by the token's hash).
+  // --isolate-by token: one view of the store per token (named by the token's hash). Views and
+  // hashes are kept for the first 10,000 tokens only: a client that sends a new token each time
+  // must not grow the heap (a view is cheap to make again).
+  const KEPT_TOKENS = 10_000;
   const tenants = new Map<string, StateStore>();
   const tenantStore = (tenant: string | undefined) => {
     if (tenant === undefined) return store;
     let view = tenants.get(tenant);
     if (!view) {
       view = scopedStore(store, tenant);
-      tenants.set(tenant, view);
+      if (tenants.size < KEPT_TOKENS) tenants.set(tenant, view);
     }
     return view;
   };
@@ -114,7 +117,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     let tenant = tenantOfToken.get(token);
     if (tenant === undefined) {
       tenant = tenantOf(token);
-      if (tenantOfToken.size < 10_000) tenantOfToken.set(token, tenant);
+      if (tenantOfToken.size < KEPT_TOKENS) tenantOfToken.set(token, tenant);
     }
     return tenantStore(tenant);
   };
