@@ -16,12 +16,16 @@ const TYPES: Record<string, string> = {
 
 export interface StaticServer {
   url: string;
+  /** The paths asked for, in order (a request a service worker answered never comes here). */
+  requests: string[];
   close(): Promise<void>;
 }
 
 /** Serves `root`'s files (a folder's index.html for the folder); anything else is a 404. */
 export async function serveFolder(root: string): Promise<StaticServer> {
+  const requests: string[] = [];
   const server = createServer((request, response) => {
+    requests.push(request.url ?? '/');
     const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
     const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
     readFile(file).then(
@@ -33,6 +37,7 @@ export async function serveFolder(root: string): Promise<StaticServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     close: () => new Promise((closed) => server.close(() => closed())),
   };
 }
