@@ -18,7 +18,7 @@ export interface BatteryRequest {
   path: string;
   /** The raw query string without "?" ('' or absent for none). */
   query?: string;
-  /** Header names in lower case. The transport adds none of its own (no Content-Type for a body). */
+  /** Header names in lower case. The transport adds none of its own (no Content-Type for a body); redirects are followed (fetch's default). */
   headers?: Record<string, string>;
   /** The body text, sent as its UTF-8 bytes (so that fetch adds no Content-Type). */
   body?: string;
@@ -75,6 +75,7 @@ export const BATTERY_SUITES = {
   'plant-store-grown': { document: GROWN, options: {} },
   'plant-store-crud': { document: 'test/documents/plant-store-crud.yaml', options: {} },
   'plant-store-isolated': { document: GROWN, options: { isolateBy: 'token' } },
+  'transport-corners': { document: 'test/documents/transport-corners.yaml', options: {} },
   'swagger-petstore3': { document: 'test/corpus/documents/swagger-petstore3/openapi.yaml', options: {} },
   'train-travel': { document: 'test/corpus/documents/train-travel/openapi.yaml', options: {} },
   'redocly-museum': { document: 'test/corpus/documents/redocly-museum/openapi.yaml', options: {} },
@@ -695,6 +696,92 @@ const isolated: BatteryCase[] = [
   },
 ];
 
+const corner = (t: Tester, contentType: string, body: string) =>
+  t.send({ method: 'POST', path: '/things', headers: { ...bearer(), 'content-type': contentType }, body });
+
+/** `{code, message}`: the transport-corners document's Error. */
+function codeError(response: BatteryResponse, expected: number, says: string): void {
+  status(response, expected);
+  const body = json(response) as Record<string, unknown>;
+  equal(Object.keys(body).sort(), ['code', 'message'], 'the Error body keys');
+  equal(body.code, expected, 'Error.code');
+  includes(String(body.message), says, 'Error.message');
+}
+
+const corners: BatteryCase[] = [
+  {
+    name: 'creates from JSON, form and multipart bodies alike, and reads each back',
+    suite: 'transport-corners',
+    async run(t) {
+      status(await corner(t, 'application/json', '{"id":9007199254740993,"name":"json","size":1}'), 201);
+      const form = await corner(t, 'application/x-www-form-urlencoded', 'id=2&name=form+body&size=2');
+      status(form, 201);
+      equal(JSON.parse(form.text), { id: 2, name: 'form body', size: 2 }, 'the form create');
+      const parts = [
+        '--b0und4ry',
+        'Content-Disposition: form-data; name="id"',
+        '',
+        '3',
+        '--b0und4ry',
+        'Content-Disposition: form-data; name="name"',
+        '',
+        'multi part',
+      ];
+      const multipart = await corner(t, 'multipart/form-data; boundary=b0und4ry', [...parts, '--b0und4ry--', ''].join('\r\n'));
+      status(multipart, 201);
+      equal(JSON.parse(multipart.text), { id: 3, name: 'multi part' }, 'the multipart create');
+      const read = await get(t, '/things/9007199254740993');
+      status(read, 200);
+      equal(read.text, '{"id":9007199254740993,"name":"json","size":1}', 'the JSON create read back');
+      equal(JSON.parse((await get(t, '/things/3')).text), { id: 3, name: 'multi part' }, 'the multipart create read back');
+      codeError(await corner(t, 'multipart/form-data; boundary=b0und4ry', [...parts.slice(0, 4), '--b0und4ry--', ''].join('\r\n')), 400, '/name: is required');
+      codeError(await corner(t, 'multipart/form-data; boundary=other', [...parts, '--b0und4ry--', ''].join('\r\n')), 400, '');
+    },
+  },
+  {
+    name: 'answers a forced 205 without content, although the document declares a schema for it',
+    suite: 'transport-corners',
+    async run(t) {
+      const reset = await t.send({ method: 'POST', path: '/things', headers: { ...bearer(), ...JSON_TYPE, prefer: 'code=205' }, body: '{"id":1,"name":"a"}' });
+      status(reset, 205);
+      noBody(reset);
+      codeError(await get(t, '/things/1'), 404, '');
+    },
+  },
+  {
+    // msw/node's fetch interceptor follows every mocked 3xx as a redirect, even without a Location,
+    // and fails a POST with a body ("Failed to fetch"); a browser returns it as it is.
+    name: 'answers a forced 302 without content and as it is',
+    suite: 'transport-corners',
+    only: ['http'],
+    async run(t) {
+      const moved = await t.send({ method: 'POST', path: '/things', headers: { ...bearer(), ...JSON_TYPE, prefer: 'code=302' }, body: '{"id":1,"name":"a"}' });
+      status(moved, 302);
+      noBody(moved);
+      codeError(await get(t, '/things/1'), 404, '');
+    },
+  },
+  {
+    name: 'routes literal path text a URL carries percent-encoded, and a colon after a parameter',
+    suite: 'transport-corners',
+    async run(t) {
+      const count = await t.send({ method: 'POST', path: '/%23X-Amz-Target=Things.Count', headers: bearer() });
+      status(count, 200);
+      equal(count.text, '{"count":3}', 'the count');
+      const archived = await t.send({ method: 'POST', path: '/things/9007199254740993:archive', headers: bearer() });
+      status(archived, 200);
+      equal(archived.text, '{"archived":true}', 'the archive answer');
+    },
+  },
+  {
+    name: 'answers an operation that only switches protocol (101) with 501 in the Error shape',
+    suite: 'transport-corners',
+    async run(t) {
+      codeError(await get(t, '/live'), 501, 'switch to another protocol');
+    },
+  },
+];
+
 // ---------------------------------------------------------------- documents nobody here wrote
 
 const petstore3: BatteryCase[] = [
@@ -816,4 +903,14 @@ const museum: BatteryCase[] = [
 ];
 
 /** Every case of the battery. */
-export const BATTERY_CASES: readonly BatteryCase[] = [...plantStore, ...tokens, ...grown, ...crud, ...isolated, ...petstore3, ...trainTravel, ...museum];
+export const BATTERY_CASES: readonly BatteryCase[] = [
+  ...plantStore,
+  ...tokens,
+  ...grown,
+  ...crud,
+  ...isolated,
+  ...corners,
+  ...petstore3,
+  ...trainTravel,
+  ...museum,
+];

@@ -19,7 +19,6 @@ async function fetchAnswer(base: string, request: BatteryRequest): Promise<Batte
     headers: request.headers ?? {},
     // Bytes, not a string: fetch then adds no Content-Type of its own.
     body: request.body === undefined ? undefined : new TextEncoder().encode(request.body),
-    redirect: 'manual',
   });
   const bytes = new Uint8Array(await response.arrayBuffer());
   const headers: Record<string, string> = {};
