@@ -8,6 +8,9 @@
 //
 // Use: start the mock for one suite of BATTERY_SUITES (its `document`, with its `options`), wrap
 // it in a transport, then `const results = await runBattery(transport, { suite: 'plant-store' })`.
+// An MSW transport marks what the mock's handlers leave alone (`unhandled: true`) by putting a
+// catch-all handler after them (`http.all('*', ...)` answering a marker header), as an
+// application's own handlers would sit there; test/battery/node-transports.ts does it for Node.
 
 /** What carries a request to the mock under test. */
 export type TransportKind = 'http' | 'msw';
@@ -82,6 +85,9 @@ export const BATTERY_SUITES = {
 } as const satisfies Record<string, BatterySuite>;
 
 export type SuiteId = keyof typeof BATTERY_SUITES;
+
+/** The documents the suites need, each once (a browser run prepares each with `plantstore msw`). */
+export const BATTERY_DOCUMENTS: readonly string[] = [...new Set(Object.values(BATTERY_SUITES).map((suite: BatterySuite) => suite.document))];
 
 export interface BatteryCase {
   name: string;
