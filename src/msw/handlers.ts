@@ -16,6 +16,7 @@ import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { textOf } from '../http/bytes.ts';
 import { loadDocument, type DocumentSource } from './load-document.ts';
 import { wireForm } from '../document/router.ts';
+import { reasonPhrase } from '../platform/host.ts';
 import type { Operation } from '../document/operations.ts';
 
 /** The mock's options that mean something without a socket (no port, host, deadlines or connection cap). */
@@ -148,6 +149,7 @@ function storeFor(spec: LoadedSpec, persist: CreateHandlersOptions['persist'], l
 function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {
   return new Response(engine.errorBody(413, `the request body is larger than ${maxBodyBytes} bytes (maxBodyBytes)`), {
     status: 413,
+    statusText: reasonPhrase(413),
     headers: { 'content-type': 'application/json' },
   });
 }
@@ -155,7 +157,12 @@ function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {
 function toResponse(answer: MockResponse): Response {
   // The engine gives no body for HEAD, 204, 205 and 304 (a Response cannot hold one for the last three).
   const body = answer.body === undefined ? null : answer.body;
-  return new Response(body as ConstructorParameters<typeof Response>[0], { status: answer.status, headers: answer.headers });
+  // With its reason phrase, as the HTTP mock's answers and MSW's own HttpResponse have it.
+  return new Response(body as ConstructorParameters<typeof Response>[0], {
+    status: answer.status,
+    statusText: reasonPhrase(answer.status) ?? '',
+    headers: answer.headers,
+  });
 }
 
 interface Base {
@@ -181,7 +188,9 @@ function parseBase(baseUrl: string): Base {
     }
     return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
   }
-  return { path: wireForm(`/${baseUrl}`.replace(/\/{2,}/g, '/').replace(/\/+$/, '')) };
+  // As a URL carries it: dot segments resolved, text a path cannot hold percent-encoded ('/corner api', './v1').
+  const path = new URL(`/${baseUrl}`.replace(/\/{2,}/g, '/'), 'http://base.invalid').pathname;
+  return { path: path.replace(/\/+$/, '') };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -88,6 +88,27 @@ describe("handlers.state with isolateBy: 'token'", () => {
   });
 });
 
+describe('baseUrl', () => {
+  it.each([
+    ['./v1', 'http://localhost:5173/v1/plants'],
+    ['v1/', 'http://localhost:5173/v1/plants'],
+    ['/corner api/v1', 'http://localhost:5173/corner%20api/v1/plants'],
+    ['https://API.Handlers.test:443/v1/', 'https://api.handlers.test/v1/plants'],
+  ])('%s matches %s as a URL carries it', async (baseUrl, url) => {
+    serve(...(await createHandlers({ spec: GROWN, baseUrl }))).listen({ onUnhandledRequest: 'error' });
+    const answer = await fetch(url, { headers: { authorization: 'Bearer t' } });
+    expect([answer.status, answer.statusText, await answer.text()]).toEqual([200, 'OK', '[]']);
+  });
+
+  it('gives every answer its reason phrase, as MSW’s own HttpResponse does', async () => {
+    serve(...(await createHandlers({ spec: GROWN, baseUrl: BASE }))).listen({ onUnhandledRequest: 'error' });
+    const unauthorized = await fetch(`${BASE}/plants`);
+    expect([unauthorized.status, unauthorized.statusText]).toEqual([401, 'Unauthorized']);
+    const tooLarge = await fetch(`${BASE}/plants`, { method: 'POST', headers: { authorization: 'Bearer t' }, body: 'x'.repeat(1048577) });
+    expect([tooLarge.status, tooLarge.statusText]).toEqual([413, 'Payload Too Large']);
+  });
+});
+
 describe('onUnhandledRequest', () => {
   it('sees a path the document does not declare under baseUrl and a request outside it, never a declared path', async () => {
     const handlers = await createHandlers({ spec: GROWN, baseUrl: BASE });
