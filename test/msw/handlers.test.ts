@@ -129,6 +129,22 @@ describe('onUnhandledRequest', () => {
   });
 });
 
+describe('request bodies as a page sends them', () => {
+  it('reads a FormData body (multipart, its boundary chosen by fetch) and URLSearchParams (a form)', async () => {
+    serve(...(await createHandlers({ spec: CORNERS, baseUrl: BASE }))).listen({ onUnhandledRequest: 'error' });
+    const parts = new FormData();
+    parts.set('id', '9007199254740993');
+    parts.set('name', 'from FormData');
+    parts.set('size', '2');
+    const multipart = await fetch(`${BASE}/things`, { method: 'POST', body: parts });
+    expect([multipart.status, await multipart.text()]).toEqual([201, '{"id":9007199254740993,"name":"from FormData","size":2}']);
+    const form = await fetch(`${BASE}/things`, { method: 'POST', body: new URLSearchParams({ id: '6', name: 'from a form' }) });
+    expect([form.status, await form.text()]).toEqual([201, '{"id":6,"name":"from a form"}']);
+    const read = await fetch(`${BASE}/things/9007199254740993`);
+    expect(await read.text()).toBe('{"id":9007199254740993,"name":"from FormData","size":2}');
+  });
+});
+
 describe('a forced 3xx in msw/node', () => {
   it("is answered as it is to redirect: 'manual' (msw/node's fetch follows a mocked 3xx even without a Location)", async () => {
     const handlers = await createHandlers({ spec: CORNERS, baseUrl: BASE });
