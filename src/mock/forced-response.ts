@@ -71,9 +71,9 @@ function prismChooser(spec: LoadedSpec) {
   const prismOperationFor = (operation: Operation, loaded: Prism) => {
     let found = prismOperations.get(operation);
     if (!found) {
-      found = loaded.transform(structuredClone(singleOperationDocument(spec, operation))).then((operations) =>
-        operations.find((op) => op.method.toUpperCase() === operation.method && op.path === operation.path),
-      );
+      found = loaded
+        .transform(structuredClone(singleOperationDocument(spec, operation)))
+        .then((operations) => operations.find((op) => op.method.toUpperCase() === operation.method && op.path === operation.path));
       prismOperations.set(operation, found);
     }
     return found;

@@ -18,8 +18,7 @@ export interface PreparedDocument {
   forcedChoices: ForcedChoiceTable;
 }
 
-export const isPrepared = (value: unknown): value is PreparedDocument =>
-  typeof value === 'object' && value !== null && 'plantstorePrepared' in value;
+export const isPrepared = (value: unknown): value is PreparedDocument => typeof value === 'object' && value !== null && 'plantstorePrepared' in value;
 
 /** The loaded document a prepared one stands for. */
 export function specOfPrepared(prepared: PreparedDocument): LoadedSpec {
@@ -27,13 +26,14 @@ export function specOfPrepared(prepared: PreparedDocument): LoadedSpec {
     throw new PlantstoreError('SPEC_INVALID', `${prepared.source}: written by another version of plantstore`, [
       'Write the module again with this version: plantstore msw --spec FILE --out FILE.',
     ]);
-  // Dereferencing changes the object it is given, and the validators compile from `bundled`.
+  // Dereferencing changes the object it is given, and the validators turn `bundled` into Ajv's
+  // view in place: each gets its own copy, so the module's document serves every createHandlers.
   const document = dereferenceBundled(structuredClone(prepared.bundled));
   return {
     file: prepared.source,
     dialect: prepared.dialect,
     document,
-    bundled: prepared.bundled,
+    bundled: structuredClone(prepared.bundled),
     warnings: prepared.warnings,
     forcedChoices: prepared.forcedChoices,
   };
