@@ -2,17 +2,13 @@
 // module `plantstore msw` writes for the grown Plant Store, MSW's service worker registered as
 // `npx msw init` would place it, opened in headless Chromium (Debian's; .ci/run installs it).
 // One scenario: create, read back, a bad body, a reload with persistence on and one with it off.
-import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtPackage } from '../../bench/built-package.ts';
-import { mswFolder } from '../../bench/browser-bundle.ts';
 import { CHROMIUM, warnIfNoChromium } from '../helpers/chromium.ts';
 import { runCli } from '../helpers/cli.ts';
-import { serveFolder, type StaticServer } from '../helpers/static-server.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
+import { pageProject } from '../helpers/page-project.ts';
+import type { StaticServer } from '../helpers/static-server.ts';
 
 warnIfNoChromium(import.meta.url);
 
@@ -51,7 +47,6 @@ const call = (page: Page, method: string, path: string, body?: string): Promise<
     [method, path, body] as const,
   );
 
-const project = tempDir('plantstore-msw-page-');
 let site: StaticServer;
 let browser: Browser;
 const problems: string[] = [];
@@ -71,18 +66,10 @@ async function openApp(query: string, context = browser): Promise<Page> {
 
 describe.skipIf(!CHROMIUM)('the MSW handlers in a page, in Chromium', () => {
   beforeAll(async () => {
-    mkdirSync(join(project, 'node_modules'));
-    symlinkSync(builtPackage(), join(project, 'node_modules', 'plantstore'), 'dir');
-    symlinkSync(mswFolder(resolve('.')), join(project, 'node_modules', 'msw'), 'dir');
-    mkdirSync(join(project, 'public'));
-    copyFileSync(join(mswFolder(resolve('.')), 'lib', 'mockServiceWorker.js'), join(project, 'public', 'mockServiceWorker.js'));
-    mkdirSync(join(project, 'src'));
-    writeFileSync(join(project, 'index.html'), HTML);
-    writeFileSync(join(project, 'src', 'main.js'), MAIN);
-    const written = await runCli(['msw', '--spec', 'test/documents/plant-store-grown.yaml', '--out', join(project, 'src', 'mocks', 'plantstore.js')]);
+    const project = pageProject({ 'index.html': HTML, 'src/main.js': MAIN });
+    const written = await runCli(['msw', '--spec', 'test/documents/plant-store-grown.yaml', '--out', join(project.dir, 'src', 'mocks', 'plantstore.js')]);
     expect(written.code, written.stderr).toBe(0);
-    await build({ root: project, configFile: false, logLevel: 'warn', build: { outDir: join(project, 'dist') } });
-    site = await serveFolder(join(project, 'dist'));
+    site = await project.build(['index.html']);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
   }, 120_000);
   afterAll(async () => {
