@@ -57,6 +57,10 @@ describe('plantstore/msw in a browser bundle (Vite)', () => {
     );
   });
 
+  it('carries no YAML library: the mock reads prepared documents and writes no YAML', () => {
+    expect(own.modules.filter((module) => module.startsWith('yaml/'))).toEqual([]);
+  });
+
   it("keeps plantstore's part under the issue's 250 KB gzipped", () => {
     expect(own.gzipBytes).toBeLessThan(250 * 1024);
     expect(whole.gzipBytes).toBeGreaterThan(own.gzipBytes);
