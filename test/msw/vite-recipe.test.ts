@@ -4,7 +4,7 @@
 //   npm install -D plantstore msw vite
 //   npx msw init public --save
 //   npx plantstore msw --spec openapi.yaml --out src/mocks/plantstore.js
-//   npm run dev
+//   npm run dev                (and `npx vite build --mode mock`, `npm run build`)
 // and the app used in headless Chromium (Debian's; .ci/run installs it). The install comes from
 // npm's cache when `npm ci` filled it (--prefer-offline), with install scripts off: the "node"
 // dependency's would fetch Node 24, which this test already runs on.
@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtPackage } from '../../bench/built-package.ts';
 import { CHROMIUM, warnIfNoChromium } from '../helpers/chromium.ts';
+import { serveFolder } from '../helpers/static-server.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 warnIfNoChromium(import.meta.url);
@@ -69,6 +70,17 @@ async function listedAfter(action: () => Promise<unknown>): Promise<void> {
   expect((await listed).fromServiceWorker()).toBe(true);
 }
 
+/** A new page whose errors are kept for the last test. */
+async function watchedPage(): Promise<Page> {
+  const opened = await browser.newPage();
+  opened.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  // Chromium logs every 4xx answer as "Failed to load resource"; the 400 below is one on purpose.
+  opened.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  return opened;
+}
+
 const shownPlants = () => page.locator('#plants li').allInnerTexts();
 
 describe.skipIf(!CHROMIUM)("the README's Vite recipe, in a fresh project", () => {
@@ -83,12 +95,7 @@ describe.skipIf(!CHROMIUM)("the README's Vite recipe, in a fresh project", () =>
     run('npx', ['--no-install', 'plantstore', 'msw', '--spec', 'openapi.yaml', '--out', 'src/mocks/plantstore.js'], app);
     url = await startDevServer();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
-    page = await browser.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    // Chromium logs every 4xx answer as "Failed to load resource"; the 400 below is one on purpose.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
-    });
+    page = await watchedPage();
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -136,6 +143,26 @@ describe.skipIf(!CHROMIUM)("the README's Vite recipe, in a fresh project", () =>
     expect(code).not.toContain('OpenAPI Plant Store (grown)');
     expect(code).not.toContain('setupWorker');
     expect(code.length).toBeLessThan(10_000);
+  });
+
+  it('runs the mock from a `vite build --mode mock` build too, served as static files', async () => {
+    run(
+      process.execPath,
+      [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--mode', 'mock', '--outDir', 'dist-mock', '--logLevel', 'error'],
+      app,
+    );
+    const site = await serveFolder(join(app, 'dist-mock'));
+    try {
+      page = await watchedPage(); // another origin (port): its own worker and storage
+      await listedAfter(() => page.goto(site.url));
+      await page.fill('input[name=id]', '8');
+      await page.fill('input[name=name]', 'Ivy');
+      await listedAfter(() => page.click('button'));
+      await expect.poll(shownPlants).toEqual(['Ivy']);
+      expect(site.requests.filter((path) => path.startsWith('/api'))).toEqual([]);
+    } finally {
+      await site.close();
+    }
   });
 
   it('saw no error in the page', () => {
