@@ -39,6 +39,8 @@ function run(command: string, args: string[], cwd: string): string {
 const npmQuiet = ['--loglevel=error', '--no-audit', '--no-fund', '--no-update-notifier'];
 const app = tempDir('plantstore-vite-app-');
 let dev: ChildProcess;
+/** What the dev server printed. */
+let output = '';
 let url: string;
 let browser: Browser;
 let page: Page;
@@ -51,7 +53,6 @@ function startDevServer(): Promise<string> {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
   return new Promise((started, failed) => {
     dev.stdout!.on('data', (chunk) => {
       output += chunk;
@@ -163,6 +164,10 @@ describe.skipIf(!CHROMIUM)("the README's Vite recipe, in a fresh project", () =>
     } finally {
       await site.close();
     }
+  });
+
+  it('printed no warning while it served and bundled the dependencies (no Node built-in externalized)', () => {
+    expect(output).not.toMatch(/warn|error|externalized|failed/i);
   });
 
   it('saw no error in the page', () => {
