@@ -1,5 +1,5 @@
 // The README's "Frontend: MSW" recipe, followed word for word in a fresh Vite project: the files in
-// test/msw/vite-recipe/ (package.json as `npm create vite` leaves it, index.html, src/main.js),
+// test/msw/vite-recipe/ (package.json, index.html and src/main.js: `npm create vite`'s vanilla app, cut down),
 // then its commands with the package installed from `npm pack` of this checkout:
 //   npm install -D plantstore msw vite
 //   npx msw init public --save
