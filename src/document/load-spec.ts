@@ -62,7 +62,11 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
       import('./operations.ts'),
       import('./example-audit.ts'),
     ]);
-    spec.warnings = [...warnings, ...schemaWarnings(spec), ...auditExamples(listOperations(spec), createValidators(spec))];
+    // The validators turn the bundled form they are given into Ajv's view, in place (no examples,
+    // no extensions): the audit gets a copy, so that spec.bundled stays the document as read, as
+    // a load from the cache gives it (`plantstore msw` writes it out).
+    const audited: LoadedSpec = { ...spec, bundled: JSON.parse(bundledText) as OpenApiDocument };
+    spec.warnings = [...warnings, ...schemaWarnings(audited), ...auditExamples(listOperations(audited), createValidators(audited))];
     const version = writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings);
     if (version !== undefined) noteDerivedCache(spec, cacheKey, version);
   } else {

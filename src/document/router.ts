@@ -93,7 +93,7 @@ export function createRouter(operations: Operation[]): Router {
  * paths such as `/#X-Amz-Target=...`, which a client can only send as `/%23X-Amz-Target=...`;
  * text a path can hold still matches only as written (`/%70lants` is not `/plants`).
  */
-function wireForm(text: string): string {
+export function wireForm(text: string): string {
   return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (char) => encodeURIComponent(char));
 }
 

@@ -2,7 +2,7 @@
 import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { Validators } from '../validation/validator.ts';
-import { generateOne } from '../example/index.ts';
+import { generateOne } from '../example/generate-one.ts';
 
 export async function generateBody(spec: LoadedSpec, validators: Validators, schemaPointer: string, seed: number, n: number): Promise<JsonValue> {
   return generateOne(spec, schemaPointer, seed * 1_000_003 + n, validators);

@@ -5,14 +5,14 @@ import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { Validators } from '../validation/validator.ts';
 
-type ExampleModule = typeof import('../example/index.ts');
+type ExampleModule = typeof import('../example/generate-one.ts');
 // tsc rewrites the extension of an import, not of a require's string: the compiled package
-// (dist/) requires example/index.js.
-const EXAMPLE_MODULE = `../example/index${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`;
+// (dist/) requires example/generate-one.js.
+const EXAMPLE_MODULE = `../example/generate-one${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`;
 
 /** The n-th generated body for a schema, repeatable for a given seed. */
 export async function generateBody(spec: LoadedSpec, validators: Validators, schemaPointer: string, seed: number, n: number): Promise<JsonValue> {
-  const { generateOne } = await import('../example/index.ts');
+  const { generateOne } = await import('../example/generate-one.ts');
   return generateOne(spec, schemaPointer, seed * 1_000_003 + n, validators);
 }
 

@@ -39,6 +39,13 @@ export type AdmissionCode = 'no-operation' | 'method-not-allowed' | 'unauthorize
 
 const refused = (code: AdmissionCode, outcome: Outcome): Admission => ({ ok: false, code, outcome });
 
+/**
+ * Statuses that never carry content (RFC 9110 §15.3.5, §15.3.6, §15.4.5), whatever the document
+ * declares for them: a declared `205` with a schema is answered empty (Node would send the body,
+ * and a Response, as the MSW handlers make, cannot hold one).
+ */
+const NO_CONTENT = new Set([204, 205, 304]);
+
 export interface MockEngine {
   /** Answers one request; never throws for any input. Synchronous unless it must wait (a durable write, a forced response). */
   handle(request: MockRequest): Eventually<MockResponse>;
@@ -259,7 +266,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   };
   const finish = (request: MockRequest, outcome: Outcome, started: number): MockResponse => {
     record(request, outcome, started);
-    return request.method === 'HEAD' ? { ...outcome.response, body: undefined } : outcome.response;
+    const { response } = outcome;
+    return request.method === 'HEAD' || (NO_CONTENT.has(response.status) && response.body !== undefined) ? { ...response, body: undefined } : response;
   };
 
   return {

@@ -11,7 +11,7 @@ import type { Validators } from '../validation/validator.ts';
 import { mixSeed } from '../example/seeded-random.ts';
 import type { ServerField } from './server-fields.ts';
 
-type ExampleModule = typeof import('../example/index.ts');
+type ExampleModule = typeof import('../example/generate-one.ts');
 type Kind = 'integer-key' | 'uuid-key' | 'token-key' | 'schema-key' | 'date-time' | 'date' | 'unix-time' | 'schema';
 
 /** Tries for a key the schema leaves few of (a short maxLength, an enum) before the create is refused. */
@@ -95,7 +95,7 @@ export function createFieldMaker(spec: LoadedSpec, validators: Validators, seed:
   return {
     ready(fields) {
       if (example || !fields.some(needsGenerator)) return undefined;
-      return (loading ??= import('../example/index.ts').then((module) => {
+      return (loading ??= import('../example/generate-one.ts').then((module) => {
         example = module;
       }));
     },

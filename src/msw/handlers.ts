@@ -10,10 +10,14 @@ import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts'
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createMemoryStore, type StateStore, type StoredRecord } from '../state/store.ts';
 import { createWebStorageStore, type WebStorage } from '../state/web-storage-store.ts';
+import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 import { PlantstoreError } from '../errors.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { textOf } from '../http/bytes.ts';
 import { loadDocument, type DocumentSource } from './load-document.ts';
+import { wireForm } from '../document/router.ts';
+import { reasonPhrase } from '../platform/host.ts';
+import type { Operation } from '../document/operations.ts';
 
 /** The mock's options that mean something without a socket (no port, host, deadlines or connection cap). */
 export type HandlerMockOptions = Pick<
@@ -39,13 +43,18 @@ export interface CreateHandlersOptions extends Partial<HandlerMockOptions> {
   logger?: Logger;
 }
 
+/** Whose state, with `isolateBy: 'token'`: the state the requests carrying this bearer token see. */
+export interface StateScope {
+  token?: string;
+}
+
 export interface HandlerState {
-  /** Every collection with its records, as `GET /__mock/state` answers. */
-  list(): Record<string, StoredRecord[]>;
+  /** Every collection with its records, as `GET /__mock/state` answers (one token's with `{ token }`). */
+  list(scope?: StateScope): Record<string, StoredRecord[]>;
   /** Seeds all or nothing, as `POST /__mock/state`: each item must be a valid create body with a new key. */
-  seed(collections: Record<string, JsonValue[]>): Promise<void>;
-  /** Removes every stored resource, as `DELETE /__mock/state`. */
-  reset(): Promise<void>;
+  seed(collections: Record<string, JsonValue[]>, scope?: StateScope): Promise<void>;
+  /** Removes every stored resource (one token's with `{ token }`), as `DELETE /__mock/state`. */
+  reset(scope?: StateScope): Promise<void>;
 }
 
 export interface HandlerJournal {
@@ -65,11 +74,12 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
   const { spec: source, baseUrl, persist, logger = silentLogger, ...mockOptions } = options;
   const spec = await loadDocument(source);
   const store = storeFor(spec, persist, logger, mockOptions.maxStateBytes);
-  const engine = createMockEngine({ spec, logger, store, options: { ...mockOptions, admin: true, host: '127.0.0.1', cors: false } });
+  const engineOptions = { ...mockOptions, admin: true, host: '127.0.0.1', cors: false };
+  const engine = createMockEngine({ spec, logger, store, options: engineOptions });
   const base = parseBase(baseUrl ?? firstServerUrl(spec));
   const maxBodyBytes = mockOptions.maxBodyBytes ?? DEFAULT_MOCK_OPTIONS.maxBodyBytes;
 
-  const handler = http.all(routesPattern(spec, base), async ({ request }) => {
+  const handler = http.all(routesPattern(engine.operations, base), async ({ request }) => {
     const url = new URL(request.url);
     const declared = Number(request.headers.get('content-length') ?? 0);
     if (declared > maxBodyBytes) return tooLarge(engine, maxBodyBytes);
@@ -89,20 +99,38 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
     return toResponse(await engine.handle(mockRequest));
   });
 
-  const admin = async (method: string, body?: string): Promise<MockResponse> =>
-    engine.handle({ method, path: '/__mock/state', query: '', headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body ?? '' });
+  // The admin API's own code, so that a seed here is checked and numbered as POST /__mock/state's.
+  const tenantFor = (scope: StateScope | undefined) => {
+    if (scope?.token === undefined) return undefined;
+    if (engineOptions.isolateBy !== 'token')
+      throw new PlantstoreError('USAGE', "state scoped by token needs createHandlers({ isolateBy: 'token' }): without it every token shares one state");
+    return tenantOf(scope.token);
+  };
+  const admin = async (method: string, scope: StateScope | undefined, body?: string): Promise<MockResponse> => {
+    const tenant = tenantFor(scope);
+    return engine.handle({
+      method,
+      path: '/__mock/state',
+      query: tenant === undefined ? '' : `tenant=${tenant}`,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body ?? '',
+    });
+  };
   const state: HandlerState = {
-    list: () => engine.store.snapshot(),
-    async seed(collections) {
-      const answer = await admin('POST', stringifyJson({ collections } as JsonValue));
+    list(scope) {
+      const tenant = tenantFor(scope);
+      return (tenant === undefined ? engine.store : scopedStore(engine.store, tenant)).snapshot();
+    },
+    async seed(collections, scope) {
+      const answer = await admin('POST', scope, stringifyJson({ collections } as JsonValue));
       if (answer.status >= 300) {
         const parsed = parseJson(textOf(answer.body ?? ''));
         const message = parsed.ok ? String((parsed.value as { message?: unknown }).message ?? '') : '';
         throw new PlantstoreError('USAGE', `cannot seed the state: ${message || `status ${answer.status}`}`);
       }
     },
-    async reset() {
-      await admin('DELETE');
+    async reset(scope) {
+      await admin('DELETE', scope);
     },
   };
   const journal: HandlerJournal = { list: (limit) => engine.journal.entries(limit), clear: () => engine.journal.clear() };
@@ -121,14 +149,20 @@ function storeFor(spec: LoadedSpec, persist: CreateHandlersOptions['persist'], l
 function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {
   return new Response(engine.errorBody(413, `the request body is larger than ${maxBodyBytes} bytes (maxBodyBytes)`), {
     status: 413,
+    statusText: reasonPhrase(413),
     headers: { 'content-type': 'application/json' },
   });
 }
 
 function toResponse(answer: MockResponse): Response {
-  // A 204, 304 or HEAD answer has no body (the Response constructor refuses one for 204 and 304).
-  const body = answer.body === undefined || answer.status === 204 || answer.status === 304 ? null : answer.body;
-  return new Response(body as ConstructorParameters<typeof Response>[0], { status: answer.status, headers: answer.headers });
+  // The engine gives no body for HEAD, 204, 205 and 304 (a Response cannot hold one for the last three).
+  const body = answer.body === undefined ? null : answer.body;
+  // With its reason phrase, as the HTTP mock's answers and MSW's own HttpResponse have it.
+  return new Response(body as ConstructorParameters<typeof Response>[0], {
+    status: answer.status,
+    statusText: reasonPhrase(answer.status) ?? '',
+    headers: answer.headers,
+  });
 }
 
 interface Base {
@@ -154,21 +188,24 @@ function parseBase(baseUrl: string): Base {
     }
     return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
   }
-  return { path: `/${baseUrl}`.replace(/\/{2,}/g, '/').replace(/\/+$/, '') };
+  // As a URL carries it: dot segments resolved, text a path cannot hold percent-encoded ('/corner api', './v1').
+  const path = new URL(`/${baseUrl}`.replace(/\/{2,}/g, '/'), 'http://base.invalid').pathname;
+  return { path: path.replace(/\/+$/, '') };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
- * One pattern for every path of the document under the base: MSW matches it against the URL
+ * One pattern for every path the engine routes, under the base: MSW matches it against the URL
  * without its query. A path the document does not declare is not matched, so MSW passes it on
- * (and onUnhandledRequest sees it) as it would for any handler.
+ * (and onUnhandledRequest sees it) as it would for any handler. Literal text is matched as a URL
+ * carries it (the router's wire form: `/#X-Amz-Target` arrives as `/%23X-Amz-Target`).
  */
-function routesPattern(spec: LoadedSpec, base: Base): RegExp {
-  const paths = Object.keys(spec.document.paths ?? {}).map((path) =>
+function routesPattern(operations: readonly Operation[], base: Base): RegExp {
+  const paths = [...new Set(operations.map((operation) => operation.path))].map((path) =>
     path
-      .split(/\{[^}]*\}/)
-      .map(escapeRegExp)
+      .split(/\{[^}]+\}/)
+      .map((part) => escapeRegExp(wireForm(part)))
       .join('[^/]+'),
   );
   const origin = base.origin === undefined ? '[a-z][a-z0-9+.-]*://[^/]+' : escapeRegExp(base.origin);

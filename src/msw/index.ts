@@ -4,6 +4,7 @@ export {
   type CreateHandlersOptions,
   type HandlerMockOptions,
   type HandlerState,
+  type StateScope,
   type HandlerJournal,
   type PlantstoreHandlers,
 } from './handlers.ts';

@@ -26,13 +26,14 @@ export function specOfPrepared(prepared: PreparedDocument): LoadedSpec {
     throw new PlantstoreError('SPEC_INVALID', `${prepared.source}: written by another version of plantstore`, [
       'Write the module again with this version: plantstore msw --spec FILE --out FILE.',
     ]);
-  // Dereferencing changes the object it is given, and the validators compile from `bundled`.
+  // Dereferencing changes the object it is given, and the validators turn `bundled` into Ajv's
+  // view in place: each gets its own copy, so the module's document serves every createHandlers.
   const document = dereferenceBundled(structuredClone(prepared.bundled));
   return {
     file: prepared.source,
     dialect: prepared.dialect,
     document,
-    bundled: prepared.bundled,
+    bundled: structuredClone(prepared.bundled),
     warnings: prepared.warnings,
     forcedChoices: prepared.forcedChoices,
   };

@@ -7,16 +7,12 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
+import { CHROMIUM, warnIfNoChromium } from '../helpers/chromium.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
-const CHROMIUM = [process.env.PLANTSTORE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
-if (!CHROMIUM) {
-  // Loud on purpose: a skipped browser test must not pass unseen. CI (.ci/run) installs chromium first.
-  console.warn(
-    '\n*** SKIPPED test/runner/html-report-browser.test.ts: no Chromium at /usr/bin/chromium (install it: apt-get install -y chromium, or set PLANTSTORE_CHROMIUM) ***\n',
-  );
-}
+// Loud on purpose when skipped: CI (.ci/run) installs chromium first.
+warnIfNoChromium(import.meta.url);
 
 const TOKEN = 'tok-html-5e1d0c9b-secret';
 const FIXTURES = `
