@@ -154,7 +154,7 @@ function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {
   return new Response(engine.errorBody(413, `the request body is larger than ${maxBodyBytes} bytes (maxBodyBytes)`), {
     status: 413,
     statusText: reasonPhrase(413),
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': engine.errorType(413) },
   });
 }
 

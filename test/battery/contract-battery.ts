@@ -918,6 +918,20 @@ const trainTravel: BatteryCase[] = [
   },
 ];
 
+trainTravel.push({
+  name: 'train-travel: refuses a body over the size limit with 413 as problem details, in their media type',
+  suite: 'train-travel',
+  async run(t) {
+    const big = `{"trip_id":"b2e783e1-c824-4d63-b37a-d8d698862f1d","passenger_name":"${'x'.repeat(1024 * 1024)}"}`;
+    problemDetails(
+      await t.send({ method: 'POST', path: '/bookings', headers: { ...bearer(), ...JSON_TYPE }, body: big }),
+      413,
+      'Payload Too Large',
+      '1048576 bytes',
+    );
+  },
+});
+
 const BASIC = { authorization: 'Basic YmF0dGVyeTpwYXNzd29yZA==' };
 const museum: BatteryCase[] = [
   {
