@@ -963,6 +963,23 @@ const museum: BatteryCase[] = [
     },
   },
   {
+    name: 'redocly-museum: forces a named example given by $ref with Prefer: example=NAME, and refuses an unknown name',
+    suite: 'redocly-museum',
+    async run(t) {
+      const hours = await get(t, '/museum-hours', '', { ...BASIC, prefer: 'example=default_example' });
+      status(hours, 200);
+      const days = json(hours) as Array<Record<string, unknown>>;
+      equal(days[0], { date: '2023-09-11', timeOpen: '09:00', timeClose: '18:00' }, 'the first day of the example');
+      const unknown = await get(t, '/museum-hours', '', { ...BASIC, prefer: 'example=nope' });
+      status(unknown, 400);
+      includes(
+        String((json(unknown, 'application/problem+json') as Record<string, unknown>).title),
+        'no example "nope" (its examples: default_example)',
+        'Error.title',
+      );
+    },
+  },
+  {
     name: 'redocly-museum: answers a ticket QR code as a PNG image',
     suite: 'redocly-museum',
     async run(t) {
