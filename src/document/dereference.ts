@@ -74,4 +74,8 @@ export function dereferenceBundled<T extends object>(root: T): T {
 }
 
 const isReference = (value: unknown): boolean =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as Obj).$ref === 'string' && ((value as Obj).$ref as string).startsWith('#');
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  typeof (value as Obj).$ref === 'string' &&
+  ((value as Obj).$ref as string).startsWith('#');
