@@ -23,7 +23,9 @@ export function dereferenceBundled<T extends object>(root: T): T {
       for (let index = 0; index < node.length; index++) node[index] = walk(node[index]);
     } else {
       for (const key of Object.keys(node)) {
-        // Examples and extensions are data: a `$ref` key inside them is not a reference.
+        // Examples and extensions are data: a `$ref` key inside them is not a reference. An
+        // `examples` map's entries are Example Objects, which may themselves be references.
+        if (key === 'examples') referencedExamples((node as Obj)[key]);
         if (key === 'example' || key === 'examples' || key.startsWith('x-')) continue;
         (node as Obj)[key] = walk((node as Obj)[key]);
       }
@@ -50,5 +52,30 @@ export function dereferenceBundled<T extends object>(root: T): T {
     return merged;
   };
 
+  /**
+   * The Example Objects of an `examples` map (a media type's, a parameter's) given by `$ref`, as
+   * `components/examples` holds them (Redocly's museum): each becomes its target, whose `value`
+   * is left as written. JSON Schema's `examples` is an array and is left alone.
+   */
+  const referencedExamples = (map: unknown): void => {
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) return;
+    for (const [name, entry] of Object.entries(map as Obj)) {
+      let target: unknown = entry;
+      for (let hops = 0; hops < 8 && isReference(target); hops++) {
+        const next = getAtPointer(root, (target as Obj).$ref as string);
+        if (next === null || typeof next !== 'object') break;
+        target = next;
+      }
+      if (target !== entry && !isReference(target)) (map as Obj)[name] = target;
+    }
+  };
+
   return walk(root) as T;
 }
+
+const isReference = (value: unknown): boolean =>
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  typeof (value as Obj).$ref === 'string' &&
+  ((value as Obj).$ref as string).startsWith('#');

@@ -21,6 +21,8 @@ export interface ListenerOptions {
   maxConnections?: number;
   /** Error-shaped body for the answers the adapter gives itself (400, 408, 413, 431, ...). */
   errorBody(status: number, message: string): string;
+  /** The Content-Type of errorBody's text (application/json when absent). */
+  errorType?(status: number): string;
   onError(message: string): void;
 }
 
@@ -165,7 +167,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     afterOwedAnswers(socket, () => {
       if (!socket.writable) return socket.destroy();
       socket.end(
-        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: ${errorType(options, status)}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
     });
   });
@@ -334,11 +336,13 @@ function sendStream(res: ServerResponse, response: MockResponse & { stream: Asyn
 function refuse(res: ServerResponse, options: ListenerOptions, status: number, message: string): void {
   const body = options.errorBody(status, message);
   res.shouldKeepAlive = false;
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(status, { 'content-type': errorType(options, status), 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
 }
 
 /** The answer to a request the handler failed on: a mock bug, already logged. */
 function internalError(options: ListenerOptions): MockResponse {
-  return { status: 500, headers: { 'content-type': 'application/json' }, body: options.errorBody(500, 'internal mock error; see the mock log') };
+  return { status: 500, headers: { 'content-type': errorType(options, 500) }, body: options.errorBody(500, 'internal mock error; see the mock log') };
 }
+
+const errorType = (options: ListenerOptions, status: number) => options.errorType?.(status) ?? 'application/json';

@@ -47,6 +47,8 @@ export interface Answers {
   error(request: MockRequest, operation: Operation | undefined, status: number, message: string, headers?: Record<string, string>): Outcome;
   /** The document's error body as text, for answers given outside the engine (413, 408, the proxy's 502). */
   errorBody(status: number, message: string): string;
+  /** The Content-Type of errorBody's text: the error schema's JSON media type (`application/problem+json`), else application/json. */
+  errorType(status: number): string;
   /** A plain JSON answer outside the contract (the admin API). */
   raw: Responder['raw'];
   /** The numbering and the server-made fields of creates, shared with the admin API's seeds. */
@@ -168,7 +170,14 @@ export function createAnswers(setup: AnswersSetup): Answers {
     decide,
     error: responder.fail,
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
+    errorType(status) {
+      const answer = errorBodies(undefined, status, '');
+      return answer.body !== undefined && isJsonType(answer.mediaType) ? answer.mediaType : 'application/json';
+    },
     raw: responder.raw,
     hooks,
   };
 }
+
+/** errorBody writes JSON text: only a JSON media type can name it. */
+const isJsonType = (mediaType: string) => /^application\/(?:[\w.+-]+\+)?json$/i.test(mediaType.split(';')[0].trim());

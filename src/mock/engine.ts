@@ -53,6 +53,8 @@ export interface MockEngine {
   admit(request: MockRequest): Eventually<Admission>;
   /** The document's Error-shaped body for answers given outside the engine (413, 408). */
   errorBody(status: number, message: string): string;
+  /** The Content-Type of errorBody's text (`application/problem+json` for problem details). */
+  errorType(status: number): string;
   /**
    * Compiles every schema of the document in the background, one schema (or one cycle of schemas)
    * per turn of the event loop, so that a large document's operations are ready before their first
@@ -290,6 +292,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     warmUp: () => startWarmUp(spec, operations, validators),
     admit,
     errorBody: answers.errorBody,
+    errorType: answers.errorType,
     operations,
     validators,
     bindings,

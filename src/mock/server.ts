@@ -40,6 +40,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     requestTimeoutMs: options.requestTimeoutMs,
     maxConnections: options.maxConnections,
     errorBody: engine.errorBody,
+    errorType: engine.errorType,
     onError: logger.error,
   });
   const { url, port } = await listen(server, options.host, options.port, () => fileStore?.close());

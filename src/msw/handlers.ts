@@ -73,7 +73,8 @@ export type PlantstoreHandlers = HttpHandler[] & { readonly state: HandlerState;
 export async function createHandlers(options: CreateHandlersOptions): Promise<PlantstoreHandlers> {
   const { spec: source, baseUrl, persist, logger = silentLogger, ...mockOptions } = options;
   const spec = await loadDocument(source);
-  const store = storeFor(spec, persist, logger, mockOptions.maxStateBytes);
+  // The mock's default limit too (64 MB in a page): without one, a long test run grows the heap until the tab or Node gives up.
+  const store = storeFor(spec, persist, logger, mockOptions.maxStateBytes ?? DEFAULT_MOCK_OPTIONS.maxStateBytes);
   const engineOptions = { ...mockOptions, admin: true, host: '127.0.0.1', cors: false };
   const engine = createMockEngine({ spec, logger, store, options: engineOptions });
   const base = parseBase(baseUrl ?? firstServerUrl(spec));
@@ -137,8 +138,11 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
   return Object.assign([handler], { state, journal, engine });
 }
 
-function storeFor(spec: LoadedSpec, persist: CreateHandlersOptions['persist'], logger: Logger, maxBytes: number | undefined): StateStore {
-  const limits = maxBytes === undefined ? {} : { maxBytes };
+/** A full state is refused in the handlers' own words: there is no flag and no admin API here. */
+const HANDLER_WORDS = { limit: 'maxStateBytes', clear: 'handlers.state.reset()', raise: 'create the handlers with a larger maxStateBytes' };
+
+function storeFor(spec: LoadedSpec, persist: CreateHandlersOptions['persist'], logger: Logger, maxBytes: number): StateStore {
+  const limits = { maxBytes, words: HANDLER_WORDS };
   if (!persist) return createMemoryStore(limits);
   const chosen = persist === true ? {} : persist;
   const storage = chosen.storage ?? (globalThis as { localStorage?: WebStorage }).localStorage;
@@ -150,7 +154,7 @@ function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {
   return new Response(engine.errorBody(413, `the request body is larger than ${maxBodyBytes} bytes (maxBodyBytes)`), {
     status: 413,
     statusText: reasonPhrase(413),
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': engine.errorType(413) },
   });
 }
 

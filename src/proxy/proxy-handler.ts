@@ -86,7 +86,7 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
       exchange.upstreamSilent = true;
       return finish(
         exchange,
-        { status, headers: { 'content-type': 'application/json' }, body: engine.errorBody(status, `the upstream did not answer: ${answer.message}`) },
+        { status, headers: { 'content-type': engine.errorType(status) }, body: engine.errorBody(status, `the upstream did not answer: ${answer.message}`) },
         'proxy',
       );
     }
@@ -115,7 +115,7 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     if (options.errors && responseViolations.length > 0) {
       const listed = responseViolations.map((v) => `${v.code}${v.pointer ? ` at ${v.pointer}` : ''}: ${v.message}`).join('; ');
       const body = engine.errorBody(502, `the upstream's answer (${answer.status}) breaks the contract: ${listed}`);
-      return finish(exchange, { status: 502, headers: { 'content-type': 'application/json' }, body }, 'proxy', answer);
+      return finish(exchange, { status: 502, headers: { 'content-type': engine.errorType(502) }, body }, 'proxy', answer);
     }
     return finish(exchange, { status: answer.status, headers: answer.headers, body: request.method === 'HEAD' ? undefined : answer.body }, 'upstream', answer);
   }

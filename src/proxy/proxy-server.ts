@@ -53,6 +53,7 @@ export async function startProxyServer(input: StartProxyServerOptions): Promise<
     // A request's deadline covers the upstream's answer too.
     requestTimeoutMs: options.timeoutMs + 10_000,
     errorBody: engine.errorBody,
+    errorType: engine.errorType,
     onError: logger.error,
   });
   const { url, port } = await listen(server, options.host, options.port, () => upstream.close());

@@ -58,10 +58,22 @@ export class StateFullError extends PlantstoreError {
   }
 }
 
-const overWeight = (maxBytes: number) =>
+/** How a refusal names the limit and what clears the state, in the words of the host that made the store. */
+export interface StateLimitWords {
+  /** The option that sets the limit: `--max-state-mb`. */
+  limit: string;
+  /** What empties the state: `DELETE /__mock/state`. */
+  clear: string;
+  /** How to raise the limit: `start the mock with a larger --max-state-mb`. */
+  raise: string;
+}
+
+const CLI_WORDS: StateLimitWords = { limit: '--max-state-mb', clear: 'DELETE /__mock/state', raise: 'start the mock with a larger --max-state-mb' };
+
+const overWeight = (maxBytes: number, words: StateLimitWords) =>
   new StateFullError(
-    `its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (--max-state-mb)`,
-    'DELETE /__mock/state clears it, or start the mock with a larger --max-state-mb',
+    `its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (${words.limit})`,
+    `${words.clear} clears it, or ${words.raise}`,
   );
 
 export interface MemoryStoreLimits {
@@ -72,6 +84,8 @@ export interface MemoryStoreLimits {
    * stays up. A collection also stops at MAX_COLLECTION_RECORDS, whatever the limit.
    */
   maxBytes?: number;
+  /** The words of a refusal (the mock's flags and admin API by default; the MSW handlers name their options). */
+  words?: StateLimitWords;
 }
 
 /**
@@ -84,6 +98,7 @@ export interface MemoryStoreLimits {
  */
 export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
   const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
+  const words = limits.words ?? CLI_WORDS;
   const collections = new Map<string, PackedRecords>();
   const of = (collection: string) => {
     let records = collections.get(collection);
@@ -105,11 +120,11 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
       if (records.has(key)) return false;
       const stored = recordText(record, text);
       const weight = weigh(key, stored);
-      if (bytes + weight > maxBytes) throw overWeight(maxBytes);
+      if (bytes + weight > maxBytes) throw overWeight(maxBytes, words);
       if (records.size >= MAX_COLLECTION_RECORDS)
         throw new StateFullError(
           `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`,
-          'DELETE /__mock/state clears it',
+          `${words.clear} clears it`,
         );
       records.set(key, stored);
       size++;
@@ -136,7 +151,7 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
       if (records === undefined || old === undefined) return false;
       const stored = recordText(record, text);
       const change = weigh(key, stored) - weigh(key, old);
-      if (change > 0 && bytes + change > maxBytes) throw overWeight(maxBytes);
+      if (change > 0 && bytes + change > maxBytes) throw overWeight(maxBytes, words);
       records.set(key, stored);
       bytes += change;
       return true;

@@ -64,7 +64,7 @@ export interface BatteryTransport {
 export interface BatterySuite {
   document: string;
   /** Mock options, as both `startMockServer` and `createHandlers` take them. */
-  options: { isolateBy?: 'none' | 'token'; tokens?: string[] };
+  options: { isolateBy?: 'none' | 'token'; tokens?: string[]; declaredOnly?: boolean; absentItems?: 'document' | '404'; maxStateBytes?: number };
 }
 
 const PLANT_STORE = 'openapi/plant-store.yaml';
@@ -78,6 +78,9 @@ export const BATTERY_SUITES = {
   'plant-store-grown': { document: GROWN, options: {} },
   'plant-store-crud': { document: 'test/documents/plant-store-crud.yaml', options: {} },
   'plant-store-isolated': { document: GROWN, options: { isolateBy: 'token' } },
+  'plant-store-declared-only': { document: GROWN, options: { declaredOnly: true } },
+  'plant-store-absent-404': { document: GROWN, options: { absentItems: '404' } },
+  'plant-store-small-state': { document: GROWN, options: { maxStateBytes: 200 } },
   'transport-corners': { document: 'test/documents/transport-corners.yaml', options: {} },
   'swagger-petstore3': { document: 'test/corpus/documents/swagger-petstore3/openapi.yaml', options: {} },
   'train-travel': { document: 'test/corpus/documents/train-travel/openapi.yaml', options: {} },
@@ -788,6 +791,55 @@ const corners: BatteryCase[] = [
   },
 ];
 
+const withOptions: BatteryCase[] = [
+  {
+    name: 'declaredOnly: answers 401, 405 and 415 with the declared 400, keeping WWW-Authenticate and Allow',
+    suite: 'plant-store-declared-only',
+    async run(t) {
+      const anonymous = await t.send({ method: 'POST', path: '/plants', headers: JSON_TYPE, body: '{"id":1,"name":"Fern"}' });
+      plantError(anonymous, 400, 'missing credentials');
+      header(anonymous, 'www-authenticate', 'Bearer');
+      const put = await t.send({ method: 'PUT', path: '/plants/1', headers: { ...bearer(), ...JSON_TYPE }, body: '{"id":1,"name":"Fern"}' });
+      plantError(put, 400, 'PUT is not declared for /plants/1');
+      equal((put.headers.allow ?? '').split(/,\s*/).sort(), ['DELETE', 'GET'], 'Allow');
+      plantError(await createPlant(t, '{"id":1,"name":"Fern"}', { 'content-type': 'text/plain' }), 400, 'Content-Type');
+      plantError(await get(t, '/plants/1'), 404, 'no plant with id 1');
+      status(await createPlant(t, '{"id":1,"name":"Fern"}'), 200);
+    },
+  },
+  {
+    name: 'absentItems document: deleting an absent plant answers the declared 204 and removes nothing',
+    suite: 'plant-store-grown',
+    async run(t) {
+      status(await createPlant(t, '{"id":1,"name":"Fern"}'), 200);
+      const absent = await t.send({ method: 'DELETE', path: '/plants/9', headers: bearer() });
+      status(absent, 204);
+      noBody(absent);
+      equal(JSON.parse((await get(t, '/plants')).text), [{ name: 'Fern' }], 'the list');
+    },
+  },
+  {
+    name: "absentItems '404': deleting an absent plant answers an undeclared 404 in the Error shape",
+    suite: 'plant-store-absent-404',
+    async run(t) {
+      plantError(await t.send({ method: 'DELETE', path: '/plants/9', headers: bearer() }), 404, 'no plant with id 9');
+    },
+  },
+  {
+    name: 'maxStateBytes: a create past the limit is refused with the declared 400, nothing stored, and reads go on',
+    suite: 'plant-store-small-state',
+    async run(t) {
+      status(await createPlant(t, '{"id":1,"name":"Fern"}'), 200);
+      status(await createPlant(t, '{"id":2,"name":"Fern two with a longer name to fill"}'), 200);
+      plantError(await createPlant(t, '{"id":3,"name":"Fern three"}'), 400, "the mock's state is full: its records would take more than 200 bytes");
+      plantError(await get(t, '/plants/3'), 404, '');
+      equal(JSON.parse((await get(t, '/plants')).text).length, 2, 'the number of plants');
+      status(await t.send({ method: 'DELETE', path: '/plants/1', headers: bearer() }), 204);
+      status(await createPlant(t, '{"id":3,"name":"Fern three"}'), 200);
+    },
+  },
+];
+
 // ---------------------------------------------------------------- documents nobody here wrote
 
 const petstore3: BatteryCase[] = [
@@ -866,6 +918,20 @@ const trainTravel: BatteryCase[] = [
   },
 ];
 
+trainTravel.push({
+  name: 'train-travel: refuses a body over the size limit with 413 as problem details, in their media type',
+  suite: 'train-travel',
+  async run(t) {
+    const big = `{"trip_id":"b2e783e1-c824-4d63-b37a-d8d698862f1d","passenger_name":"${'x'.repeat(1024 * 1024)}"}`;
+    problemDetails(
+      await t.send({ method: 'POST', path: '/bookings', headers: { ...bearer(), ...JSON_TYPE }, body: big }),
+      413,
+      'Payload Too Large',
+      '1048576 bytes',
+    );
+  },
+});
+
 const BASIC = { authorization: 'Basic YmF0dGVyeTpwYXNzd29yZA==' };
 const museum: BatteryCase[] = [
   {
@@ -897,6 +963,23 @@ const museum: BatteryCase[] = [
     },
   },
   {
+    name: 'redocly-museum: forces a named example given by $ref with Prefer: example=NAME, and refuses an unknown name',
+    suite: 'redocly-museum',
+    async run(t) {
+      const hours = await get(t, '/museum-hours', '', { ...BASIC, prefer: 'example=default_example' });
+      status(hours, 200);
+      const days = json(hours) as Array<Record<string, unknown>>;
+      equal(days[0], { date: '2023-09-11', timeOpen: '09:00', timeClose: '18:00' }, 'the first day of the example');
+      const unknown = await get(t, '/museum-hours', '', { ...BASIC, prefer: 'example=nope' });
+      status(unknown, 400);
+      includes(
+        String((json(unknown, 'application/problem+json') as Record<string, unknown>).title),
+        'no example "nope" (its examples: default_example)',
+        'Error.title',
+      );
+    },
+  },
+  {
     name: 'redocly-museum: answers a ticket QR code as a PNG image',
     suite: 'redocly-museum',
     async run(t) {
@@ -915,6 +998,7 @@ export const BATTERY_CASES: readonly BatteryCase[] = [
   ...grown,
   ...crud,
   ...isolated,
+  ...withOptions,
   ...corners,
   ...petstore3,
   ...trainTravel,

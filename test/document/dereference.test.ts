@@ -51,4 +51,25 @@ describe('dereferencing a bundled document', () => {
     expect(doc.example).toEqual({ $ref: '#/x' });
     expect(doc['x-data']).toEqual({ $ref: '#/x' });
   });
+  it('resolves Example Objects given by $ref in an examples map, leaving their values as written', () => {
+    const doc = dereferenceBundled({
+      content: {
+        'application/json': {
+          examples: { hours: { $ref: '#/components/examples/Hours' }, chained: { $ref: '#/components/examples/Alias' }, inline: { value: [1] } },
+        },
+      },
+      schema: { type: 'array', examples: [[{ $ref: 'data' }]] },
+      components: {
+        examples: {
+          Hours: { summary: 'hours', value: [{ date: '2023-09-11', note: { $ref: '#/not/a/reference' } }] },
+          Alias: { $ref: '#/components/examples/Hours' },
+        },
+      },
+    }) as any;
+    const examples = doc.content['application/json'].examples;
+    expect(examples.hours).toEqual({ summary: 'hours', value: [{ date: '2023-09-11', note: { $ref: '#/not/a/reference' } }] });
+    expect(examples.chained).toBe(examples.hours);
+    expect(examples.inline).toEqual({ value: [1] });
+    expect(doc.schema.examples).toEqual([[{ $ref: 'data' }]]);
+  });
 });

@@ -14,8 +14,8 @@ import { resolveMockOptions } from '../../src/mock/options.ts';
 import { createMemoryStore } from '../../src/state/store.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 
-async function plantStore() {
-  const spec = await loadSpec(resolve('test/documents/plant-store-grown.yaml'));
+async function plantStore(document = 'test/documents/plant-store-grown.yaml') {
+  const spec = await loadSpec(resolve(document));
   const operations = listOperations(spec);
   const answers = createAnswers({
     spec,
@@ -81,5 +81,12 @@ describe('the answer decided for an admitted request', () => {
     expect(refusal.response.headers).toMatchObject({ allow: 'GET, POST', 'content-type': 'application/json' });
     expect(bodyOf(refusal.response.body)).toEqual({ error: 405, message: 'PUT is not declared for /plants; allowed: GET, POST' });
     expect(answers.errorBody(413, 'too large')).toBe('{"error":413,"message":"too large"}');
+    expect(answers.errorType(413)).toBe('application/json');
+  });
+
+  it('names the media type of the error body given outside the engine: problem details as application/problem+json', async () => {
+    const { answers } = await plantStore('test/corpus/documents/train-travel/openapi.yaml');
+    expect(JSON.parse(answers.errorBody(413, 'too large'))).toEqual({ status: 413, title: 'Payload Too Large', detail: 'too large' });
+    expect(answers.errorType(413)).toBe('application/problem+json');
   });
 });

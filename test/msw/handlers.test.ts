@@ -88,6 +88,21 @@ describe("handlers.state with isolateBy: 'token'", () => {
   });
 });
 
+describe('a full state', () => {
+  it('is refused in the handlers’ own words: their option and handlers.state.reset(), no flag and no admin API', async () => {
+    const handlers = await createHandlers({ spec: GROWN, baseUrl: BASE, maxStateBytes: 100 });
+    serve(...handlers).listen({ onUnhandledRequest: 'error' });
+    const create = (body: string) =>
+      fetch(`${BASE}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body }).then((r) => r.json());
+    await create('{"id":1,"name":"Fern"}');
+    expect(await create('{"id":2,"name":"Moss"}')).toEqual({
+      error: 400,
+      message:
+        "the mock's state is full: its records would take more than 100 bytes (maxStateBytes); handlers.state.reset() clears it, or create the handlers with a larger maxStateBytes",
+    });
+  });
+});
+
 describe('baseUrl', () => {
   it.each([
     ['./v1', 'http://localhost:5173/v1/plants'],
