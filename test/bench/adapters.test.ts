@@ -7,26 +7,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adapterTrees, HistoryMissing } from '../../bench/adapter-trees.ts';
 import { adaptersVerdict, formatAdapters, validRatio, type AdaptersReport } from '../../bench/adapters.ts';
-import type { LoadResult } from '../../bench/load-generator.ts';
+import { loadResult } from '../helpers/load-result.ts';
 
-function load(requestsPerSecond: number, serverCpuMicrosPerRequest = 30): LoadResult {
-  return {
-    requests: requestsPerSecond * 5,
-    seconds: 5,
-    requestsPerSecond,
-    p50Ms: 1,
-    p99Ms: 2,
-    maxMs: 3,
-    statuses: { 200: requestsPerSecond * 5 },
-    unexpected: 0,
-    errors: 0,
-    timeouts: 0,
-    cpuSeconds: 0.5,
-    created: requestsPerSecond * 5,
-    generatorCpuPercent: 10,
-    serverCpuMicrosPerRequest,
-  };
-}
+const load = (requestsPerSecond: number, serverCpuMicrosPerRequest = 30) =>
+  loadResult(requestsPerSecond, { serverCpuMicrosPerRequest, cpuSeconds: 0.5, generatorCpuPercent: 10 });
 
 function report(own: number, adapter: number, today: number, seconds = { warmupSeconds: 2, durationSeconds: 5 }): AdaptersReport {
   return {

@@ -1,27 +1,10 @@
 // The paired loads read as one comparison: each rate as measured, their ratio, both servers' CPU
 // cost, and the two generators' CPU summed (they share one core).
 import { describe, expect, it } from 'vitest';
-import type { LoadResult } from '../../bench/load-generator.ts';
+import { loadResult } from '../helpers/load-result.ts';
 import { pairedResultOf } from '../../bench/measure-paired.ts';
 
-function load(requestsPerSecond: number, extra: Partial<LoadResult> = {}): LoadResult {
-  return {
-    requests: requestsPerSecond * 5,
-    seconds: 5,
-    requestsPerSecond,
-    p50Ms: 1,
-    p99Ms: 2,
-    maxMs: 3,
-    statuses: { 200: requestsPerSecond * 5 },
-    unexpected: 0,
-    errors: 0,
-    timeouts: 0,
-    cpuSeconds: 1.5,
-    created: requestsPerSecond * 5,
-    generatorCpuPercent: 30,
-    ...extra,
-  };
-}
+const load = loadResult;
 
 describe('pairedResultOf', () => {
   it("divides the mock's rate by the baseline's and keeps both servers' CPU cost per request", () => {
