@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { defaultGenerator, GENERATOR_NAMES, type GeneratorName } from './load-generator.ts';
 import type { LargeOptions } from './large-documents.ts';
+import type { MswOptions } from './msw.ts';
 import { ROOT } from './servers.ts';
 
 export interface BenchOptions {
@@ -23,6 +24,9 @@ export interface BenchOptions {
   /** Only the large-document part (bench/large-documents.ts); `large` is undefined with --skip-large. */
   largeOnly: boolean;
   large?: LargeOptions;
+  /** Only the MSW part (bench/msw.ts); `msw` is undefined with --skip-msw. */
+  mswOnly: boolean;
+  msw?: MswOptions;
 }
 
 /** The settings every load of a run shares, as the measurement takes them and the report records them. */
@@ -30,6 +34,7 @@ export type LoadSettings = Pick<BenchOptions, 'durationSeconds' | 'warmupSeconds
 
 export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--quick] [--generator NAME] [--connections N]
                        [--skip-large | --large-only] [--large-runs N] [--large-ops N] [--large-timeout S]
+                       [--skip-msw | --msw-only] [--msw-runs N]
   (or: node bench/run.ts ... with Node 24)
 
   --duration S     measured whole seconds per server and scenario, after a 2 s warm-up (default 5)
@@ -49,6 +54,12 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--qui
   --large-runs N   starts per server and document (default 3; 1 with --quick)
   --large-ops N    GET operations sampled per document for their first answers (default 20)
   --large-timeout S  seconds a server gets from spawn to its first answer (default 60)
+  --msw-only       only the MSW part: plantstore/msw against @mswjs/source for the Plant Store
+                   and Stripe's document, in Node with setupServer: first answers (fresh
+                   processes, --msw-runs of them) and steady state (--duration S, one request
+                   at a time through fetch), then the browser bundle's size (bench/results/msw.json)
+  --skip-msw       everything but the MSW part
+  --msw-runs N     fresh processes per configuration for the MSW first answers (default 5; 1 with --quick)
   -h, --help       this text
 
 Figures go to stdout and to bench/results/latest.json.
@@ -69,6 +80,9 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
       'large-runs': { type: 'string' },
       'large-ops': { type: 'string', default: '20' },
       'large-timeout': { type: 'string', default: '60' },
+      'msw-only': { type: 'boolean', default: false },
+      'skip-msw': { type: 'boolean', default: false },
+      'msw-runs': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -88,6 +102,16 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   if (!GENERATOR_NAMES.includes(generator)) throw new Error(`--generator must be one of ${GENERATOR_NAMES.join(', ')}, got ${values.generator}`);
   const results = join(ROOT, 'bench', 'results');
   if (values['large-only'] && values['skip-large']) throw new Error('--large-only cannot go with --skip-large');
+  if (values['msw-only'] && values['skip-msw']) throw new Error('--msw-only cannot go with --skip-msw');
+  if (values['msw-only'] && values['large-only']) throw new Error('--msw-only cannot go with --large-only');
+  const msw: MswOptions | undefined = values['skip-msw']
+    ? undefined
+    : {
+        runs: wholeNumber('msw-runs', values['msw-runs'] ?? (quick ? '1' : '5'), 1, 50),
+        warmupSeconds: quick ? 1 : 2,
+        seconds: durationSeconds,
+        resultsFile: join(results, 'msw.json'),
+      };
   const large: LargeOptions | undefined = values['skip-large']
     ? undefined
     : {
@@ -111,5 +135,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     resultsFile: join(results, 'latest.json'),
     largeOnly: values['large-only'],
     large,
+    mswOnly: values['msw-only'],
+    msw,
   };
 }

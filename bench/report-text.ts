@@ -10,7 +10,7 @@ const times = (n: number | undefined) => (n === undefined ? '-' : `${n >= 10 ? n
 
 const oddAnswers = (r: { unexpected: number; errors: number; timeouts: number }) => r.unexpected + r.errors + r.timeouts;
 
-function table(header: string[], rows: string[][], leftColumns = 2): string {
+export function table(header: string[], rows: string[][], leftColumns = 2): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
