@@ -4,8 +4,8 @@
 //   first answer: from the process's start and from the handler creation call to the first
 //     whole answer (the Plant Store: a valid create; Stripe: its probe GET); median over runs;
 //   steady state: answers/s, p50 and p99 for the same request sent one after another through fetch.
-// plantstore's library is compiled first (tsc, as the package ships it) and the prepared module is
-// written as `plantstore msw` writes it. Then the browser bundle's size, when bench/bundle-size.ts
+// plantstore runs as the package ships it (bench/built-package.ts: dist/ compiled by tsc), and the
+// prepared module is written as `plantstore msw` writes it. Then the browser bundle's size, when bench/bundle-size.ts
 // is there. It asserts nothing. Run: npm run bench -- --msw-only [--duration S] [--msw-runs N] [--quick]
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { loadSpec } from '../src/document/load-spec.ts';
 import { prepareDocument, preparedModule } from '../src/msw/prepare.ts';
+import { builtPackage } from './built-package.ts';
 import { track } from './child-processes.ts';
 import { unpinSelf } from './cpu-pinning.ts';
 import { fetchLargeDocument, LARGE_DOCUMENTS } from './large-document-files.ts';
@@ -117,25 +118,10 @@ function runChild(settings: MswChildSettings, env: NodeJS.ProcessEnv, timeoutMs:
   });
 }
 
-/** Compiles src/ as the package ships it (dist/), so that module loading is what users get. */
-function compileLibrary(): string {
-  const out = join(WORK, 'dist');
-  rmSync(out, { recursive: true, force: true });
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  // Under node_modules no package.json of ours is found: say that these files are ES modules.
-  writeFileSync(join(WORK, 'package.json'), '{ "type": "module" }\n');
-  return join(out, 'msw', 'index.js');
-}
-
 /** Writes the module `plantstore msw --spec FILE` writes, importing the compiled library. */
 async function writePrepared(document: BenchDocument, entry: string): Promise<{ module: string; bytes: number }> {
-  const module = join(WORK, `${document.name.replace(/\W+/g, '-').toLowerCase()}.prepared.js`);
+  // .mjs: no package.json of ours is found under node_modules to say that a .js is a module.
+  const module = join(WORK, `${document.name.replace(/\W+/g, '-').toLowerCase()}.prepared.mjs`);
   const prepared = await prepareDocument(await loadSpec(document.file));
   const { js } = preparedModule(prepared, `plantstore msw --spec ${relative(ROOT, document.file)}`, pathToFileURL(entry).href);
   writeFileSync(module, js);
@@ -256,8 +242,8 @@ export async function measureMsw(options: MswOptions, say: (line: string) => voi
   // the children's collector threads would then share it.
   unpinSelf();
   mkdirSync(WORK, { recursive: true });
-  say('bench: MSW, compiling plantstore (tsc, as the package ships it)');
-  const entry = compileLibrary();
+  say('bench: MSW, building plantstore as the package ships it (bench/built-package.ts, tsc once per state of the sources)');
+  const entry = join(builtPackage(), 'dist', 'msw', 'index.js');
   const report: MswReport = {
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
