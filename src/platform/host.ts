@@ -41,5 +41,6 @@ const requireHere = createRequire(import.meta.url);
 export const requireAjvDraft04 = (): unknown => requireHere('ajv-draft-04');
 
 /** The reason phrase of a status ("Not Found"), as Node's own server sends it. */
-export const reasonPhrase = (status: number): string | undefined => (statusCodes ??= (requireHere('node:http') as typeof import('node:http')).STATUS_CODES)[status];
+export const reasonPhrase = (status: number): string | undefined =>
+  (statusCodes ??= (requireHere('node:http') as typeof import('node:http')).STATUS_CODES)[status];
 let statusCodes: Record<number, string | undefined> | undefined;

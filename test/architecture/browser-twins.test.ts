@@ -34,7 +34,11 @@ const twinsIn = (dir: string): string[] =>
 
 describe('browser twins', () => {
   it('are all checked here', () => {
-    expect(twinsIn('src').map((file) => relative('src', file)).sort()).toEqual([
+    expect(
+      twinsIn('src')
+        .map((file) => relative('src', file))
+        .sort(),
+    ).toEqual([
       'mock/dynamic-body.browser.ts',
       'mock/prism-negotiator.browser.ts',
       'msw/load-document.browser.ts',
