@@ -32,8 +32,8 @@ function declaredFlags(command: CommandModule): string[] {
 }
 
 describe('plantstore COMMAND --help', () => {
-  it('finds the six commands', () => {
-    expect(commands.map((c) => c.command.split(' ')[0]).sort()).toEqual(['example', 'mock', 'proxy', 'spec', 'validate', 'verify']);
+  it('finds the seven commands', () => {
+    expect(commands.map((c) => c.command.split(' ')[0]).sort()).toEqual(['example', 'mock', 'msw', 'proxy', 'spec', 'validate', 'verify']);
   });
 
   it.each(commands.map((c) => [c.command.split(' ')[0], c] as const))('%s --help lists every flag it declares and shows an example', async (name, command) => {
