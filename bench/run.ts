@@ -4,6 +4,8 @@
 // writes every figure to bench/results/latest.json. It asserts nothing (benchmarks are not tests).
 // Then issue 18's large-document part (bench/large-documents.ts): Stripe's and GitHub's documents,
 // plantstore against Prism, start-up, first answers, RSS, SIGTERM.
+// Before it, issue 22's MSW part (bench/msw.ts): plantstore/msw against @mswjs/source, first answers
+// and steady state in Node, and the browser bundle's size (--msw-only, --skip-msw).
 // Run: npm run bench [-- --duration S | --paired S | --quick | --generator wrk|autocannon
 //                        | --large-only | --skip-large | --adapters]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { ratiosOf, type BenchReport } from './bench-report.ts';
 import { LOAD_CORE, pinningUnavailable, SERVER_CORE } from './cpu-pinning.ts';
 import { measureExamples } from './example-bench.ts';
 import { measureServers } from './measure-servers.ts';
+import { runMsw } from './msw.ts';
 import { formatBar, formatExtras, formatServers } from './report-text.ts';
 import { SCENARIOS } from './scenarios.ts';
 import { ROOT, SERVERS } from './servers.ts';
@@ -114,6 +117,7 @@ async function runLarge(large: NonNullable<BenchOptions['large']>): Promise<bool
 // Issue 20's adapter comparison is a part of its own (bench/adapters.ts).
 if (options.adapters) process.exit(await runAdaptersBench(options, say));
 if (options.largeOnly && options.large) process.exit((await runLarge(options.large)) ? 0 : 1);
+if (options.mswOnly && options.msw) process.exit((await runMsw(options.msw, say)) ? 0 : 1);
 const { report, broken } = await bench(options);
 const out = [
   '',
@@ -128,6 +132,10 @@ const out = [
 ];
 process.stdout.write(`${out.filter((line, i) => line !== '' || out[i - 1] !== '').join('\n')}\n`);
 writeFileSync(options.resultsFile, `${JSON.stringify({ ...report, broken }, null, 2)}\n`);
+if (options.msw) {
+  say('bench: MSW handlers, plantstore/msw against @mswjs/source');
+  if (!(await runMsw(options.msw, say))) broken.push('the MSW part (see above)');
+}
 if (options.large) {
   say('bench: large documents (Stripe, GitHub), plantstore against Prism');
   if (!(await runLarge(options.large))) broken.push('the large-document part (see above)');

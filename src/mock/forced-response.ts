@@ -174,16 +174,29 @@ export function exampleOf(content: MediaContent, exampleKey: string | undefined)
 }
 
 /**
- * A document holding one operation of the dereferenced document. Components come along only when
- * the operation still holds a `$ref` (a circular schema), which points into them.
+ * A document holding one operation of the dereferenced document, for Prism to choose a status in.
+ * Its schemas are left out (each becomes `{}`): the choice never reads them (no example is asked
+ * for by name, nothing is dynamic), and a schema that still holds a `$ref` (a circular one) would
+ * bring every component along, which Prism's transform then dereferences again, circles and all:
+ * minutes per operation on Stripe's document. Components come along only for a `$ref` that is left.
  */
-function singleOperationDocument(spec: LoadedSpec, operation: Operation): object {
+export function singleOperationDocument(spec: LoadedSpec, operation: Operation): object {
   const { document } = spec;
   const pathItem = (document.paths?.[operation.path] ?? {}) as Record<string, unknown>;
   const own = pathItem[operation.method.toLowerCase()];
-  const item: Record<string, unknown> = { [operation.method.toLowerCase()]: own };
-  if (pathItem.parameters !== undefined) item.parameters = pathItem.parameters;
+  const item = withoutSchemas({ [operation.method.toLowerCase()]: own, parameters: pathItem.parameters }) as Record<string, unknown>;
+  if (item.parameters === undefined) delete item.parameters;
   const refers = JSON.stringify(item).includes('"$ref"');
   const components = refers ? document.components : { securitySchemes: document.components?.securitySchemes ?? {} };
   return { openapi: document.openapi, info: document.info, paths: { [operation.path]: item }, components };
+}
+
+/** A copy of `value` with every `schema` member `{}`; what a schema holds is not walked. */
+function withoutSchemas(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSchemas);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value))
+    copy[key] = key === 'schema' && typeof member === 'object' && member !== null ? {} : withoutSchemas(member);
+  return copy;
 }

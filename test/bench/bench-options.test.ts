@@ -37,7 +37,17 @@ describe('resolveBenchOptions', () => {
     expect(resolve('--large-only')).toMatchObject({ largeOnly: true, large: { runs: 3 } });
   });
 
+  it('runs the MSW part by default, with --duration seconds of steady state, and only it with --msw-only', () => {
+    expect(resolve()).toMatchObject({ mswOnly: false, msw: { runs: 5, warmupSeconds: 2, seconds: 5 } });
+    expect(resolve('--quick').msw).toMatchObject({ runs: 1, warmupSeconds: 1, seconds: 1 });
+    expect(resolve('--msw-only', '--duration', '3', '--msw-runs', '4')).toMatchObject({ mswOnly: true, msw: { runs: 4, seconds: 3 } });
+    expect(resolve('--skip-msw').msw).toBeUndefined();
+  });
+
   it.each([
+    [['--msw-only', '--skip-msw'], '--msw-only cannot go with --skip-msw'],
+    [['--msw-only', '--large-only'], '--msw-only cannot go with --large-only'],
+    [['--msw-runs', '0'], '--msw-runs must be a whole number from 1 to 50, got 0'],
     [['--duration', '0.5'], '--duration must be a whole number from 1 to 600, got 0.5'],
     [['--paired', '601'], '--paired must be a whole number from 0 to 600, got 601'],
     [['--generator', 'undici'], '--generator must be one of wrk, autocannon, got undici'],
