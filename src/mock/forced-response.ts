@@ -122,9 +122,7 @@ function fromTable(entry: ForcedChoiceTable[string] | undefined, operation: Oper
  * class: Prism answers those by the class's range (`4XX`) or `default`, or refuses them alike.
  */
 export async function forcedChoiceTable(spec: LoadedSpec, operations: readonly Operation[]): Promise<ForcedChoiceTable> {
-  // Prism chooses by the declared statuses alone: it is given them without their schemas and
-  // examples, which its transform would otherwise convert, at length, for each of Stripe's operations.
-  const choose = prismChooser({ ...spec, document: { ...spec.document, paths: statusesOnly(spec.document.paths ?? {}) } });
+  const choose = prismChooser(spec);
   const table: ForcedChoiceTable = {};
   const forced = async (operation: Operation, code: number): Promise<ForcedCode> => {
     const choice = await choose(operation, { code, dynamic: false });
@@ -145,27 +143,6 @@ export async function forcedChoiceTable(spec: LoadedSpec, operations: readonly O
   return table;
 }
 
-const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-
-/** The paths of a document with each response reduced to its status and media types (schemas empty, no examples). */
-function statusesOnly(paths: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
-  const reduced: Record<string, Record<string, unknown>> = {};
-  for (const [path, item] of Object.entries(paths)) {
-    const methods: Record<string, unknown> = {};
-    for (const [method, operation] of Object.entries(item ?? {})) {
-      if (!METHODS.has(method) || typeof operation !== 'object' || operation === null) continue;
-      const responses: Record<string, unknown> = {};
-      for (const [status, response] of Object.entries((operation as { responses?: Record<string, { content?: Record<string, unknown> }> }).responses ?? {})) {
-        const content = response?.content === undefined ? undefined : Object.fromEntries(Object.keys(response.content).map((type) => [type, { schema: {} }]));
-        responses[status] = { description: status, ...(content ? { content } : {}) };
-      }
-      methods[method] = { responses };
-    }
-    reduced[path] = methods;
-  }
-  return reduced;
-}
-
 /** The example a content answers with: the named one, else its first (undefined when it has none). */
 export function exampleOf(content: MediaContent, exampleKey: string | undefined): { value: unknown } | undefined {
   if (exampleKey !== undefined) return content.examples.has(exampleKey) ? { value: content.examples.get(exampleKey) } : undefined;
@@ -174,29 +151,21 @@ export function exampleOf(content: MediaContent, exampleKey: string | undefined)
 }
 
 /**
- * A document holding one operation of the dereferenced document, for Prism to choose a status in.
- * Its schemas are left out (each becomes `{}`): the choice never reads them (no example is asked
- * for by name, nothing is dynamic), and a schema that still holds a `$ref` (a circular one) would
- * bring every component along, which Prism's transform then dereferences again, circles and all:
- * minutes per operation on Stripe's document. Components come along only for a `$ref` that is left.
+ * A document holding one operation of the dereferenced document, for Prism to choose a status in:
+ * its responses' statuses and media types alone. The choice reads nothing else (no example is
+ * asked for by name, nothing is dynamic), and the rest costs: a circular schema's `$ref` brought
+ * every component along, which Prism's transform then dereferenced again, for minutes per
+ * operation of Stripe's document.
  */
 export function singleOperationDocument(spec: LoadedSpec, operation: Operation): object {
   const { document } = spec;
-  const pathItem = (document.paths?.[operation.path] ?? {}) as Record<string, unknown>;
-  const own = pathItem[operation.method.toLowerCase()];
-  const item = withoutSchemas({ [operation.method.toLowerCase()]: own, parameters: pathItem.parameters }) as Record<string, unknown>;
-  if (item.parameters === undefined) delete item.parameters;
-  const refers = JSON.stringify(item).includes('"$ref"');
-  const components = refers ? document.components : { securitySchemes: document.components?.securitySchemes ?? {} };
-  return { openapi: document.openapi, info: document.info, paths: { [operation.path]: item }, components };
-}
-
-/** A copy of `value` with every `schema` member `{}`; what a schema holds is not walked. */
-function withoutSchemas(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSchemas);
-  if (typeof value !== 'object' || value === null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value))
-    copy[key] = key === 'schema' && typeof member === 'object' && member !== null ? {} : withoutSchemas(member);
-  return copy;
+  const own = ((document.paths?.[operation.path] ?? {}) as Record<string, { responses?: Record<string, { content?: object }> }>)[
+    operation.method.toLowerCase()
+  ];
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(own?.responses ?? {})) {
+    const content = response?.content === undefined ? undefined : Object.fromEntries(Object.keys(response.content).map((type) => [type, { schema: {} }]));
+    responses[status] = { description: status, ...(content ? { content } : {}) };
+  }
+  return { openapi: document.openapi, info: document.info, paths: { [operation.path]: { [operation.method.toLowerCase()]: { responses } } } };
 }
