@@ -1,7 +1,7 @@
 // The README's "Frontend: MSW" recipe, followed word for word in a fresh Vite project: the files in
 // test/msw/vite-recipe/ (package.json, index.html and src/main.js: `npm create vite`'s vanilla app, cut down),
 // then its commands with the package installed from `npm pack` of this checkout:
-//   npm install -D plantstore msw vite
+//   npm install -D msw plantstore-0.1.0.tgz (and vite, which the cut-down app lacks)
 //   npx msw init public --save
 //   npx plantstore msw --spec openapi.yaml --out src/mocks/plantstore.js
 //   npm run dev                (and `npx vite build --mode mock`, `npm run build`)
