@@ -60,6 +60,8 @@ const CONSUMER = `import {
   type Logger, type StateStore, type LoadedSpec, type Operation, type Validators, type ValidationResult, type JsonValue,
   type VerifyReport, type PlantstoreErrorCode,
 } from 'plantstore';
+import { createHandlers, type PlantstoreHandlers, type CreateHandlersOptions } from 'plantstore/msw';
+import { setupServer } from 'msw/node';
 
 const options: StartMockServerOptions = { port: 0, tokens: ['test-token'], logger: silentLogger };
 const mock: MockServer = await startMockServer(options);
@@ -79,7 +81,13 @@ const code: PlantstoreErrorCode = new PlantstoreError('USAGE', 'x').code;
 const defaults: MockOptions = DEFAULT_MOCK_OPTIONS;
 void [operations.length, checked.ok, answer.status, stringifyJson(value), report, logger, store, code, defaults, StateFullError, loadFixtures, REPORTERS, OFF_CONTRACT_STATUSES, FIXTURE_SCHEMA_PATH];
 await mock.close();
-console.log(JSON.stringify({ operations: operations.length, health: answer.status, valid: checked.ok, exact: stringifyJson(value) }));
+const handlerOptions: CreateHandlersOptions = { spec, baseUrl: 'https://api.test' };
+const handlers: PlantstoreHandlers = await createHandlers(handlerOptions);
+const server = setupServer(...handlers);
+server.listen({ onUnhandledRequest: 'error' });
+const created = await fetch('https://api.test/plants', { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id": 7, "name": "Fern"}' });
+server.close();
+console.log(JSON.stringify({ operations: operations.length, health: answer.status, valid: checked.ok, exact: stringifyJson(value), msw: created.status, stored: handlers.state.list() }));
 `;
 
 describe('the packed package, installed by a TypeScript project', () => {
@@ -98,7 +106,18 @@ describe('the packed package, installed by a TypeScript project', () => {
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     writeFileSync(join(consumer, 'index.ts'), CONSUMER);
     // Install scripts are skipped: the "node" dependency's would fetch Node 24, which the library does not use.
-    npm(['install', '--ignore-scripts', '--prefer-offline', tarball, `typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`], consumer);
+    npm(
+      [
+        'install',
+        '--ignore-scripts',
+        '--prefer-offline',
+        tarball,
+        `msw@${version('msw')}`,
+        `typescript@${version('typescript')}`,
+        `@types/node@${version('@types/node')}`,
+      ],
+      consumer,
+    );
   }, 240_000);
 
   it('ships compiled JavaScript with its .d.ts types, the document and the fixtures, and no TypeScript source', () => {
@@ -136,11 +155,18 @@ describe('the packed package, installed by a TypeScript project', () => {
     120_000,
   );
 
-  it('runs from dist/ on Node 24: a mock, the engine, the validator, exact JSON and a verify run', () => {
+  it('runs from dist/ on Node 24: a mock, the engine, the validator, exact JSON, a verify run and the MSW handlers', () => {
     // Node strips the types of the consumer's own file (outside node_modules).
     const run = spawnSync(process.execPath, [join(consumer, 'index.ts')], { cwd: consumer, encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ operations: 1, health: 200, valid: true, exact: '{"id":9007199254740993}' });
+    expect(JSON.parse(run.stdout)).toEqual({
+      operations: 1,
+      health: 200,
+      valid: true,
+      exact: '{"id":9007199254740993}',
+      msw: 200,
+      stored: { '/plants': [{ id: 7, name: 'Fern' }] },
+    });
   });
 
   it('runs its command from dist/ (no TypeScript is shipped to strip)', () => {
