@@ -136,6 +136,9 @@ async function fetchAnswer(probe: ProbeRequest): Promise<(Answer & { unhandled: 
       headers: probe.headers,
       // Bytes, not a string: fetch then adds no Content-Type of its own.
       body: probe.body === undefined ? undefined : new Uint8Array(Buffer.from(probe.body)),
+      // The answer itself, as the engine gives it: a redirect is compared, not followed (and msw's
+      // interceptor follows a 3xx without Location forever: see docs/compatibility.md).
+      redirect: 'manual',
       signal: AbortSignal.timeout(10_000),
     });
     const body = Buffer.from(await response.arrayBuffer());
