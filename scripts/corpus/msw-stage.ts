@@ -18,7 +18,7 @@ import type { ProbeRequest } from './probe-request.ts';
 import type { SchemaJudge } from './schema-judge.ts';
 
 export const MSW_BASE = 'http://corpus.test';
-/** A header no real answer carries: the fallback handler marks what plantstore's handlers left alone. */
+/** A header no real answer carries: the fallback handler names there the URL plantstore's handlers left alone. */
 const UNHANDLED = 'x-corpus-unhandled';
 
 export interface Disagreement {
@@ -63,7 +63,7 @@ export async function runMswStage(file: string, loaded: LoadedDocument, probes: 
     const engine = createMockEngine({ spec: await loadSpec(file) });
     server = setupServer(
       ...handlers,
-      http.all('*', () => new Response(null, { status: 599, headers: { [UNHANDLED]: '1' } })),
+      http.all('*', ({ request }) => new Response(null, { status: 599, headers: { [UNHANDLED]: request.url } })),
     );
     server.listen({ onUnhandledRequest: 'bypass' });
     for (const [index, probe] of probes.entries()) {
@@ -77,7 +77,7 @@ export async function runMswStage(file: string, loaded: LoadedDocument, probes: 
         continue;
       }
       if (got.unhandled) {
-        disagree(`unhandled: ${MSW_BASE}${probe.request.target}`);
+        disagree(`unhandled: ${got.unhandled}`);
         continue;
       }
       if (got.status !== expected.status) {
@@ -129,7 +129,7 @@ async function engineAnswer(engine: ReturnType<typeof createMockEngine>, probe: 
   return { status: answer.status, contentType: type, body };
 }
 
-async function fetchAnswer(probe: ProbeRequest): Promise<(Answer & { unhandled: boolean }) | { error: string }> {
+async function fetchAnswer(probe: ProbeRequest): Promise<(Answer & { unhandled?: string }) | { error: string }> {
   try {
     const response = await fetch(`${MSW_BASE}${probe.target}`, {
       method: probe.method,
@@ -146,7 +146,7 @@ async function fetchAnswer(probe: ProbeRequest): Promise<(Answer & { unhandled: 
       status: response.status,
       contentType: response.headers.get('content-type') ?? undefined,
       body,
-      unhandled: response.headers.get(UNHANDLED) === '1',
+      unhandled: response.headers.get(UNHANDLED) ?? undefined,
     };
   } catch (error) {
     const cause = (error as { cause?: Error }).cause;
