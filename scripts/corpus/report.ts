@@ -73,8 +73,8 @@ export interface Totals {
   prismProbes: number;
   /** The same figures restricted to documents both servers loaded. */
   bothLoaded: { documents: number; plantstoreCorrect: number; prismCorrect: number; probes: number };
-  /** The MSW stage: documents it ran on, those it could not set up, probes sent through fetch and agreements. */
-  msw: { documents: number; errors: number; probed: number; agreed: number; bothValid: number; unhandled: number };
+  /** The MSW stage: documents it ran on, those it could not set up, probes owed (a document it could not set up owes all its operations') and agreements. */
+  msw: { documents: number; errors: number; probes: number; agreed: number; bothValid: number; unhandled: number };
 }
 
 export function totalsOf(results: DocumentResult[]): Totals {
@@ -92,7 +92,7 @@ export function totalsOf(results: DocumentResult[]): Totals {
     prismCorrect: 0,
     prismProbes: 0,
     bothLoaded: { documents: 0, plantstoreCorrect: 0, prismCorrect: 0, probes: 0 },
-    msw: { documents: 0, errors: 0, probed: 0, agreed: 0, bothValid: 0, unhandled: 0 },
+    msw: { documents: 0, errors: 0, probes: 0, agreed: 0, bothValid: 0, unhandled: 0 },
   };
   for (const r of results) {
     // A document that does not load still owes its operations' probes: they count as missed.
@@ -107,7 +107,7 @@ export function totalsOf(results: DocumentResult[]): Totals {
     if (r.msw) {
       t.msw.documents++;
       if (r.msw.error !== undefined) t.msw.errors++;
-      t.msw.probed += r.msw.probed;
+      t.msw.probes += r.operations;
       t.msw.agreed += r.msw.agreed;
       t.msw.bothValid += r.msw.bothValid;
       t.msw.unhandled += r.msw.disagreements.filter((d) => d.reason.startsWith('unhandled')).length;
@@ -148,7 +148,7 @@ export function formatTotals(t: Totals): string[] {
   if (t.msw.documents > 0) {
     const m = t.msw;
     lines.push(
-      `msw handlers agree with the engine: ${m.agreed}/${m.probed} = ${pct(m.agreed, m.probed)} of probes on ${m.documents - m.errors}/${m.documents} documents (${m.bothValid} with different bodies both judged correct; ${m.unhandled} unhandled; ${m.errors} documents the stage could not set up)`,
+      `msw handlers agree with the engine: ${m.agreed}/${m.probes} = ${pct(m.agreed, m.probes)} of probes on ${m.documents - m.errors}/${m.documents} documents (${m.bothValid} with different bodies both judged correct; ${m.unhandled} unhandled; ${m.errors} documents the stage could not set up)`,
     );
   }
   return lines;
