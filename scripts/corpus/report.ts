@@ -5,7 +5,19 @@ const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixe
 const ms = (value: number | undefined) => (value === undefined ? '-' : String(Math.round(value)));
 const probes = (s: ServerResult | undefined) => (s === undefined ? '-' : s.loaded ? `${s.correct}/${s.total}` : '-');
 
-export const HEADER = ['document', 'ops', 'loaded', 'start ms', 'probes ok', 'self-verify', 'sigterm ms', 'prism loaded', 'prism start', 'prism probes'];
+export const HEADER = [
+  'document',
+  'ops',
+  'loaded',
+  'start ms',
+  'probes ok',
+  'self-verify',
+  'sigterm ms',
+  'prism loaded',
+  'prism start',
+  'prism probes',
+  'msw agree',
+];
 
 export function row(r: DocumentResult): string[] {
   const verify =
@@ -26,6 +38,7 @@ export function row(r: DocumentResult): string[] {
     r.prism === undefined ? '-' : r.prism.loaded ? 'yes' : 'no',
     ms(r.prism?.startMs),
     probes(r.prism),
+    r.msw === undefined ? '-' : r.msw.error !== undefined ? 'ERROR' : `${r.msw.agreed}/${r.msw.probed}`,
   ];
 }
 
@@ -60,6 +73,8 @@ export interface Totals {
   prismProbes: number;
   /** The same figures restricted to documents both servers loaded. */
   bothLoaded: { documents: number; plantstoreCorrect: number; prismCorrect: number; probes: number };
+  /** The MSW stage: documents it ran on, those it could not set up, probes owed (a document it could not set up owes all its operations') and agreements. */
+  msw: { documents: number; errors: number; probes: number; agreed: number; bothValid: number; unhandled: number };
 }
 
 export function totalsOf(results: DocumentResult[]): Totals {
@@ -77,6 +92,7 @@ export function totalsOf(results: DocumentResult[]): Totals {
     prismCorrect: 0,
     prismProbes: 0,
     bothLoaded: { documents: 0, plantstoreCorrect: 0, prismCorrect: 0, probes: 0 },
+    msw: { documents: 0, errors: 0, probes: 0, agreed: 0, bothValid: 0, unhandled: 0 },
   };
   for (const r of results) {
     // A document that does not load still owes its operations' probes: they count as missed.
@@ -88,6 +104,14 @@ export function totalsOf(results: DocumentResult[]): Totals {
     if (r.selfVerify?.exitCode === 0 && r.selfVerify.cases > 0) t.verifyPassedWithCases++;
     if (r.selfVerify?.out !== undefined) t.verifyOut++;
     if (r.sigterm?.ok) t.sigtermOk++;
+    if (r.msw) {
+      t.msw.documents++;
+      if (r.msw.error !== undefined) t.msw.errors++;
+      t.msw.probes += r.operations;
+      t.msw.agreed += r.msw.agreed;
+      t.msw.bothValid += r.msw.bothValid;
+      t.msw.unhandled += r.msw.disagreements.filter((d) => d.reason.startsWith('unhandled')).length;
+    }
     if (r.prism) {
       t.prismDocuments++;
       if (r.prism.loaded) t.prismLoaded++;
@@ -121,5 +145,21 @@ export function formatTotals(t: Totals): string[] {
       `on the ${b.documents} documents both loaded: plantstore ${pct(b.plantstoreCorrect, b.probes)}, prism ${pct(b.prismCorrect, b.probes)} of ${b.probes} probes`,
     );
   }
+  if (t.msw.documents > 0) {
+    const m = t.msw;
+    lines.push(
+      `msw handlers agree with the engine: ${m.agreed}/${m.probes} = ${pct(m.agreed, m.probes)} of probes on ${m.documents - m.errors}/${m.documents} documents (${m.bothValid} with different bodies both judged correct; ${m.unhandled} unhandled; ${m.errors} documents the stage could not set up)`,
+    );
+  }
   return lines;
+}
+
+/** Each MSW disagreement and set-up error, one indented line each. */
+export function mswLines(results: DocumentResult[]): string[] {
+  return results.flatMap((r) => [
+    ...(r.msw?.error !== undefined ? [`    ${r.name}: (set-up) ${r.msw.error}`] : []),
+    ...(r.msw?.disagreements ?? []).map((d) =>
+      `    ${r.name}: ${d.operation}: engine ${d.engineStatus ?? '-'}, msw ${d.mswStatus ?? '-'}: ${d.reason}`.slice(0, 300),
+    ),
+  ]);
 }

@@ -7,6 +7,7 @@ import { freePort, plantstoreArgs, prismArgs, startServer, stop } from './proces
 import { buildProbe, PROBE_TOKEN, type ProbeRequest } from './probe-request.ts';
 import { createSchemaJudge, type SchemaJudge } from './schema-judge.ts';
 import { selfVerify, type SelfVerifyResult } from './self-verify.ts';
+import { runMswStage, type MswResult } from './msw-stage.ts';
 import { send } from './send.ts';
 import { LISTENING, measureSigterm, type SigtermResult } from './sigterm.ts';
 import type { CorpusDocument } from './sources.ts';
@@ -41,11 +42,14 @@ export interface DocumentResult {
   selfVerify?: SelfVerifyResult;
   sigterm?: SigtermResult;
   prism?: ServerResult;
+  /** The MSW handlers' answers to the same probes, against a fresh engine's (unless --no-msw). */
+  msw?: MswResult;
 }
 
 export interface RunSettings {
   root: string;
   prism: boolean;
+  msw: boolean;
   startTimeoutMs: number;
   verifyTimeoutMs: number;
 }
@@ -110,6 +114,11 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
     result.selfVerify = await selfVerify(settings.root, document.file, server.url, settings.verifyTimeoutMs, authFlags(loaded?.doc));
     await stop(server.child, 5000);
   } else result.plantstore.error = started.error.slice(0, 300);
+
+  if (settings.msw && loaded && responses) {
+    say(`  ${document.name}: msw ...`);
+    result.msw = await runMswStage(document.file, loaded, probes, responses);
+  }
 
   say(`  ${document.name}: SIGTERM ...`);
   result.sigterm = await measureSigterm(settings.root, document.file, settings.startTimeoutMs);

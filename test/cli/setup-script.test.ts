@@ -3,7 +3,7 @@
 // lock file; it installs when the lock file asks for something node_modules does not hold.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript for Node 20, without types
 import { installedMatchesLock } from '../../scripts/installed-matches-lock.js';
@@ -80,7 +80,8 @@ describe("npm's record of node_modules against the lock file", () => {
 function checkoutCopy(): { dir: string; npmCalls: () => number } {
   const dir = tempDir('plantstore-setup-copy-');
   for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(root, file), join(dir, file));
-  cpSync(join(root, 'scripts'), join(dir, 'scripts'), { recursive: true, filter: (path) => !path.includes('corpus') });
+  // Relative to the project: a checkout whose own path holds "corpus" must still be copied.
+  cpSync(join(root, 'scripts'), join(dir, 'scripts'), { recursive: true, filter: (path) => !relative(root, path).includes('corpus') });
   mkdirSync(join(dir, 'node_modules'));
   for (const name of readdirSync(join(root, 'node_modules'))) {
     if (name === '.plantstore-setup' || name === '.package-lock.json') continue;
