@@ -80,7 +80,16 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
   const base = parseBase(baseUrl ?? firstServerUrl(spec));
   const maxBodyBytes = mockOptions.maxBodyBytes ?? DEFAULT_MOCK_OPTIONS.maxBodyBytes;
 
+  // msw/node's fetch interceptor follows a 3xx even without a Location, to `<dir>/null` (new URL(null,
+  // url)), and counts hops per request: where the document routes that URL too, it follows for ever.
+  // A browser returns such an answer as it is (Fetch: no Location, no redirect). The follow-up is
+  // ended as a network error, as fetch ends a redirect loop.
+  const followUps = new Set<string>();
   const handler = http.all(routesPattern(engine.operations, base), async ({ request }) => {
+    if (followUps.delete(request.url)) {
+      logger.warn(`msw/node followed a redirect without Location to ${request.url}; fetch with redirect: 'manual' to see the answer itself`);
+      return Response.error();
+    }
     const url = new URL(request.url);
     const declared = Number(request.headers.get('content-length') ?? 0);
     if (declared > maxBodyBytes) return tooLarge(engine, maxBodyBytes);
@@ -97,7 +106,9 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
       headers,
       body: bytes,
     };
-    return toResponse(await engine.handle(mockRequest));
+    const answer = await engine.handle(mockRequest);
+    if (followedByMswNode(request, answer) && followUps.size < 100) followUps.add(new URL('null', request.url).href);
+    return toResponse(answer);
   });
 
   // The admin API's own code, so that a seed here is checked and numbered as POST /__mock/state's.
@@ -148,6 +159,15 @@ function storeFor(spec: LoadedSpec, persist: CreateHandlersOptions['persist'], l
   const storage = chosen.storage ?? (globalThis as { localStorage?: WebStorage }).localStorage;
   if (!storage) throw new PlantstoreError('USAGE', 'persist needs Web Storage: this host has no localStorage; pass persist: { storage }');
   return createWebStorageStore(storage, chosen.key ?? `plantstore:${spec.document.info.title}`, logger, limits);
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Whether msw/node's interceptor (its FetchRequest) will follow this answer to `<dir>/null`. */
+function followedByMswNode(request: Request, answer: MockResponse): boolean {
+  if (!REDIRECTS.has(answer.status) || Object.keys(answer.headers).some((name) => name.toLowerCase() === 'location')) return false;
+  // It refuses to follow a request with a body (but for a 303) before it requests anything.
+  return request.redirect === 'follow' && request.constructor.name === 'FetchRequest' && (answer.status === 303 || request.body === null);
 }
 
 function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {

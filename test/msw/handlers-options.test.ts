@@ -122,3 +122,19 @@ describe('createHandlers', () => {
     expect(handlers.journal.list()).toEqual([]);
   });
 });
+
+describe('a redirect without Location, through msw/node', () => {
+  it("ends the interceptor's follow-up as a network error instead of following it for ever, and answers redirect: manual as it is", async () => {
+    const warnings: string[] = [];
+    const logger = { request() {}, info() {}, warn: (line: string) => void warnings.push(line), error() {}, flush() {} };
+    await serve({ spec: 'test/documents/redirect-without-location.yaml', logger });
+    const manual = await fetch('http://files.test/files/report.pdf', { redirect: 'manual' });
+    expect(manual.status).toBe(302);
+    await expect(fetch('http://files.test/files/report.pdf')).rejects.toThrow('Failed to fetch');
+    expect(warnings.filter((line) => line.startsWith('msw/node'))).toEqual([
+      "msw/node followed a redirect without Location to http://files.test/files/null; fetch with redirect: 'manual' to see the answer itself",
+    ]);
+    // The guard is spent: a later request to that URL is answered.
+    expect((await fetch('http://files.test/files/null', { redirect: 'manual' })).status).toBe(302);
+  });
+});
