@@ -66,7 +66,7 @@ describe('absent items', () => {
     expect(warnings).toHaveLength(3);
     expect(warnings.map((w) => w.split(' ')[0])).toEqual(['getNote', 'replaceNote', 'deleteNote']);
     expect(warnings[0]).toBe(
-      'getNote (GET /notes/{id}) declares no 404: a note that is not stored gets its lowest 2xx from the document (its example, else a generated body), as Prism answers; declare a 404 there, or start the mock with --absent-items 404 for an undeclared 404',
+      "getNote (GET /notes/{id}) declares no 404: a note that is not stored gets its lowest 2xx from the document (its example, else a generated body), as Prism answers; declare a 404 there, or ask for an undeclared 404 (--absent-items 404; absentItems: '404' in the library and the MSW handlers)",
     );
   });
 
