@@ -18,6 +18,7 @@ import { createRecorder, type Recorder } from './recorder.ts';
 import { createResponseChecker } from './response-checks.ts';
 import type { Upstream, UpstreamAnswer } from './upstream.ts';
 import { createViolationSummary, requestViolations, VIOLATIONS_HEADER, violationsHeader, type Violation, type ViolationSummary } from './violations.ts';
+import { textOf } from '../http/bytes.ts';
 
 /** The header that says who answered. */
 export const SOURCE_HEADER = 'plantstore-source';
@@ -197,6 +198,6 @@ function bodiless(request: MockRequest, status: number): boolean {
 
 function jsonOf(body: MockResponse['body']): JsonValue | undefined {
   if (body === undefined || body.length === 0) return undefined;
-  const parsed = parseJson(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+  const parsed = parseJson(textOf(body));
   return parsed.ok ? parsed.value : undefined;
 }

@@ -8,6 +8,7 @@ import type { RouteResult } from '../document/router.ts';
 import type { ValidationIssue, Validators } from '../validation/validator.ts';
 import type { MockResponse } from '../http/types.ts';
 import type { Finding } from './report.ts';
+import { textOf } from '../http/bytes.ts';
 
 /**
  * Statuses the project's own mock answers on purpose although no operation declares them
@@ -51,7 +52,7 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
   'server-error': ({ response }) =>
     response.status >= 500
       ? [
-          failure('server-error', `the server failed with ${response.status}${snippet(textOf(response))}; a 5xx is always a failure`, {
+          failure('server-error', `the server failed with ${response.status}${snippet(responseText(response))}; a 5xx is always a failure`, {
             actual: response.status,
           }),
         ]
@@ -116,7 +117,7 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
   'content-type': ({ route, response, validators }) => {
     const declared = declaredContents(route, response.status);
     if (!declared) return [];
-    if (textOf(response) === '') {
+    if (responseText(response) === '') {
       // Zero bytes are no JSON value, but they are a text or binary body whose schema takes "" (a PDF as `type: string, format: binary`).
       const emptyAllowed = declared.contents.some((c) => !isJsonMediaType(c.mediaType) && (c.schema === undefined || validators.at(c.schemaPointer)('').ok));
       return emptyAllowed ? [] : [failure('missing-body', `the body is empty; ${response.status} declares ${declared.types.join(', ')}`)];
@@ -148,7 +149,7 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       return [
         failure(
           'body-not-json',
-          `the body is not JSON (${response.json.message})${snippet(textOf(response))}; ${response.status} declares ${content.mediaType}`,
+          `the body is not JSON (${response.json.message})${snippet(responseText(response))}; ${response.status} declares ${content.mediaType}`,
         ),
       ];
     const result = validators.at(content.schemaPointer)(response.json.value);
@@ -167,11 +168,8 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
 };
 
 /** The answer's body as text: `text` when the caller decoded it, else the body itself ('' when none). */
-export function textOf(response: MockResponse): string {
-  const { text, body } = response;
-  if (text !== undefined) return text;
-  if (body === undefined) return '';
-  return typeof body === 'string' ? body : new TextDecoder().decode(body);
+export function responseText(response: MockResponse): string {
+  return response.text ?? (response.body === undefined ? '' : textOf(response.body));
 }
 
 /** Runs every registered check on one answer. */

@@ -4,7 +4,7 @@
 import type { JsonValue } from '../json/exact-json.ts';
 import { compareJson } from './compare-json.ts';
 import type { MockResponse } from '../http/types.ts';
-import { textOf } from './contract-checks.ts';
+import { responseText } from './contract-checks.ts';
 import type { FixtureExpectation, StatusExpectation } from './fixture.ts';
 import type { Finding } from './report.ts';
 
@@ -60,7 +60,7 @@ export function statusMatches(expected: StatusExpectation, status: number): bool
 function checkBody(expected: JsonValue, mode: 'subset' | 'exact', response: MockResponse): Finding[] {
   if (response.json === undefined || !response.json.ok) {
     const why = response.json === undefined ? 'the body is empty' : `the body is not JSON (${response.json.message})`;
-    const text = textOf(response);
+    const text = responseText(response);
     // No pointer: the whole body is at issue. An empty body has no actual value to show.
     return [
       {
