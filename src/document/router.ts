@@ -18,6 +18,25 @@ interface Route {
 
 export type Router = (method: string, pathname: string) => RouteResult;
 
+/** A literal text as a regular expression's source. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A path template as a regular expression's source: literal text as a URL carries it (wireForm),
+ * each parameter one segment, in a group whose name is pushed onto `names`.
+ */
+export function templateSource(path: string, names: string[] = []): string {
+  return path
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const param = /^\{([^}]+)\}$/.exec(part);
+      if (!param) return escapeRegExp(wireForm(part));
+      names.push(param[1]);
+      return '([^/]+)';
+    })
+    .join('');
+}
+
 /** Builds the router once; each call is a Map lookup or a few regex tests. */
 export function createRouter(operations: Operation[]): Router {
   const literal = new Map<string, Map<string, Operation>>();
@@ -33,15 +52,7 @@ export function createRouter(operations: Operation[]): Router {
     let route = templated.get(operation.path);
     if (!route) {
       const names: string[] = [];
-      const source = operation.path
-        .split(/(\{[^}]+\})/)
-        .map((part) => {
-          const param = /^\{([^}]+)\}$/.exec(part);
-          if (!param) return wireForm(part).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          names.push(param[1]);
-          return '([^/]+)';
-        })
-        .join('');
+      const source = templateSource(operation.path, names);
       route = {
         template: operation.path,
         pattern: new RegExp(`^${source}$`),

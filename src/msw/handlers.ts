@@ -15,7 +15,7 @@ import { PlantstoreError } from '../errors.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { textOf } from '../http/bytes.ts';
 import { loadDocument, type DocumentSource } from './load-document.ts';
-import { wireForm } from '../document/router.ts';
+import { escapeRegExp, templateSource } from '../document/router.ts';
 import { reasonPhrase } from '../platform/host.ts';
 import type { Operation } from '../document/operations.ts';
 
@@ -217,8 +217,6 @@ function parseBase(baseUrl: string): Base {
   return { path: path.replace(/\/+$/, '') };
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
 /**
  * One pattern for every path the engine routes, under the base: MSW matches it against the URL
  * without its query. A path the document does not declare is not matched, so MSW passes it on
@@ -226,12 +224,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$
  * carries it (the router's wire form: `/#X-Amz-Target` arrives as `/%23X-Amz-Target`).
  */
 function routesPattern(operations: readonly Operation[], base: Base): RegExp {
-  const paths = [...new Set(operations.map((operation) => operation.path))].map((path) =>
-    path
-      .split(/\{[^}]+\}/)
-      .map((part) => escapeRegExp(wireForm(part)))
-      .join('[^/]+'),
-  );
+  const paths = [...new Set(operations.map((operation) => operation.path))].map((path) => templateSource(path));
   const origin = base.origin === undefined ? '[a-z][a-z0-9+.-]*://[^/]+' : escapeRegExp(base.origin);
   return new RegExp(`^${origin}${escapeRegExp(base.path)}(?:${paths.join('|') || '(?!)'})$`);
 }
