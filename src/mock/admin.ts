@@ -7,7 +7,7 @@ import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from '../http/types.ts';
 import { textOf } from '../http/bytes.ts';
 import type { Journal } from './journal.ts';
-import { keyString, type ResourceBinding } from '../document/resources.ts';
+import { collectionMatcher, keyString, requestContent, type ResourceBinding } from '../document/resources.ts';
 import type { Answers } from './answers.ts';
 import type { Outcome } from './responder.ts';
 import type { Webhooks } from './webhooks.ts';
@@ -74,6 +74,7 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
       return answers.raw(request, 200, { deliveries: admin.webhooks.deliveries() });
     case 'DELETE /__mock/state':
       store.clear();
+      answers.hooks.tombstones.clear(tenant === undefined ? undefined : store);
       await store.flush();
       return answers.raw(request, 204, undefined);
     case 'POST /__mock/state':
@@ -100,8 +101,14 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
   const collections = (value !== null && typeof value === 'object' && 'collections' in value ? value.collections : value) as Record<string, JsonValue>;
   if (collections === null || typeof collections !== 'object' || Array.isArray(collections))
     return bad('send {"<collection path>": [items...]}, e.g. {"/plants": [{"id": 1, "name": "Fern"}]}');
+  // A seed names a stored collection: `/plants`, or a nested one with its parents (`/users/alice/playlists`).
+  const createList: Array<[Operation, ResourceBinding, (name: string) => boolean]> = [];
+  for (const [operation, binding] of admin.bindings) if (binding.role === 'create') createList.push([operation, binding, collectionMatcher(binding)]);
   const creates = new Map<string, [Operation, ResourceBinding]>();
-  for (const [operation, binding] of admin.bindings) if (binding.role === 'create') creates.set(binding.collection, [operation, binding]);
+  for (const name of Object.keys(collections)) {
+    const found = createList.find(([, , belongs]) => belongs(name));
+    if (found) creates.set(name, [found[0], found[1]]);
+  }
   // The example generator, where a seeded item's server fields need it, is loaded before any
   // key is checked: from the first check to the last insert nothing waits.
   const { hooks } = admin.answers;
@@ -113,10 +120,11 @@ async function seed(request: MockRequest, admin: AdminContext, store: StateStore
   const plannedKeys = new Set<string>();
   for (const [collection, items] of Object.entries(collections)) {
     const create = creates.get(collection);
-    if (!create) return bad(`no collection ${collection}; collections: ${[...creates.keys()].join(', ') || '(none)'}`);
+    if (!create)
+      return bad(`no collection ${collection}; collections: ${[...new Set(createList.map(([, binding]) => binding.collection))].join(', ') || '(none)'}`);
     if (!Array.isArray(items)) return bad(`${collection}: expected an array of items`);
     const [operation, binding] = create;
-    const content = operation.requestBody && jsonContent(operation.requestBody.contents);
+    const content = requestContent(operation);
     for (const [index, item] of items.entries()) {
       const check = content ? admin.validators.at(content.schemaPointer)(item) : { ok: true as const };
       if (!check.ok) return bad(`${collection}[${index}]: ${formatIssues(check.issues)}`);

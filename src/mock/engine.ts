@@ -8,11 +8,12 @@ import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { apiKeyNames, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
 import { createRouter } from '../document/router.ts';
+import { NO_CONTENT_STATUSES } from '../document/operation-facts.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { createAdminAccess } from './admin-access.ts';
-import { createAnswers, type Admitted, type Eventually } from './answers.ts';
+import { createAnswers, type Admitted, type Eventually, type StateOutcome } from './answers.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
 import { INVALID } from './declared-answers.ts';
@@ -24,7 +25,7 @@ import { readParameters } from './parameters.ts';
 import { readBody, type BodyResult } from './request-body.ts';
 import { bindResources, type ResourceBinding } from '../document/resources.ts';
 import type { Outcome } from './responder.ts';
-import type { StateOutcome } from './state-actions.ts';
+
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
@@ -38,13 +39,6 @@ export type Admission = ({ ok: true } & Admitted) | { ok: false; code: Admission
 export type AdmissionCode = 'no-operation' | 'method-not-allowed' | 'unauthorized' | 'invalid-parameter' | 'unsupported-media-type' | 'invalid-body';
 
 const refused = (code: AdmissionCode, outcome: Outcome): Admission => ({ ok: false, code, outcome });
-
-/**
- * Statuses that never carry content (RFC 9110 §15.3.5, §15.3.6, §15.4.5), whatever the document
- * declares for them: a declared `205` with a schema is answered empty (Node would send the body,
- * and a Response, as the MSW handlers make, cannot hold one).
- */
-const NO_CONTENT = new Set([204, 205, 304]);
 
 export interface MockEngine {
   /** Answers one request; never throws for any input. Synchronous unless it must wait (a durable write, a forced response). */
@@ -269,7 +263,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const finish = (request: MockRequest, outcome: Outcome, started: number): MockResponse => {
     record(request, outcome, started);
     const { response } = outcome;
-    return request.method === 'HEAD' || (NO_CONTENT.has(response.status) && response.body !== undefined) ? { ...response, body: undefined } : response;
+    return request.method === 'HEAD' || (NO_CONTENT_STATUSES.has(response.status) && response.body !== undefined) ? { ...response, body: undefined } : response;
   };
 
   return {
