@@ -24,7 +24,7 @@ export interface Resource {
   parents: string[];
   /** The body field that carries the key (none: the mock numbers items and the key lives in the path only). */
   keyField?: string;
-  /** Where the key comes from, in words (`path parameter {username}`, `x-plantstore-id`, `id`, `numbered by the mock`). */
+  /** Why that key, in words (`named by {username}`, `x-plantstore-id`, `a conventional key name`, `numbered by the mock`). */
   keySource: string;
   keyType: 'integer' | 'string';
   /** Singular noun for messages ("plant" for /plants). */
@@ -263,7 +263,7 @@ function describeResource(members: Candidate[], document: unknown): Resource {
   const location = creates.some((c) => declaresLocation(c.operation, document));
   const kept = creates.length > 0;
   const why = kept
-    ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.source}`
+    ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
     : `answered from the document: no create (a POST of an object on ${collection})`;
   return {
     collection,
@@ -289,31 +289,26 @@ function describeResource(members: Candidate[], document: unknown): Resource {
  * ({username} -> username, {Sid} -> sid, {playlist_id} -> id, {issue_number} -> number); else a
  * conventional name (id, <noun>Id, sid, uuid, key, and name when items are read by it).
  */
-function chooseKey(
-  idField: string | undefined,
-  keyParam: string | undefined,
-  noun: string,
-  fields: Map<string, unknown>,
-  readable: boolean,
-): { field?: string; source: string } {
-  if (idField) return { field: idField, source: `x-plantstore-id (${idField})` };
+function chooseKey(idField: string | undefined, keyParam: string | undefined, noun: string, fields: Map<string, unknown>, readable: boolean): { field?: string; source: string } {
+  if (idField) return { field: idField, source: 'x-plantstore-id' };
   const byNormal = new Map([...fields.keys()].map((name) => [normal(name), name]));
+  const from = keyParam === undefined ? '' : `, read from {${keyParam}}`;
   if (keyParam !== undefined) {
     const p = normal(keyParam);
     const exact = byNormal.get(p);
-    if (exact !== undefined) return { field: exact, source: `path parameter {${keyParam}} (field ${exact})` };
+    if (exact !== undefined) return { field: exact, source: `named by {${keyParam}}` };
     const n = normal(noun);
     if (p.startsWith(n) && p.length > n.length) {
       const rest = byNormal.get(p.slice(n.length));
-      if (rest !== undefined) return { field: rest, source: `path parameter {${keyParam}} (field ${rest})` };
+      if (rest !== undefined) return { field: rest, source: `named by {${keyParam}}` };
     }
   }
   const conventional = ['id', `${noun}id`, 'sid', 'uuid', 'key', ...(readable ? ['name'] : [])];
   for (const name of conventional) {
     const field = byNormal.get(normal(name));
-    if (field !== undefined) return { field, source: keyParam === undefined ? `field ${field}` : `path parameter {${keyParam}} (field ${field})` };
+    if (field !== undefined) return { field, source: `a conventional key name${from}` };
   }
-  return { source: keyParam === undefined ? 'numbered by the mock' : `path parameter {${keyParam}} (numbered by the mock)` };
+  return { source: `numbered by the mock${from}` };
 }
 
 /** Names compared without case and separators: FriendlyName, friendly_name and friendly-name are one. */

@@ -7,7 +7,8 @@ import { formatIssues, type Validators } from '../validation/validator.ts';
 import type { MockRequest } from '../http/types.ts';
 import { textOf } from '../http/bytes.ts';
 import type { Journal } from './journal.ts';
-import { collectionMatcher, keyString, requestContent, type ResourceBinding } from '../document/resources.ts';
+import { collectionMatcher, keyString, requestContent, type Resource, type ResourceBinding } from '../document/resources.ts';
+import { collectionLine } from '../document/resource-report.ts';
 import type { Answers } from './answers.ts';
 import type { Outcome } from './responder.ts';
 import type { Webhooks } from './webhooks.ts';
@@ -20,6 +21,7 @@ export interface AdminContext {
   version: string;
   operations: Operation[];
   bindings: Map<Operation, ResourceBinding>;
+  resources: Resource[];
   store: StateStore;
   /** The store of one tenant (--isolate-by token), or the whole store for undefined. */
   tenantStore: (tenant: string | undefined) => StateStore;
@@ -64,6 +66,8 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
         api: admin.title,
         version: admin.version,
         operations: admin.operations.length,
+        // What keeps state, in the words of the start-up lines.
+        collections: Object.fromEntries(admin.resources.map((r) => [r.collection, collectionLine(r).slice(r.collection.length + 2)])),
         uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000),
       });
     case 'GET /__mock/state':

@@ -23,7 +23,8 @@ import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody, type BodyResult } from './request-body.ts';
-import { bindResources, type ResourceBinding } from '../document/resources.ts';
+import { buildResourceMap, type Resource, type ResourceBinding } from '../document/resources.ts';
+import { collectionLines } from '../document/resource-report.ts';
 import type { Outcome } from './responder.ts';
 
 import { createWebhooks, type Webhooks } from './webhooks.ts';
@@ -62,6 +63,8 @@ export interface MockEngine {
   readonly validators: Validators;
   /** The REST roles of the operations (create, list, read, ...), by operation. */
   readonly bindings: Map<Operation, ResourceBinding>;
+  /** The document's collections: kept or answered from the document, keys, list envelopes, paging (`spec --resources` prints them). */
+  readonly resources: Resource[];
   readonly store: StateStore;
   readonly journal: Journal;
   readonly webhooks: Webhooks;
@@ -92,7 +95,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // checked every schema against its meta-schema.
   const validators = createValidators(spec);
   validators.prepare();
-  const bindings = bindResources(operations, document);
+  // The resource map, worked out once: which collections keep state, and what each operation does to them.
+  const { resources, bindings } = buildResourceMap(operations, document);
+  for (const line of collectionLines(resources)) logger.info(`state: ${line}`);
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
   const secretNames = apiKeyNames(operations);
@@ -132,6 +137,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     version: document.info.version,
     operations,
     bindings,
+    resources,
     store,
     tenantStore,
     journal,
@@ -290,6 +296,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     operations,
     validators,
     bindings,
+    resources,
     store,
     journal,
     webhooks,
