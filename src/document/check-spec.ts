@@ -72,7 +72,9 @@ export function formatSpecSummary(summary: SpecSummary): string {
   lines.push(
     `security schemes (${summary.securitySchemes.length}): ${summary.securitySchemes.map((s) => `${s.name} (${s.description})`).join(', ') || '(none)'}`,
   );
-  lines.push(`collections the mock keeps state for (${summary.collections.filter((c) => / kept/.test(c)).length} of ${summary.collections.length}; spec --resources for the whole map):`);
+  lines.push(
+    `collections the mock keeps state for (${summary.collections.filter((c) => / kept/.test(c)).length} of ${summary.collections.length}; spec --resources for the whole map):`,
+  );
   for (const line of summary.collections) lines.push(`  ${line}`);
   lines.push(summary.warnings.length === 0 ? 'warnings: none' : `warnings (${summary.warnings.length}):`);
   for (const warning of summary.warnings) lines.push(`  ${warning}`);

@@ -26,7 +26,11 @@ export function formatResourceMap(resources: Resource[]): string {
     if (r.parents.length > 0) lines.push(`  parents:     ${r.parents.map((p) => `{${p}}`).join(', ')} (items are kept per parent)`);
     if (r.itemPath) lines.push(`  item path:   ${r.itemPath}`);
     lines.push(`  key:         ${keyWords(r)}, ${r.keyType === 'integer' ? 'an integer' : 'a string'}`);
-    lines.push(`  operations:  ${Object.entries(r.operations).map(([role, ids]) => `${role} ${ids.join(', ')}`).join('; ')}`);
+    lines.push(
+      `  operations:  ${Object.entries(r.operations)
+        .map(([role, ids]) => `${role} ${ids.join(', ')}`)
+        .join('; ')}`,
+    );
     if (r.listEnvelope) {
       const { items, nextKind, ...fields } = r.listEnvelope;
       const named = Object.entries(fields).map(([what, field]) => `${what} ${field}`);

@@ -289,7 +289,13 @@ function describeResource(members: Candidate[], document: unknown): Resource {
  * ({username} -> username, {Sid} -> sid, {playlist_id} -> id, {issue_number} -> number); else a
  * conventional name (id, <noun>Id, sid, uuid, key, and name when items are read by it).
  */
-function chooseKey(idField: string | undefined, keyParam: string | undefined, noun: string, fields: Map<string, unknown>, readable: boolean): { field?: string; source: string } {
+function chooseKey(
+  idField: string | undefined,
+  keyParam: string | undefined,
+  noun: string,
+  fields: Map<string, unknown>,
+  readable: boolean,
+): { field?: string; source: string } {
   if (idField) return { field: idField, source: 'x-plantstore-id' };
   const byNormal = new Map([...fields.keys()].map((name) => [normal(name), name]));
   const from = keyParam === undefined ? '' : `, read from {${keyParam}}`;
@@ -314,14 +320,16 @@ function chooseKey(idField: string | undefined, keyParam: string | undefined, no
 /** Names compared without case and separators: FriendlyName, friendly_name and friendly-name are one. */
 const normal = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** The request content a create or update is read by: JSON first, else a form, else the first with a schema. */
+/**
+ * The request content a create or update is read by: JSON first, else a URL-encoded or multipart
+ * form (the bodies the mock reads into an object; an XML body is checked but not read into one).
+ */
 export function requestContent(operation: Operation): MediaContent | undefined {
   const contents = operation.requestBody?.contents ?? [];
   return (
     jsonContent(contents) ??
     contents.find((c) => c.schema !== undefined && /^application\/x-www-form-urlencoded/i.test(c.mediaType)) ??
-    contents.find((c) => c.schema !== undefined && /^multipart\/form-data/i.test(c.mediaType)) ??
-    contents.find((c) => c.schema !== undefined)
+    contents.find((c) => c.schema !== undefined && /^multipart\/form-data/i.test(c.mediaType))
   );
 }
 

@@ -160,6 +160,8 @@ export function createAnswers(setup: AnswersSetup): Answers {
         return responder.json(request, operation, success, result.record);
       case 'listed':
         return listAnswer(context, result.page, success);
+      case 'unread':
+        return documented(request, operation);
       case 'replaced':
       case 'removed': {
         const outcome = responder.json(request, operation, success, noContent(operation, success) ? undefined : result.record) as StateOutcome;

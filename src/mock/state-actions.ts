@@ -51,7 +51,8 @@ export type StateResult =
   | { kind: 'read'; record: StoredRecord }
   | { kind: 'listed'; page: ListPage }
   | { kind: 'replaced'; record: StoredRecord }
-  | { kind: 'removed'; record: StoredRecord };
+  | { kind: 'removed'; record: StoredRecord }
+  | { kind: 'unread' };
 
 /** What applyState takes from its engine, built once. */
 export interface StateHooks {
@@ -96,6 +97,8 @@ function create(store: StateStore, context: StateContext, hooks: StateHooks, fie
   const { binding } = context;
   const collection = collectionOf(binding, context.params);
   const { keyField } = binding;
+  // A body sent in a media type the mock does not read into a value (XML beside JSON) stores nothing to answer with.
+  if (context.body === undefined) return { kind: 'unread' };
   let record = context.body as StoredRecord;
   let text = context.bodyText;
   let plain = context.bodyPlain;
