@@ -385,7 +385,7 @@ function singular(word: string): string {
 export function keyString(value: unknown): string | undefined {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) return Number.isFinite(value) ? String(value) : undefined;
+    if (!Number.isInteger(value)) return undefined;
     // Past the small integers, toFixed(0) writes the same digits ~40 ns sooner than String()
     // (~70 against ~110 ns for a 13-digit id: it skips the shortest-form search). The two agree on
     // every safe integer, which is what a body holds here (a larger literal parses to a bigint);
@@ -399,7 +399,7 @@ export function keyString(value: unknown): string | undefined {
 /** The key a path parameter names, in the same form keyString gives for a body field. */
 export function keyFromParam(text: string, keyType: 'integer' | 'string'): string | undefined {
   if (keyType === 'string') return text;
-  if (!/^-?\d{1,30}$/.test(text)) return /^-?\d+\.\d+$/.test(text) ? String(Number(text)) : undefined;
+  if (!/^-?\d{1,30}$/.test(text)) return undefined;
   return BigInt(text).toString();
 }
 

@@ -13,6 +13,7 @@ import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { createAdminAccess } from './admin-access.ts';
+import { createEngineState, type EngineState } from './state-api.ts';
 import { createAnswers, type Admitted, type Eventually, type StateOutcome } from './answers.ts';
 import { authenticate } from './auth.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
@@ -24,7 +25,6 @@ import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody, type BodyResult } from './request-body.ts';
 import { buildResourceMap, type Resource, type ResourceBinding } from '../document/resources.ts';
-import { collectionLines } from '../document/resource-report.ts';
 import type { Outcome } from './responder.ts';
 
 import { createWebhooks, type Webhooks } from './webhooks.ts';
@@ -66,6 +66,8 @@ export interface MockEngine {
   /** The document's collections: kept or answered from the document, keys, list envelopes, paging (`spec --resources` prints them). */
   readonly resources: Resource[];
   readonly store: StateStore;
+  /** List, seed and reset the state (one tenant's, named by its hash, with --isolate-by token). */
+  readonly state: EngineState;
   readonly journal: Journal;
   readonly webhooks: Webhooks;
 }
@@ -97,7 +99,6 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   validators.prepare();
   // The resource map, worked out once: which collections keep state, and what each operation does to them.
   const { resources, bindings } = buildResourceMap(operations, document);
-  for (const line of collectionLines(resources)) logger.info(`state: ${line}`);
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
   const secretNames = apiKeyNames(operations);
@@ -131,6 +132,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   };
   // Every answer, refusals included, is decided there (answers.ts).
   const answers = createAnswers({ spec, validators, logger, options, operations, bindings });
+  const state = createEngineState({ store, tenantStore, bindings, validators, hooks: answers.hooks });
   const adminAccess = createAdminAccess(options.host, options.adminToken);
   const admin: AdminContext = {
     title: document.info.title,
@@ -138,8 +140,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     operations,
     bindings,
     resources,
-    store,
-    tenantStore,
+    state,
     journal,
     validators,
     answers,
@@ -298,6 +299,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     bindings,
     resources,
     store,
+    state,
     journal,
     webhooks,
   };

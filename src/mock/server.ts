@@ -1,5 +1,6 @@
 // Starts the mock on a socket: the library entry point behind `plantstore mock`.
 import { silentLogger, type Logger } from '../log/logger.ts';
+import { collectionLines } from '../document/resource-report.ts';
 import { createListener } from '../http/listener.ts';
 import { gracefulClose, listen } from '../http/listen.ts';
 import { loadSpec } from '../document/load-spec.ts';
@@ -34,6 +35,8 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   warnAbout(spec, logger);
   const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes }) : undefined;
   const engine = createMockEngine({ spec, options, logger, store: store ?? fileStore });
+  // Which collections keep state, one line each: kept, or answered from the document and why.
+  for (const line of collectionLines(engine.resources)) logger.info(`state: ${line}`);
   const server = createListener(engine.handle, {
     maxBodyBytes: options.maxBodyBytes,
     headersTimeoutMs: options.headersTimeoutMs,

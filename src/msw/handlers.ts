@@ -6,14 +6,13 @@ import { createMockEngine, type MockEngine } from '../mock/engine.ts';
 import { DEFAULT_MOCK_OPTIONS, type MockOptions } from '../mock/options.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
 import type { JournalEntry } from '../mock/journal.ts';
-import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
+import type { JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createMemoryStore, type StateStore, type StoredRecord } from '../state/store.ts';
 import { createWebStorageStore, type WebStorage } from '../state/web-storage-store.ts';
-import { scopedStore, tenantOf } from '../state/scoped-store.ts';
+import { tenantOf } from '../state/scoped-store.ts';
 import { PlantstoreError } from '../errors.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
-import { textOf } from '../http/bytes.ts';
 import { loadDocument, type DocumentSource } from './load-document.ts';
 import { escapeRegExp, templateSource } from '../document/router.ts';
 import { reasonPhrase } from '../platform/host.ts';
@@ -118,32 +117,14 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
       throw new PlantstoreError('USAGE', "state scoped by token needs createHandlers({ isolateBy: 'token' }): without it every token shares one state");
     return tenantOf(scope.token);
   };
-  const admin = async (method: string, scope: StateScope | undefined, body?: string): Promise<MockResponse> => {
-    const tenant = tenantFor(scope);
-    return engine.handle({
-      method,
-      path: '/__mock/state',
-      query: tenant === undefined ? '' : `tenant=${tenant}`,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body ?? '',
-    });
-  };
+  // The engine's state API, as the admin API uses it: a seed here is checked and numbered as POST /__mock/state's.
   const state: HandlerState = {
-    list(scope) {
-      const tenant = tenantFor(scope);
-      return (tenant === undefined ? engine.store : scopedStore(engine.store, tenant)).snapshot();
-    },
+    list: (scope) => engine.state.list(tenantFor(scope)),
     async seed(collections, scope) {
-      const answer = await admin('POST', scope, stringifyJson({ collections } as JsonValue));
-      if (answer.status >= 300) {
-        const parsed = parseJson(textOf(answer.body ?? ''));
-        const message = parsed.ok ? String((parsed.value as { message?: unknown }).message ?? '') : '';
-        throw new PlantstoreError('USAGE', `cannot seed the state: ${message || `status ${answer.status}`}`);
-      }
+      const result = await engine.state.seed(collections, tenantFor(scope));
+      if (!result.ok) throw new PlantstoreError('USAGE', `cannot seed the state: ${result.message}`);
     },
-    async reset(scope) {
-      await admin('DELETE', scope);
-    },
+    reset: (scope) => engine.state.reset(tenantFor(scope)),
   };
   const journal: HandlerJournal = { list: (limit) => engine.journal.entries(limit), clear: () => engine.journal.clear() };
   return Object.assign([handler], { state, journal, engine });

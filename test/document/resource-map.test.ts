@@ -8,7 +8,7 @@ import { listOperations } from '../../src/document/operations.ts';
 import { formatResourceMap } from '../../src/document/resource-report.ts';
 import { buildResourceMap } from '../../src/document/resources.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { createMockEngine } from '../../src/mock/engine.ts';
+import { startMockServer } from '../../src/mock/server.ts';
 import { send } from '../helpers/engine.ts';
 import { runCommands } from '../cli/run-commands.ts';
 
@@ -42,7 +42,9 @@ describe('the resource map', () => {
   it('is said at start-up, one line per collection, and in /__mock/health in the same words', async () => {
     const info: string[] = [];
     const logger: Logger = { request() {}, info: (m) => void info.push(m), warn() {}, error() {}, flush() {} };
-    const engine = createMockEngine({ spec: await specOnce, logger });
+    const server = await startMockServer({ spec: DOCUMENT, port: 0, logger });
+    const engine = server.engine;
+    await server.close();
     expect(info.filter((line) => line.startsWith('state: '))).toEqual([
       'state: /users/{user_id}/playlists: kept per {user_id}, key id (named by {playlist_id}), list wrapped in "items", paged by limit/offset',
       'state: /Accounts/{AccountSid}/Calls: kept per {AccountSid}, key sid (named by {Sid}), list wrapped in "calls", paged by Page/PageSize',
