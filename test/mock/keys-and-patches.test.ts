@@ -37,6 +37,10 @@ describe('keys', () => {
     expect(ids.size).toBe(100);
     const [first] = ids;
     expect(await get(engine, `/gadgets/${first}`)).toMatchObject({ status: 200, json: { id: first, label: 'g0' } });
+    expect((await send(engine, { method: 'DELETE', path: `/gadgets/${first}`, body: '' })).status).toBe(204);
+    const gone = await get(engine, `/gadgets/${first}`);
+    expect(gone.status).toBe(404);
+    expect(gone.headers.warning).toContain('undeclared 404');
   });
 
   it('numbers an item whose schema has no key field and says where it is in the Location header', async () => {
