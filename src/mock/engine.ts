@@ -16,6 +16,7 @@ import { createAdminAccess } from './admin-access.ts';
 import { createEngineState, type EngineState } from './state-api.ts';
 import { createAnswers, type Admitted, type Eventually, type StateOutcome } from './answers.ts';
 import { authenticate } from './auth.ts';
+import { bearerToken } from './bearer-token.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
 import { INVALID } from './declared-answers.ts';
 import { readPreferences } from './forced-response.ts';
@@ -121,7 +122,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const tenantOfToken = new Map<string, string>(); // a hash per token, not per request
   const storeFor = (request: MockRequest) => {
     if (options.isolateBy !== 'token') return store;
-    const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerToken(request.headers.authorization);
     if (token === undefined) return tenantStore('anonymous');
     let tenant = tenantOfToken.get(token);
     if (tenant === undefined) {

@@ -13,6 +13,7 @@ import type { MockRequest, MockResponse } from '../http/types.ts';
 import { encodeBody, mediaKind } from './media-bodies.ts';
 import { negotiateContent, type Negotiated } from './media-negotiation.ts';
 import { declaredPicker, type Picker } from '../document/schema-shape.ts';
+import { declaredSuccess } from '../document/operation-facts.ts';
 
 export interface Outcome {
   response: MockResponse;
@@ -152,7 +153,7 @@ export function createResponder(
     if (acceptsAnything(request.headers.accept)) return undefined;
     // --declared-only never answers an undeclared 406: it answers in a declared type instead (RFC 9110 §12.1 allows ignoring Accept).
     if (options.declaredOnly && !declaredStatuses(operation).includes(406)) return undefined;
-    const success = lowestSuccess(operation);
+    const success = declaredSuccess(operation);
     if (success === undefined) return undefined;
     const chosen = negotiate(request, operation, success);
     if (chosen.kind !== 'not-acceptable') return undefined;
@@ -207,12 +208,6 @@ function acceptsAnything(accept: string | undefined): boolean {
 function chosenContent(contents: MediaContent[], mediaType: string): Negotiated {
   const content = contents.find((c) => c.mediaType === mediaType) ?? contents.find((c) => c.mediaType.includes('*'));
   return content ? { kind: 'content', content, mediaType } : { kind: 'none' };
-}
-
-/** The status a request answered without a forced choice gets: the lowest declared 2xx. */
-function lowestSuccess(operation: Operation): number | undefined {
-  const statuses = declaredStatuses(operation).filter((s) => s >= 200 && s < 300);
-  return statuses.length === 0 ? undefined : Math.min(...statuses);
 }
 
 /** In --declared-only mode: the status itself when declared, else the operation's declared 4xx. */

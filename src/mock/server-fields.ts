@@ -3,7 +3,8 @@
 // start-up, from every answer of the collection, so that a record made by a create also makes a
 // valid read, list item and replace answer later.
 import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
-import { declaredStatuses, findResponse, jsonContent, type Operation } from '../document/operations.ts';
+import { findResponse, jsonContent, type Operation } from '../document/operations.ts';
+import { successStatus } from '../document/operation-facts.ts';
 import { requestContent, type ResourceBinding } from '../document/resources.ts';
 import { objectShape } from '../document/schema-shape.ts';
 
@@ -62,11 +63,7 @@ export function planServerFields(bindings: Map<Operation, ResourceBinding>, docu
 
 /** The object schema the operation answers records with (a list's items), by pointer; undefined for none. */
 function answerPointer(operation: Operation, binding: ResourceBinding, document: unknown): string | undefined {
-  const success =
-    declaredStatuses(operation)
-      .filter((s) => s >= 200 && s < 300)
-      .sort((a, b) => a - b)[0] ?? 200;
-  const content = jsonContent(findResponse(operation, success)?.contents ?? []);
+  const content = jsonContent(findResponse(operation, successStatus(operation))?.contents ?? []);
   if (content?.schema === undefined) return undefined;
   if (binding.role !== 'list') return content.schemaPointer;
   const list = follow(content.schemaPointer, document);

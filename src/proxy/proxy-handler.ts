@@ -2,6 +2,7 @@
 // mock's own checks -> (refuse it, with --errors) -> forward it -> (let the mock answer what the
 // upstream lacks, with --mock-missing) -> judge the answer with the runner's checks -> (turn a
 // broken answer into a 502, with --errors) -> mark, journal, count, record.
+import { NO_CONTENT_STATUSES } from '../document/operation-facts.ts';
 import { createAdminAccess } from '../mock/admin-access.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
@@ -191,9 +192,9 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   return { handle, journal, violations: summary, recorder };
 }
 
-/** HEAD, 204 and 304 answers have no body to judge (RFC 9110 §9.3.2, §15.3.5, §15.4.5). */
+/** HEAD, 204, 205 and 304 answers have no body to judge (RFC 9110 §9.3.2, §15.3.5, §15.3.6, §15.4.5). */
 function bodiless(request: MockRequest, status: number): boolean {
-  return request.method === 'HEAD' || status === 204 || status === 304;
+  return request.method === 'HEAD' || NO_CONTENT_STATUSES.has(status);
 }
 
 function jsonOf(body: MockResponse['body']): JsonValue | undefined {
