@@ -28,6 +28,7 @@ import { createTombstones } from '../state/tombstones.ts';
 import { exampleOf } from './forced-response.ts';
 import { pageEnvelope } from './list-envelope.ts';
 import { itemLocation, noContent, successStatus, withHeader } from './operation-facts.ts';
+import { declaredSuccess } from '../document/operation-facts.ts';
 
 /** An answer, and the record a successful change touched (for webhooks). */
 export type StateOutcome = Outcome & { changed?: StoredRecord };
@@ -82,7 +83,11 @@ export function createAnswers(setup: AnswersSetup): Answers {
   const declared = createDeclaredAnswers(spec, validators, logger, options);
   const errorBodies = createErrorBodies(document, operations, validators, declared.errorBase);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
-  const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
+  const writer = createResponder(spec, validators, errorBodies, logger, options);
+  // Every error answer goes through here: --declared-only maps an undeclared status to a declared one.
+  const fail: Responder['fail'] = (request, operation, status, message, headers) =>
+    writer.fail(request, operation, options.declaredOnly ? declaredErrorStatus(operation, status, fallbackErrorStatus) : status, message, headers);
+  const responder: Responder = { ...writer, fail };
   const forcedResponder = createForcedResponder(spec);
   let keyCounter = 0;
   const nextKey = () => String(++keyCounter);
@@ -104,7 +109,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
 
   function choose({ request, operation, params, query, body }: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome> {
     // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes nothing.
-    const unacceptable = responder.refuseUnacceptable(request, operation);
+    const unacceptable = refuseUnacceptable(request, operation);
     if (unacceptable) return unacceptable;
     // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
     if (preferences) return forced(request, operation, preferences);
@@ -128,6 +133,23 @@ export function createAnswers(setup: AnswersSetup): Answers {
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
     return documented(request, operation);
+  }
+
+  /** The 406 for a request whose Accept allows none of the media types its success answer declares, else undefined. */
+  function refuseUnacceptable(request: MockRequest, operation: Operation): Outcome | undefined {
+    if (acceptsAnything(request.headers.accept)) return undefined;
+    // --declared-only never answers an undeclared 406: it answers in a declared type instead (RFC 9110 §12.1 allows ignoring Accept).
+    if (options.declaredOnly && !declaredStatuses(operation).includes(406)) return undefined;
+    const success = declaredSuccess(operation);
+    if (success === undefined) return undefined;
+    const chosen = responder.negotiate(request, operation, success);
+    if (chosen.kind !== 'not-acceptable') return undefined;
+    return fail(
+      request,
+      operation,
+      406,
+      `Accept "${request.headers.accept}" allows none of the media types ${operation.id} answers with: ${chosen.declared.join(', ')}`,
+    );
   }
 
   /** What happened to state, as an answer: the one place a state change gets its status. */
@@ -281,6 +303,18 @@ export function createAnswers(setup: AnswersSetup): Answers {
     raw: responder.raw,
     hooks,
   };
+}
+
+function acceptsAnything(accept: string | undefined): boolean {
+  return accept === undefined || accept === '*/*' || accept.trim() === '';
+}
+
+/** In --declared-only mode: the status itself when declared, else the operation's declared 4xx. */
+function declaredErrorStatus(operation: Operation | undefined, status: number, fallback: number): number {
+  if (!operation) return fallback;
+  const declared = declaredStatuses(operation);
+  if (declared.includes(status)) return status;
+  return declared.find((s) => s === 400) ?? declared.find((s) => s >= 400 && s < 500) ?? fallback;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
