@@ -83,8 +83,20 @@ const normal = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 type Obj = Record<string, unknown>;
 
-/** The envelope of a list answer, or undefined when the answer is not a wrapped list (a bare array, an item). */
+const envelopes = new WeakMap<object, Map<string, ListEnvelope | undefined>>();
+
+/** The envelope of a list answer, or undefined when the answer is not a wrapped list (a bare array, an item); once per schema and name. */
 export function findListEnvelope(schema: unknown, document: unknown, segment: string): ListEnvelope | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  let bySegment = envelopes.get(schema);
+  if (!bySegment) envelopes.set(schema, (bySegment = new Map()));
+  if (bySegment.has(segment)) return bySegment.get(segment);
+  const envelope = computeEnvelope(schema, document, segment);
+  bySegment.set(segment, envelope);
+  return envelope;
+}
+
+function computeEnvelope(schema: unknown, document: unknown, segment: string): ListEnvelope | undefined {
   const s = resolveSchema(schema, document);
   if (!s || s.type === 'array') return undefined;
   const properties = objectShape(s, document).properties;

@@ -333,9 +333,18 @@ export function requestContent(operation: Operation): MediaContent | undefined {
   );
 }
 
+const successSchemas = new WeakMap<Operation, { schema: unknown }>();
+
+/** The JSON schema of the operation's lowest declared 2xx answer, once per operation. */
 function successSchema(operation: Operation): unknown {
-  const ok = operation.responses.filter((r) => /^2\d\d$/.test(r.status)).sort((a, b) => Number(a.status) - Number(b.status))[0];
-  return ok && jsonContent(ok.contents)?.schema;
+  let known = successSchemas.get(operation);
+  if (!known) {
+    let ok: { status: string; contents: MediaContent[] } | undefined;
+    for (const r of operation.responses) if (/^2\d\d$/.test(r.status) && (ok === undefined || Number(r.status) < Number(ok.status))) ok = r;
+    known = { schema: ok && jsonContent(ok.contents)?.schema };
+    successSchemas.set(operation, known);
+  }
+  return known.schema;
 }
 
 /** The schema of one item in an operation's answer: a list's items (bare or wrapped), else the answer itself. */
@@ -361,9 +370,17 @@ function declaresLocation(operation: Operation, document: unknown): boolean {
   });
 }
 
+const lastSegments = new Map<string, string>();
+
+/** The last literal segment of a path, without extension (memoized: the map asks for it per pair of collections). */
 function lastSegment(path: string): string {
-  const segments = path.split('/').filter((s) => s !== '' && !s.includes('{'));
-  return (segments.pop() ?? '').replace(EXTENSION, '');
+  let last = lastSegments.get(path);
+  if (last === undefined) {
+    const segments = path.split('/').filter((s) => s !== '' && !s.includes('{'));
+    last = (segments.pop() ?? '').replace(EXTENSION, '');
+    if (lastSegments.size < 100_000) lastSegments.set(path, last);
+  }
+  return last;
 }
 
 /** Whether a schema can only be an object: not an array, not a scalar, not untyped. */
