@@ -44,6 +44,8 @@ export interface Resource {
   encodings: string[];
   /** Request field -> stored (answer) field, where the document spells one name two ways (`FriendlyName` -> `friendly_name`). */
   fieldMap: Record<string, string>;
+  /** Per parent, in order: the answer field that names it (`{ServiceSid}` -> `service_sid`), filled from the path at the create; '' for none. */
+  parentFields: string[];
 }
 
 export interface ResourceBinding {
@@ -247,6 +249,13 @@ function describeResource(members: Candidate[], document: unknown): Resource {
       if (match !== undefined) fieldMap[name] = match;
     }
 
+  const parentNames = [...collection.matchAll(PARAM)].map((m) => m[1]);
+  // Only a string field takes the path's text as it is.
+  const parentFields = parentNames.map((name) => {
+    const field = normalAnswers.get(normal(name));
+    const type = field === undefined ? undefined : resolveSchema(answerFields.get(field), document)?.type;
+    return field !== undefined && (type === 'string' || (Array.isArray(type) && type.includes('string'))) ? field : '';
+  });
   const list = lists[0];
   const listSchema = list && successSchema(list.operation);
   const listEnvelope = list ? findListEnvelope(listSchema, document, lastSegment(collection)) : undefined;
@@ -268,7 +277,7 @@ function describeResource(members: Candidate[], document: unknown): Resource {
   return {
     collection,
     ...(itemPath !== undefined && { itemPath }),
-    parents: [...collection.matchAll(PARAM)].map((m) => m[1]),
+    parents: parentNames,
     ...(key.field !== undefined && { keyField: key.field }),
     keySource: key.source,
     keyType,
@@ -281,6 +290,7 @@ function describeResource(members: Candidate[], document: unknown): Resource {
     ...(paging && { paging }),
     encodings,
     fieldMap,
+    parentFields,
   };
 }
 

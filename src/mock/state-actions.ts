@@ -107,6 +107,17 @@ function create(store: StateStore, context: StateContext, hooks: StateHooks, fie
     record = mapped;
     text = undefined;
   }
+  // The parents the path names are what was sent too: `{ServiceSid}` fills the item's `service_sid`.
+  const { parentFields } = binding.resource;
+  if (binding.parentParams.length > 0 && isRecord(record)) {
+    for (let i = 0; i < binding.parentParams.length; i++) {
+      const field = parentFields[i];
+      if (!field || Object.hasOwn(record, field)) continue;
+      if (record === context.body) record = { ...record };
+      record[field] = context.params[binding.parentParams[i]];
+      text = undefined;
+    }
+  }
   let made: string | undefined;
   // (Only an object body has fields to add; a schema may allow an array or a scalar create.)
   if (fields !== undefined && isRecord(record)) {
