@@ -31,6 +31,7 @@ describe('the resource map', () => {
       paging: { limit: 'PageSize', page: 'Page', firstPage: 0 },
       encodings: ['application/x-www-form-urlencoded'],
       fieldMap: { To: 'to', FriendlyName: 'friendly_name', Timeout: 'timeout' },
+      parentFields: ['account_sid'],
       operations: { create: ['createCall'], list: ['listCalls'], read: ['fetchCall'], merge: ['updateCall'], remove: ['deleteCall'] },
     });
     expect(resources.find((r) => r.collection === '/me/albums')).toMatchObject({

@@ -32,12 +32,12 @@ describe('nested collections', () => {
     expect(await get(engine, `/playlists/${id}`)).toMatchObject({ status: 200, json: { id, name: 'Road trip' } });
   });
 
-  it('keeps a form-encoded create at a .json path under its account, with FriendlyName stored as friendly_name', async () => {
+  it('keeps a form-encoded create at a .json path under its account, with FriendlyName stored as friendly_name and the account as account_sid', async () => {
     const engine = await engineFor();
     const created = await form(engine, `${ACCOUNT}.json`, 'To=%2B15550001&FriendlyName=MyChat&Timeout=30');
     expect(created).toMatchObject({
       status: 201,
-      json: { to: '+15550001', friendly_name: 'MyChat', timeout: 30, sid: expect.stringMatching(/^CA[0-9a-f]{32}$/) },
+      json: { to: '+15550001', friendly_name: 'MyChat', timeout: 30, account_sid: 'AC1', sid: expect.stringMatching(/^CA[0-9a-f]{32}$/) },
     });
     const { sid, date_created: made } = created.json as { sid: string; date_created: string };
     expect(made).toEqual(expect.any(String));
