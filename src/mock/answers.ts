@@ -230,9 +230,9 @@ export function createAnswers(setup: AnswersSetup): Answers {
     if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
     if (deleted) {
       const why = `${message}: it was deleted; ${operation.id} declares no 404, and a deleted item is never answered`;
-      return responder.fail(request, operation, 404, why, {
-        warning: `299 plantstore "undeclared 404: ${operation.id} declares none, and the ${binding.noun} was deleted"`,
-      });
+      // (--declared-only answers a declared 4xx instead, which needs no warning.)
+      const warning = `299 plantstore "undeclared 404: ${operation.id} declares none, and the ${binding.noun} was deleted"`;
+      return responder.fail(request, operation, 404, why, options.declaredOnly ? undefined : { warning });
     }
     const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
     return Promise.resolve(documented(request, operation)).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
