@@ -27,7 +27,6 @@ import { readParameters } from './parameters.ts';
 import { readBody, type BodyResult } from './request-body.ts';
 import { buildResourceMap, type Resource, type ResourceBinding } from '../document/resources.ts';
 import type { Outcome } from './responder.ts';
-
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
