@@ -33,6 +33,17 @@ import { declaredSuccess } from '../document/operation-facts.ts';
 /** An answer, and the record a successful change touched (for webhooks). */
 export type StateOutcome = Outcome & { changed?: StoredRecord };
 
+/**
+ * What an admitted request gets, before it is written: a 406 (the declared types none of which
+ * Accept allows), a forced answer, what a state action did (created, exists, full, absent, read,
+ * listed, replaced, removed, ...: see StateResult), or the document's own answer.
+ */
+export type Decision =
+  | { kind: 'not-acceptable'; request: MockRequest; operation: Operation; declared: string[] }
+  | { kind: 'forced'; request: MockRequest; operation: Operation; preferences: Preferences }
+  | { kind: 'state'; context: StateContext; result: StateResult }
+  | { kind: 'document'; request: MockRequest; operation: Operation };
+
 /** A value now, or later: the common request is answered synchronously, like a hand-written server. */
 export type Eventually<T> = T | Promise<T>;
 
@@ -51,6 +62,8 @@ export interface Answers {
    * document's own answer. `changed` holds the record a change touched, for the engine to announce.
    */
   decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome>;
+  /** The decision alone, as data (a state action is applied: what it did is part of the decision). */
+  decision(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision>;
   /** An error answer in the document's error shape (every refusal and failure of the API). */
   error(request: MockRequest, operation: Operation | undefined, status: number, message: string, headers?: Record<string, string>): Outcome;
   /** The document's error body as text, for answers given outside the engine (413, 408, the proxy's 502). */
@@ -101,22 +114,24 @@ export function createAnswers(setup: AnswersSetup): Answers {
   };
 
   function decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome> {
-    const outcome = choose(admitted, store, preferences);
+    const decision = decideAs(admitted, store, preferences);
+    const outcome = decision instanceof Promise ? decision.then(write) : write(decision);
     // A body that does not fit its schema is never sent: it is generated anew (refit).
     if (outcome instanceof Promise) return outcome.then((done) => (done.misfit ? refit(admitted.request, done) : done));
     return outcome.misfit ? refit(admitted.request, outcome) : outcome;
   }
 
-  function choose({ request, operation, params, query, body }: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome> {
+  /** What the request gets, as data: the steps of the decision, in order, each with its why. */
+  function decideAs({ request, operation, params, query, body }: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision> {
     // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes nothing.
-    const unacceptable = refuseUnacceptable(request, operation);
-    if (unacceptable) return unacceptable;
+    const declared = notAcceptable(request, operation);
+    if (declared) return { kind: 'not-acceptable', request, operation, declared };
     // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
-    if (preferences) return forced(request, operation, preferences);
+    if (preferences) return { kind: 'forced', request, operation, preferences };
     // A REST convention (create, list, read, replace, merge, remove) answers from the state.
     const binding = bindings.get(operation);
     if (binding) {
-      const context = {
+      const context: StateContext = {
         request,
         operation,
         binding,
@@ -128,32 +143,45 @@ export function createAnswers(setup: AnswersSetup): Answers {
         query,
       };
       const result = applyState(store, context, hooks);
-      if (result instanceof Promise) return result.then((done) => fromState(context, done, store));
-      return fromState(context, result, store);
+      if (result instanceof Promise) return result.then((done): Decision => ({ kind: 'state', context, result: done }));
+      return { kind: 'state', context, result };
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
-    return documented(request, operation);
+    return { kind: 'document', request, operation };
   }
 
-  /** The 406 for a request whose Accept allows none of the media types its success answer declares, else undefined. */
-  function refuseUnacceptable(request: MockRequest, operation: Operation): Outcome | undefined {
+  /** A decision written as an answer. */
+  function write(decision: Decision): Eventually<StateOutcome> {
+    switch (decision.kind) {
+      case 'not-acceptable':
+        return fail(
+          decision.request,
+          decision.operation,
+          406,
+          `Accept "${decision.request.headers.accept}" allows none of the media types ${decision.operation.id} answers with: ${decision.declared.join(', ')}`,
+        );
+      case 'forced':
+        return forced(decision.request, decision.operation, decision.preferences);
+      case 'state':
+        return fromState(decision.context, decision.result);
+      case 'document':
+        return documented(decision.request, decision.operation);
+    }
+  }
+
+  /** The media types a request's Accept allows none of (a 406), else undefined. */
+  function notAcceptable(request: MockRequest, operation: Operation): string[] | undefined {
     if (acceptsAnything(request.headers.accept)) return undefined;
     // --declared-only never answers an undeclared 406: it answers in a declared type instead (RFC 9110 §12.1 allows ignoring Accept).
     if (options.declaredOnly && !declaredStatuses(operation).includes(406)) return undefined;
     const success = declaredSuccess(operation);
     if (success === undefined) return undefined;
     const chosen = responder.negotiate(request, operation, success);
-    if (chosen.kind !== 'not-acceptable') return undefined;
-    return fail(
-      request,
-      operation,
-      406,
-      `Accept "${request.headers.accept}" allows none of the media types ${operation.id} answers with: ${chosen.declared.join(', ')}`,
-    );
+    return chosen.kind === 'not-acceptable' ? chosen.declared : undefined;
   }
 
   /** What happened to state, as an answer: the one place a state change gets its status. */
-  function fromState(context: StateContext, result: StateResult, store: StateStore): Eventually<StateOutcome> {
+  function fromState(context: StateContext, result: StateResult): Eventually<StateOutcome> {
     const { request, operation, binding } = context;
     const success = successStatus(operation);
     switch (result.kind) {
@@ -294,6 +322,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
 
   return {
     decide,
+    decision: decideAs,
     error: responder.fail,
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     errorType(status) {
