@@ -17,6 +17,9 @@ export interface ListEnvelope {
   page?: string;
   /** What `next`/`previous` hold: a link, a cursor (the last item's key), or a number (page or offset). */
   nextKind?: 'url' | 'cursor' | 'number';
+  /** The list's own address (`href`, `url`, `self`), a string; `selfKind` says whether a full URL or a path. */
+  self?: string;
+  selfKind?: 'url' | 'path';
 }
 
 /** The query parameters that page a list, and the page size when the client names none. */
@@ -34,7 +37,8 @@ export interface Paging {
 }
 
 const ITEM_NAMES = ['items', 'data', 'results', 'value', 'values', 'records', 'entries', 'elements', 'content', 'list', 'rows', 'objects', 'resources'];
-const FIELD_NAMES: Record<Exclude<keyof ListEnvelope, 'items' | 'nextKind'>, string[]> = {
+const SELF_NAMES = ['href', 'url', 'self', 'uri'];
+const FIELD_NAMES: Record<Exclude<keyof ListEnvelope, 'items' | 'nextKind' | 'self' | 'selfKind'>, string[]> = {
   total: ['total', 'totalcount', 'totalresults', 'totalitems', 'totalsize', 'totalrecords', 'totalelements', 'totalentries', 'count'],
   hasMore: ['hasmore', 'hasnext', 'hasnextpage', 'more', 'moreresults', 'truncated'],
   next: [
@@ -112,6 +116,12 @@ function computeEnvelope(schema: unknown, document: unknown, segment: string): L
   if (items === undefined) return undefined;
   const envelope: ListEnvelope = { items, ...fields };
   if (envelope.next !== undefined) envelope.nextKind = kindOf(envelope.next, properties, document);
+  const self = [...properties].find(([name, p]) => SELF_NAMES.includes(normal(name)) && resolveSchema(p, document)?.type === 'string');
+  if (self) {
+    const format = resolveSchema(self[1], document)?.format;
+    envelope.self = self[0];
+    envelope.selfKind = format === 'uri' || format === 'url' ? 'url' : 'path';
+  }
   return envelope;
 }
 

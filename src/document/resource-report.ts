@@ -32,7 +32,7 @@ export function formatResourceMap(resources: Resource[]): string {
         .join('; ')}`,
     );
     if (r.listEnvelope) {
-      const { items, nextKind, ...fields } = r.listEnvelope;
+      const { items, nextKind, selfKind, ...fields } = r.listEnvelope;
       const named = Object.entries(fields).map(([what, field]) => `${what} ${field}`);
       lines.push(`  list:        wrapped, items in "${items}"${named.length > 0 ? `; ${named.join(', ')}` : ''}${nextKind ? ` (next is a ${nextKind})` : ''}`);
     } else if (r.operations.list) lines.push('  list:        a bare array');

@@ -25,6 +25,10 @@ export function pageEnvelope(base: Obj, envelope: ListEnvelope, page: ListPage, 
     const nested = out[outer];
     out[outer] = { ...(nested !== null && typeof nested === 'object' && !Array.isArray(nested) ? (nested as Obj) : {}), [path.slice(dot + 1)]: value };
   };
+  if (envelope.self !== undefined) {
+    const path = request.query === '' ? request.path : `${request.path}?${request.query}`;
+    set(envelope.self, envelope.selfKind === 'url' ? `http://${request.headers.host ?? 'localhost'}${path}` : path);
+  }
   set(envelope.total, page.total);
   set(envelope.hasMore, page.hasMore);
   set(envelope.offset, page.offset);

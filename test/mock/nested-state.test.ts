@@ -63,6 +63,7 @@ describe('wrapped lists', () => {
     for (const name of ['a', 'b', 'c']) await post(engine, '/users/alice/playlists', { name });
     const page = await send(engine, { method: 'GET', path: '/users/alice/playlists', query: 'limit=1&offset=1', body: '', headers: { host: 'mock.test' } });
     expect(page.json).toMatchObject({
+      href: '/users/alice/playlists?limit=1&offset=1',
       total: 3,
       limit: 1,
       offset: 1,
