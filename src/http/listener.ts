@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
 import type { MockRequest, MockResponse } from './types.ts';
 import { http } from './node-http.ts';
+import { createSocketFaults } from './socket-faults.ts';
 
 export interface ListenerOptions {
   maxBodyBytes: number;
@@ -117,6 +118,10 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     }
     waiting.delete(socket);
   };
+  // The mock's faults (a reset, a cut body, ...) break the answer on purpose; socket-faults.ts does it.
+  const faults = createSocketFaults();
+  const deliver = (res: ServerResponse, response: MockResponse) =>
+    response.fault === undefined ? send(res, response, options) : faults.carryOut(res, response);
   const serve = (req: IncomingMessage, res: ServerResponse, authorizations: number) => {
     readBody(req, options.maxBodyBytes, options.oversizedBodies === 'stream').then(
       (body) => {
@@ -134,13 +139,13 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
         }
         if (response instanceof Promise) {
           response.then(
-            (ready) => send(res, ready, options),
+            (ready) => deliver(res, ready),
             (error) => {
               options.onError(`plantstore bug: ${(error as Error).stack ?? String(error)}`);
               send(res, internalError(options), options);
             },
           );
-        } else send(res, response, options);
+        } else deliver(res, response);
       },
       () => {
         // The client went away mid-body (aborted or reset): nothing to answer.
@@ -175,6 +180,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   server.close = (callback?: (error?: Error) => void) => {
     // Answers still being worked on go out with "connection: close", then their sockets end.
     closing = true;
+    faults.stop();
     return close(callback);
   };
   // Node's own closes every connection between requests, also one whose last answer is still

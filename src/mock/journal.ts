@@ -25,6 +25,10 @@ export interface JournalRecord {
   violations?: Array<{ where: 'request' | 'response'; code: string; pointer: string; message: string }>;
   /** The proxy's: who answered. */
   source?: 'upstream' | 'mock';
+  /** The fault the request was answered with (reset, close, timeout, malformed, slow-body, status), and who asked for it. */
+  fault?: { kind: string; status?: number; by: string };
+  /** Which check refused the request, and where (a JSON pointer into the body, or the parameter). */
+  refusal?: { check: string; pointers: string[] };
 }
 
 /** A journal entry as read: the same fields, credentials redacted (query and headers), the time in ISO 8601, the duration to the microsecond. */
@@ -54,6 +58,8 @@ export function createJournal(size: number, secretNames: ReadonlySet<string> = n
     problems: record.problems,
     ...(record.violations === undefined ? {} : { violations: record.violations }),
     ...(record.source === undefined ? {} : { source: record.source }),
+    ...(record.fault === undefined ? {} : { fault: record.fault }),
+    ...(record.refusal === undefined ? {} : { refusal: record.refusal }),
   });
   return {
     add(record) {

@@ -13,6 +13,8 @@ import {
 } from '../../mock/options.ts';
 import { ADMIN_ENDPOINTS } from '../../mock/admin.ts';
 import { startMockServer } from '../../mock/server.ts';
+import { LATENCY_PROFILES, parseLatency } from '../../mock/latency.ts';
+import { FAULT_MEANINGS } from '../../mock/faults.ts';
 import { REMOTE_REFS_OPTION, SPEC_OPTION, withSpecOption } from '../command-support.ts';
 
 const d = DEFAULT_MOCK_OPTIONS;
@@ -58,6 +60,18 @@ const OPTIONS = {
     default: d.strictSpec,
     describe: 'Refuse a document with any warning (duplicate enum items, schemas that cannot be checked, ...)',
   },
+  latency: {
+    type: 'string',
+    describe: `Delay every answer: ms (200), a uniform range (100-800) or a profile (${Object.entries(LATENCY_PROFILES)
+      .map(([name, [min, max]]) => `${name} ${min}-${max}`)
+      .join(', ')})`,
+  },
+  'fault-rate': {
+    type: 'number',
+    default: d.faultRate,
+    describe: 'Answer this share of requests (0.05: 5%) with a declared 5xx or 429, or a reset, close or cut body; drawn by --seed',
+  },
+  watch: { type: 'boolean', default: d.watch, describe: 'Reload the document and the files it refers to when they change; state is kept' },
   admin: { type: 'boolean', default: d.admin, describe: 'Serve the admin API under /__mock/ (--no-admin turns it off)' },
   'admin-token': {
     type: 'string',
@@ -91,6 +105,9 @@ export interface MockArgs {
   strict: boolean;
   admin: boolean;
   'admin-token'?: string;
+  latency?: string;
+  'fault-rate': number;
+  watch: boolean;
 }
 
 /** The checks a value's type cannot express; yargs runs them (and says what is wrong), and so does the quick path. */
@@ -104,6 +121,11 @@ function checkMockArgs(argv: MockArgs): true {
   if (argv['max-connections'] < 1) throw new Error(`--max-connections must be 1 or more, got ${argv['max-connections']}`);
   if (!Number.isInteger(argv['max-state-mb']) || argv['max-state-mb'] < 1)
     throw new Error(`--max-state-mb must be a whole number of 1 or more, got ${argv['max-state-mb']}`);
+  if (argv.latency !== undefined) {
+    const read = parseLatency(argv.latency, '--latency');
+    if (!read.ok) throw new Error(read.message);
+  }
+  if (!(argv['fault-rate'] >= 0 && argv['fault-rate'] <= 1)) throw new Error(`--fault-rate must be from 0 to 1 (0.05 is 5%), got ${argv['fault-rate']}`);
   return true;
 }
 
@@ -127,6 +149,12 @@ const EPILOGUE = [
   '  __example=NAME and __dynamic=true.',
   "  e.g. curl -sS -i http://127.0.0.1:4010/plants -H 'Prefer: code=400' -H 'Authorization: Bearer t' \\",
   '         -H \'Content-Type: application/json\' -d \'{"id": 1, "name": "Fern"}\'',
+  '',
+  'The unhappy path of one request (no state changes under a fault; the journal records it):',
+  '  Prefer: delay=800       wait 800 ms first (or 100-800, or a --latency profile); __delay=800',
+  ...Object.entries(FAULT_MEANINGS).map(([name, meaning]) => `  Prefer: fault=${name.padEnd(10)} ${meaning}`),
+  "  (__fault=reset and so on in the query.) An operation's x-plantstore-latency in the document",
+  '  delays it alone; the /__mock/ page in a browser switches latency and faults per operation.',
   '',
   'Docs: README.md. Exit codes: 0 stopped, 2 usage or configuration error.',
 ].join('\n');
@@ -241,6 +269,9 @@ export const mockCommand = {
       isolateBy: argv['isolate-by'] as IsolationMode,
       webhookUrl: argv['webhook-url'] ?? null,
       webhookRetries: argv['webhook-retries'],
+      latency: argv.latency ?? null,
+      faultRate: argv['fault-rate'],
+      watch: argv.watch,
       logger,
     });
     const ops = server.engine.operations;

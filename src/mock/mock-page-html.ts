@@ -1,0 +1,1 @@
+export const MOCK_PAGE_HTML = '<!doctype html><title>plantstore</title>';
