@@ -6,10 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { MockResponse } from './types.ts';
 import { http } from './node-http.ts';
-
-/** Pieces of a slow body and the pause between them. */
-export const SLOW_BODY_PIECES = 10;
-export const SLOW_BODY_PAUSE_MS = 200;
+import { SLOW_BODY_PAUSE_MS, SLOW_BODY_PIECES } from './fault-pace.ts';
 
 export interface SocketFaults {
   carryOut(res: ServerResponse, response: MockResponse): void;

@@ -52,23 +52,8 @@ export function createEdge(setup: EdgeSetup): Edge {
           waiting.add(entry);
         });
 
-  /** A request answered here, not by the engine (a refused ask, a socket fault): logged and journaled as the engine does. */
-  const note = (request: MockRequest, plan: Plan, status: number, problems: string[], fault?: Fault) => {
-    const noted: JournalRecord = {
-      time: Date.now(),
-      method: request.method,
-      path: request.path,
-      query: request.query,
-      status,
-      durationMs: 0,
-      operationId: plan.operation?.id,
-      headers: request.headers,
-      problems,
-      ...(fault ? { fault } : {}),
-    };
-    logger.request(noted);
-    if (setup.journalSize !== 0) setup.loaded().engine.journal.add(noted);
-  };
+  const note = (request: MockRequest, plan: Plan, status: number, problems: string[], fault?: Fault) =>
+    noteUnanswered(setup.loaded().engine, logger, setup.journalSize, request, plan, status, problems, fault);
 
   async function unhappily(request: MockRequest, engine: MockEngine, plan: Plan): Promise<MockResponse> {
     if (!plan.ok) {
@@ -111,4 +96,31 @@ export function createEdge(setup: EdgeSetup): Edge {
       waiting.clear();
     },
   };
+}
+
+/** A request answered outside the engine (a refused ask, a socket fault): logged and journaled as the engine does. */
+export function noteUnanswered(
+  engine: MockEngine,
+  logger: Logger,
+  journalSize: number,
+  request: MockRequest,
+  plan: Plan,
+  status: number,
+  problems: string[],
+  fault?: Fault,
+): void {
+  const noted: JournalRecord = {
+    time: Date.now(),
+    method: request.method,
+    path: request.path,
+    query: request.query,
+    status,
+    durationMs: 0,
+    operationId: plan.operation?.id,
+    headers: request.headers,
+    problems,
+    ...(fault ? { fault } : {}),
+  };
+  logger.request(noted);
+  if (journalSize !== 0) engine.journal.add(noted);
 }
