@@ -9,7 +9,7 @@ import type { Loaded } from './edge.ts';
 import type { MockOptions } from './options.ts';
 import { LATENCY_PROFILES } from './latency.ts';
 import { FAULT_MEANINGS } from './faults.ts';
-import { MOCK_PAGE_HTML } from './mock-page-html.ts';
+import { MOCK_PAGE_HTML, TOKEN_PAGE_HTML } from './mock-page-html.ts';
 
 const json = (status: number, value: unknown): MockResponse => ({
   status,
@@ -17,8 +17,25 @@ const json = (status: number, value: unknown): MockResponse => ({
   body: JSON.stringify(value),
 });
 
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  // Nothing from elsewhere: the page is one file, its script and styles inline.
+  'content-security-policy': "default-src 'self'; img-src data:; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
+};
+
+/** Whether a request to /__mock/ is a browser's asking for the page rather than a script's for the endpoint list. */
+export const wantsPage = (request: MockRequest): boolean =>
+  (request.method === 'GET' || request.method === 'HEAD') && request.path === '/__mock/' && /\btext\/html\b/i.test(request.headers.accept ?? '');
+
+/** The page, for a request the admin access check let through; a form asking for the token for one it did not. */
+export function pageResponse(allowed: boolean): MockResponse {
+  if (!allowed) return { status: 401, headers: { ...HTML_HEADERS, 'www-authenticate': 'Bearer realm="plantstore-admin"' }, body: TOKEN_PAGE_HTML };
+  return { status: 200, headers: HTML_HEADERS, body: MOCK_PAGE_HTML };
+}
+
 /** The page's handler: an answer for its routes, undefined for the rest of the admin API. */
-export function createMockPage(setup: { options: MockOptions; violations?: () => unknown }) {
+export function createMockPage(setup: { options: MockOptions }) {
   const access = createAdminAccess(setup.options.host, setup.options.adminToken);
   const switches = (loaded: Loaded) => ({
     latency: loaded.unhappy.options.latency?.label ?? null,
@@ -26,27 +43,16 @@ export function createMockPage(setup: { options: MockOptions; violations?: () =>
     seed: loaded.unhappy.options.seed,
     profiles: LATENCY_PROFILES,
     faults: FAULT_MEANINGS,
+    // The collections a seed can fill (the page lists them before anything is stored).
+    collections: [...new Set([...loaded.engine.bindings.values()].filter((binding) => binding.role === 'create').map((binding) => binding.collection))],
     operations: loaded.unhappy.describe().map((entry) => ({ ...entry, switch: { latency: entry.switch.latency?.label ?? null, fault: entry.switch.fault } })),
-    ...(setup.violations ? { violations: setup.violations() } : {}),
   });
   return (request: MockRequest, loaded: Loaded): MockResponse | undefined => {
     const route = `${request.method} ${request.path}`;
-    const isPage = route === 'GET /__mock/' && /\btext\/html\b/i.test(request.headers.accept ?? '');
-    if (!isPage && request.path !== '/__mock/switches') return undefined;
+    if (wantsPage(request)) return pageResponse(access(request).ok);
+    if (request.path !== '/__mock/switches') return undefined;
     // Refused in the admin API's own words (the engine says them).
     if (!access(request).ok) return undefined;
-    if (isPage) {
-      return {
-        status: 200,
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'cache-control': 'no-store',
-          // Nothing from elsewhere: the page is one file, scripts and styles inline.
-          'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
-        },
-        body: MOCK_PAGE_HTML,
-      };
-    }
     if (route === 'GET /__mock/switches') return json(200, switches(loaded));
     if (route === 'PUT /__mock/switches') {
       const parsed = parseJson(textOf(request.body));

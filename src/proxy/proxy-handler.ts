@@ -6,6 +6,7 @@ import { createAdminAccess } from '../mock/admin-access.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import { ADMIN_PREFIX } from '../mock/admin.ts';
+import { pageResponse, wantsPage } from '../mock/mock-page.ts';
 import { isPreflight } from '../mock/cors.ts';
 import type { Admission, MockEngine } from '../mock/engine.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
@@ -163,6 +164,8 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   function admin(request: MockRequest): MockResponse | Promise<MockResponse> {
     // The journal holds real traffic: locked beyond loopback without an admin token, as the mock's.
     const access = adminAccess(request);
+    // A browser's GET /__mock/ gets the page (its violations section reads GET /__mock/violations).
+    if (wantsPage(request)) return pageResponse(access.ok);
     if (!access.ok)
       return {
         ...json(401, { error: 401, message: access.message }),
