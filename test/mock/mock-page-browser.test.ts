@@ -6,6 +6,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { CHROMIUM, warnIfNoChromium } from '../helpers/chromium.ts';
+import { startProxyServer } from '../../src/proxy/proxy-server.ts';
+import { startPlantServer } from '../fixtures-servers/plant-server.ts';
 
 warnIfNoChromium(import.meta.url);
 
@@ -107,5 +109,30 @@ describe.skipIf(!CHROMIUM)('the /__mock/ page in Chromium', () => {
     await page.locator('#message', { hasText: 'fault none' }).waitFor();
     expect((await request(`${server.url}/plants`)).statusCode).toBe(200);
     await page.close();
+  });
+
+  it("shows the proxy's violations by operation, and the exchange's own on its request", async () => {
+    const upstream = await startPlantServer('missing-required-field');
+    const proxy = await startProxyServer({ upstream: upstream.url, port: 0 });
+    try {
+      const answer = await request(`${proxy.url}/plants`, {
+        method: 'POST',
+        body: '{"id": 1, "name": "Fern"}',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer t' },
+      });
+      await answer.body.dump();
+      const page = await browser.newPage();
+      await page.goto(`${proxy.url}/__mock/`);
+      const row = page.locator('#violations tbody tr').first();
+      await row.waitFor();
+      expect(await row.textContent()).toMatch(/^createPlantresponse\/missing-required-\S+1$/);
+      await expect.poll(() => page.locator('#requests tr.request').first().textContent()).toContain('response ');
+      // The mock's own switches are not the proxy's.
+      expect(await page.locator('#switches-section').isHidden()).toBe(true);
+      await page.close();
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
   });
 });
