@@ -58,15 +58,19 @@ export function createMockPage(setup: { options: MockOptions }) {
       const parsed = parseJson(textOf(request.body));
       const body = parsed.ok ? parsed.value : undefined;
       if (body === null || typeof body !== 'object' || Array.isArray(body))
-        return json(400, { error: 400, message: 'send {"GET /plants": {"latency": "800", "fault": "reset"}}; null or "" clears a switch' });
+        return json(400, { error: 400, message: 'send {"GET /plants": {"latency": "800", "fault": "reset", "times": 1}}; null or "" clears a switch' });
       for (const [operation, value] of Object.entries(body)) {
-        const entry = (value ?? {}) as { latency?: unknown; fault?: unknown };
+        const entry = (value ?? {}) as { latency?: unknown; fault?: unknown; times?: unknown };
         if (typeof entry !== 'object') return json(400, { error: 400, message: `${operation}: expected {"latency": ..., "fault": ...}` });
-        const problem = loaded.unhappy.setSwitch(operation, entry.latency, entry.fault);
+        const problem = loaded.unhappy.setSwitch(operation, entry.latency, entry.fault, entry.times);
         if (problem) return json(400, { error: 400, message: problem });
       }
       return json(200, switches(loaded));
     }
-    return json(405, { error: 405, message: `${request.method} is not allowed on /__mock/switches; use GET or PUT` });
+    if (route === 'DELETE /__mock/switches') {
+      loaded.unhappy.clearSwitches();
+      return { status: 204, headers: {} };
+    }
+    return json(405, { error: 405, message: `${request.method} is not allowed on /__mock/switches; use GET, PUT or DELETE` });
   };
 }

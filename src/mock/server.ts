@@ -55,7 +55,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     for (const warning of unhappy.warnings) logger.warn(`${loadedSpec.file}: ${warning}`);
     // The page's switches stay on for the operations that still exist.
     for (const { operation, switch: on } of before?.unhappy.describe() ?? [])
-      if (on.latency !== null || on.fault !== null) unhappy.setSwitch(operation, on.latency?.label ?? null, on.fault);
+      if (on.latency !== null || on.fault !== null) unhappy.setSwitch(operation, on.latency?.label ?? null, on.fault, on.times);
     return { engine, unhappy };
   };
   let loaded = build(spec);
@@ -81,12 +81,13 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const reload = async () => {
     const started = performance.now();
     let result: { ok: boolean; ms: number; message: string };
+    // The old document's background compiling would only slow the new one's load.
+    stopWarmUp();
     try {
       const next = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
       const built = build(next, loaded);
       const dropped = dropRemovedCollections(kept, built.engine);
       loaded = built;
-      stopWarmUp();
       stopWarmUp = built.engine.warmUp();
       watcher?.watchOnly(next.files ?? [next.file]);
       const ms = performance.now() - started;
@@ -97,6 +98,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
       const why = error instanceof PlantstoreError ? [error.message, ...error.details.slice(0, 5)].join('\n  ') : String((error as Error).message ?? error);
       result = { ok: false, ms: performance.now() - started, message: `reload failed; still serving the last good document. ${why}` };
       logger.error(result.message);
+      stopWarmUp = loaded.engine.warmUp();
     }
     const told = waiters;
     waiters = [];
@@ -116,6 +118,10 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     });
   };
   const watcher = options.watch ? watchFiles(spec.files ?? [spec.file], onChange, logger.error) : undefined;
+  if (watcher) {
+    const others = (spec.files ?? []).length - 1;
+    logger.info(`--watch: reloading on changes to ${spec.file}${others > 0 ? ` and the ${others} file(s) it refers to` : ''}`);
+  }
 
   return {
     url,

@@ -25,6 +25,8 @@ export interface OperationSwitch {
   latency: Latency | null;
   /** A socket fault, or a status the operation declares, for every request to it. */
   fault: SocketFault | number | null;
+  /** How many more requests it applies to before it clears itself (a first call that fails, a retry that works); null for all. */
+  times: number | null;
 }
 
 /** What to do with one request: wait, then answer, or carry out a fault; or refuse a malformed ask. */
@@ -35,8 +37,10 @@ export interface UnhappyPath {
   plan(request: MockRequest): Plan | undefined;
   /** Each operation ("GET /plants") with its switch, its document latency and the statuses a fault may be. */
   describe(): Array<{ operation: string; id: string; switch: OperationSwitch; documentLatency: string | null; statuses: number[] }>;
-  /** Sets one operation's switches; a message when the operation or a value is not known. */
-  setSwitch(operation: string, latency: unknown, fault: unknown): string | undefined;
+  /** Sets one operation's switches (for `times` requests, or all); a message when the operation or a value is not known. */
+  setSwitch(operation: string, latency: unknown, fault: unknown, times?: unknown): string | undefined;
+  /** Turns every switch off. */
+  clearSwitches(): void;
   readonly options: UnhappyOptions;
   /** What the document's `x-plantstore-latency` values get wrong (each one ignored). */
   readonly warnings: string[];
@@ -87,6 +91,7 @@ export function createUnhappyPath(spec: LoadedSpec, operations: readonly Operati
     const asked = askedInHeader || askedInQuery ? readAsk(prefer, askedInHeader, askedInQuery ? request.query : '') : {};
     const [faultDraw, pickDraw, delayDraw] = draws(request);
     const toggled = operation && switches.get(operation);
+    if (toggled && toggled.times !== null && --toggled.times <= 0) switches.delete(operation!);
 
     let latency = operation ? (toggled?.latency ?? documentLatency.get(operation) ?? options.latency) : options.latency;
     if (asked.delay !== undefined) {
@@ -127,11 +132,12 @@ export function createUnhappyPath(spec: LoadedSpec, operations: readonly Operati
       operations.map((operation) => ({
         operation: keyOf(operation),
         id: operation.id,
-        switch: switches.get(operation) ?? { latency: null, fault: null },
+        switch: switches.get(operation) ?? { latency: null, fault: null, times: null },
         documentLatency: documentLatency.get(operation)?.label ?? null,
         statuses: faultStatuses(operation),
       })),
-    setSwitch(key, latencyInput, faultInput) {
+    clearSwitches: () => switches.clear(),
+    setSwitch(key, latencyInput, faultInput, timesInput) {
       const operation = byKey.get(key);
       if (!operation) return `no operation ${key}; operations are named as "GET /plants"`;
       let latency: Latency | null = null;
@@ -148,8 +154,13 @@ export function createUnhappyPath(spec: LoadedSpec, operations: readonly Operati
         else
           return `fault of ${key}: ${JSON.stringify(faultInput)} is neither a fault (${SOCKET_FAULTS.join(', ')}) nor a status it declares (${faultStatuses(operation).join(', ') || 'none'})`;
       }
+      let times: number | null = null;
+      if (timesInput !== null && timesInput !== undefined && timesInput !== '') {
+        times = Number(timesInput);
+        if (!Number.isInteger(times) || times < 1) return `times of ${key}: ${JSON.stringify(timesInput)} is not a whole number of 1 or more`;
+      }
       if (latency === null && fault === null) switches.delete(operation);
-      else switches.set(operation, { latency, fault });
+      else switches.set(operation, { latency, fault, times });
       return undefined;
     },
   };

@@ -71,8 +71,25 @@ export interface HandlerJournal {
   clear(): void;
 }
 
+/** Latency and faults per operation, as the HTTP mock's PUT /__mock/switches sets them. */
+export interface HandlerSwitches {
+  /**
+   * Delays or faults every request to one operation ("GET /plants"), or the next `times` of them:
+   * latency as `mock --latency` takes it, fault one of reset, close, timeout, malformed, slow-body
+   * or a status the operation declares; null clears one. Throws on a value it cannot read.
+   */
+  set(operation: string, settings: { latency?: number | string | null; fault?: string | number | null; times?: number | null }): void;
+  /** Turns every switch off. */
+  clear(): void;
+}
+
 /** MSW request handlers with the mock's state and journal beside them. */
-export type PlantstoreHandlers = HttpHandler[] & { readonly state: HandlerState; readonly journal: HandlerJournal; readonly engine: MockEngine };
+export type PlantstoreHandlers = HttpHandler[] & {
+  readonly state: HandlerState;
+  readonly journal: HandlerJournal;
+  readonly switches: HandlerSwitches;
+  readonly engine: MockEngine;
+};
 
 /**
  * MSW request handlers that answer for a document as `plantstore mock` does.
@@ -186,7 +203,14 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
     },
   };
   const journal: HandlerJournal = { list: (limit) => engine.journal.entries(limit), clear: () => engine.journal.clear() };
-  return Object.assign([handler], { state, journal, engine });
+  const switches: HandlerSwitches = {
+    set(operation, settings) {
+      const problem = unhappy.setSwitch(operation, settings.latency, settings.fault, settings.times);
+      if (problem) throw new PlantstoreError('USAGE', problem);
+    },
+    clear: () => unhappy.clearSwitches(),
+  };
+  return Object.assign([handler], { state, journal, switches, engine });
 }
 
 /** A full state is refused in the handlers' own words: there is no flag and no admin API here. */

@@ -135,6 +135,9 @@ const width = Math.max(...Object.keys(ADMIN_ENDPOINTS).map((route) => route.leng
 const EPILOGUE = [
   'Admin API, under /__mock/ (plain JSON, outside the document; GET /__mock/ lists it):',
   ...Object.entries(ADMIN_ENDPOINTS).map(([route, what]) => `  ${route.padEnd(width)}  ${what}`),
+  `  ${'GET|PUT /__mock/switches'.padEnd(width)}  latency and fault per operation: {"GET /plants": {"latency": "800", "fault": "reset"}}`,
+  'Open /__mock/ in a browser for a page of the recent requests (and why one was refused), the',
+  'state (seed, reset) and the switches.',
   'Open on loopback. Beyond it (--host 0.0.0.0) it answers 401 until the mock has an admin token',
   '(--admin-token or PLANTSTORE_ADMIN_TOKEN), sent as "Authorization: Bearer <admin token>".',
   '',
@@ -233,9 +236,9 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
 /** What the start-up banner says of the admin API (never the token). */
 function adminBanner(url: string, host: string, on: boolean, token: string | undefined): string {
   if (!on) return 'admin API: off (--no-admin)';
-  if (token) return `admin API: ${url}/__mock/  (state, requests, health; send the admin token as a bearer token)`;
+  if (token) return `admin API and page: ${url}/__mock/  (state, requests, switches; send the admin token as a bearer token)`;
   if (!isLoopback(host)) return `admin API: locked, since the mock listens on ${host} and no --admin-token (or PLANTSTORE_ADMIN_TOKEN) was given`;
-  return `admin API: ${url}/__mock/  (state, requests, health)`;
+  return `admin API and page: ${url}/__mock/  (open it in a browser: requests, state, switches)`;
 }
 
 export const mockCommand = {
