@@ -236,9 +236,9 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
 /** What the start-up banner says of the admin API (never the token). */
 function adminBanner(url: string, host: string, on: boolean, token: string | undefined): string {
   if (!on) return 'admin API: off (--no-admin)';
-  if (token) return `admin API and page: ${url}/__mock/  (state, requests, switches; send the admin token as a bearer token)`;
+  if (token) return `admin API: ${url}/__mock/  (state, requests, switches; a page in a browser; send the admin token as a bearer token)`;
   if (!isLoopback(host)) return `admin API: locked, since the mock listens on ${host} and no --admin-token (or PLANTSTORE_ADMIN_TOKEN) was given`;
-  return `admin API and page: ${url}/__mock/  (open it in a browser: requests, state, switches)`;
+  return `admin API: ${url}/__mock/  (state, requests, switches; open it in a browser for a page)`;
 }
 
 export const mockCommand = {
