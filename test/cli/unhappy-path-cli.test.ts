@@ -1,7 +1,9 @@
 // Smoke test of the unhappy path as a user meets it: `plantstore mock` with the flags, curl as the
 // client (its exit codes name what it saw), and SIGTERM while answers are still waiting.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { once } from 'node:events';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { exitOf, runCli, startCliMock } from '../helpers/cli.ts';
@@ -55,6 +57,26 @@ describe('plantstore mock, the unhappy path from curl', () => {
     // Far from the delay it cut short (the bench and the report give the figure).
     expect(stoppedMs).toBeLessThan(30_000);
     console.log(`SIGTERM with a 60 s delay and a timeout pending: stopped in ${Math.round(stoppedMs)} ms`);
+  });
+
+  it('--watch: says what it watches, reloads on a save, and says when a save does not load', async () => {
+    const dir = tempDir('plantstore-watch-cli-');
+    const file = join(dir, 'api.yaml');
+    copyFileSync(DOC, file);
+    const mock = await startCliMock(['--spec', file, '--watch']);
+    onTestFinished(() => void mock.child.kill('SIGKILL'));
+    const logged = async (pattern: RegExp) => {
+      while (!pattern.test(mock.stderr())) await once(mock.child.stderr!, 'data');
+    };
+    await logged(/--watch: reloading on changes to .*api\.yaml/);
+    writeFileSync(file, readFileSync(DOC, 'utf8').replace('title: Unhappy path', 'title: Unhappy path, edited'));
+    await logged(/reloaded .*api\.yaml in \d+ ms: 3 operations/);
+    expect(await (await fetch(`${mock.url}/__mock/health`)).json()).toMatchObject({ api: 'Unhappy path, edited' });
+    writeFileSync(file, 'openapi: 3.1.0\ninfo: [broken\n');
+    await logged(/reload failed; still serving the last good document/);
+    expect((await fetch(`${mock.url}/plants`)).status).toBe(200);
+    mock.child.kill('SIGTERM');
+    expect(await exitOf(mock.child)).toBe(0);
   });
 
   it('refuses a --latency or --fault-rate it cannot read, naming what it takes', async () => {
