@@ -105,6 +105,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // Header and query names of apiKey schemes are secrets too.
   const secretNames = apiKeyNames(operations);
   const journal = setup.journal ?? createJournal(options.journalSize, secretNames);
+  if (setup.journal) journal.redactAlso(secretNames);
   const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
   // --isolate-by token: one view of the store per token (named by the token's hash). Views and
   // hashes are kept for the first 10,000 tokens only: a client that sends a new token each time

@@ -39,10 +39,13 @@ export interface Journal {
   /** Oldest first; at most `limit` of the newest; credentials redacted. */
   entries(limit?: number): JournalEntry[];
   clear(): void;
+  /** Redacts these header and query names too, in every entry read from now on (a reloaded document's apiKey names). */
+  redactAlso(names: Iterable<string>): void;
 }
 
 /** A journal of the last `size` requests; `secretNames` are header and query names to redact beyond the usual credentials (apiKey schemes). */
-export function createJournal(size: number, secretNames: ReadonlySet<string> = new Set()): Journal {
+export function createJournal(size: number, secretNamesGiven: ReadonlySet<string> = new Set()): Journal {
+  const secretNames = new Set(secretNamesGiven);
   const ring: (JournalRecord | undefined)[] = new Array(Math.max(0, size));
   let next = 0;
   let count = 0;
@@ -78,6 +81,9 @@ export function createJournal(size: number, secretNames: ReadonlySet<string> = n
       ring.fill(undefined);
       next = 0;
       count = 0;
+    },
+    redactAlso(names) {
+      for (const name of names) secretNames.add(name);
     },
   };
 }

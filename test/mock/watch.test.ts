@@ -128,6 +128,22 @@ describe('mock --watch', () => {
     expect(lines.join('')).toContain('/pots: no longer in the document; its stored records are dropped');
   });
 
+  it("redacts in the kept journal the key names of a reloaded document's apiKey scheme, in entries old and new", async () => {
+    const { dir, url } = await watched('plants');
+    await status(`${url}/plants`, { 'x-plant-key': 'secret-before-1' });
+    const reloaded = server!.nextReload();
+    save(
+      join(dir, 'main.yaml'),
+      `${document('plants')}components:\n  securitySchemes:\n    key: {type: apiKey, in: header, name: x-plant-key}\nsecurity:\n  - key: []\n`,
+    );
+    expect((await reloaded).ok).toBe(true);
+    await status(`${url}/plants`, { 'x-plant-key': 'secret-after-2' });
+    const journal = JSON.stringify(server!.engine.journal.entries());
+    expect(journal).not.toContain('secret-before-1');
+    expect(journal).not.toContain('secret-after-2');
+    expect(server!.engine.journal.entries().map((entry) => entry.headers['x-plant-key'])).toEqual(['[redacted]', '[redacted]']);
+  });
+
   it('answers a request under way by the document it started under', async () => {
     const { dir, url } = await watched('plants', 'pots');
     // Waits out its delay on the engine it was planned with, across the reload.
