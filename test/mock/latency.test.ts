@@ -83,6 +83,17 @@ describe('the delay a request gets', () => {
   });
 });
 
+describe("an operation's x-plantstore-latency", () => {
+  it('that cannot be read is ignored with a warning naming the operation', async () => {
+    const spec = await loadSpec(DOC);
+    const broken = structuredClone(spec.document);
+    (broken.paths!['/plants'] as Record<string, Record<string, unknown>>).get['x-plantstore-latency'] = 'soon';
+    const path = createUnhappyPath({ ...spec, document: broken }, listOperations({ ...spec, document: broken }), { latency: null, faultRate: 0, seed: 1 });
+    expect(path.warnings).toEqual([expect.stringMatching(/^GET \/plants x-plantstore-latency: "soon" is not a delay in ms .*; ignored$/)]);
+    expect(path.plan(get('/plants'))).toBeUndefined();
+  });
+});
+
 describe('delays on a real socket', () => {
   const timed = async (url: string, headers: Record<string, string> = {}) => {
     const started = performance.now();
