@@ -4,6 +4,8 @@
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/msw/handlers.ts';
+import { prepareDocument } from '../../src/msw/prepare.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
 
 const DOC = 'test/documents/unhappy-path.yaml';
 const BASE = 'https://api.unhappy.test';
@@ -28,6 +30,16 @@ describe('the MSW handlers, unhappily', () => {
     started = performance.now();
     await fetch(`${BASE}/plants`, { headers: { prefer: 'delay=250' } });
     expect(performance.now() - started).toBeGreaterThanOrEqual(249);
+  });
+
+  it('delays an operation by its x-plantstore-latency, also from the module `plantstore msw` writes', async () => {
+    const prepared = await prepareDocument(await loadSpec(DOC));
+    const handlers = await createHandlers({ spec: prepared, baseUrl: BASE });
+    server = setupServer(...handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    const started = performance.now();
+    expect((await fetch(`${BASE}/plants/1`)).status).toBe(404);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(149);
   });
 
   it.each(['reset', 'close'])('fault=%s: a network error, the TypeError fetch throws for one', async (fault) => {
