@@ -26,7 +26,7 @@ function sh(script: string): Promise<string> {
 }
 
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
-const bodyOf = (command: string) => parseJson(/--data-raw '(.*)'$/.exec(command.trim())![1]) as { ok: true; value: { name: string; id: bigint } };
+const bodyOf = (command: string) => parseJson(/--data-raw '(.*)'$/.exec(command.trim())![1]) as unknown as { ok: true; value: { name: string; id: bigint } };
 
 describe('example --as curl piped to sh', () => {
   it('creates a new plant on each run, with a name that is not empty', async () => {
