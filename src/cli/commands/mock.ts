@@ -43,7 +43,11 @@ const OPTIONS = {
   'journal-size': { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' },
   'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
   'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
-  'max-connections': { type: 'number', default: d.maxConnections, describe: 'Most connections open at once; past it a new one is closed at once' },
+  'max-connections': {
+    type: 'number',
+    default: d.maxConnections,
+    describe: 'Most connections open at once; past it the least recently answered idle one is closed to make room (the new one, when none is idle)',
+  },
   'max-state-mb': {
     type: 'number',
     default: Math.floor(d.maxStateBytes / 1048576),
