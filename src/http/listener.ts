@@ -4,8 +4,8 @@
 // adds the limits that are the mock's own (body size), answers Node's refusals in the document's
 // error shape instead of Node's bare status lines, and makes sure no client can pin a socket: a
 // refused connection is destroyed after a short grace even if its client never reads, one that
-// sends nothing is closed after a short deadline, and near the connection limit the least recently
-// used idle connection makes room for a new one.
+// sends nothing is closed after a short deadline, and at the connection limit an idle connection
+// makes room for a new one.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
@@ -20,7 +20,7 @@ export interface ListenerOptions {
   requestTimeoutMs: number;
   /** Idle keep-alive connections close after this long (Node's default is 5 s). */
   keepAliveTimeoutMs?: number;
-  /** Most connections open at once; past it the least recently used idle one is closed to make room, or, when none is idle, the new one. */
+  /** Most connections open at once; past it the oldest idle one is closed to make room (one that never sent a byte first), or, when none is idle, the new one. */
   maxConnections?: number;
   /** A connection that has sent no byte is closed after this long (default: the shorter of the keep-alive and header deadlines). */
   firstByteTimeoutMs?: number;
@@ -44,6 +44,10 @@ export const REFUSAL_GRACE_MS = 1_000;
 /** Where a socket keeps its bytesRead as of its last answer (with a cap only). */
 const READ_WHEN_ANSWERED = Symbol('readWhenAnswered');
 type Marked = Socket & { _httpMessage?: ServerResponse | null; [READ_WHEN_ANSWERED]?: number };
+/** A connection that has sent nothing. */
+const silent = (socket: Marked) => socket.bytesRead === 0;
+/** A connection between requests: answered, nothing owed, nothing read since. */
+const between = (socket: Marked) => !socket._httpMessage && socket[READ_WHEN_ANSWERED] === socket.bytesRead;
 
 /** Node's refusals of a malformed request, by llhttp's error code, as statuses. */
 const CLIENT_ERRORS: Record<string, [number, string]> = {
@@ -84,24 +88,31 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   // socket does not wait for the client's half of the close: linger() ends it.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   let closing = false;
-  // Open connections, least recently used first (with a cap, a connection moves to the end each
-  // time it is answered).
+  // Open connections, oldest first.
   const sockets = new Set<Socket>();
-  /** With a cap: the socket was answered; what it has read so far is spoken for. */
+  // Marks are written only once the connections fill half the cap: below it no eviction can come
+  // soon, and the common case pays nothing per answer.
+  const markFrom = cap === undefined ? Number.POSITIVE_INFINITY : Math.floor(cap / 2);
+  /** The socket was answered: what it has read so far is spoken for. */
   const answered = (socket: Socket) => {
-    (socket as Marked)[READ_WHEN_ANSWERED] = socket.bytesRead;
-    if (sockets.delete(socket)) sockets.add(socket);
+    if (sockets.size > markFrom) (socket as Marked)[READ_WHEN_ANSWERED] = socket.bytesRead;
   };
-  /** Past the cap: the least recently used idle connection is closed; with none idle, the new one is. */
+  /**
+   * Past the cap, idle connections make room, oldest first: first those that never sent a byte
+   * (a flood of them, a browser's preconnects), then those between requests (no answer owed or
+   * being written, no byte read since their last answer). A connection answered before marks were
+   * written, and one with a request still arriving, is never taken for idle. With none idle, the
+   * new connection is closed.
+   */
   const makeRoom = (arrival: Socket) => {
-    for (const socket of sockets) {
-      if (sockets.size <= cap!) return;
-      if (socket === arrival) break;
-      // Closed, its 'close' still to come; or idle: no answer owed or being written on it, and no
-      // byte read since its last answer (a request still arriving is no idle connection).
-      if (socket.destroyed || (!(socket as Marked)._httpMessage && socket.bytesRead === ((socket as Marked)[READ_WHEN_ANSWERED] ?? 0))) {
-        sockets.delete(socket);
-        socket.destroy();
+    for (const pass of [silent, between]) {
+      for (const socket of sockets) {
+        if (sockets.size <= cap!) return;
+        if (socket === arrival) break;
+        if (socket.destroyed || pass(socket as Marked)) {
+          sockets.delete(socket);
+          socket.destroy();
+        }
       }
     }
     if (sockets.size > cap!) {
@@ -179,7 +190,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
           response.then(
             (ready) => {
               send(res, ready, options);
-              if (cap !== undefined) answered(req.socket);
+              answered(req.socket);
             },
             (error) => {
               options.onError(`plantstore bug: ${(error as Error).stack ?? String(error)}`);
@@ -188,7 +199,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
           );
         } else {
           send(res, response, options);
-          if (cap !== undefined) answered(req.socket);
+          answered(req.socket);
         }
       },
       () => {

@@ -495,7 +495,7 @@ describe('a flood of connections against a small maxConnections', () => {
         // A new client, answered within a second or shut out.
         const client = await runProbe(server.port, HEALTH, 1, { boundMs: 1_000 });
         if (mockSide) {
-          // The least recently used idle connections made room: the first ones went first, and every
+          // The oldest idle connections made room: the first ones went first, and every
           // connection that never sent a byte is closed by the first-byte deadline (here 300 ms).
           expect(client.statuses).toEqual([200]);
           await Promise.all([...first, ...flood].map((c) => c.closed));

@@ -68,19 +68,38 @@ describe('the node:http adapter', () => {
     clearInterval(trickle);
   });
 
-  it('near maxConnections closes the least recently answered idle connection to make room for a new one', async () => {
+  /** Asks on a kept-alive connection and waits for the whole answer. */
+  const ask = (socket: Socket) =>
+    new Promise((resolve) => {
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      socket.once('data', resolve); // "ok" is small: head and body come in one chunk
+    });
+
+  it('past maxConnections closes a connection that never sent a byte before an older one between requests', async () => {
     const port = await listen({ maxConnections: 2 });
     const older = await open(port);
-    const newer = await open(port);
-    // Answered last, the older connection is now the more recently used one.
-    older.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
-    await new Promise((resolve) => older.socket.once('data', resolve));
+    await ask(older.socket);
+    const silent = await open(port);
     const client = await open(port);
-    expect(await newer.closed).toBe('');
+    expect(await silent.closed).toBe('');
     client.socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(await client.closed).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(older.socket.destroyed).toBe(false);
     older.socket.destroy();
+  });
+
+  it('past maxConnections closes the oldest connection between requests to make room for a new one', async () => {
+    const port = await listen({ maxConnections: 2 });
+    const first = await open(port);
+    const second = await open(port);
+    await ask(second.socket);
+    await ask(first.socket);
+    const client = await open(port);
+    await first.closed;
+    client.socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(await client.closed).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(second.socket.destroyed).toBe(false);
+    second.socket.destroy();
   });
 
   it('closes a new connection past maxConnections at once when every one it holds is busy, and serves those', async () => {

@@ -46,7 +46,7 @@ const OPTIONS = {
   'max-connections': {
     type: 'number',
     default: d.maxConnections,
-    describe: 'Most connections open at once; past it the least recently answered idle one is closed to make room (the new one, when none is idle)',
+    describe: 'Most connections open at once; past it the oldest idle one is closed to make room (the new one, when none is idle)',
   },
   'max-state-mb': {
     type: 'number',
