@@ -65,9 +65,66 @@ interface Created {
   fixture: Fixture;
   /** The key as text, as it appears in a path. */
   key: string;
+  /** The key's type in the schema: a body value is replaced only where it has that type. */
+  type: 'integer' | 'string';
   /** The variable that stands for it in later steps. */
   variable: string;
 }
+
+/** A text field a create sent, which becomes a key once a later path names its value. */
+interface Named {
+  fixture: Fixture;
+  /** The create's step and its body as sent (with the run-unique values' samples, to validate). */
+  body: { step: FixtureStep; sample: Record<string, JsonValue> };
+  field: string;
+  noun: string;
+  check: (value: JsonValue) => { ok: boolean };
+}
+
+/**
+ * Where a created key counts as referred to beyond a path: a field or parameter named like a key
+ * (`id`, `plantId`, `owner_id`, the create's key field), or any value of 6 characters or more (a
+ * short value such as 1 or "red" is as likely a count or a colour as a key).
+ */
+const KEY_NAME = /id$/i;
+const LONG_KEY = 6;
+const namesKey = (name: string, value: string, keyField: string | undefined) => KEY_NAME.test(name) || name === keyField || value.length >= LONG_KEY;
+
+/** The first created key named in the query or anywhere in the body (see namesKey). */
+function referredIn(query: string, body: JsonValue | undefined, keyField: string | undefined, created: Map<string, Created>): Created | undefined {
+  if (created.size === 0) return undefined;
+  if (query !== '') {
+    for (const [name, value] of new URLSearchParams(query)) {
+      const found = created.get(value);
+      if (found && namesKey(name, value, keyField)) return found;
+    }
+  }
+  let found: Created | undefined;
+  const walk = (value: JsonValue, name: string) => {
+    if (found) return;
+    if (Array.isArray(value)) value.forEach((item) => walk(item, name));
+    else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(item, key);
+    else {
+      const text = keyString(value);
+      const match = text === undefined ? undefined : created.get(text);
+      if (match && sameType(value, match) && namesKey(name, text!, keyField)) found = match;
+    }
+  };
+  if (body !== undefined) walk(body, '');
+  return found;
+}
+
+/** The query (`text`: every value is text) or body with every value that names `created`'s key (see namesKey) replaced by its variable. */
+function replaceKey(value: JsonValue, created: Created, keyField: string | undefined, text: boolean, name = ''): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => replaceKey(item, created, keyField, text, name));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceKey(item, created, keyField, text, key)]));
+  const written = keyString(value);
+  // A body value is replaced only where its type is the key's: the variable takes the key's type.
+  return written === created.key && (text || sameType(value, created)) && namesKey(name, written, keyField) ? created.variable : value;
+}
+
+const sameType = (value: JsonValue, created: Created) => (created.type === 'string') === (typeof value === 'string');
 
 /** Request headers a replay needs: what the body is, what answer is wanted, and credentials. */
 const KEPT_HEADERS = new Set(['content-type', 'accept', 'prefer']);
@@ -77,6 +134,7 @@ export function createRecorder(setup: RecorderSetup): Recorder {
   mkdirSync(setup.dir, { recursive: true });
   const files: string[] = [];
   const created = new Map<string, Created>(); // by key text; the newest create of a key wins
+  const named = new Map<string, Named>(); // other text fields of creates, by value, until a later path names one
   let count = 0;
   const stamp = new Date().toISOString();
 
@@ -98,6 +156,22 @@ export function createRecorder(setup: RecorderSetup): Recorder {
     writeAtomically(fixture.file, document.toString({ lineWidth: 0 }));
   };
 
+  /** The named field made run-unique in its create (as a key is), now that a later step refers to it; undefined when no form fits or the fixture has used its three. */
+  const promote = (field: Named, value: string): Created | undefined => {
+    named.delete(value);
+    const { fixture, body } = field;
+    const template = body.step.request.body;
+    if (fixture.uniques >= 3 || !isRecord(template)) return undefined;
+    const unique = withUniqueField({ template, sample: body.sample }, field.field, 'string', `${field.noun}-`, field.check, (fixture.uniques + 1) as 1 | 2 | 3);
+    if (!unique) return undefined;
+    fixture.uniques++;
+    body.step.request.body = unique.template;
+    body.sample = unique.sample;
+    const made: Created = { fixture, key: value, type: 'string', variable: String(unique.template[field.field]) };
+    created.set(value, made);
+    return made;
+  };
+
   return {
     files,
     record(exchange) {
@@ -107,24 +181,30 @@ export function createRecorder(setup: RecorderSetup): Recorder {
       const requestJson = jsonBody(request);
       // The contract refuses this request, whatever the upstream made of it: nothing it "created" exists on a correct server.
       const refused = violations.some((violation) => violation.where === 'request');
-      // Does this exchange refer to a key an earlier create made?
+      const keyField = binding?.keyField;
+      const sentKey = keyField !== undefined && isRecord(requestJson) ? keyString(requestJson[keyField]) : undefined;
+      // Does this exchange refer to a key an earlier create made? In its path first, then in its query or body.
       const segments = request.path.split('/');
       let parent: Created | undefined;
       for (const segment of segments) {
         const found = segment === '' ? undefined : created.get(decodeSafe(segment));
         if (found) parent = found;
       }
-      const keyField = binding?.keyField;
-      const sentKey = keyField !== undefined && isRecord(requestJson) ? keyString(requestJson[keyField]) : undefined;
       const duplicate = !parent && sentKey !== undefined ? created.get(sentKey) : undefined;
-      parent ??= duplicate;
+      parent ??= duplicate ?? referredIn(request.query, requestJson, keyField, created);
+      // A text field of a create that a later path names (a username in /user/{username}) is a key too.
+      for (const segment of parent ? [] : segments) {
+        const field = segment === '' ? undefined : named.get(decodeSafe(segment));
+        if (field) parent = promote(field, decodeSafe(segment));
+      }
 
       const secrets: string[] = [];
       const fixtureRequest = toFixtureRequest(request, requestJson, setup.secretNames, secrets);
       if (parent) {
         const { key, variable } = parent;
         fixtureRequest.path = segments.map((segment) => (segment !== '' && decodeSafe(segment) === key ? variable : segment)).join('/');
-        if (sentKey === key && isRecord(fixtureRequest.body) && keyField) fixtureRequest.body = { ...fixtureRequest.body, [keyField]: variable };
+        if (fixtureRequest.query) fixtureRequest.query = replaceKey(fixtureRequest.query as JsonValue, parent, keyField, true) as FixtureRequest['query'];
+        if (fixtureRequest.body !== undefined) fixtureRequest.body = replaceKey(fixtureRequest.body, parent, keyField, false);
       }
       const hide = hideSecrets(fixtureRequest, secrets);
       const expect = { status: refused ? ('4xx' as const) : expectedStatus(operation, exchange.status) };
@@ -165,7 +245,14 @@ export function createRecorder(setup: RecorderSetup): Recorder {
           }
         } else if (sentKey === undefined && fromResponse !== undefined) variable = `{{steps.${stepName}.response.body.${keyField}}}`;
         const key = sentKey ?? fromResponse;
-        if (key !== undefined && variable !== undefined) created.set(key, { fixture, key, variable });
+        if (key !== undefined && variable !== undefined) created.set(key, { fixture, key, type: binding.keyType, variable });
+        if (isRecord(requestJson)) {
+          const check = requestCheck(operation, setup.validators);
+          const body = { step, sample: requestJson };
+          for (const [field, value] of Object.entries(requestJson))
+            if (field !== keyField && typeof value === 'string' && value.length >= 3 && check && !created.has(value))
+              named.set(value, { fixture, body, field, noun: binding.noun, check });
+        }
       }
       write(fixture);
     },

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/server.ts';
 import { startProxyServer } from '../../src/proxy/proxy-server.ts';
 import { verify } from '../../src/runner/index.ts';
 import { startCrudPlantServer, type CrudDefect } from '../fixtures-servers/crud-plant-server.ts';
@@ -175,5 +176,48 @@ describe('a recording made against a correct and a faulty upstream', () => {
     expect(text).not.toContain('Violations seen');
     for (const left of ['no id', 'wrong type', 'no token']) expect(text).not.toContain(left);
     expect(files).toHaveLength(3); // the edge key, Fern with its duplicate, Ivy
+  });
+});
+
+describe('a recording of the Swagger Petstore (swagger-api/swagger-petstore), with the mock as its upstream', () => {
+  const PETSTORE = 'test/corpus/documents/swagger-petstore3/openapi.yaml';
+  const auth = { authorization: `Bearer ${TOKEN}`, api_key: TOKEN, 'content-type': 'application/json' };
+
+  async function record(): Promise<string> {
+    const dir = tempDir('plantstore-record-');
+    const upstream = await startMockServer({ port: 0, spec: PETSTORE });
+    const proxy = await startProxyServer({ upstream: upstream.url, spec: PETSTORE, port: 0, record: dir });
+    running.push(proxy, upstream);
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${proxy.url}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    expect((await call('POST', '/pet', { id: 4242, name: 'doggie', photoUrls: ['x'], status: 'available' })).status).toBe(200);
+    expect((await call('GET', '/pet/4242')).status).toBe(200);
+    expect((await call('POST', '/store/order', { id: 777, petId: 4242, quantity: 1, status: 'placed' })).status).toBe(200);
+    expect((await call('GET', '/store/order/777')).status).toBe(200);
+    expect((await call('POST', '/user', { id: 31, username: 'recorded-user', email: 'a@example.com' })).status).toBe(200);
+    await call('GET', '/user/recorded-user');
+    return dir;
+  }
+
+  it('gives the order the pet it refers to in its body, and a username a later path names a run-unique value', async () => {
+    const files = readAll(await record());
+    expect(files).toHaveLength(2);
+    const pet = files.find((file) => file.includes('addPet'))!;
+    expect(pet).toMatch(/placeOrder[\s\S]*id: "\{\{uniqueId 2\}\}"\n\s+petId: "\{\{uniqueId\}\}"/);
+    expect(pet).toContain('path: /store/order/{{uniqueId 2}}');
+    const user = files.find((file) => file.includes('createUser'))!;
+    expect(user).toContain('username: user-{{uniqueId 2}}');
+    expect(user).toContain('path: /user/user-{{uniqueId 2}}');
+    for (const literal of ['4242', '777', 'recorded-user', TOKEN]) expect(files.join('\n')).not.toContain(literal);
+  });
+
+  it('replays green twice in a row against one fresh mock', async () => {
+    const dir = await record();
+    const fresh = await startMockServer({ port: 0, spec: PETSTORE });
+    running.push(fresh);
+    for (let run = 1; run <= 2; run++) {
+      const report = await verify({ target: fresh.url, token: REPLAY_TOKEN, spec: PETSTORE, fixtures: [dir] });
+      expect(report.cases.map((c) => [run, c.name, c.status])).toEqual(report.cases.map((c) => [run, c.name, 'passed']));
+    }
   });
 });
