@@ -5,6 +5,9 @@
 // is the adapter's on purpose (docs/design.md, "Libraries, and where they are bypassed").
 // Framing rules already pinned exactly in wire-protocol.test.ts are not repeated here unless the
 // comparison with node:http is the point.
+// Then the clients that try to pin a socket: trickles from a client that never reads (each closed
+// within its deadline), a flood past the connection cap while every held connection is busy, and
+// an idle flood at the cap, where the mock makes room and bare node:http shuts newcomers out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
