@@ -9,7 +9,7 @@
 // within its deadline), a flood past the connection cap while every held connection is busy, and
 // an idle flood at the cap, where the mock makes room and bare node:http shuts newcomers out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { DEADLINES, idleConnection, neverReading, runProbe, startReference, type ReferenceServer, type Step } from '../helpers/probe-wire.ts';
 
@@ -491,25 +491,43 @@ describe('a flood of connections against a small maxConnections', () => {
       const cap = 8;
       const mockSide = which === 'the mock';
       const server = mockSide ? await startMockServer({ port: 0, maxConnections: cap, ...DEADLINES }) : await startReference({ maxConnections: cap });
+      const opened: Array<{ socket: Socket; closed: Promise<void> }> = [];
+      /** Waits until every one of `connections` is closed; fails, saying how many are open, past `boundMs`. */
+      const allClosed = (connections: typeof opened, boundMs: number) =>
+        new Promise<void>((resolve, reject) => {
+          const bound = setTimeout(
+            () =>
+              reject(
+                new Error(`${connections.filter((c) => !c.socket.destroyed).length} of ${connections.length} idle connections still open after ${boundMs} ms`),
+              ),
+            boundMs,
+          );
+          void Promise.all(connections.map((c) => c.closed)).then(() => {
+            clearTimeout(bound);
+            resolve();
+          });
+        });
       try {
         // The cap filled with connections that send nothing, then a flood of 200 more of them.
         const first = await Promise.all(Array.from({ length: cap }, () => idleConnection(server.port)));
+        opened.push(...first);
         const flood = await Promise.all(Array.from({ length: 200 }, () => idleConnection(server.port)));
-        // A new client, answered within a second or shut out.
-        const client = await runProbe(server.port, HEALTH, 1, { boundMs: 1_000 });
+        opened.push(...flood);
+        // A new client, answered within a second (doubled for a loaded machine) or shut out.
+        const client = await runProbe(server.port, HEALTH, 1, { boundMs: 2_000 });
         if (mockSide) {
           // The oldest idle connections made room: the first ones went first, and every
           // connection that never sent a byte is closed by the first-byte deadline (here 300 ms).
           expect(client.statuses).toEqual([200]);
-          await Promise.all([...first, ...flood].map((c) => c.closed));
+          await allClosed(opened, 5_000);
         } else {
           // Bare node:http drops every newcomer while idle connections hold the cap, and keeps those.
           expect(client).toMatchObject({ statuses: [], closed: true });
-          await Promise.all(flood.map((c) => c.closed));
+          await allClosed(flood, 5_000);
           expect(first.every((c) => !c.socket.destroyed)).toBe(true);
         }
-        for (const c of first) c.socket.destroy();
       } finally {
+        for (const c of opened) c.socket.destroy();
         await server.close();
       }
     },
