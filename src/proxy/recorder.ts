@@ -2,9 +2,10 @@
 // The key a create sends becomes a run-unique variable ({{uniqueId}}, "plant-{{uniqueString}}",
 // {{uniqueBelow N}} for an int64 edge key, whichever the request schema takes), so the recording
 // replays on the same server any number of times. An exchange that refers to something an earlier
-// create made (its key in a path, or the same key sent again) joins that create's fixture as a
-// later step with the same variable (or a reference to the create's answer, for a key the server
-// made). What a step expects follows the contract, not the upstream: a request the contract
+// create made (its key in a path, in a query parameter or body field named like a key, or the same
+// key sent again) joins that create's fixture as a later step with the same variable (or a
+// reference to the create's answer, for a key the server made); a create's text field that a later
+// path names (a username) is made run-unique then. What a step expects follows the contract, not the upstream: a request the contract
 // refuses expects a refusal ("4xx", as the runner's own negative cases) even where the upstream
 // accepted it, and every violation seen is written above the step as a comment. Credentials become
 // {{token}}. Each fixture is one YAML file, rewritten as its steps grow; integers keep every digit.
