@@ -35,7 +35,7 @@ const CHILD_SCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'el
  * A copy of the schema with plain object allOfs merged and OpenAPI's annotations left out; the
  * input is not changed. `capped` (the view json-schema-faker draws from) also lowers long
  * maxLengths and maxItems; the uncapped view is what invalid examples break. Each `done` map must
- * serve one `capped` value only.
+ * serve one `capped` and `filled` pair only.
  */
 export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>(), capped = true, filled = false): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
