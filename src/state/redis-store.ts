@@ -16,7 +16,9 @@ import { parseJson } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import { StateUnavailableError } from './state-unavailable.ts';
 import {
+  CLI_WORDS,
   MAX_COLLECTION_RECORDS,
+  overWeight,
   RECORD_OVERHEAD_BYTES,
   recordText,
   StateFullError,
@@ -25,6 +27,7 @@ import {
   type StoredRecord,
 } from './store.ts';
 import type { Answer, WorkerSetup } from './redis-worker.ts';
+import { redactedUrl } from './redacted-url.ts';
 
 export interface RedisStoreOptions {
   /** redis://[:password@]host:port/db (or rediss:// for TLS). */
@@ -89,6 +92,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   worker.unref();
   port1.unref();
 
+  const where = redactedUrl(options.url);
   let serial = 0;
   let closed = false;
   const call = (op: string, args: Array<string | number>, wait = timeoutMs): unknown => {
@@ -103,23 +107,19 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
         const answer = received.message as Answer;
         if (answer.id !== id) continue;
         if (answer.ok) return answer.value;
-        if (answer.unavailable) throw new StateUnavailableError(`the mock's state (Redis) is unavailable: ${answer.message}; try again shortly`);
+        if (answer.unavailable) throw new StateUnavailableError(`the mock's state is unavailable (Redis at ${where} cannot be reached); try again shortly`);
         throw new Error(`plantstore bug: Redis refused a store command: ${answer.message}`);
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new StateUnavailableError(`the mock's state (Redis) did not answer within ${wait} ms; try again shortly`);
+      if (left <= 0) throw new StateUnavailableError(`the mock's state is unavailable (Redis at ${where} did not answer within ${wait} ms); try again shortly`);
       Atomics.wait(flag, 0, 0, left);
       Atomics.store(flag, 0, 0);
     }
   };
 
   const refused = (code: number, collection: string): never => {
-    const words = options.limits?.words ?? { limit: '--max-state-mb', clear: 'DELETE /__mock/state', raise: 'start the mock with a larger --max-state-mb' };
-    if (code === -1)
-      throw new StateFullError(
-        `its records would take more than ${Math.round(maxBytes / 1048576)} MB (${words.limit})`,
-        `${words.clear} clears it, or ${words.raise}`,
-      );
+    const words = options.limits?.words ?? CLI_WORDS;
+    if (code === -1) throw overWeight(maxBytes, words);
     throw new StateFullError(
       `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`,
       `${words.clear} clears it`,

@@ -10,6 +10,7 @@
 //   N:seq          the insertion counter;  N:size, N:bytes  the record count and weight
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { Redis } from 'ioredis';
+import { redactedUrl } from './redacted-url.ts';
 
 export interface WorkerSetup {
   url: string;
@@ -159,8 +160,9 @@ function serve(setup: WorkerSetup): void {
     dump: (withTexts) => client.dump(ns, withTexts),
     clear: () => client.clear(ns),
     size: async () => Number((await client.get(`${ns}size`)) ?? 0),
+    // Every change was acknowledged already: nothing to wait for but the socket's end.
     close: async () => {
-      await client.quit().catch(() => client.disconnect());
+      client.disconnect();
       return true;
     },
   };
@@ -179,15 +181,4 @@ function serve(setup: WorkerSetup): void {
     Atomics.store(flag, 0, id);
     Atomics.notify(flag, 0);
   });
-}
-
-/** The URL without its password, for log lines. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.href.replace(/\/$/, '');
-  } catch {
-    return 'the --state URL';
-  }
 }
