@@ -122,7 +122,8 @@ function serve(setup: WorkerSetup): void {
   let state: 'connecting' | 'up' | 'down' = 'connecting';
   const say = (level: 'warn' | 'info', line: string) => parentPort!.postMessage({ log: level, line });
   client.on('ready', () => {
-    if (state === 'down') say('info', `state: Redis at ${where} is back; answering from it again`);
+    if (state === 'down')
+      say('warn', `state: Redis at ${where} is back; answering from it again`); // at the outage's level: --quiet shows both
     else parentPort!.postMessage({ ready: true });
     state = 'up';
   });
