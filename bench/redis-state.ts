@@ -45,11 +45,34 @@ const proxy = (title: string, upstreams: RunningServer[]) => ({
   args: (port: number) => [join(ROOT, 'bench', 'passthrough-proxy.ts'), ...upstreams.flatMap((u) => ['--upstream', u.url]), '--port', String(port)],
 });
 
-async function measure(label: string, servers: RunningServer[], target: RunningServer, seconds: number, connections: number): Promise<LoadResult> {
+async function measure(label: string, target: RunningServer, seconds: number, connections: number): Promise<LoadResult> {
   say(`bench: ${label}: ${seconds} s of valid creates, ${connections} connections`);
-  const result = await warmAndMeasure(defaultGenerator(), { url: target.url, scenario: scenario('valid'), connections, seconds }, 1, target.pid);
-  for (const server of servers) await server.stop();
-  return result;
+  return warmAndMeasure(defaultGenerator(), { url: target.url, scenario: scenario('valid'), connections, seconds }, 1, target.pid);
+}
+
+/**
+ * Two setups loaded in the order A B B A, each figure the mean of its two loads: the drift of a
+ * shared machine during the run then weighs on both alike.
+ */
+async function pair(
+  [a, b]: [{ label: string; target: RunningServer }, { label: string; target: RunningServer }],
+  seconds: number,
+  connections: number,
+): Promise<[LoadResult, LoadResult]> {
+  const a1 = await measure(a.label, a.target, seconds, connections);
+  const b1 = await measure(b.label, b.target, seconds, connections);
+  const b2 = await measure(b.label, b.target, seconds, connections);
+  const a2 = await measure(a.label, a.target, seconds, connections);
+  const mean = (x: LoadResult, y: LoadResult): LoadResult => ({
+    ...y,
+    requests: x.requests + y.requests,
+    seconds: x.seconds + y.seconds,
+    requestsPerSecond: (x.requests + y.requests) / (x.seconds + y.seconds),
+    p50Ms: (x.p50Ms + y.p50Ms) / 2,
+    p99Ms: Math.max(x.p99Ms, y.p99Ms),
+    unexpected: x.unexpected + y.unexpected,
+  });
+  return [mean(a1, a2), mean(b1, b2)];
 }
 
 /** Runs the Redis part; returns the exit code (0 unless the harness failed). */
@@ -63,18 +86,32 @@ export async function runRedisBench(args: string[]): Promise<number> {
   const rows: Record<string, LoadResult> = {};
   try {
     const memory = await startServer(mock('memory', []), log('memory'));
-    rows.memory = await measure('mock in memory', [memory], memory, seconds, connections);
     const onRedis = await startServer(mock('redis', ['--state', redis.url, '--state-prefix', 'one']), log('redis'));
-    rows.redis = await measure('mock on Redis', [onRedis], onRedis, seconds, connections);
+    [rows.memory, rows.redis] = await pair(
+      [
+        { label: 'mock in memory', target: memory },
+        { label: 'mock on Redis', target: onRedis },
+      ],
+      seconds,
+      connections,
+    );
+    await Promise.all([memory.stop(), onRedis.stop()]);
     const single = await startServer(mock('replica', ['--state', redis.url, '--state-prefix', 'proxied-one']), log('replica'));
-    const singleProxy = await startServer(proxy('proxy to one', [single]), log('proxy-one'));
-    rows.oneReplica = await measure('one replica on Redis behind the proxy', [singleProxy, single], singleProxy, seconds, connections);
-    const pair = [
+    const replicas = [
       await startServer(mock('replica a', ['--state', redis.url, '--state-prefix', 'proxied-two']), log('replica-a')),
       await startServer(mock('replica b', ['--state', redis.url, '--state-prefix', 'proxied-two']), log('replica-b')),
     ];
-    const pairProxy = await startServer(proxy('proxy to two', pair), log('proxy-two'));
-    rows.twoReplicas = await measure('two replicas on Redis behind the proxy', [pairProxy, ...pair], pairProxy, seconds, connections);
+    const toOne = await startServer(proxy('proxy to one', [single]), log('proxy-one'));
+    const toTwo = await startServer(proxy('proxy to two', replicas), log('proxy-two'));
+    [rows.oneReplica, rows.twoReplicas] = await pair(
+      [
+        { label: 'one replica on Redis behind the proxy', target: toOne },
+        { label: 'two replicas on Redis behind the proxy', target: toTwo },
+      ],
+      seconds,
+      connections,
+    );
+    await Promise.all([toOne, toTwo, single, ...replicas].map((server) => server.stop()));
   } finally {
     await redis.stop();
   }
