@@ -7,6 +7,7 @@ import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { PlantstoreError } from '../errors.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
+import { openSharedStore } from './shared-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { parseLatency, type Latency } from './latency.ts';
@@ -45,7 +46,13 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     throw new PlantstoreError('USAGE', `--fault-rate must be from 0 to 1 (0.05 is 5%), got ${options.faultRate}`);
   const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
   warnAbout(spec, logger);
-  const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes }) : undefined;
+  const fileStore = store
+    ? undefined
+    : options.stateUrl
+      ? await openSharedStore(spec, options, logger)
+      : options.stateFile
+        ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes })
+        : undefined;
   // One store for every engine a reload makes: state outlives the document it was made under.
   const kept = store ?? fileStore ?? createMemoryStore({ maxBytes: options.maxStateBytes });
   const unhappyOptions = { latency: options.latency, faultRate: options.faultRate, seed: options.seed };
