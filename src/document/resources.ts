@@ -201,6 +201,11 @@ export function buildResourceMap(operations: Operation[], document: unknown): { 
   return { resources, bindings };
 }
 
+/** The binding of one operation seen alone (its key from its own schemas), or undefined when it fits no convention. */
+export function bindResource(operation: Operation, document: unknown): ResourceBinding | undefined {
+  return buildResourceMap([operation], document).bindings.get(operation);
+}
+
 /**
  * Binds every operation that fits a convention (the map's bindings).
  * @example const bindings = bindResources(listOperations(spec), spec.document);

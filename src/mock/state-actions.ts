@@ -74,18 +74,21 @@ function whenDurable(store: StateStore, result: StateResult): StateResult | Prom
 /** Whether a key is unused in a collection (built only where a key may be made: not per request). */
 const freeIn = (store: StateStore, collection: string) => (key: string) => store.get(collection, key) === undefined;
 
+/** How often a create tries another made key when the one it made was taken meanwhile (a shared store). */
+const MAKE_KEY_ATTEMPTS = 16;
+
 /** Applies the operation's role to the store and says what happened. */
-export function applyState(store: StateStore, context: StateContext, hooks: StateHooks): StateResult | Promise<StateResult> {
+export function applyState(store: StateStore, context: StateContext, hooks: StateHooks, attempt = 0): StateResult | Promise<StateResult> {
   const { binding } = context;
   const fields = hooks.serverFields.get(context.operation);
   if (fields !== undefined) {
     // Loaded before anything is read, so the check for a free key and the insert stay one step.
     const loading = hooks.fields.ready(fields);
-    if (loading) return loading.then(() => applyState(store, context, hooks));
+    if (loading) return loading.then(() => applyState(store, context, hooks, attempt));
   }
   switch (binding.role) {
     case 'create':
-      return create(store, context, hooks, fields);
+      return create(store, context, hooks, fields, attempt);
     case 'list':
       return list(store, context);
     default:
@@ -93,7 +96,13 @@ export function applyState(store: StateStore, context: StateContext, hooks: Stat
   }
 }
 
-function create(store: StateStore, context: StateContext, hooks: StateHooks, fields: ServerField[] | undefined): StateResult | Promise<StateResult> {
+function create(
+  store: StateStore,
+  context: StateContext,
+  hooks: StateHooks,
+  fields: ServerField[] | undefined,
+  attempt: number,
+): StateResult | Promise<StateResult> {
   const { binding } = context;
   const collection = collectionOf(binding, context.params);
   const { keyField } = binding;
@@ -131,13 +140,16 @@ function create(store: StateStore, context: StateContext, hooks: StateHooks, fie
     text = undefined;
     plain = undefined;
   }
-  const key = made ?? (keyField !== undefined && isRecord(record) ? keyString(record[keyField]) : undefined) ?? nextFreeKey(store, collection, hooks);
+  const given = keyField !== undefined && isRecord(record) ? keyString(record[keyField]) : undefined;
+  const key = made ?? given ?? nextFreeKey(store, collection, hooks);
   let inserted: boolean;
   try {
     inserted = store.insert(collection, key, record, text);
   } catch (error) {
     return full(error);
   }
+  // A key the mock made was free when made, but another mock on the same Redis may have taken it since.
+  if (!inserted && (made !== undefined || given === undefined) && attempt < MAKE_KEY_ATTEMPTS) return applyState(store, context, hooks, attempt + 1);
   if (!inserted) return { kind: 'exists', key };
   hooks.tombstones.revive(store, collection, key);
   // Written out rather than through whenDurable: no closure on the common path.
