@@ -84,6 +84,11 @@ if (supported) {
   // Node caches compiled code, and the type-stripped TypeScript, across runs: start-up ~60 ms faster.
   const { enableCompileCache } = await import('node:module');
   enableCompileCache?.(join(root, 'node_modules', '.cache', 'plantstore-compile'));
+  if (!checkout && !existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+    // `npm pack` compiles dist/ (the prepack script); a git checkout installed as a package has none.
+    console.error(`plantstore: ${root} has no dist/: install the package from a tarball made by \`npm pack\`, not from a git URL.`);
+    process.exit(2);
+  }
   const { main } = await import(checkout ? '../src/cli/main.ts' : '../dist/cli/main.js');
   await main(args);
 } else if (!checkout) {
