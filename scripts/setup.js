@@ -48,7 +48,8 @@ function lockedFolders() {
 function progressLine(startedAt, folders) {
   const seconds = Math.round((Date.now() - startedAt) / 1000);
   if (folders.length === 0) return `plantstore: still installing (${seconds} s) ...`;
-  const inPlace = folders.filter((folder) => existsSync(folder)).length;
+  // A folder is made before its files arrive; its package.json says the package is unpacked.
+  const inPlace = folders.filter((folder) => existsSync(join(folder, 'package.json'))).length;
   const stage = inPlace < folders.length ? `${inPlace} of ${folders.length} packages in place` : 'every package in place, running install scripts (Node 24)';
   return `plantstore: still installing (${seconds} s): ${stage} ...`;
 }
