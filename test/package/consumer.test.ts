@@ -8,7 +8,7 @@
 // line that names the way out, with no stack. Installs come from npm's cache when `npm ci` filled
 // it (--prefer-offline); Scarf's report is turned off (SCARF_ANALYTICS=false).
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -48,6 +48,13 @@ function install(node: string, cwd: string, packages: string[]): string {
 
 /** The packages npm lists as having install scripts not covered by allowScripts (npm 11.16+ lists them after an install). */
 const listedInstallScripts = (output: string) => [...output.matchAll(/^npm warn install-scripts {3}(\S+?)@\S+ \(/gm)].map((found) => found[1]).sort();
+
+/** The README's TypeScript blocks that import the library, by the path each names on its first line (`library.ts` for the one that names none). */
+function readmeLibraryBlocks(): Map<string, string> {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((found) => found[1]).filter((body) => body.includes("from 'plantstore';"));
+  return new Map(blocks.map((body) => [/^\/\/ (\S+\.ts)\b/.exec(body)?.[1] ?? 'library.ts', body] as const));
+}
 
 let packedOnce: { tarball: string; files: string[] } | undefined;
 /** `npm pack` of this checkout (its prepack compiles dist/), once per test file. */
@@ -216,6 +223,50 @@ describe('the packed package, installed by a TypeScript project', () => {
       stored: { '/plants': [{ id: 7, name: 'Fern' }] },
     });
   });
+
+  it("type-checks and runs the README's library example and its vitest global set-up", () => {
+    const blocks = readmeLibraryBlocks();
+    expect([...blocks.keys()].sort()).toEqual(['library.ts', 'test/mock-setup.ts']);
+    mkdirSync(join(consumer, 'test'), { recursive: true });
+    for (const [path, body] of blocks) writeFileSync(join(consumer, path), body);
+    // The rest of the set-up the README names: the config line, the document, and a test that reads inject('apiUrl').
+    copyFileSync(join(root, 'openapi', 'plant-store.yaml'), join(consumer, 'openapi.yaml'));
+    writeFileSync(
+      join(consumer, 'vitest.config.ts'),
+      "import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { globalSetup: './test/mock-setup.ts' } });\n",
+    );
+    writeFileSync(
+      join(consumer, 'test', 'api.test.ts'),
+      `import { expect, inject, it } from 'vitest';
+
+it('creates a plant on the mock of the global set-up', async () => {
+  const answer = await fetch(\`\${inject('apiUrl')}/plants\`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 3, name: 'Ivy' }),
+  });
+  expect(answer.status).toBe(200);
+  expect(await answer.json()).toEqual({ name: 'Ivy' });
+});
+`,
+    );
+    writeFileSync(join(consumer, 'tsconfig.readme.json'), JSON.stringify({ ...STRICT_TSCONFIG, include: ['library.ts', 'test/*.ts', 'vitest.config.ts'] }));
+    const tsc = spawnSync(process.execPath, [join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.readme.json'], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    const library = spawnSync(process.execPath, ['library.ts'], { cwd: consumer, encoding: 'utf8' });
+    expect(library.stderr).toBe('');
+    expect(library.stdout).toMatch(/^passed \{ total: \d+, passed: \d+, failed: 0, skipped: 0, warned: \d+ \}\n$/);
+    const tests = spawnSync(process.execPath, [join(consumer, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+      cwd: consumer,
+      encoding: 'utf8',
+      env: shellOf(process.execPath),
+    });
+    expect(tests.stdout + tests.stderr).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(tests.status).toBe(0);
+  }, 180_000);
 
   it('runs its command from dist/ with npx (no TypeScript is shipped to strip)', () => {
     const cli = npm(process.execPath, ['exec', '--', 'plantstore', 'validate', 'NewPlant'], consumer, '{"id":1}');
