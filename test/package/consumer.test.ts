@@ -207,7 +207,7 @@ describe('the packed package, installed by a TypeScript project', () => {
       expect(tsc.stdout + tsc.stderr).toBe('');
       expect(tsc.status).toBe(0);
     },
-    120_000,
+    300_000, // tsc with skipLibCheck off, on a loaded machine
   );
 
   it('runs from dist/ on Node 24: a mock, the engine, the validator, exact JSON, a verify run and the MSW handlers', () => {
