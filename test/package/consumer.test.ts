@@ -8,9 +8,9 @@
 // line that names the way out, with no stack. Installs come from npm's cache when `npm ci` filled
 // it (--prefer-offline); Scarf's report is turned off (SCARF_ANALYTICS=false).
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const root = resolve('.');
@@ -30,9 +30,6 @@ function shellOf(node: string): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !name.startsWith('npm_') && name !== 'NODE_ENV'));
   return { ...env, PATH: [dirname(node), ...pathDirs.filter((dir) => !ownBins(dir))].join(delimiter), SCARF_ANALYTICS: 'false', NO_COLOR: '1' };
 }
-
-/** Removes an installed project now, with time for it: a few hundred MB of node_modules outlast temp-dir's hook under load. */
-const removeLater = (dir: string) => afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
 /** npm, run by `node` in that Node's shell. */
 function npm(node: string, args: string[], cwd: string, input?: string): SpawnSyncReturns<string> {
@@ -142,7 +139,6 @@ describe('the packed package, installed by a TypeScript project', () => {
   let files: string[] = [];
   let installOutput = '';
   const consumer = tempDir('plantstore-consumer-');
-  removeLater(consumer);
 
   beforeAll(() => {
     ({ tarball, files } = packed());
@@ -283,7 +279,6 @@ describe.runIf(older !== undefined)("the packed package, installed on a Node old
   const oldest = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node.replace('>=', '');
   const major = oldest.split('.')[0];
   const project = tempDir('plantstore-older-');
-  removeLater(project);
 
   beforeAll(() => {
     install(node, project, [`msw@${version('msw')}`, packed().tarball]);
