@@ -29,6 +29,7 @@ export async function main(argv: string[]): Promise<void> {
     { validateCommand },
     { specCommand },
     { mswCommand },
+    { mergeReportsCommand },
     { withFlagSuggestions },
   ] = await Promise.all([
     import('yargs'),
@@ -38,6 +39,7 @@ export async function main(argv: string[]): Promise<void> {
     import('./commands/validate.ts'),
     import('./commands/spec.ts'),
     import('./commands/msw.ts'),
+    import('./commands/merge-reports.ts'),
     import('./flag-suggestions.ts'),
   ]);
   const cli: Argv = yargs(argv)
@@ -45,6 +47,7 @@ export async function main(argv: string[]): Promise<void> {
     .usage('$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).')
     .command(mockCommand)
     .command(verifyCommand)
+    .command(mergeReportsCommand)
     .command(proxyCommand)
     .command(exampleCommand)
     .command(validateCommand)
