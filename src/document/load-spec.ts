@@ -22,7 +22,9 @@ export interface LoadOptions {
 export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOptions = {}): Promise<LoadedSpec> {
   const file = resolve(path);
   if (!existsSync(file)) {
-    throw new PlantstoreError('SPEC_NOT_FOUND', `${file}: no such file`, ['Pass an OpenAPI 3.0 or 3.1 document (YAML or JSON) with --spec FILE.']);
+    throw new PlantstoreError('SPEC_NOT_FOUND', `${file}: no such file`, [
+      'Pass an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (YAML or JSON), with --spec FILE.',
+    ]);
   }
   const cacheKey = `${file}${options.remoteRefs ? '\0remote' : ''}`;
   const cached = readCachedSpec(cacheKey);
