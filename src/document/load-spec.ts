@@ -12,6 +12,8 @@ export interface LoadOptions {
   strict?: boolean;
 }
 
+const hasEntries = (value: unknown) => value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+
 /**
  * Loads, validates and dereferences an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one
  * (converted to 3.0); YAML or JSON, $refs across files. Fails with a PlantstoreError naming the
@@ -35,7 +37,11 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     bundled = JSON.parse(bundledText) as OpenApiDocument;
     warnings = cached.warnings;
   } else {
-    const [{ readDocument }, { officialVerdict }] = await Promise.all([import('./read-document.ts'), import('./official-schema.ts')]);
+    const [{ readDocument }, { officialVerdict }, { mendDocument }] = await Promise.all([
+      import('./read-document.ts'),
+      import('./official-schema.ts'),
+      import('./lenient.ts'),
+    ]);
     const read = await readDocument(file, { remoteRefs: options.remoteRefs === true });
     bundled = read.document;
     files = read.files;
@@ -46,9 +52,17 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
         `${file}: OpenAPI ${version || '(no version)'} is not supported; use an OpenAPI 3.0 or 3.1 document, or Swagger 2.0`,
       );
     }
-    const verdict = await officialVerdict(bundled);
+    // Nothing to answer: one clear message rather than a mock that says 404 to everything.
+    if (!hasEntries(bundled.paths) && !hasEntries(bundled.webhooks)) {
+      throw new PlantstoreError('SPEC_INVALID', `${file}: #/paths: the document declares no operations and no webhooks, so there is nothing to mock`, [
+        'Add at least one path with an operation (get, post, ...) under `paths`.',
+      ]);
+    }
+    // What Prism reads past is mended first, with a warning each; the official schema judges the rest.
+    const mended = mendDocument(bundled);
+    const verdict = await officialVerdict(bundled, mended.tolerated);
     if (verdict.errors.length > 0) throw new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, verdict.errors.slice(0, 20));
-    warnings = [...read.notes, ...verdict.warnings];
+    warnings = [...read.notes, ...mended.warnings, ...verdict.warnings];
     bundledText = JSON.stringify(bundled);
   }
   const dialect = String(bundled.openapi).startsWith('3.1') ? '3.1' : '3.0';

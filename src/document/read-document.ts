@@ -29,7 +29,7 @@ export async function readDocument(file: string, options: ReadOptions): Promise<
   try {
     document = (await parser.bundle(file, resolveOptions as never)) as unknown as OpenApiDocument;
   } catch (error) {
-    throw describeReadError(file, error);
+    throw describeReadError(file, error, parser.schema ?? undefined);
   }
   const files = parser.$refs.paths().filter((path) => !/^https?:/i.test(path));
   const notes: string[] = [];
@@ -54,9 +54,18 @@ async function convertSwagger2(file: string, document: OpenApiDocument): Promise
 type RefParserError = Error & { source?: string; path?: Array<string | number>; code?: string; errors?: RefParserError[] };
 
 /** One clear message for a read failure: the file (where the fault is), the pointer and the reason. */
-export function describeReadError(file: string, error: unknown): PlantstoreError {
+export function describeReadError(file: string, error: unknown, root?: unknown): PlantstoreError {
   const err = ((error as RefParserError).errors?.[0] ?? error) as RefParserError;
   const message = firstLine(err);
+  // A reference that resolves nowhere: the error names the target; the place that refers to it is found here.
+  const missing = /Missing \$ref pointer "([^"]+)"/.exec(message)?.[1];
+  if (missing !== undefined && !(Array.isArray(err.path) && err.path.length > 0)) {
+    const place = referringPlace(root, missing);
+    if (place !== undefined)
+      return new PlantstoreError('SPEC_INVALID', `${file}: ${place}: $ref "${missing}" resolves to nothing in the document`, [
+        'Define the target there, or correct the reference.',
+      ]);
+  }
   const remote = /https?:\/\/[^\s"']+/i.exec(message)?.[0];
   if (remote && /resolve|resolver|http/i.test(message)) {
     return new PlantstoreError('SPEC_REMOTE_REF', `${file}: the document refers to ${remote}, which is not fetched`, [
@@ -67,6 +76,22 @@ export function describeReadError(file: string, error: unknown): PlantstoreError
   const where = err.source ? resolve(decodeURI(err.source.replace(/^file:\/\//, ''))) : file;
   const pointer = Array.isArray(err.path) && err.path.length > 0 ? `#/${err.path.map((p) => escapePointerToken(String(p))).join('/')}: ` : '';
   return new PlantstoreError(/Unsupported|Unrecognized/.test(message) ? 'SPEC_UNSUPPORTED' : 'SPEC_INVALID', `${where}: ${pointer}${message}`);
+}
+
+/** The JSON pointer of the first `$ref` in the document whose value is `target`. */
+function referringPlace(root: unknown, target: string): string | undefined {
+  const seen = new Set<object>();
+  const walk = (node: unknown, pointer: string): string | undefined => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return undefined;
+    seen.add(node);
+    if ((node as { $ref?: unknown }).$ref === target) return pointer || '#';
+    for (const [key, value] of Object.entries(node)) {
+      const found = walk(value, `${pointer || '#'}/${escapePointerToken(key)}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(root, '');
 }
 
 function firstLine(error: unknown): string {

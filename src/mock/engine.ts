@@ -185,8 +185,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
    */
   function admit(request: MockRequest): Eventually<Admission> {
     // HEAD without its own operation is GET without a body (RFC 9110).
-    let routed = route(request.method, request.path);
-    if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path);
+    let routed = route(request.method, request.path, request);
+    if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path, request);
     if (routed.kind === 'not-found')
       return refused('no-operation', answers.error(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`));
     if (routed.kind === 'method-not-allowed')
