@@ -29,7 +29,7 @@ export async function readDocument(file: string, options: ReadOptions): Promise<
   try {
     document = (await parser.bundle(file, resolveOptions as never)) as unknown as OpenApiDocument;
   } catch (error) {
-    throw describeReadError(file, error, parser.schema ?? undefined);
+    throw describeReadError(file, error, (parser as unknown as { schema?: unknown }).schema);
   }
   const files = parser.$refs.paths().filter((path) => !/^https?:/i.test(path));
   const notes: string[] = [];
