@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PlantstoreError } from '../errors.ts';
 import { noteDerivedCache, readCachedSpec, writeCachedSpec } from './spec-cache.ts';
+import { badTypes, badTypeWarnings, brokenOperations, type BadType } from './schema-types.ts';
 import { DEFAULT_SPEC_PATH, type LoadedSpec, type OpenApiDocument } from './loaded-spec.ts';
 
 export interface LoadOptions {
@@ -31,11 +32,13 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   let bundled: OpenApiDocument;
   let bundledText: string;
   let warnings: string[];
+  let typos: BadType[] = [];
   let files: string[] | undefined;
   if (cached) {
     bundledText = cached.documentText;
     bundled = JSON.parse(bundledText) as OpenApiDocument;
     warnings = cached.warnings;
+    typos = cached.badTypes ?? [];
   } else {
     const [{ readDocument }, { officialVerdict }, { mendDocument }] = await Promise.all([
       import('./read-document.ts'),
@@ -60,7 +63,8 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     }
     // What Prism reads past is mended first, with a warning each; the official schema judges the rest.
     const mended = mendDocument(bundled);
-    const verdict = await officialVerdict(bundled, mended.tolerated);
+    typos = badTypes(bundled);
+    const verdict = await officialVerdict(bundled, [...mended.tolerated, ...typos.map((typo) => typo.pointer)]);
     if (verdict.errors.length > 0) throw new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, verdict.errors.slice(0, 20));
     warnings = [...read.notes, ...mended.warnings, ...verdict.warnings];
     bundledText = JSON.stringify(bundled);
@@ -69,7 +73,7 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   // Dereferencing changes the object it is given; the bundled form is kept for the validator.
   const { dereferenceBundled } = await import('./dereference.ts');
   const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
-  const spec: LoadedSpec = { file, dialect, document, bundled, warnings };
+  const spec: LoadedSpec = { file, dialect, document, bundled, warnings, badTypes: typos };
   if (!cached) {
     const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }] = await Promise.all([
       import('../validation/validator.ts'),
@@ -80,8 +84,10 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     // no extensions): the audit gets a copy, so that spec.bundled stays the document as read, as
     // a load from the cache gives it (`plantstore msw` writes it out).
     const audited: LoadedSpec = { ...spec, bundled: JSON.parse(bundledText) as OpenApiDocument };
-    spec.warnings = [...warnings, ...schemaWarnings(audited), ...auditExamples(listOperations(audited), createValidators(audited))];
-    const version = writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings);
+    const operations = listOperations(audited);
+    const typoWarnings = badTypeWarnings(typos, brokenOperations(operations, typos, document));
+    spec.warnings = [...warnings, ...typoWarnings, ...schemaWarnings(audited), ...auditExamples(operations, createValidators(audited))];
+    const version = writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings, typos);
     if (version !== undefined) noteDerivedCache(spec, cacheKey, version);
   } else {
     noteDerivedCache(spec, cacheKey, cached.version);

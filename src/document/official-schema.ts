@@ -26,8 +26,10 @@ export async function officialVerdict(document: object, tolerated: string[] = []
   if (typeof result.errors === 'string') return { errors: [], warnings: [`the official schema's checker could not finish: ${result.errors}`] };
   // Places the lenient loader already named (lenient.ts): their errors say nothing new.
   const places = tolerated.map((pointer) => pointer.slice(1));
-  // (A `properties` given by a $ref is refused at the schema that holds it, as no branch fits.)
-  const named = (path: string) => places.some((place) => path === place || path.startsWith(`${place}/`) || place === `${path}/properties`);
+  // (A `properties` given by a $ref, or a `type` that is no JSON type, is refused at the schema
+  // that holds it, as no branch of the schema-or-reference choice fits.)
+  const named = (path: string) =>
+    places.some((place) => path === place || path.startsWith(`${place}/`) || place === `${path}/properties` || place === `${path}/type`);
   const rest = (result.errors ?? []).filter((error) => !named(error.instancePath));
   if (rest.length === 0) return { errors: [], warnings: [] };
   return classify(rest, document);

@@ -15,6 +15,7 @@ interface CacheEntry {
   files: Record<string, string>;
   dialect: '3.0' | '3.1';
   warnings: string[];
+  badTypes: Array<{ pointer: string; type: string }>;
   /** The bundled document (internal $refs kept: a fraction of the dereferenced size). */
   document: unknown;
 }
@@ -54,7 +55,9 @@ export function derivedCacheOf(spec: object): DerivedCache | undefined {
 }
 
 /** The cached document for a root file (as JSON text), if every file it was read from is unchanged. */
-export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings: string[]; documentText: string; version: string } | undefined {
+export function readCachedSpec(
+  root: string,
+): { dialect: '3.0' | '3.1'; warnings: string[]; badTypes: CacheEntry['badTypes']; documentText: string; version: string } | undefined {
   if (process.env.PLANTSTORE_NO_CACHE) return undefined;
   try {
     const text = readFileSync(entryPath(root), 'utf8');
@@ -65,7 +68,13 @@ export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings
     const head = JSON.parse(`${text.slice(0, split)}}`) as Omit<CacheEntry, 'document'>;
     if (head.format !== CACHE_FORMAT) return undefined;
     for (const [path, hash] of Object.entries(head.files)) if (fileHash(path) !== hash) return undefined;
-    return { dialect: head.dialect, warnings: head.warnings, documentText: text.slice(split + ',"document":'.length, -1), version: versionOf(head.files) };
+    return {
+      dialect: head.dialect,
+      warnings: head.warnings,
+      badTypes: head.badTypes,
+      documentText: text.slice(split + ',"document":'.length, -1),
+      version: versionOf(head.files),
+    };
   } catch {
     return undefined; // no entry, an unreadable one, or a file that is gone: validate afresh
   }
@@ -80,10 +89,23 @@ export function writeAtomically(target: string, data: string | Uint8Array): void
 }
 
 /** Stores a freshly validated document and returns its version; failures to write only cost the next start-up time. */
-export function writeCachedSpec(root: string, files: string[], dialect: '3.0' | '3.1', documentText: string, warnings: string[]): string | undefined {
+export function writeCachedSpec(
+  root: string,
+  files: string[],
+  dialect: '3.0' | '3.1',
+  documentText: string,
+  warnings: string[],
+  badTypes: CacheEntry['badTypes'] = [],
+): string | undefined {
   if (process.env.PLANTSTORE_NO_CACHE || files.length === 0) return undefined;
   try {
-    const head: Omit<CacheEntry, 'document'> = { format: CACHE_FORMAT, files: Object.fromEntries(files.map((f) => [f, fileHash(f)])), dialect, warnings };
+    const head: Omit<CacheEntry, 'document'> = {
+      format: CACHE_FORMAT,
+      files: Object.fromEntries(files.map((f) => [f, fileHash(f)])),
+      dialect,
+      warnings,
+      badTypes,
+    };
     // The document is already JSON text: spliced in, not serialized a second time.
     writeAtomically(entryPath(root), `${JSON.stringify(head).slice(0, -1)},"document":${documentText}}`);
     return versionOf(head.files);
