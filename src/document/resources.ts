@@ -3,6 +3,7 @@
 // lists it, and GET|PUT|PATCH|DELETE /plants/{id} read, replace, merge or remove one item.
 // The key is the body field `id` (or the schema's `x-plantstore-id`), matched to the item's
 // path parameter; a key only the answer declares is made by the mock at the create.
+import { singular } from './english.ts';
 import { jsonContent, type Operation } from './operations.ts';
 import { objectShape, resolveSchema } from './schema-shape.ts';
 
@@ -86,12 +87,6 @@ function describesObject(schema: unknown, document: unknown): boolean {
 function itemSchema(schema: unknown, document: unknown): unknown {
   const s = resolveSchema(schema, document);
   return s?.type === 'array' ? s.items : schema;
-}
-
-function singular(word: string): string {
-  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
 }
 
 /** The exact key string of a key value: integers in canonical decimal (bigint-exact), strings as is. */

@@ -7,7 +7,11 @@ import { type LoadedSpec } from '../document/loaded-spec.ts';
 import type { StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
-import { resolveMockOptions, type MockOptions } from './options.ts';
+import { resolveMockOptions, type AbsentItemMode, type MockOptions } from './options.ts';
+import { documentWarnings, verdictOf } from '../document/check-spec.ts';
+import { listOperations } from '../document/operations.ts';
+import { bindResources } from '../document/resources.ts';
+import { absentItemWarnings } from './absent-items.ts';
 
 export interface MockServer {
   /** Base URL, e.g. http://127.0.0.1:4010 (the real port when started on port 0). */
@@ -31,7 +35,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const { logger = silentLogger, store, ...partial } = input;
   const options = resolveMockOptions(partial);
   const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
-  warnAbout(spec, logger);
+  warnAbout(spec, logger, options.absentItems);
   const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes }) : undefined;
   const engine = createMockEngine({ spec, options, logger, store: store ?? fileStore });
   const server = createListener(engine.handle, {
@@ -59,10 +63,16 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   };
 }
 
-/** The loader's warnings, at start-up: a few in full, then a count (GitHub-sized documents can have hundreds). */
-function warnAbout(spec: LoadedSpec, logger: Logger): void {
-  const shown = spec.warnings.slice(0, 10);
+/**
+ * The verdict and warnings `spec --check` prints, at start-up: a few in full, then a count
+ * (GitHub-sized documents can have hundreds). The absent-item ones the engine says itself.
+ */
+function warnAbout(spec: LoadedSpec, logger: Logger, absentItems: AbsentItemMode): void {
+  const warnings = documentWarnings(spec, absentItems);
+  logger.info(verdictOf(spec, warnings.length));
+  const absent = new Set(absentItemWarnings(bindResources(listOperations(spec), spec.document), absentItems));
+  const own = warnings.filter((warning) => !absent.has(warning));
+  const shown = own.slice(0, 10);
   for (const warning of shown) logger.warn(`${spec.file}: ${warning}`);
-  if (spec.warnings.length > shown.length)
-    logger.warn(`${spec.file}: ${spec.warnings.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`);
+  if (own.length > shown.length) logger.warn(`${spec.file}: ${own.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`);
 }

@@ -1,5 +1,6 @@
 // What a bound operation does to state (see resources.ts for the conventions). Each action
 // checks and writes in one synchronous step; only the durability wait comes after.
+import { withArticle } from '../document/english.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
 import { declaredStatuses, preferDeclared, type Operation } from '../document/operations.ts';
@@ -89,7 +90,12 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
         return refuseWhenFull(error, responder, request, operation);
       }
       if (!inserted) {
-        return responder.fail(request, operation, preferDeclared(operation, [409, 400, 422]), `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
+        return responder.fail(
+          request,
+          operation,
+          preferDeclared(operation, [409, 400, 422]),
+          `${withArticle(noun)} with ${keyField ?? 'key'} ${key} already exists`,
+        );
       }
       // Written out rather than through whenDurable: no closure and no copy on the common path.
       const pending = store.flush();
