@@ -42,12 +42,36 @@ export async function readDocument(file: string, options: ReadOptions): Promise<
 
 async function convertSwagger2(file: string, document: OpenApiDocument): Promise<OpenApiDocument> {
   const { default: swagger2openapi } = await import('swagger2openapi');
+  keepAllowEmptyValue(document);
   try {
     // patch: fix the small, well-known slips of 2.0 documents instead of refusing them.
     const { openapi } = await swagger2openapi.convertObj(document, { patch: true, warnOnly: true, resolve: false, direct: false });
     return openapi as OpenApiDocument;
   } catch (error) {
     throw new PlantstoreError('SPEC_INVALID', `${file}: cannot convert this Swagger 2.0 document to OpenAPI 3.0: ${firstLine(error)}`);
+  }
+}
+
+/**
+ * Swagger 2.0's `allowEmptyValue: false` on a query or form field: OpenAPI 3.0 has no place for it
+ * on a form field, and swagger2openapi drops it, so it is written as the `minLength: 1` it means
+ * for a string (as Prism does). An omitted allowEmptyValue stays lenient, as most servers are.
+ */
+function keepAllowEmptyValue(document: OpenApiDocument): void {
+  const mend = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const parameter of list as Array<Record<string, unknown>>) {
+      if (parameter === null || typeof parameter !== 'object' || parameter.allowEmptyValue !== false) continue;
+      if ((parameter.in === 'formData' || parameter.in === 'query') && parameter.type === 'string' && parameter.minLength === undefined)
+        parameter.minLength = 1;
+    }
+  };
+  mend(Object.values((document as { parameters?: Record<string, unknown> }).parameters ?? {}));
+  for (const item of Object.values(document.paths ?? {})) {
+    if (item === null || typeof item !== 'object') continue;
+    mend(item.parameters);
+    for (const operation of Object.values(item))
+      if (operation !== null && typeof operation === 'object') mend((operation as { parameters?: unknown }).parameters);
   }
 }
 
