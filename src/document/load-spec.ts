@@ -75,18 +75,31 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
   const spec: LoadedSpec = { file, dialect, document, bundled, warnings, badTypes: typos };
   if (!cached) {
-    const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }] = await Promise.all([
+    const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }, { auditGeneration }] = await Promise.all([
       import('../validation/validator.ts'),
       import('./operations.ts'),
       import('./example-audit.ts'),
+      import('./generation-audit.ts'),
     ]);
     // The validators turn the bundled form they are given into Ajv's view, in place (no examples,
     // no extensions): the audit gets a copy, so that spec.bundled stays the document as read, as
     // a load from the cache gives it (`plantstore msw` writes it out).
     const audited: LoadedSpec = { ...spec, bundled: JSON.parse(bundledText) as OpenApiDocument };
     const operations = listOperations(audited);
-    const typoWarnings = badTypeWarnings(typos, brokenOperations(operations, typos, document));
-    spec.warnings = [...warnings, ...typoWarnings, ...schemaWarnings(audited), ...auditExamples(operations, createValidators(audited))];
+    const broken = brokenOperations(operations, typos, document);
+    const typoWarnings = badTypeWarnings(typos, broken);
+    const validators = createValidators(audited);
+    spec.warnings = [
+      ...warnings,
+      ...typoWarnings,
+      ...schemaWarnings(audited),
+      ...auditExamples(operations, validators),
+      ...auditGeneration(
+        audited,
+        operations.filter((operation) => !broken.has(operation)),
+        validators,
+      ),
+    ];
     const version = writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings, typos);
     if (version !== undefined) noteDerivedCache(spec, cacheKey, version);
   } else {
