@@ -33,11 +33,23 @@ export function documentWarnings(spec: LoadedSpec, absentItems: AbsentItemMode =
   ];
 }
 
+const hasEntries = (value: unknown) => value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+
+/**
+ * Why a loaded document cannot be mocked, with its pointer, or undefined. A document of schemas
+ * alone still serves `example` and `validate`, so the loader takes it; the mock refuses it.
+ */
+export function unmockable(spec: LoadedSpec): string | undefined {
+  if (hasEntries(spec.document.webhooks) || listOperations(spec).length > 0) return undefined;
+  return '#/paths: the document declares no operations and no webhooks, so there is nothing to mock';
+}
+
 /** The one-line verdict on a loaded document, the same from `spec --check` and the mock. */
 export function verdictOf(spec: LoadedSpec, warnings: number): string {
   const { openapi, info } = spec.document;
   const count = warnings === 0 ? 'no warnings' : `${warnings} warning${warnings === 1 ? '' : 's'}`;
-  return `${spec.file}: loads as an OpenAPI ${openapi} document (${info.title} ${info.version}) and can be mocked; ${count}`;
+  const mockable = unmockable(spec) === undefined ? 'can be mocked' : 'declares no operations and no webhooks, so it cannot be mocked';
+  return `${spec.file}: loads as an OpenAPI ${openapi} document (${info.title} ${info.version}) and ${mockable}; ${count}`;
 }
 
 /** Summarizes a loaded (hence mockable) document and lists its warnings. */

@@ -13,8 +13,6 @@ export interface LoadOptions {
   strict?: boolean;
 }
 
-const hasEntries = (value: unknown) => value !== null && typeof value === 'object' && Object.keys(value).length > 0;
-
 /**
  * Loads, validates and dereferences an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one
  * (converted to 3.0); YAML or JSON, $refs across files. Fails with a PlantstoreError naming the
@@ -54,12 +52,6 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
         'SPEC_UNSUPPORTED',
         `${file}: OpenAPI ${version || '(no version)'} is not supported; use an OpenAPI 3.0 or 3.1 document, or Swagger 2.0`,
       );
-    }
-    // Nothing to answer: one clear message rather than a mock that says 404 to everything.
-    if (!hasEntries(bundled.paths) && !hasEntries(bundled.webhooks)) {
-      throw new PlantstoreError('SPEC_INVALID', `${file}: #/paths: the document declares no operations and no webhooks, so there is nothing to mock`, [
-        'Add at least one path with an operation (get, post, ...) under `paths`.',
-      ]);
     }
     // What Prism reads past is mended first, with a warning each; the official schema judges the rest.
     const mended = mendDocument(bundled);

@@ -8,7 +8,8 @@ import type { StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
 import { resolveMockOptions, type AbsentItemMode, type MockOptions } from './options.ts';
-import { documentWarnings, verdictOf } from '../document/check-spec.ts';
+import { documentWarnings, unmockable, verdictOf } from '../document/check-spec.ts';
+import { PlantstoreError } from '../errors.ts';
 import { listOperations } from '../document/operations.ts';
 import { bindResources } from '../document/resources.ts';
 import { absentItemWarnings } from './absent-items.ts';
@@ -35,6 +36,9 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const { logger = silentLogger, store, ...partial } = input;
   const options = resolveMockOptions(partial);
   const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
+  const nothing = unmockable(spec);
+  if (nothing !== undefined)
+    throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${nothing}`, ['Add at least one path with an operation (get, post, ...) under `paths`.']);
   warnAbout(spec, logger, options.absentItems);
   const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes }) : undefined;
   const engine = createMockEngine({ spec, options, logger, store: store ?? fileStore });
