@@ -17,7 +17,7 @@ import type { Validators } from '../validation/validator.ts';
 import { credentialsFor, hasCredentials, withCredentials, type CredentialParts } from './credentials.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
 import { drawsFromSchema, planBody, writeBody, type BodyPlan } from './generated-bodies.ts';
-import { generateParameters, type ParameterParts } from './generated-parameters.ts';
+import { generateParameters, isIgnoredHeader, type ParameterParts } from './generated-parameters.ts';
 import { withUniqueKey } from './generated-request-parts.ts';
 import { generateSequences } from './generated-sequences.ts';
 import type { CaseSource, GenerateOptions } from './case-source.ts';
@@ -139,7 +139,8 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   }
   for (const parameter of operation.parameters) {
     // A parameter that is also where the credentials go is the credentials' business (no-credentials below).
-    if (!parameter.required || parameter.in === 'path' || filled(parameter)) continue;
+    // Accept, Content-Type and Authorization declared as header parameters are ignored (OpenAPI), by the mock too.
+    if (!parameter.required || parameter.in === 'path' || filled(parameter) || isIgnoredHeader(parameter)) continue;
     const without = generateParameters(operation, draw, seed, context.document, true, (other) => other === parameter || filled(other));
     if (!without.ok) continue;
     const request = build(operation, without.parts, credentials.parts, plan, firstBody, seed, context.document);
