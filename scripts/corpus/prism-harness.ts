@@ -61,6 +61,47 @@ export const DECISIONS: ReadonlyArray<{ id: string; says: string; covers: (scena
     says: 'an invalid request is refused with 400 where the operation declares no 4xx (Prism invents 422)',
     covers: (s, got) => s.expected === 422 && got === 400,
   },
+  {
+    id: 'forced-answer-undeclared-400',
+    says: 'a forced status or example the operation does not declare is refused with 400 naming the declared ones (Prism: 404)',
+    covers: (s, got) =>
+      s.expected === 404 && got === 400 && /__code=|__example=|Prefer: *(?:code|example)=/i.test(s.command) && !/ (?:-d|--data\S*) /.test(s.command),
+  },
+  {
+    id: 'validation-before-example',
+    says: 'a request that fails validation gets its error even when it asks for an example by name (Prism: 404)',
+    covers: (s, got) => s.expected === 404 && got >= 400 && got < 500 && /example=/i.test(s.command) && / (?:-d|--data\S*) /.test(s.command),
+  },
+  {
+    id: 'head-as-get',
+    says: 'HEAD without a HEAD operation is answered as GET without the body, as RFC 9110 asks (Prism: 405)',
+    covers: (s, got) => s.expected === 405 && got === 200 && /--head|-I\b|-X *HEAD/.test(s.command),
+  },
+  {
+    id: 'answers-where-prism-cannot',
+    says: "a schema Prism's sampler finds too complex, or an object under text/plain or text/html, still gets a valid 200 (Prism: 500)",
+    covers: (s, got) => s.expected === 500 && got === 200 && !/--errors/.test(s.server),
+  },
+  {
+    id: 'never-serves-invalid-examples',
+    says: "an example that breaks its schema is never served, so Prism's --errors 500 for such an answer has no cause",
+    covers: (s, got) => s.expected === 500 && got === 200 && /--errors/.test(s.server),
+  },
+  {
+    id: 'unexpected-body-ignored',
+    says: 'a body sent to an operation that declares none is ignored (Prism on 3.1: 415)',
+    covers: (s, got) => s.expected === 415 && got === 200 && !/requestBody/.test(s.spec),
+  },
+  {
+    id: 'form-lenient-where-document-is',
+    says: 'a form field without allowReserved may arrive unencoded, and an optional field may be missing (Prism: 422)',
+    covers: (s, got) => s.expected === 422 && got === 200 && /form|urlencoded/i.test(s.command + s.spec),
+  },
+  {
+    id: 'empty-path-segment-404',
+    says: 'an empty path segment matches no path parameter: a parameter is never empty (Prism: 422)',
+    covers: (s, got) => s.expected === 422 && got === 404 && /\/\//.test(s.command.replace(/https?:\/\//, '')),
+  },
 ];
 
 export interface HarnessResult {

@@ -157,7 +157,8 @@ function chooseDiscriminated(candidates: Array<{ operation: Operation; discrimin
  * text a path can hold still matches only as written (`/%70lants` is not `/plants`).
  */
 export function wireForm(text: string): string {
-  return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (char) => encodeURIComponent(char));
+  // A `%` that starts no escape (`/100% sure`) is a character of the path, sent as %25.
+  return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]|%(?![0-9A-Fa-f]{2})/gu, (char) => encodeURIComponent(char));
 }
 
 function safeDecode(segment: string): string {
