@@ -37,6 +37,7 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     bundled = JSON.parse(bundledText) as OpenApiDocument;
     warnings = cached.warnings;
     typos = cached.badTypes ?? [];
+    files = cached.files;
   } else {
     const [{ readDocument }, { officialVerdict }, { mendDocument }] = await Promise.all([
       import('./read-document.ts'),
@@ -65,7 +66,7 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   // Dereferencing changes the object it is given; the bundled form is kept for the validator.
   const { dereferenceBundled } = await import('./dereference.ts');
   const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
-  const spec: LoadedSpec = { file, dialect, document, bundled, warnings, badTypes: typos };
+  const spec: LoadedSpec = { file, dialect, document, bundled, warnings, files: files ?? [file], badTypes: typos };
   if (!cached) {
     const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }, { auditGeneration }] = await Promise.all([
       import('../validation/validator.ts'),

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Bump when the cached shape or the loading rules change.
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 interface CacheEntry {
   format: number;
@@ -57,7 +57,7 @@ export function derivedCacheOf(spec: object): DerivedCache | undefined {
 /** The cached document for a root file (as JSON text), if every file it was read from is unchanged. */
 export function readCachedSpec(
   root: string,
-): { dialect: '3.0' | '3.1'; warnings: string[]; badTypes: CacheEntry['badTypes']; documentText: string; version: string } | undefined {
+): { dialect: '3.0' | '3.1'; warnings: string[]; badTypes: CacheEntry['badTypes']; documentText: string; version: string; files: string[] } | undefined {
   if (process.env.PLANTSTORE_NO_CACHE) return undefined;
   try {
     const text = readFileSync(entryPath(root), 'utf8');
@@ -74,6 +74,7 @@ export function readCachedSpec(
       badTypes: head.badTypes,
       documentText: text.slice(split + ',"document":'.length, -1),
       version: versionOf(head.files),
+      files: Object.keys(head.files),
     };
   } catch {
     return undefined; // no entry, an unreadable one, or a file that is gone: validate afresh
