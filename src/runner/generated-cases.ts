@@ -122,7 +122,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const firstBody = bodies[0];
   // Written as text or XML a JSON value's breaks mostly vanish (every XML value is text): valid bodies only.
   if (plan && drawsFromSchema(plan) && plan.kind !== 'text' && plan.kind !== 'xml') {
-    negativeBodies(context.source.invalid(operation, seed, plan.content), plan).forEach((negative, index) => {
+    negativeBodies(context.source.invalid(operation, seed, plan.content), plan, operation.requestBody?.required === true).forEach((negative, index) => {
       const request =
         'rawBody' in negative
           ? { ...build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document), rawBody: negative.rawBody }
@@ -179,14 +179,24 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
  * JSON; in a form, where every value is text, only a dropped required field and a value out of
  * range (a wrong type such as "42" for a string would be valid text, and malformed JSON is no form).
  */
-function negativeBodies<T extends { rule: string; pointer: string } & ({ body: JsonValue } | { rawBody: string })>(negatives: T[], plan: BodyPlan): T[] {
+function negativeBodies<T extends { rule: string; pointer: string } & ({ body: JsonValue } | { rawBody: string })>(
+  negatives: T[],
+  plan: BodyPlan,
+  bodyRequired: boolean,
+): T[] {
   if (plan.kind === 'json') return negatives;
+  // A form whose only field is dropped is an empty body, which an optional body may be (the mock agrees).
+  const emptied = (negative: T) => !bodyRequired && 'body' in negative && isEmptyObject(negative.body);
   return negatives.filter(
     (negative) =>
-      (negative.rule === 'required' && !(plan.kind === 'urlencoded' && 'body' in negative && leavesEmptyParent(negative.body, negative.pointer))) ||
+      (negative.rule === 'required' &&
+        !emptied(negative) &&
+        !(plan.kind === 'urlencoded' && 'body' in negative && leavesEmptyParent(negative.body, negative.pointer))) ||
       negative.rule === 'range',
   );
 }
+
+const isEmptyObject = (value: JsonValue) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /**
  * True when the removed field was its object's only one: an empty object writes no pair in a
