@@ -30,6 +30,12 @@ async function main(): Promise<number> {
       process.exit(130);
     });
   }
+  if (options.prismHarness) {
+    const { formatHarness, harnessFolder, runHarness } = await import('./corpus/prism-harness.ts');
+    const specs = await harnessFolder(options.cacheDir, say);
+    process.stdout.write(formatHarness(await runHarness(specs, join(options.cacheDir, 'prism-harness-documents'), options.only, say)));
+    return 0;
+  }
   let documents = corpusDocuments(ROOT, options.cacheDir, say);
   if (options.only.length > 0) documents = documents.filter((d) => options.only.some((text) => d.name.includes(text)));
   documents = documents.slice(0, options.limit);

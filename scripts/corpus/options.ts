@@ -7,6 +7,8 @@ export interface CorpusOptions {
   limit: number;
   prism: boolean;
   msw: boolean;
+  /** Run Prism's test-harness scenarios instead of the documents (prism-harness.ts). */
+  prismHarness: boolean;
   json: string;
   verbose: boolean;
   cacheDir: string;
@@ -14,11 +16,12 @@ export interface CorpusOptions {
   verifyTimeoutMs: number;
 }
 
-export const USAGE = `npm run corpus [-- --only SUBSTRING ... | --limit N | --no-prism | --no-msw | --json FILE | --verbose]
+export const USAGE = `npm run corpus [-- --only SUBSTRING ... | --limit N | --no-prism | --no-msw | --prism-harness | --json FILE | --verbose]
   --only TEXT   only documents whose name contains TEXT (repeatable: any of them)
   --limit N     the first N documents (after --only)
   --no-prism    skip Prism
   --no-msw      skip the MSW stage (the handlers' answers to the same probes, against a fresh engine's)
+  --prism-harness  run Prism's own test-harness scenarios against the mock instead (fetched once into the cache)
   --json FILE   write every result there (default: <cache>/results.json)
   --verbose     the top reasons for missed probes and failed self-verify cases, per document
 Environment: PLANTSTORE_CORPUS_CACHE (default node_modules/.cache/plantstore-corpus) holds the packed documents.`;
@@ -31,6 +34,7 @@ export function resolveOptions(argv: string[], root: string): CorpusOptions {
       limit: { type: 'string' },
       prism: { type: 'boolean', default: true },
       msw: { type: 'boolean', default: true },
+      'prism-harness': { type: 'boolean', default: false },
       json: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -48,6 +52,7 @@ export function resolveOptions(argv: string[], root: string): CorpusOptions {
     limit,
     prism: values.prism,
     msw: values.msw,
+    prismHarness: values['prism-harness'],
     json: values.json ?? join(cacheDir, 'results.json'),
     verbose: values.verbose,
     cacheDir,

@@ -1,10 +1,12 @@
 // `plantstore spec --check`: what a loaded document offers, and what it leaves out that clients
 // and the mock will trip over (an auth-protected operation without a 401, no 4xx at all, a body
 // without a schema). Warnings never fail the check: the document itself is valid.
+import { absentItemWarnings } from '../mock/absent-items.ts';
+import type { AbsentItemMode } from '../mock/options.ts';
 import type { LoadedSpec } from './loaded-spec.ts';
 import { listOperations, type Operation } from './operations.ts';
 import { schemaNames } from './resolve-target.ts';
-import { buildResourceMap } from './resources.ts';
+import { bindResources, buildResourceMap, type ResourceBinding } from './resources.ts';
 import { collectionLines } from './resource-report.ts';
 
 export interface SpecSummary {
@@ -17,13 +19,50 @@ export interface SpecSummary {
   warnings: string[];
   /** One line per collection: kept by the mock, or answered from the document and why. */
   collections: string[];
+  verdict: string;
 }
 
-/** Summarizes a loaded (hence valid) document and lists its warnings. */
-export function checkSpec(spec: LoadedSpec): SpecSummary {
+/**
+ * Every warning about a document, as `spec --check` lists them and the mock prints them at
+ * start-up: the loader's, what the operations leave out, and the absent items answered from the
+ * document (under the mock's --absent-items mode). One list, so that the two never disagree.
+ */
+export function documentWarnings(
+  spec: LoadedSpec,
+  absentItems: AbsentItemMode = 'document',
+  operations: Operation[] = listOperations(spec),
+  bindings: Map<Operation, ResourceBinding> = bindResources(operations, spec.document),
+): string[] {
+  const schemes = Object.keys(spec.document.components?.securitySchemes ?? {});
+  return [...spec.warnings, ...operations.flatMap((operation) => warningsOf(operation, schemes)), ...absentItemWarnings(bindings, absentItems)];
+}
+
+const hasEntries = (value: unknown) => value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+
+/**
+ * Why a loaded document cannot be mocked, with its pointer, or undefined. A document of schemas
+ * alone still serves `example` and `validate`, so the loader takes it; the mock refuses it.
+ */
+export function unmockable(spec: LoadedSpec): string | undefined {
+  if (hasEntries(spec.document.webhooks) || listOperations(spec).length > 0) return undefined;
+  return '#/paths: the document declares no operations and no webhooks, so there is nothing to mock';
+}
+
+/** The one-line verdict on a loaded document, the same from `spec --check` and the mock. */
+export function verdictOf(spec: LoadedSpec, warnings: number): string {
+  const { openapi, info } = spec.document;
+  const count = warnings === 0 ? 'no warnings' : `${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const mockable = unmockable(spec) === undefined ? 'can be mocked' : 'declares no operations and no webhooks, so it cannot be mocked';
+  return `${spec.file}: loads as an OpenAPI ${openapi} document (${info.title} ${info.version}) and ${mockable}; ${count}`;
+}
+
+/** Summarizes a loaded (hence mockable) document and lists its warnings. */
+export function checkSpec(spec: LoadedSpec, absentItems: AbsentItemMode = 'document'): SpecSummary {
   const { document } = spec;
   const operations = listOperations(spec);
   const schemes = (document.components?.securitySchemes ?? {}) as Record<string, { type?: string; scheme?: string; in?: string; name?: string }>;
+  const map = buildResourceMap(operations, document);
+  const warnings = documentWarnings(spec, absentItems, operations, map.bindings);
   return {
     file: spec.file,
     title: `${document.info.title} ${document.info.version}`,
@@ -34,8 +73,9 @@ export function checkSpec(spec: LoadedSpec): SpecSummary {
       name,
       description: [s.type, s.scheme ?? (s.in ? `in ${s.in} as ${s.name}` : undefined)].filter(Boolean).join(' '),
     })),
-    warnings: [...spec.warnings, ...operations.flatMap((operation) => warningsOf(operation, Object.keys(schemes)))],
-    collections: collectionLines(buildResourceMap(operations, document).resources),
+    warnings,
+    verdict: verdictOf(spec, warnings.length),
+    collections: collectionLines(map.resources),
   };
 }
 
@@ -66,7 +106,7 @@ function warningsOf(operation: Operation, schemeNames: string[]): string[] {
 
 /** The summary as the lines `spec --check` prints. */
 export function formatSpecSummary(summary: SpecSummary): string {
-  const lines = [`${summary.file}: valid OpenAPI ${summary.openapi} document (${summary.title})`, `operations (${summary.operations.length}):`];
+  const lines = [summary.verdict, `operations (${summary.operations.length}):`];
   for (const op of summary.operations) lines.push(`  ${op.method.padEnd(7)} ${op.path}  ${op.id}`);
   lines.push(`schemas (${summary.schemas.length}): ${summary.schemas.join(', ') || '(none)'}`);
   lines.push(

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PlantstoreError } from '../errors.ts';
 import { noteDerivedCache, readCachedSpec, writeCachedSpec } from './spec-cache.ts';
+import { badTypes, badTypeWarnings, brokenOperations, type BadType } from './schema-types.ts';
 import { DEFAULT_SPEC_PATH, type LoadedSpec, type OpenApiDocument } from './loaded-spec.ts';
 
 export interface LoadOptions {
@@ -31,14 +32,20 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   let bundled: OpenApiDocument;
   let bundledText: string;
   let warnings: string[];
+  let typos: BadType[] = [];
   let files: string[] | undefined;
   if (cached) {
     bundledText = cached.documentText;
     bundled = JSON.parse(bundledText) as OpenApiDocument;
     warnings = cached.warnings;
+    typos = cached.badTypes ?? [];
     files = cached.files;
   } else {
-    const [{ readDocument }, { officialVerdict }] = await Promise.all([import('./read-document.ts'), import('./official-schema.ts')]);
+    const [{ readDocument }, { officialVerdict }, { mendDocument }] = await Promise.all([
+      import('./read-document.ts'),
+      import('./official-schema.ts'),
+      import('./lenient.ts'),
+    ]);
     const read = await readDocument(file, { remoteRefs: options.remoteRefs === true });
     bundled = read.document;
     files = read.files;
@@ -49,28 +56,46 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
         `${file}: OpenAPI ${version || '(no version)'} is not supported; use an OpenAPI 3.0 or 3.1 document, or Swagger 2.0`,
       );
     }
-    const verdict = await officialVerdict(bundled);
+    // What Prism reads past is mended first, with a warning each; the official schema judges the rest.
+    const mended = mendDocument(bundled);
+    typos = badTypes(bundled);
+    const verdict = await officialVerdict(bundled, [...mended.tolerated, ...typos.map((typo) => typo.pointer)]);
     if (verdict.errors.length > 0) throw new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, verdict.errors.slice(0, 20));
-    warnings = [...read.notes, ...verdict.warnings];
+    warnings = [...read.notes, ...mended.warnings, ...verdict.warnings];
     bundledText = JSON.stringify(bundled);
   }
   const dialect = String(bundled.openapi).startsWith('3.1') ? '3.1' : '3.0';
   // Dereferencing changes the object it is given; the bundled form is kept for the validator.
   const { dereferenceBundled } = await import('./dereference.ts');
   const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
-  const spec: LoadedSpec = { file, dialect, document, bundled, warnings, files: files ?? [file] };
+  const spec: LoadedSpec = { file, dialect, document, bundled, warnings, files: files ?? [file], badTypes: typos };
   if (!cached) {
-    const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }] = await Promise.all([
+    const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }, { auditGeneration }] = await Promise.all([
       import('../validation/validator.ts'),
       import('./operations.ts'),
       import('./example-audit.ts'),
+      import('./generation-audit.ts'),
     ]);
     // The validators turn the bundled form they are given into Ajv's view, in place (no examples,
     // no extensions): the audit gets a copy, so that spec.bundled stays the document as read, as
     // a load from the cache gives it (`plantstore msw` writes it out).
     const audited: LoadedSpec = { ...spec, bundled: JSON.parse(bundledText) as OpenApiDocument };
-    spec.warnings = [...warnings, ...schemaWarnings(audited), ...auditExamples(listOperations(audited), createValidators(audited))];
-    const version = writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings);
+    const operations = listOperations(audited);
+    const broken = brokenOperations(operations, typos, document);
+    const typoWarnings = badTypeWarnings(typos, broken);
+    const validators = createValidators(audited);
+    spec.warnings = [
+      ...warnings,
+      ...typoWarnings,
+      ...schemaWarnings(audited),
+      ...auditExamples(operations, validators),
+      ...auditGeneration(
+        audited,
+        operations.filter((operation) => !broken.has(operation)),
+        validators,
+      ),
+    ];
+    const version = writeCachedSpec(cacheKey, files ?? [], dialect, bundledText, spec.warnings, typos);
     if (version !== undefined) noteDerivedCache(spec, cacheKey, version);
   } else {
     noteDerivedCache(spec, cacheKey, cached.version);

@@ -32,6 +32,8 @@ export interface LoadedSpec {
   bundled: OpenApiDocument;
   /** What the document gets wrong that the toolkit works around (one line each); `--strict` refuses them. */
   warnings: string[];
+  /** Schema `type`s that name no JSON type (schema-types.ts): the operations that reach them answer 500. */
+  badTypes?: Array<{ pointer: string; type: string }>;
   /** Prism's choice of status for forced answers, worked out ahead of time (see forced-response.ts). */
   forcedChoices?: ForcedChoiceTable;
 }

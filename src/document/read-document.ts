@@ -30,7 +30,7 @@ export async function readDocument(file: string, options: ReadOptions): Promise<
   try {
     document = (await parser.bundle(file, resolveOptions as never)) as unknown as OpenApiDocument;
   } catch (error) {
-    throw (await describeSyntaxError(error)) ?? describeReadError(file, error);
+    throw (await describeSyntaxError(error)) ?? describeReadError(file, error, (parser as unknown as { schema?: unknown }).schema);
   }
   const files = parser.$refs.paths().filter((path) => !/^https?:/i.test(path));
   const notes: string[] = [];
@@ -43,6 +43,7 @@ export async function readDocument(file: string, options: ReadOptions): Promise<
 
 async function convertSwagger2(file: string, document: OpenApiDocument): Promise<OpenApiDocument> {
   const { default: swagger2openapi } = await import('swagger2openapi');
+  keepAllowEmptyValue(document);
   try {
     // patch: fix the small, well-known slips of 2.0 documents instead of refusing them.
     const { openapi } = await swagger2openapi.convertObj(document, { patch: true, warnOnly: true, resolve: false, direct: false });
@@ -52,12 +53,44 @@ async function convertSwagger2(file: string, document: OpenApiDocument): Promise
   }
 }
 
+/**
+ * Swagger 2.0's `allowEmptyValue: false` on a query or form field: OpenAPI 3.0 has no place for it
+ * on a form field, and swagger2openapi drops it, so it is written as the `minLength: 1` it means
+ * for a string (as Prism does). An omitted allowEmptyValue stays lenient, as most servers are.
+ */
+function keepAllowEmptyValue(document: OpenApiDocument): void {
+  const mend = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const parameter of list as Array<Record<string, unknown>>) {
+      if (parameter === null || typeof parameter !== 'object' || parameter.allowEmptyValue !== false) continue;
+      if ((parameter.in === 'formData' || parameter.in === 'query') && parameter.type === 'string' && parameter.minLength === undefined)
+        parameter.minLength = 1;
+    }
+  };
+  mend(Object.values((document as { parameters?: Record<string, unknown> }).parameters ?? {}));
+  for (const item of Object.values(document.paths ?? {})) {
+    if (item === null || typeof item !== 'object') continue;
+    mend(item.parameters);
+    for (const operation of Object.values(item))
+      if (operation !== null && typeof operation === 'object') mend((operation as { parameters?: unknown }).parameters);
+  }
+}
+
 type RefParserError = Error & { source?: string; path?: Array<string | number>; code?: string; errors?: RefParserError[] };
 
 /** One clear message for a read failure: the file (where the fault is), the pointer and the reason. */
-export function describeReadError(file: string, error: unknown): PlantstoreError {
+export function describeReadError(file: string, error: unknown, root?: unknown): PlantstoreError {
   const err = ((error as RefParserError).errors?.[0] ?? error) as RefParserError;
   const message = firstLine(err);
+  // A reference that resolves nowhere: the error names the target; the place that refers to it is found here.
+  const missing = /Missing \$ref pointer "([^"]+)"/.exec(message)?.[1];
+  if (missing !== undefined && !(Array.isArray(err.path) && err.path.length > 0)) {
+    const place = referringPlace(root, missing);
+    if (place !== undefined)
+      return new PlantstoreError('SPEC_INVALID', `${file}: ${place}: $ref "${missing}" resolves to nothing in the document`, [
+        'Define the target there, or correct the reference.',
+      ]);
+  }
   const remote = /https?:\/\/[^\s"']+/i.exec(message)?.[0];
   if (remote && /resolve|resolver|http/i.test(message)) {
     return new PlantstoreError('SPEC_REMOTE_REF', `${file}: the document refers to ${remote}, which is not fetched`, [
@@ -93,6 +126,22 @@ async function describeSyntaxError(error: unknown): Promise<PlantstoreError | un
   const [reason, excerpt = ''] = found.message.split(/ at line \d+, column \d+:\n\n/);
   const { line, col } = found.linePos[0];
   return new PlantstoreError('SPEC_INVALID', `${where}:${line}:${col}: not valid ${kind}: ${reason}`, excerpt.replace(/\n$/, '').split('\n'));
+}
+
+/** The JSON pointer of the first `$ref` in the document whose value is `target`. */
+function referringPlace(root: unknown, target: string): string | undefined {
+  const seen = new Set<object>();
+  const walk = (node: unknown, pointer: string): string | undefined => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return undefined;
+    seen.add(node);
+    if ((node as { $ref?: unknown }).$ref === target) return pointer || '#';
+    for (const [key, value] of Object.entries(node)) {
+      const found = walk(value, `${pointer || '#'}/${escapePointerToken(key)}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(root, '');
 }
 
 function firstLine(error: unknown): string {

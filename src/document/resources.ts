@@ -7,6 +7,7 @@
 // `plantstore spec --resources`; the mock reads it and never rediscovers it per request.
 import { jsonContent, type MediaContent, type Operation, type ParameterSpec } from './operations.ts';
 import { getAtPointer } from './json-pointer.ts';
+import { singular } from './english.ts';
 import { objectShape, resolveSchema } from './schema-shape.ts';
 import { findListEnvelope, findPaging, type ListEnvelope, type Paging } from './list-shapes.ts';
 
@@ -404,13 +405,6 @@ function describesObject(schema: unknown, document: unknown): boolean {
   if (!s) return false;
   if (s.type !== undefined) return s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
   return objectShape(s, document).properties.size > 0;
-}
-
-function singular(word: string): string {
-  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (/(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
 }
 
 /** The exact key string of a key value: integers in canonical decimal (bigint-exact), strings as is. */

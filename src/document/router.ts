@@ -1,6 +1,7 @@
 // Maps (method, path) to an operation. Literal paths are a Map lookup; templated paths are
 // regexes tried in an order where more literal segments win, as OpenAPI requires
 // (/plants/mine before /plants/{id}).
+import { pathDiscriminator, type PathDiscriminator } from './lenient.ts';
 import type { Operation } from './operations.ts';
 
 export type RouteResult =
@@ -16,7 +17,14 @@ interface Route {
   byMethod: Map<string, Operation>;
 }
 
-export type Router = (method: string, pathname: string) => RouteResult;
+/** What a discriminated path key looks at besides the path: the headers, the query and a form body. */
+export interface RouteHints {
+  headers: Record<string, string | undefined>;
+  query: string;
+  body?: Uint8Array | string;
+}
+
+export type Router = (method: string, pathname: string, hints?: RouteHints) => RouteResult;
 
 /** A literal text as a regular expression's source. */
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -41,7 +49,18 @@ export function templateSource(path: string, names: string[] = []): string {
 export function createRouter(operations: Operation[]): Router {
   const literal = new Map<string, Map<string, Operation>>();
   const templated = new Map<string, Route>();
+  // AWS's `/#X-Amz-Target=S.Op` and Flickr's `/rest?method=m`: one wire path, told apart by a
+  // header or a query (or form) value. Their literal wire form (`/%23X-Amz-Target=...`) still
+  // routes too, so that a client that sends the key as written is answered.
+  const discriminated = new Map<string, Array<{ operation: Operation; discriminator: PathDiscriminator }>>();
   for (const operation of operations) {
+    const discriminator = pathDiscriminator(operation.path);
+    if (discriminator && !discriminator.path.includes('{')) {
+      const wire = wireForm(discriminator.path);
+      const list = discriminated.get(wire) ?? [];
+      list.push({ operation, discriminator });
+      discriminated.set(wire, list);
+    }
     if (!operation.path.includes('{')) {
       const wire = wireForm(operation.path);
       const methods = literal.get(wire) ?? new Map<string, Operation>();
@@ -75,9 +94,16 @@ export function createRouter(operations: Operation[]): Router {
     literalResults.set(path, { byMethod, notAllowed: Object.freeze({ kind: 'method-not-allowed', allow: Object.freeze(allowOf(methods)) }) as RouteResult });
   }
 
-  return (method, pathname) => {
+  return (method, pathname, hints) => {
     const exact = literalResults.get(pathname);
     if (exact) return exact.byMethod.get(method) ?? exact.notAllowed;
+    const candidates = hints && discriminated.get(pathname);
+    if (candidates) {
+      const matching = chooseDiscriminated(candidates, hints);
+      const operation = matching.find((candidate) => candidate.method === method);
+      if (operation) return { kind: 'operation', operation, params: {} };
+      if (matching.length > 0) return { kind: 'method-not-allowed', allow: matching.map((candidate) => candidate.method) };
+    }
     let notAllowed: RouteResult | undefined;
     for (const route of routes) {
       const match = route.pattern.exec(pathname);
@@ -98,6 +124,32 @@ export function createRouter(operations: Operation[]): Router {
   };
 }
 
+/** The operations whose discriminator the request carries (one per method, as a rule). */
+function chooseDiscriminated(candidates: Array<{ operation: Operation; discriminator: PathDiscriminator }>, hints: RouteHints): Operation[] {
+  let query: URLSearchParams | undefined;
+  let form: URLSearchParams | undefined;
+  const valueOf = (d: PathDiscriminator): string | undefined => {
+    const header = hints.headers[d.name.toLowerCase()];
+    if (header !== undefined) return header.trim();
+    query ??= new URLSearchParams(hints.query);
+    const inQuery = query.get(d.name);
+    if (inQuery !== null) return inQuery;
+    // AWS's query protocol sends Action=... in a form body.
+    if (form === undefined) {
+      const type = hints.headers['content-type'] ?? '';
+      const text =
+        /^application\/x-www-form-urlencoded/i.test(type) && hints.body !== undefined
+          ? typeof hints.body === 'string'
+            ? hints.body
+            : new TextDecoder().decode(hints.body)
+          : '';
+      form = new URLSearchParams(text);
+    }
+    return form.get(d.name) ?? undefined;
+  };
+  return candidates.filter(({ discriminator }) => valueOf(discriminator) === discriminator.value).map(({ operation }) => operation);
+}
+
 /**
  * A path's literal text as a request carries it: characters a URL path cannot hold (`#`, a
  * space, `?`, non-ASCII) percent-encoded, everything else as written. AWS's documents declare
@@ -105,7 +157,8 @@ export function createRouter(operations: Operation[]): Router {
  * text a path can hold still matches only as written (`/%70lants` is not `/plants`).
  */
 export function wireForm(text: string): string {
-  return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (char) => encodeURIComponent(char));
+  // A `%` that starts no escape (`/100% sure`) is a character of the path, sent as %25.
+  return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]|%(?![0-9A-Fa-f]{2})/gu, (char) => encodeURIComponent(char));
 }
 
 function safeDecode(segment: string): string {

@@ -8,13 +8,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Bump when the cached shape or the loading rules change.
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 4;
 
 interface CacheEntry {
   format: number;
   files: Record<string, string>;
   dialect: '3.0' | '3.1';
   warnings: string[];
+  badTypes: Array<{ pointer: string; type: string }>;
   /** The bundled document (internal $refs kept: a fraction of the dereferenced size). */
   document: unknown;
 }
@@ -56,7 +57,7 @@ export function derivedCacheOf(spec: object): DerivedCache | undefined {
 /** The cached document for a root file (as JSON text), if every file it was read from is unchanged. */
 export function readCachedSpec(
   root: string,
-): { dialect: '3.0' | '3.1'; warnings: string[]; documentText: string; version: string; files: string[] } | undefined {
+): { dialect: '3.0' | '3.1'; warnings: string[]; badTypes: CacheEntry['badTypes']; documentText: string; version: string; files: string[] } | undefined {
   if (process.env.PLANTSTORE_NO_CACHE) return undefined;
   try {
     const text = readFileSync(entryPath(root), 'utf8');
@@ -70,6 +71,7 @@ export function readCachedSpec(
     return {
       dialect: head.dialect,
       warnings: head.warnings,
+      badTypes: head.badTypes,
       documentText: text.slice(split + ',"document":'.length, -1),
       version: versionOf(head.files),
       files: Object.keys(head.files),
@@ -88,10 +90,23 @@ export function writeAtomically(target: string, data: string | Uint8Array): void
 }
 
 /** Stores a freshly validated document and returns its version; failures to write only cost the next start-up time. */
-export function writeCachedSpec(root: string, files: string[], dialect: '3.0' | '3.1', documentText: string, warnings: string[]): string | undefined {
+export function writeCachedSpec(
+  root: string,
+  files: string[],
+  dialect: '3.0' | '3.1',
+  documentText: string,
+  warnings: string[],
+  badTypes: CacheEntry['badTypes'] = [],
+): string | undefined {
   if (process.env.PLANTSTORE_NO_CACHE || files.length === 0) return undefined;
   try {
-    const head: Omit<CacheEntry, 'document'> = { format: CACHE_FORMAT, files: Object.fromEntries(files.map((f) => [f, fileHash(f)])), dialect, warnings };
+    const head: Omit<CacheEntry, 'document'> = {
+      format: CACHE_FORMAT,
+      files: Object.fromEntries(files.map((f) => [f, fileHash(f)])),
+      dialect,
+      warnings,
+      badTypes,
+    };
     // The document is already JSON text: spliced in, not serialized a second time.
     writeAtomically(entryPath(root), `${JSON.stringify(head).slice(0, -1)},"document":${documentText}}`);
     return versionOf(head.files);

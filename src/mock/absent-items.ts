@@ -2,6 +2,7 @@
 // operation declares a 404 (or a 4XX, or a default beside its successes) the item gets it; where
 // it declares none, the mock keeps to the document and answers its lowest 2xx as Prism would,
 // unless --absent-items 404 asks for the undeclared 404.
+import { withArticle } from '../document/english.ts';
 import type { Operation } from '../document/operations.ts';
 import type { ResourceBinding } from '../document/resources.ts';
 import type { AbsentItemMode } from './options.ts';
@@ -30,7 +31,7 @@ export function absentItemWarnings(bindings: Map<Operation, ResourceBinding>, mo
   for (const [operation, binding] of bindings) {
     if (!ITEM_ROLES.has(binding.role) || absentAnswer(operation, mode) === '404') continue;
     warnings.push(
-      `${operation.id} (${operation.method} ${operation.path}) declares no 404: a ${binding.noun} that is not stored gets its lowest 2xx from the document ` +
+      `${operation.id} (${operation.method} ${operation.path}) declares no 404: ${withArticle(binding.noun)} that is not stored gets its lowest 2xx from the document ` +
         `(its example, else a generated body), as Prism answers; declare a 404 there, or ask for an undeclared 404 (--absent-items 404; absentItems: '404' in the library and the MSW handlers)`,
     );
   }

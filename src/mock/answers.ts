@@ -7,6 +7,7 @@ import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { declaredStatuses, jsonContent, preferDeclared, type Operation } from '../document/operations.ts';
+import { withArticle } from '../document/english.ts';
 import type { ResourceBinding } from '../document/resources.ts';
 import type { StateStore, StoredRecord } from '../state/store.ts';
 import type { Validators } from '../validation/validator.ts';
@@ -197,7 +198,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
           request,
           operation,
           preferDeclared(operation, [409, 400, 422]),
-          `a ${binding.noun} with ${binding.keyField ?? 'key'} ${result.key} already exists`,
+          `${withArticle(binding.noun)} with ${binding.keyField ?? 'key'} ${result.key} already exists`,
         );
       case 'full':
         // 507 Insufficient Storage when declared, else the status the operation declares for a refused request.

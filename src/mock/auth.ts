@@ -42,8 +42,42 @@ function checkScheme(scheme: SecurityScheme, request: MockRequest, policy: AuthP
   if (scheme.type === 'http' && scheme.scheme === 'basic') return checkCredentials(request, 'Basic', undefined);
   if (scheme.type === 'apiKey') return checkApiKey(scheme, request);
   if (scheme.type === 'mutualTLS') return OK; // the transport's business, not the mock's
+  // Digest, and any other http scheme (HOBA, Negotiate, AWS4-HMAC-SHA256): present credentials of that scheme.
+  if (scheme.type === 'http' && scheme.scheme !== undefined && scheme.scheme !== 'bearer') return checkOtherScheme(request, scheme.scheme);
   // http bearer, oauth2 and openIdConnect all present a bearer token.
   return checkCredentials(request, 'Bearer', policy.tokens.size > 0 ? policy.tokens : undefined);
+}
+
+// RFC 7616 §3.4: a Digest response carries at least these parameters (Prism asks the same).
+const DIGEST_PARAMETERS = ['username', 'realm', 'nonce', 'uri', 'response'];
+
+/** Credentials of a scheme the mock cannot verify: present, of that scheme, and for Digest with its parameters. */
+function checkOtherScheme(request: MockRequest, scheme: string): AuthResult {
+  const name = scheme === 'digest' ? 'Digest' : scheme.replace(/^./, (c) => c.toUpperCase());
+  const challenge = scheme === 'digest' ? 'Digest realm="plantstore", nonce="plantstore-mock", qop="auth"' : `${name} realm="plantstore"`;
+  const refuse = (message: string): AuthResult => ({ ok: false, message, challenge });
+  const header = request.headers.authorization;
+  if ((request.authorizationCount ?? 0) > 1) return refuse('more than one Authorization header; send exactly one');
+  if (header === undefined || header.trim() === '') return refuse(`missing credentials: send "Authorization: ${name} <credentials>"`);
+  const [given, ...rest] = header.trim().split(/\s+/);
+  if (given.toLowerCase() !== scheme) return refuse(`the Authorization header uses the ${given} scheme; this operation expects ${name}`);
+  const credentials = rest.join(' ');
+  if (credentials === '') return refuse(`"${name}" without credentials`);
+  if (scheme === 'digest') {
+    const names = new Set([...credentials.matchAll(/([A-Za-z][\w-]*)\s*=/g)].map((m) => m[1].toLowerCase()));
+    const missing = DIGEST_PARAMETERS.filter((parameter) => !names.has(parameter));
+    if (missing.length > 0) return refuse(`Digest credentials without ${missing.join(', ')} (RFC 7616 asks for ${DIGEST_PARAMETERS.join(', ')})`);
+  }
+  return OK;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** RFC 7617: Basic credentials are the base64 of `user-id:password`. */
+function basicCredentialsProblem(token: string): string | undefined {
+  if (!BASE64.test(token)) return 'Basic credentials that are not base64';
+  if (!atob(token).includes(':')) return 'Basic credentials that do not decode to user:password';
+  return undefined;
 }
 
 const UNKNOWN_TOKEN: AuthResult = Object.freeze({
@@ -69,6 +103,8 @@ function checkCredentials(request: MockRequest, scheme: 'Bearer' | 'Basic', acce
     return refuse(scheme, `the Authorization header uses the ${given} scheme; this operation expects ${scheme}`);
   if (token === '') return refuse(scheme, `"${scheme}" without credentials; send "Authorization: ${scheme} <token>"`);
   if (!B64TOKEN.test(token)) return refuse(scheme, `malformed ${scheme} credentials (spaces or characters a token cannot hold)`);
+  const basicProblem = scheme === 'Basic' ? basicCredentialsProblem(token) : undefined;
+  if (basicProblem !== undefined) return refuse(scheme, `${basicProblem}; send "Authorization: Basic " and the base64 of user:password`);
   return accepted !== undefined && !accepted.has(token) ? UNKNOWN_TOKEN : OK;
 }
 

@@ -9,6 +9,7 @@ import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { apiKeyNames, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
 import { createRouter } from '../document/router.ts';
 import { NO_CONTENT_STATUSES } from '../document/operation-facts.ts';
+import { brokenOperations } from '../document/schema-types.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
@@ -38,7 +39,8 @@ export type { Eventually } from './answers.ts';
 export type Admission = ({ ok: true } & Admitted) | { ok: false; code: AdmissionCode; outcome: Outcome; issues?: ValidationIssue[] };
 
 /** Which check refused a request. */
-export type AdmissionCode = 'no-operation' | 'method-not-allowed' | 'unauthorized' | 'invalid-parameter' | 'unsupported-media-type' | 'invalid-body';
+export type AdmissionCode =
+  'broken-schema' | 'no-operation' | 'method-not-allowed' | 'unauthorized' | 'invalid-parameter' | 'unsupported-media-type' | 'invalid-body';
 
 const refused = (code: AdmissionCode, outcome: Outcome): Admission => ({ ok: false, code, outcome });
 
@@ -94,6 +96,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const document = spec.document;
   const operations = listOperations(spec);
   const route = createRouter(operations);
+  const brokenBy = brokenOperations(operations, spec.badTypes ?? [], document);
   const declaredRoutes = operations.map((op) => `${op.method} ${op.path}`).join(', '); // for 404 messages
   // Schemas compile on an operation's first request, not here: GitHub's document has 1,200
   // operations, and compiling them all would hold up start-up for seconds. The loader has already
@@ -191,8 +194,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
    */
   function admit(request: MockRequest): Eventually<Admission> {
     // HEAD without its own operation is GET without a body (RFC 9110).
-    let routed = route(request.method, request.path);
-    if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path);
+    let routed = route(request.method, request.path, request);
+    if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path, request);
     if (routed.kind === 'not-found')
       return refused('no-operation', answers.error(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`));
     if (routed.kind === 'method-not-allowed')
@@ -203,6 +206,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
         }),
       );
     const { operation, params } = routed;
+    // A schema the document got wrong (a `type` that names no JSON type): said at load, and here.
+    const broken = brokenBy.get(operation);
+    if (broken !== undefined) return refused('broken-schema', answers.error(request, operation, 500, `the mock cannot answer ${operation.id}: ${broken}`));
     // Security before anything else about the request, as a real server would.
     const auth = authenticate(operation.security, request, policy);
     if (!auth.ok) return refused('unauthorized', answers.error(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge }));

@@ -37,6 +37,15 @@ function negotiate(contents: MediaContent[], accept: string | undefined, lenient
   const concrete = contents.filter((c) => !c.mediaType.includes('*'));
   const [best] = negotiator.mediaTypes(concrete.map((c) => c.mediaType));
   if (best !== undefined) return { kind: 'content', content: concrete.find((c) => c.mediaType === best)!, mediaType: best };
+  // `application/vnd.x+json; version=1` where the document declares `application/vnd.x+json`:
+  // a parameter the declared type does not name does not set them apart (Prism agrees), so the
+  // accepted ranges are tried again with such parameters left out (q stays: it is a weight).
+  const plain = withoutParameters(accept ?? '');
+  if (plain !== accept) {
+    const bare = concrete.filter((c) => !c.mediaType.includes(';'));
+    const [again] = new Negotiator({ headers: { accept: plain } }).mediaTypes(bare.map((c) => c.mediaType));
+    if (again !== undefined) return { kind: 'content', content: bare.find((c) => c.mediaType === again)!, mediaType: again };
+  }
   // A declared range (image/*, */*) answers with the most preferred accepted type it covers.
   for (const wanted of negotiator.mediaTypes()) {
     if (wanted.includes('*')) continue;
@@ -45,6 +54,18 @@ function negotiate(contents: MediaContent[], accept: string | undefined, lenient
   }
   if (lenient) return preferred(contents);
   return { kind: 'not-acceptable', declared: contents.map((c) => c.mediaType) };
+}
+
+/** An Accept header's ranges without their media-type parameters (the weight `q` and what follows it are kept). */
+function withoutParameters(accept: string): string {
+  return accept
+    .split(',')
+    .map((range) => {
+      const [type, ...parameters] = range.split(';');
+      const weight = parameters.findIndex((p) => /^\s*q\s*=/i.test(p));
+      return [type.trim(), ...(weight === -1 ? [] : parameters.slice(weight))].join(';');
+    })
+    .join(', ');
 }
 
 function acceptsAnything(accept: string | undefined): boolean {

@@ -10,7 +10,11 @@ import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
 import { openSharedStore } from './shared-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
-import { resolveMockOptions, type MockOptions } from './options.ts';
+import { resolveMockOptions, type AbsentItemMode, type MockOptions } from './options.ts';
+import { documentWarnings, unmockable, verdictOf } from '../document/check-spec.ts';
+import { listOperations } from '../document/operations.ts';
+import { bindResources } from '../document/resources.ts';
+import { absentItemWarnings } from './absent-items.ts';
 import { parseLatency, type Latency } from './latency.ts';
 import { createUnhappyPath } from './unhappy-path.ts';
 import { createEdge, type Loaded } from './edge.ts';
@@ -46,7 +50,10 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   if (!(options.faultRate >= 0 && options.faultRate <= 1))
     throw new PlantstoreError('USAGE', `--fault-rate must be from 0 to 1 (0.05 is 5%), got ${options.faultRate}`);
   const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
-  warnAbout(spec, logger);
+  const nothing = unmockable(spec);
+  if (nothing !== undefined)
+    throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${nothing}`, ['Add at least one path with an operation (get, post, ...) under `paths`.']);
+  warnAbout(spec, logger, options.absentItems);
   const fileStore = store
     ? undefined
     : options.stateUrl
@@ -179,10 +186,18 @@ function dropRemovedCollections(store: StateStore, engine: MockEngine): string[]
   return [...dropped];
 }
 
-/** The loader's warnings, at start-up: a few in full, then a count (GitHub-sized documents can have hundreds). */
-function warnAbout(spec: LoadedSpec, logger: Logger): void {
-  const shown = spec.warnings.slice(0, 10);
+/**
+ * The verdict and warnings `spec --check` prints, at start-up: a few in full, then a count
+ * (GitHub-sized documents can have hundreds). The absent-item ones the engine says itself.
+ */
+function warnAbout(spec: LoadedSpec, logger: Logger, absentItems: AbsentItemMode): void {
+  const operations = listOperations(spec);
+  const bindings = bindResources(operations, spec.document);
+  const warnings = documentWarnings(spec, absentItems, operations, bindings);
+  logger.info(verdictOf(spec, warnings.length));
+  const absent = new Set(absentItemWarnings(bindings, absentItems));
+  const own = warnings.filter((warning) => !absent.has(warning));
+  const shown = own.slice(0, 10);
   for (const warning of shown) logger.warn(`${spec.file}: ${warning}`);
-  if (spec.warnings.length > shown.length)
-    logger.warn(`${spec.file}: ${spec.warnings.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`);
+  if (own.length > shown.length) logger.warn(`${spec.file}: ${own.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`);
 }

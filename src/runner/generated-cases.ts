@@ -17,7 +17,7 @@ import type { Validators } from '../validation/validator.ts';
 import { credentialsFor, hasCredentials, withCredentials, type CredentialParts } from './credentials.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
 import { drawsFromSchema, planBody, writeBody, type BodyPlan } from './generated-bodies.ts';
-import { generateParameters, type ParameterParts } from './generated-parameters.ts';
+import { generateParameters, isIgnoredHeader, type ParameterParts } from './generated-parameters.ts';
 import { withUniqueKey } from './generated-request-parts.ts';
 import { generateSequences } from './generated-sequences.ts';
 import type { CaseSource, GenerateOptions } from './case-source.ts';
@@ -122,7 +122,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const firstBody = bodies[0];
   // Written as text or XML a JSON value's breaks mostly vanish (every XML value is text): valid bodies only.
   if (plan && drawsFromSchema(plan) && plan.kind !== 'text' && plan.kind !== 'xml') {
-    negativeBodies(context.source.invalid(operation, seed, plan.content), plan).forEach((negative, index) => {
+    negativeBodies(context.source.invalid(operation, seed, plan.content), plan, operation.requestBody?.required === true).forEach((negative, index) => {
       const request =
         'rawBody' in negative
           ? { ...build(operation, first.parts, credentials.parts, undefined, undefined, seed, context.document), rawBody: negative.rawBody }
@@ -139,7 +139,8 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   }
   for (const parameter of operation.parameters) {
     // A parameter that is also where the credentials go is the credentials' business (no-credentials below).
-    if (!parameter.required || parameter.in === 'path' || filled(parameter)) continue;
+    // Accept, Content-Type and Authorization declared as header parameters are ignored (OpenAPI), by the mock too.
+    if (!parameter.required || parameter.in === 'path' || filled(parameter) || isIgnoredHeader(parameter)) continue;
     const without = generateParameters(operation, draw, seed, context.document, true, (other) => other === parameter || filled(other));
     if (!without.ok) continue;
     const request = build(operation, without.parts, credentials.parts, plan, firstBody, seed, context.document);
@@ -178,14 +179,24 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
  * JSON; in a form, where every value is text, only a dropped required field and a value out of
  * range (a wrong type such as "42" for a string would be valid text, and malformed JSON is no form).
  */
-function negativeBodies<T extends { rule: string; pointer: string } & ({ body: JsonValue } | { rawBody: string })>(negatives: T[], plan: BodyPlan): T[] {
+function negativeBodies<T extends { rule: string; pointer: string } & ({ body: JsonValue } | { rawBody: string })>(
+  negatives: T[],
+  plan: BodyPlan,
+  bodyRequired: boolean,
+): T[] {
   if (plan.kind === 'json') return negatives;
+  // A form whose only field is dropped is an empty body, which an optional body may be (the mock agrees).
+  const emptied = (negative: T) => !bodyRequired && 'body' in negative && isEmptyObject(negative.body);
   return negatives.filter(
     (negative) =>
-      (negative.rule === 'required' && !(plan.kind === 'urlencoded' && 'body' in negative && leavesEmptyParent(negative.body, negative.pointer))) ||
+      (negative.rule === 'required' &&
+        !emptied(negative) &&
+        !(plan.kind === 'urlencoded' && 'body' in negative && leavesEmptyParent(negative.body, negative.pointer))) ||
       negative.rule === 'range',
   );
 }
+
+const isEmptyObject = (value: JsonValue) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /**
  * True when the removed field was its object's only one: an empty object writes no pair in a

@@ -23,6 +23,9 @@ const MAX_DRAWS = 8;
 
 // OpenAPI: header parameters with these names are ignored (the body and the security schemes own them).
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+/** A header parameter OpenAPI says to ignore (Accept, Content-Type, Authorization), as the mock does. */
+export const isIgnoredHeader = (parameter: ParameterSpec): boolean => parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase());
 const SHORT_ENOUGH = 256;
 const lengthOf = (parts: string[]) => parts.reduce((sum, part) => sum + part.length, 0);
 

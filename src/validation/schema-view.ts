@@ -9,7 +9,10 @@
 //   to Ajv's 2020-12 dialect: the anchor is dropped and the reference accepts any value;
 // - readOnly properties are never required in a request, and writeOnly ones never in an answer
 //   (OpenAPI 3.0 section 4.7.25.1, and the 3.1 schema object's annotations): such names leave
-//   `required` for DIRECTIONAL, which the validator checks by the direction of the value.
+//   `required` for DIRECTIONAL, which the validator checks by the direction of the value;
+// - a `oneOf` with a `discriminator` picks its branch by the discriminator's value, not by
+//   "exactly one branch matches": its branches may overlap (Prism's harness, public documents
+//   whose variants differ only in the tag's value), so it is judged as an `anyOf`.
 // One view serves both directions, so a large document is walked and registered with Ajv once.
 // Name maps (properties, components.schemas, ...) keep every key: a property may be named `example`.
 
@@ -80,6 +83,11 @@ export function prepareForValidation<T extends object>(bundled: T): T {
       for (const key of Object.keys(source)) {
         if (FREE_DATA.has(key) || key.startsWith('x-') || DROPPED.has(key) || key === '$recursiveRef') delete source[key];
         else if (key === 'nullable' && source.type === undefined) delete source[key];
+      }
+      if (isObj(source.discriminator) && Array.isArray(source.oneOf)) {
+        if (source.anyOf === undefined) source.anyOf = source.oneOf;
+        else source.allOf = [...(Array.isArray(source.allOf) ? source.allOf : []), { anyOf: source.oneOf }];
+        delete source.oneOf;
       }
     }
     for (const [key, value] of Object.entries(source)) if (names || !VALUES.has(key)) visit(value, key);

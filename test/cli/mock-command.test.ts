@@ -42,9 +42,14 @@ describe('plantstore mock (command line)', () => {
 
   it.each([
     [
-      'an invalid document',
+      'a document with nothing to mock',
       ['--spec', 'test/documents/invalid-missing-version.yaml'],
-      /invalid-missing-version\.yaml: not a valid OpenAPI document\n\s+#\/info: must have required property 'version'/,
+      /invalid-missing-version\.yaml: #\/paths: the document declares no operations and no webhooks, so there is nothing to mock\n/,
+    ],
+    [
+      'a $ref that resolves nowhere',
+      ['--spec', 'test/documents/invalid-bad-ref.yaml'],
+      /invalid-bad-ref\.yaml: #\/paths\/~1plants\/post\/responses\/200\/content\/application~1json\/schema: \$ref "#\/components\/schemas\/Missing" resolves to nothing/,
     ],
     ['a missing file', ['--spec', 'nope.yaml'], /nope\.yaml: no such file/],
     ['a bad port', ['--port', '70000'], /--port must be a whole number from 0 to 65535/],

@@ -10,6 +10,7 @@ const router = createRouter([
   op('POST', '/v1/{name}:cancel'),
   op('GET', '/plants'),
   op('GET', '/files/{id} copy'),
+  op('GET', '/test path > with | unsafe % characters'),
 ]);
 const routed = (method: string, path: string) => {
   const result = router(method, path);
@@ -24,6 +25,7 @@ describe('routing real-world paths', () => {
     ['GET', '/v1/op-7', 'GET /v1/{name} {"name":"op-7"}'],
     ['GET', '/files/7%20copy', 'GET /files/{id} copy {"id":"7"}'],
     ['GET', '/%70lants', 'not-found'],
+    ['GET', '/test%20path%20%3E%20with%20%7C%20unsafe%20%25%20characters', 'GET /test path > with | unsafe % characters {}'],
     ['DELETE', '/v1/op-7', 'method-not-allowed'],
   ])('%s %s routes to %s', (method, path, expected) => {
     expect(routed(method, path)).toBe(expected);
