@@ -1,0 +1,189 @@
+// The state stage's bodies: a valid body for a create or an update (the probe builder's example or
+// sample), with a unique mark in every string field the schema accepts one in, so that a read or
+// a list that shows a mark shows what was sent. Each marked body is checked by the harness's own
+// request judge: a field whose rules (pattern, length, format, oneOf) refuse a mark is left as it
+// was.
+import { atPointer, resolve, type Json, type LoadedDocument, type Operation } from './document.ts';
+import { concreteMediaType, encodeBody, planBody } from './probe-request.ts';
+import type { SchemaJudge } from './schema-judge.ts';
+
+export interface MarkedBody {
+  body: string | Buffer;
+  contentType: string;
+  /** The marks sent, as they appear in the values (an email's local part, a URL's last segment). */
+  marks: string[];
+  /** The value sent, before encoding. */
+  value: Record<string, unknown> | unknown[];
+  /** Where each mark went, as property paths (a JSON Patch update replaces the same ones). */
+  fields: string[][];
+}
+
+export type MarkResult = { ok: true; body: MarkedBody } | { ok: false; reason: string };
+
+/** Unique marks for one document: `zq0001k`, in the shapes a pattern may ask for. */
+export function markMaker(): () => string[] {
+  let n = 0;
+  const letters = (value: number) => {
+    let out = '';
+    for (let i = 0; i < 4; i++, value = Math.floor(value / 26)) out = String.fromCharCode(97 + (value % 26)) + out;
+    return out;
+  };
+  return () => {
+    n++;
+    const alnum = `zq${n.toString(36).padStart(4, '0')}k`;
+    const alpha = `zq${letters(n)}k`;
+    return [alnum, alpha, alpha.toUpperCase()];
+  };
+}
+
+// Formats a mark can be dressed in; any other declared format (date, uuid, byte, ...) takes no mark.
+const DRESSED: Record<string, (mark: string) => string> = {
+  email: (m) => `${m}@example.com`,
+  'idn-email': (m) => `${m}@example.com`,
+  uri: (m) => `https://example.com/${m}`,
+  url: (m) => `https://example.com/${m}`,
+  iri: (m) => `https://example.com/${m}`,
+  'uri-reference': (m) => `https://example.com/${m}`,
+  hostname: (m) => `${m}.example.com`,
+};
+const PLAIN_FORMATS = new Set(['', 'password', 'string', 'text', 'html', 'markdown', 'phone', 'tel', 'name', 'description']);
+
+interface Field {
+  path: string[];
+  schema: Json;
+}
+
+/** The string-typed properties of an object schema (allOf/anyOf/oneOf members' too), nested objects two levels down. */
+function stringFields(doc: Json, schema: Json, prefix: string[] = [], seen = new Set<Json>()): Field[] {
+  const s = resolve(doc, schema, '').value;
+  if (!s || typeof s !== 'object' || seen.has(s) || prefix.length > 2) return [];
+  seen.add(s);
+  const fields: Field[] = [];
+  for (const [name, raw] of Object.entries<Json>(s.properties ?? {})) {
+    const property = resolve(doc, raw, '').value;
+    if (!property || typeof property !== 'object' || property.readOnly === true) continue;
+    const types = Array.isArray(property.type) ? property.type : property.type === undefined ? [] : [property.type];
+    if (types.includes('string')) fields.push({ path: [...prefix, name], schema: property });
+    else if ((types.includes('object') || (types.length === 0 && property.properties)) && prefix.length < 2)
+      fields.push(...stringFields(doc, property, [...prefix, name], seen));
+  }
+  for (const member of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) fields.push(...stringFields(doc, member, prefix, seen));
+  return fields;
+}
+
+/** The value a field takes for a mark, or undefined where its rules cannot hold one. */
+function dress(schema: Json, shapes: string[]): { value: string; mark: string } | undefined {
+  if (schema.enum !== undefined || schema.const !== undefined) return undefined;
+  const format = String(schema.format ?? '').toLowerCase();
+  const wrap = DRESSED[format] ?? (PLAIN_FORMATS.has(format) || !(format in KNOWN_FORMATS) ? (m: string) => m : undefined);
+  if (!wrap) return undefined;
+  let pattern: RegExp | undefined;
+  try {
+    pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern) : undefined;
+  } catch {
+    return undefined;
+  }
+  for (const shape of shapes) {
+    let value = wrap(shape);
+    if (typeof schema.minLength === 'number' && value.length < schema.minLength) value = value.padEnd(schema.minLength, 'x');
+    if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) continue;
+    if (pattern && !pattern.test(value)) continue;
+    return { value, mark: shape };
+  }
+  return undefined;
+}
+
+// JSON Schema's and OpenAPI's formats that a plain mark would break.
+const KNOWN_FORMATS = Object.fromEntries(
+  [
+    'date',
+    'date-time',
+    'time',
+    'duration',
+    'uuid',
+    'ipv4',
+    'ipv6',
+    'byte',
+    'binary',
+    'int32',
+    'int64',
+    'float',
+    'double',
+    'decimal',
+    'regex',
+    'json-pointer',
+    'relative-json-pointer',
+    'uri-template',
+    'iri-reference',
+    'idn-hostname',
+    ...Object.keys(DRESSED),
+  ].map((f) => [f, true]),
+);
+
+function setAt(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    if (node[key] === null || typeof node[key] !== 'object' || Array.isArray(node[key])) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]] = value;
+}
+
+/**
+ * A marked body for `op` (a create, or an update with `update`), or why there is none. An update
+ * declared as `application/json-patch+json` replaces the fields the create marked (`patchFields`).
+ */
+export function markBody(
+  loaded: LoadedDocument,
+  requests: SchemaJudge,
+  op: Operation,
+  nextMarks: () => string[],
+  update = false,
+  patchFields: string[][] = [],
+): MarkResult {
+  const plan = planBody(loaded, requests, op, update);
+  if (!plan) return { ok: false, reason: 'no request body declared' };
+  const media = concreteMediaType(plan.mediaKey).toLowerCase();
+  const family = /^application\/(.+\+)?json$/.test(media)
+    ? 'json'
+    : media === 'application/x-www-form-urlencoded' || media === 'multipart/form-data'
+      ? 'form'
+      : undefined;
+  if (!family) return { ok: false, reason: `the body is ${media}, which the harness does not write` };
+  if (media === 'application/json-patch+json') {
+    if (patchFields.length === 0) return { ok: false, reason: 'a JSON Patch update with no marked field to replace' };
+    const marks = patchFields.map(() => nextMarks()[0]);
+    const value = patchFields.map((path, i) => ({
+      op: 'replace',
+      path: `/${path.map((k) => k.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`,
+      value: marks[i],
+    }));
+    return { ok: true, body: { body: JSON.stringify(value), contentType: plan.mediaKey, marks, value, fields: patchFields } };
+  }
+  if (!plan.valid) return { ok: false, reason: `no example or sample of the ${plan.mediaKey} body validates` };
+  if (plan.value === null || typeof plan.value !== 'object' || Array.isArray(plan.value)) return { ok: false, reason: 'the body is not an object' };
+  const base = plan.value as Record<string, unknown>;
+  const schema = atPointer(loaded.doc, plan.schemaPointer);
+  const fields = stringFields(loaded.doc, schema).filter((f, i, all) => all.findIndex((g) => g.path.join('\u0000') === f.path.join('\u0000')) === i);
+  const dressed = fields.flatMap((field) => {
+    const shapes = nextMarks();
+    const fit = dress(field.schema, shapes);
+    return fit ? [{ ...field, ...fit }] : [];
+  });
+  const build = (chosen: typeof dressed) => {
+    const value = structuredClone(base);
+    for (const field of chosen) setAt(value, field.path, field.value);
+    return value;
+  };
+  const valid = (chosen: typeof dressed) => requests.validate(plan.schemaPointer, build(chosen)).ok;
+  let chosen = dressed;
+  if (!valid(chosen)) {
+    // Greedy, one field at a time: a mark that breaks the body (a oneOf, a rule the harness does not read) is left out.
+    chosen = [];
+    for (const field of dressed) if (valid([...chosen, field])) chosen.push(field);
+  }
+  if (chosen.length === 0) return { ok: false, reason: fields.length === 0 ? 'no string field to mark' : 'no string field takes a mark' };
+  const value = build(chosen);
+  const encoded = encodeBody(concreteMediaType(plan.mediaKey), value, plan.encoding);
+  return { ok: true, body: { ...encoded, marks: chosen.map((f) => f.mark), value, fields: chosen.map((f) => f.path) } };
+}
