@@ -20,7 +20,10 @@ export interface MarkedBody {
 
 export type MarkResult = { ok: true; body: MarkedBody } | { ok: false; reason: string };
 
-/** Unique marks for one document: `zq0001k`, in the shapes a pattern may ask for. */
+/**
+ * Unique marks for one document: `zq0001k`, in the shapes a pattern may ask for (letters only,
+ * capitals, hexadecimal digits, decimal digits).
+ */
 export function markMaker(): () => string[] {
   let n = 0;
   const letters = (value: number) => {
@@ -32,7 +35,9 @@ export function markMaker(): () => string[] {
     n++;
     const alnum = `zq${n.toString(36).padStart(4, '0')}k`;
     const alpha = `zq${letters(n)}k`;
-    return [alnum, alpha, alpha.toUpperCase()];
+    const hex = `fa${n.toString(16).padStart(5, '0')}d`;
+    const digits = `93${String(n).padStart(5, '0')}7`;
+    return [alnum, alpha, alpha.toUpperCase(), hex, digits];
   };
 }
 
@@ -50,7 +55,19 @@ const PLAIN_FORMATS = new Set(['', 'password', 'string', 'text', 'html', 'markdo
 
 interface Field {
   path: string[];
+  /** The string's schema (an array's items' for a list of strings). */
   schema: Json;
+  /** A list of strings: the mark goes in as its one item. */
+  list?: boolean;
+}
+
+const typesOf = (schema: Json): string[] => (Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type]);
+
+/** A list of strings that one item satisfies: its items' schema, else undefined. */
+function stringItems(doc: Json, schema: Json): Json {
+  if (!typesOf(schema).includes('array') || (typeof schema.minItems === 'number' && schema.minItems > 1)) return undefined;
+  const items = resolve(doc, schema.items, '').value;
+  return items && typeof items === 'object' && typesOf(items).includes('string') ? items : undefined;
 }
 
 /** The string-typed properties of an object schema (allOf/anyOf/oneOf members' too), nested objects two levels down. */
@@ -62,8 +79,10 @@ function stringFields(doc: Json, schema: Json, prefix: string[] = [], seen = new
   for (const [name, raw] of Object.entries<Json>(s.properties ?? {})) {
     const property = resolve(doc, raw, '').value;
     if (!property || typeof property !== 'object' || property.readOnly === true) continue;
-    const types = Array.isArray(property.type) ? property.type : property.type === undefined ? [] : [property.type];
+    const types = typesOf(property);
+    const items = stringItems(doc, property);
     if (types.includes('string')) fields.push({ path: [...prefix, name], schema: property });
+    else if (items) fields.push({ path: [...prefix, name], schema: items, list: true });
     else if ((types.includes('object') || (types.length === 0 && property.properties)) && prefix.length < 2)
       fields.push(...stringFields(doc, property, [...prefix, name], seen));
   }
@@ -71,8 +90,12 @@ function stringFields(doc: Json, schema: Json, prefix: string[] = [], seen = new
   return fields;
 }
 
-/** The value a field takes for a mark, or undefined where its rules cannot hold one. */
-function dress(schema: Json, shapes: string[]): { value: string; mark: string } | undefined {
+/**
+ * The value a field takes for a mark, or undefined where its rules cannot hold one. Where the mark
+ * alone breaks a pattern, it replaces the tail of the value already there (Twilio's
+ * `^CL[0-9a-fA-F]{32}$` takes a hexadecimal mark after the sample's `CL...`).
+ */
+function dress(schema: Json, shapes: string[], current: unknown): { value: string; mark: string } | undefined {
   if (schema.enum !== undefined || schema.const !== undefined) return undefined;
   const format = String(schema.format ?? '').toLowerCase();
   const wrap = DRESSED[format] ?? (PLAIN_FORMATS.has(format) || !(format in KNOWN_FORMATS) ? (m: string) => m : undefined);
@@ -83,12 +106,17 @@ function dress(schema: Json, shapes: string[]): { value: string; mark: string } 
   } catch {
     return undefined;
   }
+  const spliced = (shape: string) =>
+    typeof current === 'string' && current.length > shape.length && DRESSED[format] === undefined
+      ? [current.slice(0, current.length - shape.length) + shape]
+      : [];
   for (const shape of shapes) {
-    let value = wrap(shape);
-    if (typeof schema.minLength === 'number' && value.length < schema.minLength) value = value.padEnd(schema.minLength, 'x');
-    if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) continue;
-    if (pattern && !pattern.test(value)) continue;
-    return { value, mark: shape };
+    for (let value of [wrap(shape), ...spliced(shape)]) {
+      if (typeof schema.minLength === 'number' && value.length < schema.minLength) value = value.padEnd(schema.minLength, 'x');
+      if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) continue;
+      if (pattern && !pattern.test(value)) continue;
+      return { value, mark: shape };
+    }
   }
   return undefined;
 }
@@ -119,6 +147,12 @@ const KNOWN_FORMATS = Object.fromEntries(
     ...Object.keys(DRESSED),
   ].map((f) => [f, true]),
 );
+
+function getAt(target: Record<string, unknown>, path: string[]): unknown {
+  let node: unknown = target;
+  for (const key of path) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  return node;
+}
 
 function setAt(target: Record<string, unknown>, path: string[], value: unknown): void {
   let node = target;
@@ -161,18 +195,28 @@ export function markBody(
     return { ok: true, body: { body: JSON.stringify(value), contentType: plan.mediaKey, marks, value, fields: patchFields } };
   }
   if (!plan.valid) return { ok: false, reason: `no example or sample of the ${plan.mediaKey} body validates` };
+  const schema = resolve(loaded.doc, atPointer(loaded.doc, plan.schemaPointer), '').value;
+  // A body that is one list of strings (GitHub's status check contexts, team slugs).
+  const items = schema && typeof schema === 'object' ? stringItems(loaded.doc, schema) : undefined;
+  if (items && Array.isArray(plan.value)) {
+    const fit = dress(items, nextMarks(), plan.value[0]);
+    const value = fit ? [fit.value] : undefined;
+    if (!fit || !requests.validate(plan.schemaPointer, value).ok) return { ok: false, reason: 'no string field takes a mark' };
+    const encoded = encodeBody(concreteMediaType(plan.mediaKey), value, plan.encoding);
+    return { ok: true, body: { ...encoded, marks: [fit.mark], value: value!, fields: [] } };
+  }
   if (plan.value === null || typeof plan.value !== 'object' || Array.isArray(plan.value)) return { ok: false, reason: 'the body is not an object' };
   const base = plan.value as Record<string, unknown>;
-  const schema = atPointer(loaded.doc, plan.schemaPointer);
   const fields = stringFields(loaded.doc, schema).filter((f, i, all) => all.findIndex((g) => g.path.join('\u0000') === f.path.join('\u0000')) === i);
   const dressed = fields.flatMap((field) => {
     const shapes = nextMarks();
-    const fit = dress(field.schema, shapes);
+    const current = getAt(base, field.path);
+    const fit = dress(field.schema, shapes, Array.isArray(current) ? current[0] : current);
     return fit ? [{ ...field, ...fit }] : [];
   });
   const build = (chosen: typeof dressed) => {
     const value = structuredClone(base);
-    for (const field of chosen) setAt(value, field.path, field.value);
+    for (const field of chosen) setAt(value, field.path, field.list ? [field.value] : field.value);
     return value;
   };
   const valid = (chosen: typeof dressed) => requests.validate(plan.schemaPointer, build(chosen)).ok;

@@ -71,6 +71,8 @@ const SHAPES = {
           code: { type: 'string', pattern: '^[A-Z]+$' },
           short: { type: 'string', maxLength: 3 },
           owner: { type: 'object', properties: { nick: { type: 'string' } } },
+          labels: { type: 'array', items: { type: 'string' } },
+          ref: { type: 'string', pattern: '^CL[0-9a-f]{8}$' },
         },
       },
     },
@@ -113,7 +115,7 @@ describe('the state stage marked bodies', async () => {
   const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
   const create = loaded.operations.find((o) => o.method === 'post' && o.path === '/pets')!;
 
-  it('marks every string field whose rules take a mark, dressed as its format asks, and no other', () => {
+  it('marks every string field (and list of strings) whose rules take a mark, dressed as its format and pattern ask, and no other', () => {
     const result = markBody(loaded, requests, create, markMaker());
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -122,9 +124,12 @@ describe('the state stage marked bodies', async () => {
     expect(sent.email).toMatch(/^zq[0-9a-z]{4}k@example\.com$/);
     expect(sent.code).toMatch(/^ZQ[A-Z]{4}K$/);
     expect(sent.owner.nick).toMatch(/^zq/);
+    expect(sent.labels).toEqual([expect.stringMatching(/^zq/)]);
+    // The mark alone breaks the pattern: a hexadecimal one replaces the tail of the sample.
+    expect(sent.ref).toMatch(/^CLfa[0-9a-f]{5}d$/);
     for (const untouched of ['born', 'kind', 'short']) expect(String(sent[untouched] ?? '')).not.toMatch(/zq/i);
-    expect(result.body.marks).toHaveLength(4);
-    expect(new Set(result.body.marks).size).toBe(4);
+    expect(result.body.marks).toHaveLength(6);
+    expect(new Set(result.body.marks).size).toBe(6);
     expect(requests.validate(`${create.pointer}/requestBody/content/application~1json/schema`, sent)).toEqual({ ok: true });
   });
 
