@@ -63,7 +63,8 @@ export function findCollections(loaded: LoadedDocument): Collection[] {
   const out: Collection[] = [];
   for (const [path, methods] of byPath) {
     const create = methods.get('post');
-    if (!create) continue;
+    // AWS's query and JSON protocols write actions as `/#Action=AddRoleToDBCluster`: calls, not collections.
+    if (!create || path.includes('#')) continue;
     const candidates = (items.get(bare(path)) ?? []).filter((i) => i.path !== path);
     // A POST on one item (`/pets/{id}`, `/repos/{owner}/{repo}`): an update, an action or a create
     // keyed by the caller, not a collection, unless items hang below it.

@@ -105,15 +105,19 @@ export function findId(answer: SentAnswer, param: string, sent: unknown): { id: 
     }
   }
   const wanted = norm(param);
-  // Not `name`: a document whose item path says `{name}` finds it as `wanted`; elsewhere a name is
-  // a label, and reading by it would blame the read for an id the answer left out.
-  const names = [...new Set([wanted, 'id', 'uuid', 'sid', 'key'])];
   const scalar = (value: unknown) => (typeof value === 'string' && value !== '') || typeof value === 'number';
   const body = parseJson(answer);
   const objects = isObject(body) ? [body, ...Object.values(body).filter(isObject)] : [];
-  for (const name of names)
-    for (const object of objects)
-      for (const [key, value] of Object.entries(object)) if (norm(key) === name && scalar(value)) return { id: String(value), from: 'answer' };
+  const keys = objects.flatMap((object) => Object.entries(object).filter(([, value]) => scalar(value)));
+  // The parameter's name, then the longest field name it ends with (`{webhook_gid}`: `gid`), then
+  // the usual names. Not `name`: an item path that says `{name}` finds it first; elsewhere a name
+  // is a label, and reading by it would blame the read for an id the answer left out.
+  const suffix = keys
+    .map(([key]) => norm(key))
+    .filter((key) => key.length >= 2 && wanted.endsWith(key))
+    .sort((a, b) => b.length - a.length)[0];
+  const names = [...new Set([wanted, ...(suffix ? [suffix] : []), 'id', 'uuid', 'sid', 'key'])];
+  for (const name of names) for (const [key, value] of keys) if (norm(key) === name) return { id: String(value), from: 'answer' };
   if (isObject(sent)) for (const [key, value] of Object.entries(sent)) if (norm(key) === wanted && scalar(value)) return { id: String(value), from: 'request' };
   return undefined;
 }
@@ -205,7 +209,9 @@ async function measure(
     if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
     if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
     const where = findInList(answer, wanted);
-    return where.found ? { ok: true, found: true } : { ok: false, found: false, reason: `${step}: not in the ${where.shape}`, detail: snippet(answer) };
+    const miss =
+      where.shape === 'no list' ? 'no array in the answer' : where.shape === 'not JSON' ? 'not in the answer (not JSON)' : `not in the ${where.shape}`;
+    return where.found ? { ok: true, found: true } : { ok: false, found: false, reason: `${step}: ${miss}`, detail: snippet(answer) };
   };
 
   if (declared.read)
@@ -250,7 +256,7 @@ async function measure(
       const listed = await inList('delete, listed again', marks);
       result.steps.delete = listed.found
         ? { ok: false, reason: 'delete, listed again: still in the list', detail: listed.detail }
-        : listed.reason?.includes('not in the')
+        : listed.ok === false && listed.found === false
           ? { ok: true }
           : { ok: false, reason: listed.reason, detail: listed.detail };
     }

@@ -158,6 +158,7 @@ describe('the state stage reading answers', () => {
     ['the Location header', answer(201, '', 'http://x/calls/CA1.json'), 'Sid', {}, { id: 'CA1', from: 'location' }],
     ['a field named like the parameter, whatever its case', answer(201, { id: 'no', sid: 'CA2' }), 'Sid', {}, { id: 'CA2', from: 'answer' }],
     ['id where the parameter names another field', answer(201, { id: 7, name: 'x' }), 'playlist_id', {}, { id: '7', from: 'answer' }],
+    ['the field the parameter ends with', answer(201, { data: { gid: '12', id: 'no' } }), 'webhook_gid', {}, { id: '12', from: 'answer' }],
     ['an id one object down', answer(201, { data: { id: 'p3' } }), 'id', {}, { id: 'p3', from: 'answer' }],
     ['the key the request sent', answer(201, ''), 'username', { username: 'zq0001k' }, { id: 'zq0001k', from: 'request' }],
     ['nothing when the answer carries no id', answer(201, { name: 'x' }), 'id', {}, undefined],
