@@ -10,6 +10,7 @@ import { markBody, markMaker, type MarkedBody } from './marked-body.ts';
 import { buildProbe, parameterValue, pathSegment } from './probe-request.ts';
 import type { SchemaJudge } from './schema-judge.ts';
 import { send, type SentAnswer } from './send.ts';
+import { findId, findInList, showsMark } from './state-answers.ts';
 
 export const STEPS = ['create', 'read', 'list', 'update', 'delete'] as const;
 export type StepName = (typeof STEPS)[number];
@@ -49,78 +50,7 @@ export interface StateSettings {
 }
 
 const snippet = (answer: SentAnswer) => `${answer.status} ${answer.body.toString('utf8', 0, 160).replace(/\s+/g, ' ').trim()}`.trim();
-const norm = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const ok2xx = (answer: SentAnswer) => answer.status >= 200 && answer.status < 300;
-
-function parseJson(answer: SentAnswer): unknown {
-  try {
-    return JSON.parse(answer.body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the answer shows one of `marks` anywhere (any media type: the text is searched). */
-export function showsMark(answer: SentAnswer, marks: string[]): boolean {
-  const text = answer.body.toString('utf8');
-  return marks.some((mark) => text.includes(mark));
-}
-
-/**
- * Whether a list answer holds an item showing one of `marks`: in a bare array, or in any array
- * inside the object that wraps the list (`{data: [...]}`, `{items: [...], total}`, two levels down).
- */
-export function findInList(answer: SentAnswer, marks: string[]): { found: boolean; shape: 'bare array' | 'wrapped list' | 'no list' | 'not JSON' } {
-  const value = parseJson(answer);
-  const holds = (item: unknown) => marks.some((mark) => JSON.stringify(item).includes(mark));
-  if (value === undefined) return { found: showsMark(answer, marks), shape: 'not JSON' };
-  if (Array.isArray(value)) return { found: value.some(holds), shape: 'bare array' };
-  const arrays: unknown[][] = [];
-  const collect = (node: unknown, depth: number) => {
-    if (!isObject(node) || depth > 2) return;
-    for (const child of Object.values(node)) {
-      if (Array.isArray(child)) arrays.push(child);
-      else collect(child, depth + 1);
-    }
-  };
-  collect(value, 1);
-  return { found: arrays.some((array) => array.some(holds)), shape: arrays.length > 0 ? 'wrapped list' : 'no list' };
-}
-
-/**
- * The created item's id, as a person would find it: the Location header's last segment, else a
- * field of the answer named like the item path's parameter (`{Sid}`: `sid`; `{playlist_id}`:
- * `playlist_id`), else `id`, `uuid`, `sid` or `key`, in the answer or one object down (`{data: {...}}`), else the request's
- * own field of that name (`{username}`: the username sent).
- */
-export function findId(answer: SentAnswer, param: string, sent: unknown): { id: string; from: 'location' | 'answer' | 'request' } | undefined {
-  if (answer.location) {
-    try {
-      const segments = new URL(answer.location, 'http://corpus.invalid').pathname.split('/').filter(Boolean);
-      const last = segments.at(-1)?.replace(/\.json$/, '');
-      if (last) return { id: decodeURIComponent(last), from: 'location' };
-    } catch {
-      // not a URL: look in the body
-    }
-  }
-  const wanted = norm(param);
-  const scalar = (value: unknown) => (typeof value === 'string' && value !== '') || typeof value === 'number';
-  const body = parseJson(answer);
-  const objects = isObject(body) ? [body, ...Object.values(body).filter(isObject)] : [];
-  const keys = objects.flatMap((object) => Object.entries(object).filter(([, value]) => scalar(value)));
-  // The parameter's name, then the longest field name it ends with (`{webhook_gid}`: `gid`), then
-  // the usual names. Not `name`: an item path that says `{name}` finds it first; elsewhere a name
-  // is a label, and reading by it would blame the read for an id the answer left out.
-  const suffix = keys
-    .map(([key]) => norm(key))
-    .filter((key) => key.length >= 2 && wanted.endsWith(key))
-    .sort((a, b) => b.length - a.length)[0];
-  const names = [...new Set([wanted, ...(suffix ? [suffix] : []), 'id', 'uuid', 'sid', 'key'])];
-  for (const name of names) for (const [key, value] of keys) if (norm(key) === name) return { id: String(value), from: 'answer' };
-  if (isObject(sent)) for (const [key, value] of Object.entries(sent)) if (norm(key) === wanted && scalar(value)) return { id: String(value), from: 'request' };
-  return undefined;
-}
 
 /** The parent path parameters' values, once per collection: the create's example or sample, serialized. */
 function parentValues(loaded: LoadedDocument, collection: Collection): Record<string, string> {

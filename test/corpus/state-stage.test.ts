@@ -8,7 +8,8 @@ import { findCollections } from '../../scripts/corpus/collections.ts';
 import { loadDocument } from '../../scripts/corpus/document.ts';
 import { markBody, markMaker } from '../../scripts/corpus/marked-body.ts';
 import { createSchemaJudge } from '../../scripts/corpus/schema-judge.ts';
-import { findId, findInList, runStateStage } from '../../scripts/corpus/state-stage.ts';
+import { findId, findInList } from '../../scripts/corpus/state-answers.ts';
+import { runStateStage } from '../../scripts/corpus/state-stage.ts';
 import { stateCell, stateMisses, stateTotalsOf, topStateReasons } from '../../scripts/corpus/state-report.ts';
 import { writeDocument } from './write-document.ts';
 
