@@ -3,7 +3,7 @@
 // judged independently of plantstore's own code, self-verified and stopped with SIGTERM. Prints one
 // row per document and the totals against the issue's bars; writes every result as JSON. It
 // asserts nothing and is not part of `npm test` (it packs documents from the npm registry).
-// Run: npm run corpus [-- --only NAME | --limit N | --seed N | --no-prism | --no-msw | --no-state | --json FILE | --verbose]
+// Run: npm run corpus [-- --only NAME | --limit N | --seed N | --no-prism | --no-msw | --no-state | --no-verify | --json FILE | --verbose]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,7 @@ async function main(): Promise<number> {
         prism: options.prism,
         msw: options.msw,
         state: options.state,
+        verify: options.verify,
         stateTimeoutMs: options.stateTimeoutMs,
         startTimeoutMs: options.startTimeoutMs,
         verifyTimeoutMs: options.verifyTimeoutMs,

