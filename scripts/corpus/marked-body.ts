@@ -174,6 +174,7 @@ export function markBody(
   nextMarks: () => string[],
   update = false,
   patchFields: string[][] = [],
+  key?: { param: string; id: string },
 ): MarkResult {
   const plan = planBody(loaded, requests, op, update);
   if (!plan) return { ok: false, reason: 'no request body declared' };
@@ -206,8 +207,19 @@ export function markBody(
     return { ok: true, body: { ...encoded, marks: [fit.mark], value: value!, fields: [] } };
   }
   if (plan.value === null || typeof plan.value !== 'object' || Array.isArray(plan.value)) return { ok: false, reason: 'the body is not an object' };
-  const base = plan.value as Record<string, unknown>;
-  const fields = stringFields(loaded.doc, schema).filter((f, i, all) => all.findIndex((g) => g.path.join('\u0000') === f.path.join('\u0000')) === i);
+  const base = { ...(plan.value as Record<string, unknown>) };
+  // An update keeps the item's key as it is (the key named by the item path's parameter): a person
+  // updating an item does not rename it on the way, and a mock may rightly refuse a body whose key
+  // differs from the path's.
+  const norm = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const keyField = key ? Object.keys(base).find((name) => norm(name) === norm(key.param)) : undefined;
+  if (keyField !== undefined && key) {
+    const kept = { ...base, [keyField]: key.id };
+    if (requests.validate(plan.schemaPointer, kept).ok) base[keyField] = key.id;
+  }
+  const fields = stringFields(loaded.doc, schema)
+    .filter((f) => key === undefined || f.path.length !== 1 || norm(f.path[0]) !== norm(key.param))
+    .filter((f, i, all) => all.findIndex((g) => g.path.join('\u0000') === f.path.join('\u0000')) === i);
   const dressed = fields.flatMap((field) => {
     const shapes = nextMarks();
     const current = getAt(base, field.path);

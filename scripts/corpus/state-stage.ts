@@ -154,7 +154,7 @@ async function measure(
   if (!itemValues) return notReached("no id in the create's answer");
 
   if (item!.update) {
-    const updated = markBody(loaded, requests, item!.update, nextMarks, true, created.body.fields);
+    const updated = markBody(loaded, requests, item!.update, nextMarks, true, created.body.fields, { param: item!.param, id: found!.id });
     if (!updated.ok) result.steps.update = { ok: false, unmeasured: true, reason: `update: ${updated.reason}` };
     else {
       const answer = await call(item!.update, itemValues, updated.body);

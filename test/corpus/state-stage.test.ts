@@ -283,3 +283,26 @@ describe('the state stage against plantstore', () => {
     }
   });
 });
+
+describe('the state stage update body', () => {
+  it("keeps the item's key as the path has it and marks the other fields", async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Variables', version: '1' },
+      paths: {
+        '/variables/{name}': {
+          parameters: [pathParam('name')],
+          patch: {
+            requestBody: { content: json({ type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } }) },
+            responses: ok(),
+          },
+        },
+      },
+    };
+    const loaded = await loadDocument(writeDocument(doc));
+    const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
+    const result = markBody(loaded, requests, loaded.operations[0], markMaker(), true, [], { param: 'name', id: 'zq0001k' });
+    expect(result.ok && JSON.parse(String(result.body.body))).toEqual({ name: 'zq0001k', value: expect.stringMatching(/^zq/) });
+    expect(result.ok && result.body.marks).toHaveLength(1);
+  });
+});
