@@ -88,6 +88,11 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
   say(`bench: needs Node 24 (this is ${process.version}); run it with \`npm run bench\`, which puts the project's Node 24 first on PATH.`);
   process.exit(2);
 }
+// The mock on Redis is a part of its own too (bench/redis-state.ts): --redis-only [--seconds S].
+if (process.argv.includes('--redis-only')) {
+  const { runRedisBench } = await import('./redis-state.ts');
+  process.exit(await runRedisBench(process.argv.slice(2).filter((arg) => arg !== '--redis-only')));
+}
 // The proxy's figures are a part of their own (bench/proxy.ts), with flags of their own.
 if (process.argv.includes('--proxy-only')) {
   const { runProxyBench } = await import('./proxy.ts');

@@ -28,6 +28,7 @@ import type { StateOutcome } from './state-actions.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
+import { StateUnavailableError } from '../state/state-unavailable.ts';
 
 export type { Eventually } from './answers.ts';
 
@@ -261,8 +262,10 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (options.journalSize !== 0 && !(options.admin && request.path.startsWith(ADMIN_PREFIX))) journal.add(noted);
   }
 
-  // Only a bug gets here; the client still gets a well-formed answer.
+  // Only a bug gets here, or a store that lives elsewhere and is away (503: nothing was stored);
+  // the client still gets a well-formed answer.
   const bug = (request: MockRequest, error: unknown): Outcome => {
+    if (error instanceof StateUnavailableError) return answers.error(request, undefined, 503, error.message, { 'retry-after': '1' });
     logger.error(`plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
     return answers.error(request, undefined, 500, 'internal mock error; see the mock log');
   };

@@ -45,6 +45,10 @@ export interface MockOptions {
   maxStateBytes: number;
   /** Append-only file that keeps state across restarts; null keeps state in memory only. */
   stateFile: string | null;
+  /** redis://host:port/db: every record in Redis, shared by every mock on it; null keeps state in this process. */
+  stateUrl: string | null;
+  /** A further namespace for the Redis keys (beside the document's hash): several mocks of one document on one Redis, apart. */
+  statePrefix: string | null;
   /** 'token': each bearer token gets its own state. */
   isolateBy: IsolationMode;
   /** Where to deliver the document's webhooks; null delivers none. */
@@ -84,6 +88,8 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   maxDepth: 64,
   maxStateBytes: defaultStateBytes(),
   stateFile: null,
+  stateUrl: null,
+  statePrefix: null,
   isolateBy: 'none',
   webhookUrl: null,
   webhookRetries: 3,

@@ -6,6 +6,7 @@ import { loadSpec } from '../document/load-spec.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
 import type { StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
+import { openSharedStore } from './shared-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 
@@ -32,7 +33,13 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const options = resolveMockOptions(partial);
   const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
   warnAbout(spec, logger);
-  const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes }) : undefined;
+  const fileStore = store
+    ? undefined
+    : options.stateUrl
+      ? await openSharedStore(spec, options, logger)
+      : options.stateFile
+        ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes })
+        : undefined;
   const engine = createMockEngine({ spec, options, logger, store: store ?? fileStore });
   const server = createListener(engine.handle, {
     maxBodyBytes: options.maxBodyBytes,

@@ -59,7 +59,17 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   const journal = createJournal(options.journalSize, secretNames);
   const summary = createViolationSummary();
   const { bindings } = engine;
-  const recorder = options.record === null ? undefined : createRecorder({ dir: options.record, upstream: options.upstream, bindings, secretNames });
+  const recorder =
+    options.record === null
+      ? undefined
+      : createRecorder({
+          dir: options.record,
+          upstream: options.upstream,
+          bindings,
+          secretNames,
+          validators: engine.validators,
+          skipViolations: options.recordSkipViolations,
+        });
   const json = (status: number, value: unknown): MockResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
 
   async function handle(request: MockRequest): Promise<MockResponse> {
@@ -155,7 +165,7 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     // What the upstream (or the mock standing in for it) said is recorded; the proxy's own 502/504 for a silent upstream is no observation.
     if (recorder && request.bodyStream === undefined && (source !== 'proxy' || answer?.ok)) {
       const said = answer?.ok ? answer : undefined;
-      recorder.record({ request, operation, status: said?.status ?? response.status, responseJson: jsonOf(said ? said.body : response.body) });
+      recorder.record({ request, operation, status: said?.status ?? response.status, responseJson: jsonOf(said ? said.body : response.body), violations });
     }
     return { ...response, headers };
   }

@@ -19,6 +19,9 @@ import { REPORTERS, type Reporter } from './reporters/index.ts';
 import { runCase, type CaseContext } from './run-case.ts';
 import { runCases } from './run-cases.ts';
 import { stringsIn, variablesIn } from './variables.ts';
+import { documentHash } from '../document/document-hash.ts';
+import { plantstoreVersion } from './plantstore-version.ts';
+import { shardPositions, type ShardPart } from './shard.ts';
 import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './verify-options.ts';
 
 /**
@@ -35,9 +38,12 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   checkAuth(options.auth, spec.document.components?.securitySchemes ?? {});
   const generated = await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed, auth: options.auth });
   const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...generated.cases];
-  const cases = select(all, options.filter);
-  if (cases.length === 0)
+  const whole = select(all, options.filter);
+  if (whole.length === 0)
     throw operations.length === 0 && options.fixtures.length === 0 ? noOperation(spec.document) : nothingToRun(operations.length, generated.uncovered);
+  // --shard i/n: this job's part; each case keeps its whole-run position (and so its {{uniqueId}}).
+  const positions = options.shard ? shardPositions(whole, options.shard) : whole.map((_, position) => position);
+  const cases = options.shard ? positions.map((position) => whole[position]) : whole;
   if (options.token === undefined) requireToken(cases);
 
   const credentialHeaders = Object.entries(options.headers)
@@ -82,7 +88,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
         stopped ??= found?.stopped;
         return found?.skip;
       },
-      run: (testCase, index) => runSafely(testCase, context, options.uniqueIdBase + BigInt(index)),
+      run: (testCase, index) => runSafely(testCase, context, options.uniqueIdBase + BigInt(positions[index])),
       onResult: (result, done, total) => {
         for (const output of outputs) output.reporter.caseFinished?.(result, done, total);
       },
@@ -91,10 +97,19 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     await client.close();
   }
   const summary = summarize(results);
+  const shard: ShardPart | undefined = options.shard && {
+    ...options.shard,
+    total: whole.length,
+    positions,
+    operations: operations.map((op) => ({ operationId: op.id, method: op.method, path: op.path })),
+  };
   const report: VerifyReport = redact({
     reportVersion: 1,
     target,
     spec: spec.file,
+    documentHash: documentHash(spec),
+    plantstoreVersion: plantstoreVersion(),
+    ...(shard && { shard }),
     seed: options.seed,
     strict: options.strict,
     startedAt: startedAt.toISOString(),
@@ -190,7 +205,7 @@ async function runSafely(testCase: Case, context: CaseContext, uniqueId: bigint)
   }
 }
 
-function openReporter(target: ReporterTarget): { reporter: Reporter; close(): void } {
+export function openReporter(target: ReporterTarget): { reporter: Reporter; close(): void } {
   const factory = REPORTERS[target.name];
   if (!factory) throw new PlantstoreError('USAGE', `unknown reporter '${target.name}'; reporters: ${Object.keys(REPORTERS).join(', ')}`);
   if ('stream' in target) {

@@ -43,7 +43,11 @@ const OPTIONS = {
   'journal-size': { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' },
   'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
   'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
-  'max-connections': { type: 'number', default: d.maxConnections, describe: 'Most connections open at once; past it a new one is closed at once' },
+  'max-connections': {
+    type: 'number',
+    default: d.maxConnections,
+    describe: 'Most connections open at once; past it the oldest idle one is closed to make room (the new one, when none is idle)',
+  },
   'max-state-mb': {
     type: 'number',
     default: Math.floor(d.maxStateBytes / 1048576),
@@ -53,6 +57,8 @@ const OPTIONS = {
   'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
   'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
   'state-file': { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' },
+  state: { type: 'string', describe: 'redis://host:port/db: keep state in Redis, shared by every mock of the document on it (needs: npm install ioredis)' },
+  'state-prefix': { type: 'string', describe: 'With --state: a further namespace for the keys, to keep mocks of one document on one Redis apart' },
   strict: {
     type: 'boolean',
     default: d.strictSpec,
@@ -87,6 +93,8 @@ export interface MockArgs {
   'webhook-url'?: string;
   'webhook-retries': number;
   'state-file'?: string;
+  state?: string;
+  'state-prefix'?: string;
   'remote-refs': boolean;
   strict: boolean;
   admin: boolean;
@@ -104,6 +112,10 @@ function checkMockArgs(argv: MockArgs): true {
   if (argv['max-connections'] < 1) throw new Error(`--max-connections must be 1 or more, got ${argv['max-connections']}`);
   if (!Number.isInteger(argv['max-state-mb']) || argv['max-state-mb'] < 1)
     throw new Error(`--max-state-mb must be a whole number of 1 or more, got ${argv['max-state-mb']}`);
+  if (argv.state !== undefined && !/^rediss?:\/\/\S+$/.test(argv.state))
+    throw new Error(`--state must be a Redis URL, redis://host:port/db, got ${argv.state}`);
+  if (argv.state !== undefined && argv['state-file'] !== undefined) throw new Error('--state and --state-file both say where state lives: give one');
+  if (argv['state-prefix'] !== undefined && argv.state === undefined) throw new Error('--state-prefix needs --state redis://host:port/db');
   return true;
 }
 
@@ -139,6 +151,7 @@ const builder = (y: Argv) =>
     .example('$0 mock --spec api.yaml --port 8080 --token secret', 'Mock another document; accept only "Bearer secret"')
     .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines')
     .example('$0 mock --state-file plants.log', 'Keep created plants across restarts')
+    .example('$0 mock --state redis://127.0.0.1:6379/0 --port 4011', 'Replicas on one Redis act as one mock')
     .example(
       '$0 mock --spec test/documents/plant-store-grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token',
       'Deliver webhooks; one state per token',
@@ -235,6 +248,8 @@ export const mockCommand = {
       maxConnections: argv['max-connections'],
       maxStateBytes: argv['max-state-mb'] * 1048576,
       stateFile: argv['state-file'] ?? null,
+      stateUrl: argv.state ?? null,
+      statePrefix: argv['state-prefix'] ?? null,
       admin: argv.admin,
       // The variable keeps the token out of `ps` and shell history; the flag wins.
       adminToken: argv['admin-token'] ?? (process.env.PLANTSTORE_ADMIN_TOKEN || null),
