@@ -61,7 +61,7 @@ export function findId(answer: SentAnswer, param: string, sent: unknown): { id: 
   const body = parseJson(answer);
   const objects = isObject(body) ? [body, ...Object.values(body).filter(isObject)] : [];
   const keys = objects.flatMap((object) => Object.entries(object).filter(([, value]) => scalar(value)));
-  // The parameter's name, then the longest field name it ends with (`{webhook_gid}`: `gid`), then
+  // In each object, the parameter's name, then the longest field name it ends with (`{webhook_gid}`: `gid`), then
   // the usual names. Not `name`: an item path that says `{name}` finds it first; elsewhere a name
   // is a label, and reading by it would blame the read for an id the answer left out.
   const suffix = keys
@@ -69,7 +69,11 @@ export function findId(answer: SentAnswer, param: string, sent: unknown): { id: 
     .filter((key) => key.length >= 2 && wanted.endsWith(key))
     .sort((a, b) => b.length - a.length)[0];
   const names = [...new Set([wanted, ...(suffix ? [suffix] : []), 'id', 'uuid', 'sid', 'key'])];
-  for (const name of names) for (const [key, value] of keys) if (norm(key) === name) return { id: String(value), from: 'answer' };
+  // The answer's own fields before those of an object inside it: a charge's `refunds` may hold a
+  // `charge` of its own, which is not the created charge's id.
+  for (const object of objects)
+    for (const name of names)
+      for (const [key, value] of Object.entries(object)) if (norm(key) === name && scalar(value)) return { id: String(value), from: 'answer' };
   if (isObject(sent)) for (const [key, value] of Object.entries(sent)) if (norm(key) === wanted && scalar(value)) return { id: String(value), from: 'request' };
   return undefined;
 }

@@ -161,6 +161,13 @@ describe('the state stage reading answers', () => {
     ['id where the parameter names another field', answer(201, { id: 7, name: 'x' }), 'playlist_id', {}, { id: '7', from: 'answer' }],
     ['the field the parameter ends with', answer(201, { data: { gid: '12', id: 'no' } }), 'webhook_gid', {}, { id: '12', from: 'answer' }],
     ['an id one object down', answer(201, { data: { id: 'p3' } }), 'id', {}, { id: 'p3', from: 'answer' }],
+    [
+      "the answer's own id before a field of that name inside it",
+      answer(201, { id: 'ch_1', refund: { charge: 'ch_0' } }),
+      'charge',
+      {},
+      { id: 'ch_1', from: 'answer' },
+    ],
     ['the key the request sent', answer(201, ''), 'username', { username: 'zq0001k' }, { id: 'zq0001k', from: 'request' }],
     ['nothing when the answer carries no id', answer(201, { name: 'x' }), 'id', {}, undefined],
   ])("finds the created item's id in %s", (_name, given, param, sent, expected) => {
