@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
-// The `plantstore` command. Plain JavaScript so that it starts on any Node: the toolkit needs
-// Node 24 (native TypeScript type stripping, and its dependencies' engines), so on an older Node it
-// re-runs itself with the Node 24 binary that the "node" dependency installs.
+// The `plantstore` command. Plain JavaScript so that it starts on any Node and can say, in one line,
+// when that Node is too old (package.json's `engines.node`). In this repository's checkout, where the
+// "node" devDependency installed a Node 24, an older Node re-runs the command on that Node 24; an
+// installed package never brings a Node of its own, so there it names the way out instead.
 //
 // V8's young generation: left alone, V8 grows it to 32 MB a half-space under load, which alone is
 // ~50 MB of a busy mock's RSS; at 8 MB the mock measured ~30 MB smaller after the benchmark's load
@@ -9,21 +10,29 @@
 // command (npx plantstore, node_modules/.bin/plantstore); `node bin/plantstore.js mock` lacks it,
 // so the mock then replaces its process (same pid) with one that has it: ~25 ms more start-up
 // (measured: ~15% of the mock's start-up, which is why the #! line carries the flag at all).
-// `env -S` is in GNU coreutils 8.30+, macOS and FreeBSD, not in BusyBox; the Node 24 that the
-// set-up installs is a glibc build, so BusyBox/musl systems are outside what it supports anyway.
+// `env -S` is in GNU coreutils 8.30+, macOS and FreeBSD, not in BusyBox.
 // A size the user chose (NODE_OPTIONS=--max-semi-space-size=N) wins.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Taken first: the process that started this one, which `stopWithParent` below watches.
 const parentAtStart = process.ppid;
 const HEAP_FLAG = '--max-semi-space-size=8';
-const major = Number(process.versions.node.split('.')[0]);
 const args = process.argv.slice(2);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// The oldest Node the toolkit supports: `engines.node` is ">=X.Y.Z" (src/node-version.ts reads it too).
+const oldest = /^>=\s*(\d+)\.(\d+)\.(\d+)$/
+  .exec(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node)
+  .slice(1)
+  .map(Number);
+const running = process.versions.node.split('.').map(Number);
+const supported = running[0] !== oldest[0] ? running[0] > oldest[0] : running[1] !== oldest[1] ? running[1] > oldest[1] : running[2] >= oldest[2];
+// A checkout runs src/ as it is; an installed package ships the compiled dist/ (Node strips no
+// types under node_modules), and no src/.
+const source = join(root, 'src', 'cli', 'main.ts');
+const checkout = existsSync(source);
 const sized = (flags) => flags.some((flag) => flag.includes('--max-semi-space-size'));
 const userSized = sized([process.env.NODE_OPTIONS ?? '']);
 // What the Node 24 process must be started with: the flag this one got, else ours for the mock.
@@ -62,7 +71,7 @@ function alive(pid) {
   }
 }
 
-if (major >= 24 && heapFlags.length > 0 && !sized(process.execArgv) && typeof process.execve === 'function') {
+if (supported && heapFlags.length > 0 && !sized(process.execArgv) && typeof process.execve === 'function') {
   // V8 reads the flag only when it starts: replace this process (same pid) with one that has it.
   try {
     process.execve(process.execPath, [process.execPath, ...process.execArgv, ...heapFlags, fileURLToPath(import.meta.url), ...args], process.env);
@@ -70,23 +79,34 @@ if (major >= 24 && heapFlags.length > 0 && !sized(process.execArgv) && typeof pr
     // No execve on this platform (Windows): run with V8's default young generation.
   }
 }
-if (major >= 24) {
+if (supported) {
   stopWithParent(() => process.kill(process.pid, 'SIGTERM'));
   // Node caches compiled code, and the type-stripped TypeScript, across runs: start-up ~60 ms faster.
   const { enableCompileCache } = await import('node:module');
   enableCompileCache?.(join(root, 'node_modules', '.cache', 'plantstore-compile'));
-  // In a checkout the command runs src/ as it is; an installed package ships the compiled dist/
-  // (Node strips no types under node_modules).
-  const source = join(root, 'src', 'cli', 'main.ts');
-  const { main } = await import(existsSync(source) ? '../src/cli/main.ts' : '../dist/cli/main.js');
+  if (!checkout && !existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+    // `npm pack` compiles dist/ (the prepack script); a git checkout installed as a package has none.
+    console.error(`plantstore: ${root} has no dist/: install the package from a tarball made by \`npm pack\`, not from a git URL.`);
+    process.exit(2);
+  }
+  const { main } = await import(checkout ? '../src/cli/main.ts' : '../dist/cli/main.js');
   await main(args);
+} else if (!checkout) {
+  // An installed package: the project's own Node runs it, or nothing does. One line, no stack (and
+  // not the arguments, which may hold a token).
+  console.error(
+    `plantstore needs Node ${oldest.join('.')} or newer; this is Node ${process.versions.node}. Run it on Node ${oldest[0]} with \`npx -p node@${oldest[0]} plantstore ...\`.`,
+  );
+  process.exitCode = 2;
 } else {
-  // Node 20 has no execve, so the bundled Node 24 runs as a child process (one more process, ~40 MB
-  // and ~170 ms of start-up); this one passes signals on and ends as the child ended. `npm start`,
-  // `npm test` and `npx plantstore` need no child: npm puts node_modules/.bin (Node 24) first on PATH.
-  const node24 = bundledNode();
-  if (!node24) {
-    console.error(`plantstore: needs Node 24 (this is Node ${process.versions.node}). Run \`npm install\` in ${root} to fetch it.`);
+  // This repository's checkout on an older Node (`node bin/plantstore.js ...`): the Node 24 of the
+  // "node" devDependency runs it as a child process (one more process, ~40 MB and ~170 ms of
+  // start-up; Node 20 has no execve); this one passes signals on and ends as the child ended.
+  // `npm start`, `npm test` and `npx plantstore` need no child: npm puts node_modules/.bin (Node 24)
+  // first on PATH.
+  const node24 = join(root, 'node_modules', '.bin', 'node');
+  if (!existsSync(node24)) {
+    console.error(`plantstore needs Node ${oldest.join('.')} or newer; this is Node ${process.versions.node}. Run \`npm ci\` in ${root} to fetch it.`);
     process.exit(2);
   }
   // The mock runs in a process group of its own, so that a signal sent to this one's group
@@ -113,15 +133,4 @@ if (major >= 24) {
       process.kill(process.pid, signal);
     } else process.exit(code ?? 1);
   });
-}
-
-/** The "node" dependency's Node 24: in this package's node_modules, or hoisted beside it. */
-function bundledNode() {
-  const candidates = [join(root, 'node_modules', '.bin', 'node'), join(root, 'node_modules', 'node', 'bin', 'node')];
-  try {
-    candidates.push(join(dirname(createRequire(import.meta.url).resolve('node/package.json')), 'bin', 'node'));
-  } catch {
-    // not installed: the message below says how to fetch it
-  }
-  return candidates.find(existsSync);
 }

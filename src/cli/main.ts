@@ -1,6 +1,7 @@
 // The `plantstore` command line: one yargs command module per command, each calling one library
 // function. Only this layer sets process.exitCode and writes to the console.
 import { mockCommand, quickMockArgs } from './commands/mock.ts';
+import type { Argv } from 'yargs';
 import { reportFatal } from './report-fatal.ts';
 
 class UsageError extends Error {}
@@ -29,6 +30,7 @@ export async function main(argv: string[]): Promise<void> {
     { specCommand },
     { mswCommand },
     { mergeReportsCommand },
+    { withFlagSuggestions },
   ] = await Promise.all([
     import('yargs'),
     import('./commands/verify.ts'),
@@ -38,8 +40,9 @@ export async function main(argv: string[]): Promise<void> {
     import('./commands/spec.ts'),
     import('./commands/msw.ts'),
     import('./commands/merge-reports.ts'),
+    import('./flag-suggestions.ts'),
   ]);
-  const cli = yargs(argv)
+  const cli: Argv = yargs(argv)
     .scriptName('plantstore')
     .usage('$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).')
     .command(mockCommand)
@@ -50,7 +53,18 @@ export async function main(argv: string[]): Promise<void> {
     .command(validateCommand)
     .command(specCommand)
     .command(mswCommand)
-    .completion('completion', 'Print a shell-completion script (bash/zsh): plantstore completion >> ~/.bashrc')
+    // yargs' own completion command prints its script even for `completion --help`; a command of
+    // our own has a help of its own, and the script's `--get-yargs-completions` works all the same.
+    .completion('__completion-script', false)
+    .command(
+      'completion',
+      'Print a shell-completion script (bash/zsh)',
+      (command) =>
+        command.example('$0 completion >> ~/.bashrc', 'complete plantstore commands and flags in bash').example('$0 completion >> ~/.zshrc', 'the same in zsh'),
+      () => {
+        cli.showCompletionScript();
+      },
+    )
     .demandCommand(1, 'Name a command; see plantstore --help.')
     .recommendCommands()
     .strict()
@@ -60,8 +74,10 @@ export async function main(argv: string[]): Promise<void> {
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue('Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or configuration error.')
     .fail((message, error) => {
-      // Throwing stops yargs from running the command after a failed check.
-      if (message) throw new UsageError(message);
+      // Throwing stops yargs from running the command after a failed check. While a command runs,
+      // yargs holds that command's options (getOptions, which its types leave out).
+      const known = () => Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+      if (message) throw new UsageError(withFlagSuggestions(message, argv, known()));
       throw error;
     });
   try {

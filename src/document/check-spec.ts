@@ -4,6 +4,8 @@
 import type { LoadedSpec } from './loaded-spec.ts';
 import { listOperations, type Operation } from './operations.ts';
 import { schemaNames } from './resolve-target.ts';
+import { buildResourceMap } from './resources.ts';
+import { collectionLines } from './resource-report.ts';
 
 export interface SpecSummary {
   file: string;
@@ -13,6 +15,8 @@ export interface SpecSummary {
   schemas: string[];
   securitySchemes: Array<{ name: string; description: string }>;
   warnings: string[];
+  /** One line per collection: kept by the mock, or answered from the document and why. */
+  collections: string[];
 }
 
 /** Summarizes a loaded (hence valid) document and lists its warnings. */
@@ -31,6 +35,7 @@ export function checkSpec(spec: LoadedSpec): SpecSummary {
       description: [s.type, s.scheme ?? (s.in ? `in ${s.in} as ${s.name}` : undefined)].filter(Boolean).join(' '),
     })),
     warnings: [...spec.warnings, ...operations.flatMap((operation) => warningsOf(operation, Object.keys(schemes)))],
+    collections: collectionLines(buildResourceMap(operations, document).resources),
   };
 }
 
@@ -67,6 +72,10 @@ export function formatSpecSummary(summary: SpecSummary): string {
   lines.push(
     `security schemes (${summary.securitySchemes.length}): ${summary.securitySchemes.map((s) => `${s.name} (${s.description})`).join(', ') || '(none)'}`,
   );
+  lines.push(
+    `collections the mock keeps state for (${summary.collections.filter((c) => / kept/.test(c)).length} of ${summary.collections.length}; spec --resources for the whole map):`,
+  );
+  for (const line of summary.collections) lines.push(`  ${line}`);
   lines.push(summary.warnings.length === 0 ? 'warnings: none' : `warnings (${summary.warnings.length}):`);
   for (const warning of summary.warnings) lines.push(`  ${warning}`);
   return `${lines.join('\n')}\n`;

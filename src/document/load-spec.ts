@@ -22,7 +22,9 @@ export interface LoadOptions {
 export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOptions = {}): Promise<LoadedSpec> {
   const file = resolve(path);
   if (!existsSync(file)) {
-    throw new PlantstoreError('SPEC_NOT_FOUND', `${file}: no such file`, ['Pass an OpenAPI 3.0 or 3.1 document (YAML or JSON) with --spec FILE.']);
+    throw new PlantstoreError('SPEC_NOT_FOUND', `${file}: no such file`, [
+      'Pass an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (YAML or JSON), with --spec FILE.',
+    ]);
   }
   const cacheKey = `${file}${options.remoteRefs ? '\0remote' : ''}`;
   const cached = readCachedSpec(cacheKey);
@@ -34,6 +36,7 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     bundledText = cached.documentText;
     bundled = JSON.parse(bundledText) as OpenApiDocument;
     warnings = cached.warnings;
+    files = cached.files;
   } else {
     const [{ readDocument }, { officialVerdict }] = await Promise.all([import('./read-document.ts'), import('./official-schema.ts')]);
     const read = await readDocument(file, { remoteRefs: options.remoteRefs === true });
@@ -55,7 +58,7 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   // Dereferencing changes the object it is given; the bundled form is kept for the validator.
   const { dereferenceBundled } = await import('./dereference.ts');
   const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
-  const spec: LoadedSpec = { file, dialect, document, bundled, warnings };
+  const spec: LoadedSpec = { file, dialect, document, bundled, warnings, files: files ?? [file] };
   if (!cached) {
     const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }] = await Promise.all([
       import('../validation/validator.ts'),

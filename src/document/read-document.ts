@@ -2,6 +2,7 @@
 // every `$ref` internal. A Swagger 2.0 document is converted to OpenAPI 3.0 on the way, by
 // swagger2openapi (the converter Prism and Redocly's tools rely on). References never reach the
 // network unless the user allows it.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
 import { escapePointerToken } from './json-pointer.ts';
@@ -29,7 +30,7 @@ export async function readDocument(file: string, options: ReadOptions): Promise<
   try {
     document = (await parser.bundle(file, resolveOptions as never)) as unknown as OpenApiDocument;
   } catch (error) {
-    throw describeReadError(file, error);
+    throw (await describeSyntaxError(error)) ?? describeReadError(file, error);
   }
   const files = parser.$refs.paths().filter((path) => !/^https?:/i.test(path));
   const notes: string[] = [];
@@ -67,6 +68,31 @@ export function describeReadError(file: string, error: unknown): PlantstoreError
   const where = err.source ? resolve(decodeURI(err.source.replace(/^file:\/\//, ''))) : file;
   const pointer = Array.isArray(err.path) && err.path.length > 0 ? `#/${err.path.map((p) => escapePointerToken(String(p))).join('/')}: ` : '';
   return new PlantstoreError(/Unsupported|Unrecognized/.test(message) ? 'SPEC_UNSUPPORTED' : 'SPEC_INVALID', `${where}: ${pointer}${message}`);
+}
+
+/**
+ * A file that is not YAML or JSON at all: its name once, the line and column, and an excerpt with
+ * a caret, from the `yaml` package (the parser's own message names the file twice and quotes nothing).
+ */
+async function describeSyntaxError(error: unknown): Promise<PlantstoreError | undefined> {
+  const err = ((error as RefParserError).errors?.[0] ?? error) as RefParserError;
+  if (err.name !== 'ParserError' || !err.source || /^https?:/i.test(err.source)) return undefined;
+  const where = resolve(decodeURI(err.source.replace(/^file:\/\//, '')));
+  let text: string;
+  try {
+    text = readFileSync(where, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const { parseDocument } = await import('yaml');
+  const [found] = parseDocument(text, { prettyErrors: true }).errors;
+  const kind = /\.json$/i.test(where) ? 'JSON' : 'YAML';
+  if (!found?.linePos) {
+    return new PlantstoreError('SPEC_INVALID', `${where}: not valid ${kind}: ${firstLine(err).replace(/^Error parsing .*?: /, '')}`);
+  }
+  const [reason, excerpt = ''] = found.message.split(/ at line \d+, column \d+:\n\n/);
+  const { line, col } = found.linePos[0];
+  return new PlantstoreError('SPEC_INVALID', `${where}:${line}:${col}: not valid ${kind}: ${reason}`, excerpt.replace(/\n$/, '').split('\n'));
 }
 
 function firstLine(error: unknown): string {

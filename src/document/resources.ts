@@ -1,15 +1,56 @@
-// What each operation does to state, inferred from REST conventions in the paths, so a grown
-// document needs no configuration: POST /plants creates in the collection /plants, GET /plants
-// lists it, and GET|PUT|PATCH|DELETE /plants/{id} read, replace, merge or remove one item.
-// The key is the body field `id` (or the schema's `x-plantstore-id`), matched to the item's
-// path parameter; a key only the answer declares is made by the mock at the create.
-import { jsonContent, type Operation } from './operations.ts';
+// The resource map: which collections a document has and what each operation does to them,
+// inferred once at load from REST conventions in the paths, so a grown document needs no
+// configuration. POST /plants creates in /plants, GET /plants lists it, GET|PUT|PATCH|DELETE
+// /plants/{id} read, replace, merge or remove one item (POST on an item path merges, as Stripe's
+// and Twilio's updates do). Collections may be nested (/users/{user_id}/playlists: kept per
+// parent) and paths may end in an extension (/Calls/{Sid}.json). The map is plain data, printed by
+// `plantstore spec --resources`; the mock reads it and never rediscovers it per request.
+import { jsonContent, type MediaContent, type Operation, type ParameterSpec } from './operations.ts';
+import { getAtPointer } from './json-pointer.ts';
 import { objectShape, resolveSchema } from './schema-shape.ts';
+import { findListEnvelope, findPaging, type ListEnvelope, type Paging } from './list-shapes.ts';
+
+export type { ListEnvelope, Paging } from './list-shapes.ts';
 
 export type ResourceRole = 'create' | 'list' | 'read' | 'replace' | 'merge' | 'remove';
 
+/** One collection as a person reading the document sees it. Plain data. */
+export interface Resource {
+  /** The collection's path, parents as parameters, without an extension: `/users/{user_id}/playlists`. */
+  collection: string;
+  /** The item path, when there is one: `/users/{user_id}/playlists/{playlist_id}`. */
+  itemPath?: string;
+  /** The parameters that name the parent, in path order (none for a top-level collection). */
+  parents: string[];
+  /** The body field that carries the key (none: the mock numbers items and the key lives in the path only). */
+  keyField?: string;
+  /** Why that key, in words (`named by {username}`, `x-plantstore-id`, `a conventional key name`, `numbered by the mock`). */
+  keySource: string;
+  keyType: 'integer' | 'string';
+  /** Singular noun for messages ("plant" for /plants). */
+  noun: string;
+  /** Whether the mock keeps what is created here, and if not, why. */
+  kept: boolean;
+  why: string;
+  /** Operation ids by role. */
+  operations: Partial<Record<ResourceRole, string[]>>;
+  /** The create's answer declares a Location header: the mock fills it with the item's path. */
+  location: boolean;
+  /** Where the list's items sit in its answer, and the page fields beside them (undefined: a bare array). */
+  listEnvelope?: ListEnvelope;
+  /** The list's paging parameters. */
+  paging?: Paging;
+  /** The request media types of its creates and updates. */
+  encodings: string[];
+  /** Request field -> stored (answer) field, where the document spells one name two ways (`FriendlyName` -> `friendly_name`). */
+  fieldMap: Record<string, string>;
+  /** Per parent, in order: the answer field that names it (`{ServiceSid}` -> `service_sid`), filled from the path at the create; '' for none. */
+  parentFields: string[];
+}
+
 export interface ResourceBinding {
   role: ResourceRole;
+  /** The collection's path (the resource's `collection`); `collectionOf` makes the stored collection of a request. */
   collection: string;
   /** The body field that carries the key (undefined: the mock numbers records itself). */
   keyField?: string;
@@ -19,60 +60,342 @@ export interface ResourceBinding {
   keyParam?: string;
   /** Singular noun for messages ("plant" for /plants). */
   noun: string;
+  /** This operation's path parameters that name the parent, in the order of the collection's parameters. */
+  parentParams: string[];
+  /** The literal parts of the collection around its parents (`['/users/', '/playlists']`). */
+  collectionParts: string[];
+  /** An item path outside its collection (Spotify's /playlists/{id} beside /users/{user_id}/playlists): the item is found under any parent. */
+  anyParent: boolean;
+  resource: Resource;
 }
 
-const ITEM_PATH = /^(.*)\/\{([^}]+)\}$/;
+/** The stored collection a request's parameters name: the collection path with its parents filled in. */
+export function collectionOf(binding: ResourceBinding, params: Record<string, string>): string {
+  const { parentParams, collectionParts } = binding;
+  if (parentParams.length === 0) return binding.collection;
+  let out = collectionParts[0];
+  for (let i = 0; i < parentParams.length; i++) out += (params[parentParams[i]] ?? '') + collectionParts[i + 1];
+  return out;
+}
 
-/** The binding of an operation to a collection, or undefined when it fits no convention. */
-export function bindResource(operation: Operation, document: unknown): ResourceBinding | undefined {
-  const item = ITEM_PATH.exec(operation.path);
-  const collection = item ? item[1] : operation.path;
-  if (collection === '' || collection.includes('{')) return undefined;
-  const noun = singular(collection.split('/').pop() ?? 'resource');
-  const bodySchema = operation.requestBody && jsonContent(operation.requestBody.contents)?.schema;
-  const okResponse = operation.responses.find((r) => r.status.startsWith('2'));
-  const responseSchema = okResponse && jsonContent(okResponse.contents)?.schema;
-  const shape = objectShape(bodySchema ?? itemSchema(responseSchema, document), document);
-  // A server-made key (a readOnly id) is declared by the answer only; the mock then generates it.
-  const answer = objectShape(itemSchema(responseSchema, document), document);
-  const keyField = shape.idField ?? answer.idField ?? (shape.properties.has('id') || answer.properties.has('id') ? 'id' : undefined);
-  const keySchema = keyField ? resolveSchema(shape.properties.get(keyField) ?? answer.properties.get(keyField), document) : undefined;
-  const keyType = keySchema?.type === 'string' ? 'string' : 'integer';
-  const base = { collection, keyField, keyType, noun } as const;
-  if (!item) {
+/** Whether a stored collection's name belongs to a binding's collection (any parent). */
+export function collectionMatcher(binding: ResourceBinding): (stored: string) => boolean {
+  if (binding.parentParams.length === 0 && !binding.collection.includes('{')) return (stored) => stored === binding.collection;
+  const source = binding.collectionParts.map(escapeRegExp).join('[^/]*');
+  const pattern = new RegExp(`^${source}$`);
+  return (stored) => pattern.test(stored);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `/Calls/{Sid}.json`: the item's parameter may be followed by an extension. */
+const ITEM_PATH = /^(.*)\/\{([^}]+)\}(\.[A-Za-z0-9]+)?$/;
+const EXTENSION = /\.(?:json|xml|csv|yaml)$/i;
+const PARAM = /\{([^}]+)\}/g;
+
+/** Where an operation's path sits among collections. */
+interface PathPlace {
+  /** The collection with parameters made anonymous, for grouping: `/users/{}/playlists`. */
+  group: string;
+  /** The collection path in this operation's own parameter names, without extension. */
+  collection: string;
+  keyParam?: string;
+}
+
+function placeOf(path: string): PathPlace | undefined {
+  const item = ITEM_PATH.exec(path);
+  const collection = item ? item[1] : path.replace(EXTENSION, '');
+  if (collection === '' || collection.endsWith('}')) {
+    // A collection named by a parameter alone (/{bucket}) is not one a person would see.
+    if (!item || collection === '' || collection.endsWith('}')) return undefined;
+  }
+  return { group: collection.replace(PARAM, '{}'), collection, keyParam: item?.[2] };
+}
+
+const ITEM_ROLES: Record<string, ResourceRole> = { GET: 'read', PUT: 'replace', PATCH: 'merge', DELETE: 'remove' };
+
+/** What one operation could be, before its collection is known whole. */
+interface Candidate {
+  operation: Operation;
+  role: ResourceRole;
+  place: PathPlace;
+}
+
+function candidateOf(operation: Operation, document: unknown): Candidate | undefined {
+  const place = placeOf(operation.path);
+  if (!place) return undefined;
+  const body = requestContent(operation);
+  const responseSchema = successSchema(operation);
+  if (place.keyParam === undefined) {
     // A create takes an object and answers one (or nothing): a POST of a list (petstore's
     // /user/createWithList) or one that answers a list (a search) stores nothing.
     if (
       operation.method === 'POST' &&
-      bodySchema &&
-      describesObject(bodySchema, document) &&
-      (responseSchema === undefined || describesObject(responseSchema, document))
+      body?.schema !== undefined &&
+      describesObject(body.schema, document) &&
+      (responseSchema === undefined || describesObject(responseSchema, document)) &&
+      findListEnvelope(responseSchema, document, lastSegment(place.collection)) === undefined
     )
-      return { role: 'create', ...base };
-    if (operation.method === 'GET' && resolveSchema(responseSchema, document)?.type === 'array') return { role: 'list', ...base };
+      return { operation, role: 'create', place };
+    if (
+      operation.method === 'GET' &&
+      (resolveSchema(responseSchema, document)?.type === 'array' || findListEnvelope(responseSchema, document, lastSegment(place.collection)))
+    )
+      return { operation, role: 'list', place };
     return undefined;
   }
-  const roles: Record<string, ResourceRole> = { GET: 'read', PUT: 'replace', PATCH: 'merge', DELETE: 'remove' };
-  const role = roles[operation.method];
-  return role ? { role, ...base, keyParam: item[2] } : undefined;
+  if (operation.method === 'POST')
+    return body?.schema !== undefined && describesObject(body.schema, document) ? { operation, role: 'merge', place } : undefined;
+  const role = ITEM_ROLES[operation.method];
+  return role ? { operation, role, place } : undefined;
 }
 
 /**
- * Binds every operation that fits a convention. Item operations take the key field of their
- * collection's create operation (GET /plants/{id} answers a Plant, which may not declare id).
+ * The resource map of a document: every collection a person would see, and the binding of each
+ * operation that fits a convention. Worked out once, at load.
+ */
+export function buildResourceMap(operations: Operation[], document: unknown): { resources: Resource[]; bindings: Map<Operation, ResourceBinding> } {
+  const groups = new Map<string, Candidate[]>();
+  for (const operation of operations) {
+    const candidate = candidateOf(operation, document);
+    if (!candidate) continue;
+    let group = groups.get(candidate.place.group);
+    if (!group) groups.set(candidate.place.group, (group = []));
+    group.push(candidate);
+  }
+  // An item path whose own collection has no create, named like exactly one nested collection
+  // that has one (/playlists/{id} beside /users/{user_id}/playlists), reads that collection's items.
+  const createGroups = [...groups].filter(([, members]) => members.some((m) => m.role === 'create'));
+  for (const [name, members] of [...groups]) {
+    if (members.some((m) => m.role === 'create' || m.role === 'list') || name.includes('{}')) continue;
+    const last = lastSegment(name).toLowerCase();
+    const hosts = createGroups.filter(([other]) => other !== name && other.includes('{}') && lastSegment(other).toLowerCase() === last);
+    if (hosts.length !== 1) continue;
+    hosts[0][1].push(...members.map((m) => ({ ...m, alias: true })));
+    groups.delete(name);
+  }
+
+  const resources: Resource[] = [];
+  const bindings = new Map<Operation, ResourceBinding>();
+  for (const members of groups.values()) {
+    const resource = describeResource(members, document);
+    resources.push(resource);
+    const collectionParts = resource.collection.split(PARAM).filter((_, i) => i % 2 === 0);
+    for (const member of members) {
+      const alias = (member as { alias?: boolean }).alias === true;
+      const parentParams = alias ? [] : [...member.place.collection.matchAll(PARAM)].map((m) => m[1]);
+      bindings.set(member.operation, {
+        role: member.role,
+        collection: resource.collection,
+        keyField: resource.keyField,
+        keyType: resource.keyType,
+        keyParam: member.place.keyParam,
+        noun: resource.noun,
+        parentParams,
+        collectionParts,
+        anyParent: alias,
+        resource,
+      });
+    }
+  }
+  return { resources, bindings };
+}
+
+/** The binding of one operation seen alone (its key from its own schemas), or undefined when it fits no convention. */
+export function bindResource(operation: Operation, document: unknown): ResourceBinding | undefined {
+  return buildResourceMap([operation], document).bindings.get(operation);
+}
+
+/**
+ * Binds every operation that fits a convention (the map's bindings).
+ * @example const bindings = bindResources(listOperations(spec), spec.document);
  */
 export function bindResources(operations: Operation[], document: unknown): Map<Operation, ResourceBinding> {
-  const bindings = new Map<Operation, ResourceBinding>();
-  for (const operation of operations) {
-    const binding = bindResource(operation, document);
-    if (binding) bindings.set(operation, binding);
+  return buildResourceMap(operations, document).bindings;
+}
+
+function describeResource(members: Candidate[], document: unknown): Resource {
+  const byRole = (role: ResourceRole) => members.filter((m) => m.role === role);
+  const creates = byRole('create');
+  const lists = byRole('list');
+  const items = members.filter((m) => m.place.keyParam !== undefined && !(m as { alias?: boolean }).alias);
+  const aliased = members.filter((m) => (m as { alias?: boolean }).alias);
+  const home = creates[0] ?? lists[0] ?? items[0] ?? members[0];
+  const collection = home.place.keyParam === undefined ? home.place.collection : home.place.collection;
+  const noun = singular(lastSegment(collection) || 'resource');
+  const itemMember = items[0] ?? aliased[0];
+  const itemPath = itemMember?.operation.path;
+  const keyParam = itemMember?.place.keyParam;
+
+  // The fields the collection's items carry: what its creates take, what its answers give.
+  const requestShapes = members
+    .filter((m) => m.role === 'create' || m.role === 'replace' || m.role === 'merge')
+    .map((m) => objectShape(requestContent(m.operation)?.schema, document));
+  const answerShapes = members.map((m) => objectShape(itemSchemaOf(m, document), document));
+  const answerFields = new Map<string, unknown>();
+  for (const shape of answerShapes) for (const [name, schema] of shape.properties) if (!answerFields.has(name)) answerFields.set(name, schema);
+  const allFields = new Map(answerFields);
+  for (const shape of requestShapes) for (const [name, schema] of shape.properties) if (!allFields.has(name)) allFields.set(name, schema);
+  const idField = [...requestShapes, ...answerShapes].find((s) => s.idField)?.idField;
+
+  const key = chooseKey(idField, keyParam, noun, allFields, itemPath !== undefined);
+  const paramSchema = resolveSchema(itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema, document);
+  const fieldSchema = key.field ? resolveSchema(allFields.get(key.field), document) : undefined;
+  const typed = paramSchema?.type ?? fieldSchema?.type;
+  const keyType =
+    typed === 'string' || (Array.isArray(typed) && typed.includes('string')) ? 'string' : typed === undefined && key.field === undefined ? 'string' : 'integer';
+
+  const fieldMap: Record<string, string> = {};
+  const normalAnswers = new Map([...answerFields.keys()].map((name) => [normal(name), name]));
+  for (const shape of requestShapes)
+    for (const name of shape.properties.keys()) {
+      if (answerFields.has(name) || answerFields.size === 0) continue;
+      const match = normalAnswers.get(normal(name));
+      if (match !== undefined) fieldMap[name] = match;
+    }
+
+  const parentNames = [...collection.matchAll(PARAM)].map((m) => m[1]);
+  // Only a string field takes the path's text as it is.
+  const parentFields = parentNames.map((name) => {
+    const field = normalAnswers.get(normal(name));
+    const type = field === undefined ? undefined : resolveSchema(answerFields.get(field), document)?.type;
+    return field !== undefined && (type === 'string' || (Array.isArray(type) && type.includes('string'))) ? field : '';
+  });
+  const list = lists[0];
+  const listSchema = list && successSchema(list.operation);
+  const listEnvelope = list ? findListEnvelope(listSchema, document, lastSegment(collection)) : undefined;
+  const paging = list ? findPaging(list.operation.parameters, document) : undefined;
+  const encodings = [
+    ...new Set(
+      members
+        .filter((m) => m.role === 'create' || m.role === 'replace' || m.role === 'merge')
+        .flatMap((m) => (m.operation.requestBody?.contents ?? []).map((c) => c.mediaType)),
+    ),
+  ];
+  const operations: Partial<Record<ResourceRole, string[]>> = {};
+  for (const m of members) (operations[m.role] ??= []).push(m.operation.id);
+  const location = creates.some((c) => declaresLocation(c.operation, document));
+  const kept = creates.length > 0;
+  const why = kept
+    ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
+    : `answered from the document: no create (a POST of an object on ${collection})`;
+  return {
+    collection,
+    ...(itemPath !== undefined && { itemPath }),
+    parents: parentNames,
+    ...(key.field !== undefined && { keyField: key.field }),
+    keySource: key.source,
+    keyType,
+    noun,
+    kept,
+    why,
+    operations,
+    location,
+    ...(listEnvelope && { listEnvelope }),
+    ...(paging && { paging }),
+    encodings,
+    fieldMap,
+    parentFields,
+  };
+}
+
+/**
+ * The key field: the schema's `x-plantstore-id`; else the field the item path's parameter names
+ * ({username} -> username, {Sid} -> sid, {playlist_id} -> id, {issue_number} -> number); else a
+ * conventional name (id, <noun>Id, sid, uuid, key, and name when items are read by it).
+ */
+function chooseKey(
+  idField: string | undefined,
+  keyParam: string | undefined,
+  noun: string,
+  fields: Map<string, unknown>,
+  readable: boolean,
+): { field?: string; source: string } {
+  if (idField) return { field: idField, source: 'x-plantstore-id' };
+  const byNormal = new Map([...fields.keys()].map((name) => [normal(name), name]));
+  const from = keyParam === undefined ? '' : `, read from {${keyParam}}`;
+  if (keyParam !== undefined) {
+    const p = normal(keyParam);
+    const exact = byNormal.get(p);
+    if (exact !== undefined) return { field: exact, source: `named by {${keyParam}}` };
+    const n = normal(noun);
+    if (p.startsWith(n) && p.length > n.length) {
+      const rest = byNormal.get(p.slice(n.length));
+      if (rest !== undefined) return { field: rest, source: `named by {${keyParam}}` };
+    }
   }
-  const creates = new Map([...bindings.values()].filter((b) => b.role === 'create').map((b) => [b.collection, b]));
-  for (const [operation, binding] of bindings) {
-    const create = creates.get(binding.collection);
-    if (create && binding.role !== 'create') bindings.set(operation, { ...binding, keyField: create.keyField, keyType: create.keyType });
+  const conventional = ['id', `${noun}id`, 'sid', 'uuid', 'key', ...(readable ? ['name'] : [])];
+  for (const name of conventional) {
+    const field = byNormal.get(normal(name));
+    if (field !== undefined) return { field, source: `a conventional key name${from}` };
   }
-  return bindings;
+  return { source: `numbered by the mock${from}` };
+}
+
+/** Names compared without case and separators: FriendlyName, friendly_name and friendly-name are one. */
+const normal = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * The request content a create or update is read by: JSON first, else a URL-encoded or multipart
+ * form (the bodies the mock reads into an object; an XML body is checked but not read into one).
+ */
+export function requestContent(operation: Operation): MediaContent | undefined {
+  const contents = operation.requestBody?.contents ?? [];
+  return (
+    jsonContent(contents) ??
+    contents.find((c) => c.schema !== undefined && /^application\/x-www-form-urlencoded/i.test(c.mediaType)) ??
+    contents.find((c) => c.schema !== undefined && /^multipart\/form-data/i.test(c.mediaType))
+  );
+}
+
+const successSchemas = new WeakMap<Operation, { schema: unknown }>();
+
+/** The JSON schema of the operation's lowest declared 2xx answer, once per operation. */
+function successSchema(operation: Operation): unknown {
+  let known = successSchemas.get(operation);
+  if (!known) {
+    let ok: { status: string; contents: MediaContent[] } | undefined;
+    for (const r of operation.responses) if (/^2\d\d$/.test(r.status) && (ok === undefined || Number(r.status) < Number(ok.status))) ok = r;
+    known = { schema: ok && jsonContent(ok.contents)?.schema };
+    successSchemas.set(operation, known);
+  }
+  return known.schema;
+}
+
+/** The schema of one item in an operation's answer: a list's items (bare or wrapped), else the answer itself. */
+function itemSchemaOf(member: Candidate, document: unknown): unknown {
+  const schema = successSchema(member.operation);
+  if (member.role !== 'list') return schema;
+  const s = resolveSchema(schema, document);
+  if (s?.type === 'array') return s.items;
+  const envelope = findListEnvelope(schema, document, lastSegment(member.place.collection));
+  if (!envelope) return undefined;
+  const items = resolveSchema(objectShape(s, document).properties.get(envelope.items), document);
+  return items?.items;
+}
+
+/** Whether a 2xx answer of the operation declares a Location header. */
+function declaresLocation(operation: Operation, document: unknown): boolean {
+  const responses = getAtPointer(document, `${operation.pointer}/responses`);
+  if (responses === null || typeof responses !== 'object') return false;
+  return Object.entries(responses).some(([status, response]) => {
+    if (!status.startsWith('2')) return false;
+    const headers = resolveSchema(response, document)?.headers;
+    return headers !== null && typeof headers === 'object' && Object.keys(headers).some((name) => name.toLowerCase() === 'location');
+  });
+}
+
+const lastSegments = new Map<string, string>();
+
+/** The last literal segment of a path, without extension (memoized: the map asks for it per pair of collections). */
+function lastSegment(path: string): string {
+  let last = lastSegments.get(path);
+  if (last === undefined) {
+    const segments = path.split('/').filter((s) => s !== '' && !s.includes('{'));
+    last = (segments.pop() ?? '').replace(EXTENSION, '');
+    if (lastSegments.size < 100_000) lastSegments.set(path, last);
+  }
+  return last;
 }
 
 /** Whether a schema can only be an object: not an array, not a scalar, not untyped. */
@@ -83,13 +406,9 @@ function describesObject(schema: unknown, document: unknown): boolean {
   return objectShape(s, document).properties.size > 0;
 }
 
-function itemSchema(schema: unknown, document: unknown): unknown {
-  const s = resolveSchema(schema, document);
-  return s?.type === 'array' ? s.items : schema;
-}
-
 function singular(word: string): string {
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
   if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
   return word;
 }
@@ -115,3 +434,5 @@ export function keyFromParam(text: string, keyType: 'integer' | 'string'): strin
   if (!/^-?\d{1,30}$/.test(text)) return undefined;
   return BigInt(text).toString();
 }
+
+export type { ParameterSpec };

@@ -11,6 +11,7 @@ import type { Socket } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
 import type { MockRequest, MockResponse } from './types.ts';
 import { http } from './node-http.ts';
+import { createSocketFaults } from './socket-faults.ts';
 
 export interface ListenerOptions {
   maxBodyBytes: number;
@@ -171,6 +172,10 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     }
     waiting.delete(socket);
   };
+  // The mock's faults (a reset, a cut body, ...) break the answer on purpose; socket-faults.ts does it.
+  const faults = createSocketFaults();
+  const deliver = (res: ServerResponse, response: MockResponse) =>
+    response.fault === undefined ? send(res, response, options) : faults.carryOut(res, response);
   const serve = (req: IncomingMessage, res: ServerResponse, authorizations: number) => {
     readBody(req, options.maxBodyBytes, options.oversizedBodies === 'stream').then(
       (body) => {
@@ -189,7 +194,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
         if (response instanceof Promise) {
           response.then(
             (ready) => {
-              send(res, ready, options);
+              deliver(res, ready);
               answered(req.socket);
             },
             (error) => {
@@ -198,7 +203,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
             },
           );
         } else {
-          send(res, response, options);
+          deliver(res, response);
           answered(req.socket);
         }
       },
@@ -236,6 +241,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   server.close = (callback?: (error?: Error) => void) => {
     // Answers still being worked on go out with "connection: close", then their sockets end.
     closing = true;
+    faults.stop();
     return close(callback);
   };
   // Node's own closes every connection between requests, also one whose last answer is still

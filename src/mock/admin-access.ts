@@ -1,5 +1,6 @@
 // Who may use the admin API: it reads, seeds and wipes state, so beyond this machine it needs a
 // token (as Mockoon's admin API does). On loopback it stays open unless a token is given.
+import { bearerToken } from './bearer-token.ts';
 import { sha256Hex } from '../platform/host.ts';
 import type { MockRequest } from '../http/types.ts';
 
@@ -28,7 +29,7 @@ export function createAdminAccess(host: string, adminToken: string | null): (req
     message: 'the admin API needs "Authorization: Bearer <admin token>" (the --admin-token or PLANTSTORE_ADMIN_TOKEN the mock was started with)',
   };
   return (request) => {
-    const token = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerToken(request.headers.authorization);
     if (token === undefined) return refused;
     return sha256Hex(token) === want ? { ok: true } : refused;
   };

@@ -1,17 +1,17 @@
 // The admin API under /__mock/, a prefix no document path uses: health, state (inspect, seed,
 // reset) and the request journal. Its answers are plain JSON outside the contract.
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
-import { jsonContent, type Operation } from '../document/operations.ts';
-import { StateFullError, type StateStore, type StoredRecord } from '../state/store.ts';
-import { formatIssues, type Validators } from '../validation/validator.ts';
+import type { Operation } from '../document/operations.ts';
+import type { Validators } from '../validation/validator.ts';
 import type { MockRequest } from '../http/types.ts';
 import { textOf } from '../http/bytes.ts';
 import type { Journal } from './journal.ts';
-import { keyString, type ResourceBinding } from '../document/resources.ts';
+import type { Resource, ResourceBinding } from '../document/resources.ts';
+import { collectionLine } from '../document/resource-report.ts';
 import type { Answers } from './answers.ts';
 import type { Outcome } from './responder.ts';
 import type { Webhooks } from './webhooks.ts';
-import { listTenants } from '../state/scoped-store.ts';
+import type { EngineState } from './state-api.ts';
 
 export const ADMIN_PREFIX = '/__mock/';
 
@@ -20,14 +20,14 @@ export interface AdminContext {
   version: string;
   operations: Operation[];
   bindings: Map<Operation, ResourceBinding>;
-  store: StateStore;
-  /** The store of one tenant (--isolate-by token), or the whole store for undefined. */
-  tenantStore: (tenant: string | undefined) => StateStore;
+  resources: Resource[];
+  /** The engine's state: list, seed, reset, tenants (the admin API is a skin over it). */
+  state: EngineState;
   journal: Journal;
   webhooks: Webhooks;
   validators: Validators;
-  /** Plain JSON answers, and the numbering and server-made fields of creates, shared with the API's own creates. */
-  answers: Pick<Answers, 'raw' | 'hooks'>;
+  /** Plain JSON answers. */
+  answers: Pick<Answers, 'raw'>;
   startedAt: number;
 }
 
@@ -54,7 +54,6 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
   if (tenant !== undefined && !/^[0-9a-f]{16}$|^anonymous$/.test(tenant)) {
     return answers.raw(request, 400, { error: 400, message: 'tenant must be the first 16 hex digits of the SHA-256 of the token (never the token itself)' });
   }
-  const store = admin.tenantStore(tenant);
   switch (route) {
     case 'GET /__mock/':
       return answers.raw(request, 200, { endpoints: ADMIN_ENDPOINTS });
@@ -64,20 +63,21 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
         api: admin.title,
         version: admin.version,
         operations: admin.operations.length,
+        // What keeps state, in the words of the start-up lines.
+        collections: Object.fromEntries(admin.resources.map((r) => [r.collection, collectionLine(r).slice(r.collection.length + 2)])),
         uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000),
       });
     case 'GET /__mock/state':
-      return answers.raw(request, 200, { collections: store.snapshot() });
+      return answers.raw(request, 200, { collections: admin.state.list(tenant) });
     case 'GET /__mock/tenants':
-      return answers.raw(request, 200, { tenants: listTenants(admin.store) });
+      return answers.raw(request, 200, { tenants: admin.state.tenants() });
     case 'GET /__mock/webhooks':
       return answers.raw(request, 200, { deliveries: admin.webhooks.deliveries() });
     case 'DELETE /__mock/state':
-      store.clear();
-      await store.flush();
+      await admin.state.reset(tenant);
       return answers.raw(request, 204, undefined);
     case 'POST /__mock/state':
-      return seed(request, admin, store);
+      return seed(request, admin, tenant);
     case 'GET /__mock/requests': {
       const limit = Number(query.get('limit') ?? Number.POSITIVE_INFINITY);
       return answers.raw(request, 200, { requests: journal.entries(Number.isFinite(limit) && limit >= 0 ? limit : undefined) });
@@ -90,67 +90,15 @@ export async function handleAdmin(request: MockRequest, admin: AdminContext): Pr
   }
 }
 
-/** Seeds all or nothing: every item must be a valid create body with a new key. */
-async function seed(request: MockRequest, admin: AdminContext, store: StateStore): Promise<Outcome> {
+/** POST /__mock/state: the engine's seed, from a JSON body. */
+async function seed(request: MockRequest, admin: AdminContext, tenant: string | undefined): Promise<Outcome> {
   const { answers } = admin;
-  const bad = (message: string) => answers.raw(request, 400, { error: 400, message });
   const parsed = parseJson(textOf(request.body));
-  if (!parsed.ok) return bad(`malformed JSON: ${parsed.message}`);
+  if (!parsed.ok) return answers.raw(request, 400, { error: 400, message: `malformed JSON: ${parsed.message}` });
   const value = parsed.value as Record<string, JsonValue>;
-  const collections = (value !== null && typeof value === 'object' && 'collections' in value ? value.collections : value) as Record<string, JsonValue>;
-  if (collections === null || typeof collections !== 'object' || Array.isArray(collections))
-    return bad('send {"<collection path>": [items...]}, e.g. {"/plants": [{"id": 1, "name": "Fern"}]}');
-  const creates = new Map<string, [Operation, ResourceBinding]>();
-  for (const [operation, binding] of admin.bindings) if (binding.role === 'create') creates.set(binding.collection, [operation, binding]);
-  // The example generator, where a seeded item's server fields need it, is loaded before any
-  // key is checked: from the first check to the last insert nothing waits.
-  const { hooks } = admin.answers;
-  for (const collection of Object.keys(collections)) {
-    const fields = creates.has(collection) ? hooks.serverFields.get(creates.get(collection)![0]) : undefined;
-    if (fields !== undefined) await hooks.fields.ready(fields);
-  }
-  const planned: Array<{ collection: string; key: string; record: StoredRecord }> = [];
-  const plannedKeys = new Set<string>();
-  for (const [collection, items] of Object.entries(collections)) {
-    const create = creates.get(collection);
-    if (!create) return bad(`no collection ${collection}; collections: ${[...creates.keys()].join(', ') || '(none)'}`);
-    if (!Array.isArray(items)) return bad(`${collection}: expected an array of items`);
-    const [operation, binding] = create;
-    const content = operation.requestBody && jsonContent(operation.requestBody.contents);
-    for (const [index, item] of items.entries()) {
-      const check = content ? admin.validators.at(content.schemaPointer)(item) : { ok: true as const };
-      if (!check.ok) return bad(`${collection}[${index}]: ${formatIssues(check.issues)}`);
-      // Seeded items get the fields a create would make, so that reads and lists of them are valid.
-      const fields = item !== null && typeof item === 'object' && !Array.isArray(item) ? hooks.serverFields.get(operation) : undefined;
-      const record = fields === undefined ? (item as StoredRecord) : { ...(item as StoredRecord) };
-      let made: string | undefined;
-      try {
-        if (fields !== undefined)
-          made = hooks.fields.fill(record, fields, collection, (key) => !store.get(collection, key) && !plannedKeys.has(`${collection}\u0000${key}`));
-      } catch (error) {
-        if (!(error instanceof StateFullError)) throw error;
-        return answers.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
-      }
-      const key = made ?? (binding.keyField ? keyString(record[binding.keyField]) : undefined) ?? hooks.nextKey();
-      if (store.get(collection, key) || plannedKeys.has(`${collection}\u0000${key}`))
-        return bad(`${collection}[${index}]: ${binding.keyField ?? 'key'} ${key} already exists`);
-      planned.push({ collection, key, record });
-      plannedKeys.add(`${collection}\u0000${key}`);
-    }
-  }
-  // All or nothing here too: a store that fills up midway gives back what this seed put in.
-  for (let i = 0; i < planned.length; i++) {
-    try {
-      store.insert(planned[i].collection, planned[i].key, planned[i].record);
-    } catch (error) {
-      if (!(error instanceof StateFullError)) throw error;
-      for (const { collection, key } of planned.slice(0, i)) store.remove(collection, key);
-      await store.flush();
-      return answers.raw(request, 507, { error: 507, message: `nothing seeded: ${error.message}` });
-    }
-  }
-  await store.flush();
-  const counts: Record<string, number> = {};
-  for (const { collection } of planned) counts[collection] = (counts[collection] ?? 0) + 1;
-  return answers.raw(request, 201, { seeded: counts });
+  const collections = value !== null && typeof value === 'object' && 'collections' in value ? value.collections : value;
+  const result = await admin.state.seed(collections, tenant);
+  return result.ok
+    ? answers.raw(request, 201, { seeded: result.seeded })
+    : answers.raw(request, result.status, { error: result.status, message: result.message });
 }

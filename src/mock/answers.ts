@@ -6,9 +6,9 @@
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
-import { declaredStatuses, preferDeclared, type Operation } from '../document/operations.ts';
+import { declaredStatuses, jsonContent, preferDeclared, type Operation } from '../document/operations.ts';
 import type { ResourceBinding } from '../document/resources.ts';
-import type { StateStore } from '../state/store.ts';
+import type { StateStore, StoredRecord } from '../state/store.ts';
 import type { Validators } from '../validation/validator.ts';
 import type { MockRequest } from '../http/types.ts';
 import { absentAnswer, absentItemWarnings } from './absent-items.ts';
@@ -23,7 +23,26 @@ import type { MockOptions } from './options.ts';
 import type { BodyResult } from './request-body.ts';
 import { createResponder, type Outcome, type Responder } from './responder.ts';
 import { planServerFields } from './server-fields.ts';
-import { applyState, type StateHooks, type StateOutcome } from './state-actions.ts';
+import { applyState, type ListPage, type StateContext, type StateHooks, type StateResult } from './state-actions.ts';
+import { createTombstones } from '../state/tombstones.ts';
+import { exampleOf } from './forced-response.ts';
+import { pageEnvelope } from './list-envelope.ts';
+import { itemLocation, noContent, successStatus, withHeader } from './operation-facts.ts';
+import { declaredSuccess } from '../document/operation-facts.ts';
+
+/** An answer, and the record a successful change touched (for webhooks). */
+export type StateOutcome = Outcome & { changed?: StoredRecord };
+
+/**
+ * What an admitted request gets, before it is written: a 406 (the declared types none of which
+ * Accept allows), a forced answer, what a state action did (created, exists, full, absent, read,
+ * listed, replaced, removed, ...: see StateResult), or the document's own answer.
+ */
+export type Decision =
+  | { kind: 'not-acceptable'; request: MockRequest; operation: Operation; declared: string[] }
+  | { kind: 'forced'; request: MockRequest; operation: Operation; preferences: Preferences }
+  | { kind: 'state'; context: StateContext; result: StateResult }
+  | { kind: 'document'; request: MockRequest; operation: Operation };
 
 /** A value now, or later: the common request is answered synchronously, like a hand-written server. */
 export type Eventually<T> = T | Promise<T>;
@@ -43,6 +62,8 @@ export interface Answers {
    * document's own answer. `changed` holds the record a change touched, for the engine to announce.
    */
   decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome>;
+  /** The decision alone, as data (a state action is applied: what it did is part of the decision). */
+  decision(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision>;
   /** An error answer in the document's error shape (every refusal and failure of the API). */
   error(request: MockRequest, operation: Operation | undefined, status: number, message: string, headers?: Record<string, string>): Outcome;
   /** The document's error body as text, for answers given outside the engine (413, 408, the proxy's 502). */
@@ -75,39 +96,172 @@ export function createAnswers(setup: AnswersSetup): Answers {
   const declared = createDeclaredAnswers(spec, validators, logger, options);
   const errorBodies = createErrorBodies(document, operations, validators, declared.errorBase);
   const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
-  const responder = createResponder(spec, validators, errorBodies, logger, options, fallbackErrorStatus);
+  const writer = createResponder(spec, validators, errorBodies, logger, options);
+  // Every error answer goes through here: --declared-only maps an undeclared status to a declared one.
+  const fail: Responder['fail'] = (request, operation, status, message, headers) =>
+    writer.fail(request, operation, options.declaredOnly ? declaredErrorStatus(operation, status, fallbackErrorStatus) : status, message, headers);
+  const responder: Responder = { ...writer, fail };
   const forcedResponder = createForcedResponder(spec);
   let keyCounter = 0;
   const nextKey = () => String(++keyCounter);
   // Absent items of operations without a 404 are answered from the document: said once, now.
   for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
-  const hooks: StateHooks = { nextKey, serverFields: planServerFields(bindings, document), fields: createFieldMaker(spec, validators, options.seed), absent };
+  const hooks: StateHooks = {
+    nextKey,
+    serverFields: planServerFields(bindings, document),
+    fields: createFieldMaker(spec, validators, options.seed),
+    tombstones: createTombstones(),
+  };
 
   function decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome> {
-    const outcome = choose(admitted, store, preferences);
+    const decision = decideAs(admitted, store, preferences);
+    const outcome = decision instanceof Promise ? decision.then(write) : write(decision);
     // A body that does not fit its schema is never sent: it is generated anew (refit).
     if (outcome instanceof Promise) return outcome.then((done) => (done.misfit ? refit(admitted.request, done) : done));
     return outcome.misfit ? refit(admitted.request, outcome) : outcome;
   }
 
-  function choose({ request, operation, params, query, body }: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateOutcome> {
+  /** What the request gets, as data: the steps of the decision, in order, each with its why. */
+  function decideAs({ request, operation, params, query, body }: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision> {
     // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes nothing.
-    const unacceptable = responder.refuseUnacceptable(request, operation);
-    if (unacceptable) return unacceptable;
+    const declared = notAcceptable(request, operation);
+    if (declared) return { kind: 'not-acceptable', request, operation, declared };
     // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
-    if (preferences) return forced(request, operation, preferences);
+    if (preferences) return { kind: 'forced', request, operation, preferences };
     // A REST convention (create, list, read, replace, merge, remove) answers from the state.
     const binding = bindings.get(operation);
-    if (binding)
-      return applyState(store, responder, { request, operation, binding, body: body.value, bodyText: body.text, bodyPlain: body.plain, params, query }, hooks);
+    if (binding) {
+      const context: StateContext = {
+        request,
+        operation,
+        binding,
+        body: body.value,
+        mediaType: body.content?.mediaType,
+        bodyText: body.text,
+        bodyPlain: body.plain,
+        params,
+        query,
+      };
+      const result = applyState(store, context, hooks);
+      if (result instanceof Promise) return result.then((done): Decision => ({ kind: 'state', context, result: done }));
+      return { kind: 'state', context, result };
+    }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
-    return documented(request, operation);
+    return { kind: 'document', request, operation };
   }
 
-  // No stored item matched: a declared (or asked-for) 404, else what the document answers.
-  function absent(request: MockRequest, operation: Operation, binding: ResourceBinding, key: string): Eventually<StateOutcome> {
+  /** A decision written as an answer. */
+  function write(decision: Decision): Eventually<StateOutcome> {
+    switch (decision.kind) {
+      case 'not-acceptable':
+        return fail(
+          decision.request,
+          decision.operation,
+          406,
+          `Accept "${decision.request.headers.accept}" allows none of the media types ${decision.operation.id} answers with: ${decision.declared.join(', ')}`,
+        );
+      case 'forced':
+        return forced(decision.request, decision.operation, decision.preferences);
+      case 'state':
+        return fromState(decision.context, decision.result);
+      case 'document':
+        return documented(decision.request, decision.operation);
+    }
+  }
+
+  /** The media types a request's Accept allows none of (a 406), else undefined. */
+  function notAcceptable(request: MockRequest, operation: Operation): string[] | undefined {
+    if (acceptsAnything(request.headers.accept)) return undefined;
+    // --declared-only never answers an undeclared 406: it answers in a declared type instead (RFC 9110 §12.1 allows ignoring Accept).
+    if (options.declaredOnly && !declaredStatuses(operation).includes(406)) return undefined;
+    const success = declaredSuccess(operation);
+    if (success === undefined) return undefined;
+    const chosen = responder.negotiate(request, operation, success);
+    return chosen.kind === 'not-acceptable' ? chosen.declared : undefined;
+  }
+
+  /** What happened to state, as an answer: the one place a state change gets its status. */
+  function fromState(context: StateContext, result: StateResult): Eventually<StateOutcome> {
+    const { request, operation, binding } = context;
+    const success = successStatus(operation);
+    switch (result.kind) {
+      case 'created': {
+        const outcome = responder.json(request, operation, success, result.record, result.plain) as StateOutcome;
+        outcome.changed = result.record;
+        if (binding.resource.location && outcome.response.status < 300)
+          outcome.response = withHeader(outcome.response, 'location', itemLocation(binding, context.params, result.key));
+        return outcome;
+      }
+      case 'exists':
+        return responder.fail(
+          request,
+          operation,
+          preferDeclared(operation, [409, 400, 422]),
+          `a ${binding.noun} with ${binding.keyField ?? 'key'} ${result.key} already exists`,
+        );
+      case 'full':
+        // 507 Insufficient Storage when declared, else the status the operation declares for a refused request.
+        return responder.fail(request, operation, preferDeclared(operation, [507, 400, 422]), result.message);
+      case 'mismatch':
+        return responder.fail(request, operation, preferDeclared(operation, [400, 422]), result.message);
+      case 'absent':
+        return absent(request, operation, binding, result.key, result.deleted);
+      case 'read':
+        return responder.json(request, operation, success, result.record);
+      case 'listed':
+        return listAnswer(context, result.page, success);
+      case 'unread':
+        return documented(request, operation);
+      case 'replaced':
+      case 'removed': {
+        const outcome = responder.json(request, operation, success, noContent(operation, success) ? undefined : result.record) as StateOutcome;
+        outcome.changed = result.record;
+        return outcome;
+      }
+    }
+  }
+
+  // A wrapped list (`{data: [...], has_more}`): the document's own envelope (its example, else one
+  // generated once per operation) with the stored page and truthful page fields laid over it.
+  const envelopeBases = new Map<Operation, Eventually<Record<string, JsonValue>>>();
+  function listAnswer(context: StateContext, page: ListPage, success: number): Eventually<StateOutcome> {
+    const { request, operation, binding } = context;
+    const envelope = binding.resource.listEnvelope;
+    if (envelope === undefined) return responder.json(request, operation, success, page.records);
+    let base = envelopeBases.get(operation);
+    if (base === undefined) {
+      base = envelopeBase(operation, success);
+      envelopeBases.set(operation, base);
+      if (base instanceof Promise) base.then((value) => envelopeBases.set(operation, value));
+    }
+    const fill = (value: Record<string, JsonValue>) =>
+      responder.json(request, operation, success, pageEnvelope(value, envelope, page, binding.resource.paging, request) as JsonValue);
+    return base instanceof Promise ? base.then(fill) : fill(base);
+  }
+
+  function envelopeBase(operation: Operation, success: number): Eventually<Record<string, JsonValue>> {
+    const content = jsonContent(operation.responses.find((r) => r.status === String(success))?.contents ?? []);
+    if (!content?.schema) return {};
+    const example = exampleOf(content, undefined)?.value;
+    if (isObject(example) && declared.exampleFits(content.schemaPointer, example)) return example as Record<string, JsonValue>;
+    return generateBody(spec, validators, content.schemaPointer, options.seed, 0).then(
+      (value) => (isObject(value) ? (value as Record<string, JsonValue>) : {}),
+      () => ({}),
+    );
+  }
+
+  // No stored item matched. A declared (or asked-for) 404 answers it; an item this mock deleted
+  // gets a 404 even where none is declared (a real server never returns what it deleted), with a
+  // Warning header saying so; an item never created is answered from the document.
+  function absent(request: MockRequest, operation: Operation, binding: ResourceBinding, key: string, deleted: boolean): Eventually<StateOutcome> {
     const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
     if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
+    if (deleted) {
+      const why = `${message}: it was deleted; ${operation.id} declares no 404, and a deleted item is never answered`;
+      // (--declared-only answers a declared 4xx instead, which needs no warning.)
+      const warning = `299 plantstore "undeclared 404: ${operation.id} declares none, and the ${binding.noun} was deleted"`;
+      return responder.fail(request, operation, 404, why, options.declaredOnly ? undefined : { warning });
+    }
     const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
     return Promise.resolve(documented(request, operation)).then((outcome) => ({ ...outcome, problems: [...(outcome.problems ?? []), note] }));
   }
@@ -168,6 +322,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
 
   return {
     decide,
+    decision: decideAs,
     error: responder.fail,
     errorBody: (status, message) => stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     errorType(status) {
@@ -178,6 +333,20 @@ export function createAnswers(setup: AnswersSetup): Answers {
     hooks,
   };
 }
+
+function acceptsAnything(accept: string | undefined): boolean {
+  return accept === undefined || accept === '*/*' || accept.trim() === '';
+}
+
+/** In --declared-only mode: the status itself when declared, else the operation's declared 4xx. */
+function declaredErrorStatus(operation: Operation | undefined, status: number, fallback: number): number {
+  if (!operation) return fallback;
+  const declared = declaredStatuses(operation);
+  if (declared.includes(status)) return status;
+  return declared.find((s) => s === 400) ?? declared.find((s) => s >= 400 && s < 500) ?? fallback;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** errorBody writes JSON text: only a JSON media type can name it. */
 const isJsonType = (mediaType: string) => /^application\/(?:[\w.+-]+\+)?json$/i.test(mediaType.split(';')[0].trim());

@@ -8,12 +8,15 @@ import { silentLogger, type Logger } from '../log/logger.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { apiKeyNames, listOperations, preferDeclared, type Operation } from '../document/operations.ts';
 import { createRouter } from '../document/router.ts';
+import { NO_CONTENT_STATUSES } from '../document/operation-facts.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
 import { createAdminAccess } from './admin-access.ts';
-import { createAnswers, type Admitted, type Eventually } from './answers.ts';
+import { createEngineState, type EngineState } from './state-api.ts';
+import { createAnswers, type Admitted, type Eventually, type StateOutcome } from './answers.ts';
 import { authenticate } from './auth.ts';
+import { bearerToken } from './bearer-token.ts';
 import { isPreflight, preflightResponse } from './cors.ts';
 import { INVALID } from './declared-answers.ts';
 import { readPreferences } from './forced-response.ts';
@@ -22,9 +25,8 @@ import { createJournal, type Journal, type JournalRecord } from './journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
 import { readParameters } from './parameters.ts';
 import { readBody, type BodyResult } from './request-body.ts';
-import { bindResources, type ResourceBinding } from '../document/resources.ts';
+import { buildResourceMap, type Resource, type ResourceBinding } from '../document/resources.ts';
 import type { Outcome } from './responder.ts';
-import type { StateOutcome } from './state-actions.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
@@ -39,13 +41,6 @@ export type Admission = ({ ok: true } & Admitted) | { ok: false; code: Admission
 export type AdmissionCode = 'no-operation' | 'method-not-allowed' | 'unauthorized' | 'invalid-parameter' | 'unsupported-media-type' | 'invalid-body';
 
 const refused = (code: AdmissionCode, outcome: Outcome): Admission => ({ ok: false, code, outcome });
-
-/**
- * Statuses that never carry content (RFC 9110 §15.3.5, §15.3.6, §15.4.5), whatever the document
- * declares for them: a declared `205` with a schema is answered empty (Node would send the body,
- * and a Response, as the MSW handlers make, cannot hold one).
- */
-const NO_CONTENT = new Set([204, 205, 304]);
 
 export interface MockEngine {
   /** Answers one request; never throws for any input. Synchronous unless it must wait (a durable write, a forced response). */
@@ -69,7 +64,11 @@ export interface MockEngine {
   readonly validators: Validators;
   /** The REST roles of the operations (create, list, read, ...), by operation. */
   readonly bindings: Map<Operation, ResourceBinding>;
+  /** The document's collections: kept or answered from the document, keys, list envelopes, paging (`spec --resources` prints them). */
+  readonly resources: Resource[];
   readonly store: StateStore;
+  /** List, seed and reset the state (one tenant's, named by its hash, with --isolate-by token). */
+  readonly state: EngineState;
   readonly journal: Journal;
   readonly webhooks: Webhooks;
 }
@@ -79,6 +78,8 @@ export interface EngineSetup {
   options?: Partial<MockOptions>;
   logger?: Logger;
   store?: StateStore;
+  /** The journal to keep (a reloaded document's engine keeps the one before it). */
+  journal?: Journal;
 }
 
 /**
@@ -99,11 +100,13 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // checked every schema against its meta-schema.
   const validators = createValidators(spec);
   validators.prepare();
-  const bindings = bindResources(operations, document);
+  // The resource map, worked out once: which collections keep state, and what each operation does to them.
+  const { resources, bindings } = buildResourceMap(operations, document);
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
   const secretNames = apiKeyNames(operations);
-  const journal = createJournal(options.journalSize, secretNames);
+  const journal = setup.journal ?? createJournal(options.journalSize, secretNames);
+  if (setup.journal) journal.redactAlso(secretNames);
   const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
   // --isolate-by token: one view of the store per token (named by the token's hash). Views and
   // hashes are kept for the first 10,000 tokens only: a client that sends a new token each time
@@ -122,7 +125,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const tenantOfToken = new Map<string, string>(); // a hash per token, not per request
   const storeFor = (request: MockRequest) => {
     if (options.isolateBy !== 'token') return store;
-    const token = /^bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerToken(request.headers.authorization);
     if (token === undefined) return tenantStore('anonymous');
     let tenant = tenantOfToken.get(token);
     if (tenant === undefined) {
@@ -133,14 +136,15 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   };
   // Every answer, refusals included, is decided there (answers.ts).
   const answers = createAnswers({ spec, validators, logger, options, operations, bindings });
+  const state = createEngineState({ store, tenantStore, bindings, validators, hooks: answers.hooks });
   const adminAccess = createAdminAccess(options.host, options.adminToken);
   const admin: AdminContext = {
     title: document.info.title,
     version: document.info.version,
     operations,
     bindings,
-    store,
-    tenantStore,
+    resources,
+    state,
     journal,
     validators,
     answers,
@@ -173,7 +177,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
    * answers.decide decides, and whatever that changed is announced to the webhooks.
    */
   function answer(admitted: Admission): Eventually<Outcome> {
-    if (!admitted.ok) return admitted.outcome;
+    // Which check refused it goes to the journal with the pointers (the /__mock/ page says it).
+    if (!admitted.ok) return { ...admitted.outcome, refusal: { check: admitted.code, pointers: admitted.issues?.map((issue) => issue.pointer) ?? [] } };
     const decided = answers.decide(admitted, storeFor(admitted.request), readPreferences(admitted.request));
     // (No function per request: the common answer is ready now, and only a change is announced.)
     if (decided instanceof Promise) return decided.then(announced);
@@ -256,6 +261,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       operationId,
       headers: request.headers,
       problems: outcome.problems,
+      refusal: outcome.refusal,
+      fault: request.fault,
     };
     logger.request(noted);
     // The journal is for the API's traffic; admin calls would crowd it out.
@@ -272,7 +279,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const finish = (request: MockRequest, outcome: Outcome, started: number): MockResponse => {
     record(request, outcome, started);
     const { response } = outcome;
-    return request.method === 'HEAD' || (NO_CONTENT.has(response.status) && response.body !== undefined) ? { ...response, body: undefined } : response;
+    return request.method === 'HEAD' || (NO_CONTENT_STATUSES.has(response.status) && response.body !== undefined) ? { ...response, body: undefined } : response;
   };
 
   return {
@@ -299,7 +306,9 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     operations,
     validators,
     bindings,
+    resources,
     store,
+    state,
     journal,
     webhooks,
   };

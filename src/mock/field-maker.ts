@@ -122,7 +122,8 @@ function classify(field: ServerField): Kind {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const constrained = schema.enum !== undefined || schema.const !== undefined;
   if (field.key && !constrained) {
-    if (types.includes('integer') && schema.multipleOf === undefined) return 'integer-key';
+    // A `type: number` key is made as an integer too: a number, and one a path can name.
+    if ((types.includes('integer') || types.includes('number')) && schema.multipleOf === undefined) return 'integer-key';
     if (types.includes('string') && schema.format === 'uuid') return 'uuid-key';
     if (types.includes('string') && schema.format === undefined && schema.pattern === undefined) return 'token-key';
   }

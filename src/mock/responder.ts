@@ -1,10 +1,11 @@
 // Turns answers into MockResponses, the one place that does: picks the declared media type the
 // request accepts, cuts bodies down to what its schema declares, checks them against it (a
-// failure is a mock bug, logged loudly), writes them in that media type, maps statuses in
-// --declared-only mode, and adds the CORS headers.
+// failure is a mock bug, logged loudly), writes them in that media type, and adds the CORS
+// headers. It writes the status it is given and never chooses one: answers.ts decides (the 406,
+// the --declared-only mapping included).
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
-import { declaredStatuses, findResponse, perOperationStatus, type MediaContent, type Operation, type ResponseSpec } from '../document/operations.ts';
+import { findResponse, perOperationStatus, type MediaContent, type Operation, type ResponseSpec } from '../document/operations.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { formatIssues, type SchemaCheck, type Validators } from '../validation/validator.ts';
 import { corsHeaders } from './cors.ts';
@@ -19,6 +20,8 @@ export interface Outcome {
   operation?: Operation;
   /** Why the request was refused, for logs and the journal. */
   problems?: string[];
+  /** Which of the engine's checks refused it, and the JSON pointers of what it found (the journal's). */
+  refusal?: { check: string; pointers: string[] };
   /**
    * The value meant for the answer (a stored record, an example) does not fit the declared
    * schema; `response` is then a 500 the engine replaces with a generated valid body.
@@ -35,8 +38,6 @@ export interface Responder {
   json(request: MockRequest, operation: Operation, status: number, value: JsonValue | undefined, plain?: boolean, mediaType?: string): Outcome;
   /** The declared content that answers a status for this request's Accept header; `lenient` never refuses. */
   negotiate(request: MockRequest, operation: Operation, status: number, lenient?: boolean): Negotiated;
-  /** The 406 for a request whose Accept header allows none of the media types its success answer declares, else undefined. */
-  refuseUnacceptable(request: MockRequest, operation: Operation): Outcome | undefined;
   /** An error answer with the document's Error shape. */
   fail(request: MockRequest, operation: Operation | undefined, status: number, message: string, headers?: Record<string, string>): Outcome;
   /** A declared error status answered on purpose (a forced one): the document's error shape in the content already negotiated, saying why. */
@@ -52,20 +53,12 @@ interface ContentPlan {
 
 interface ResponderOptions {
   cors: boolean;
-  declaredOnly: boolean;
 }
 
 const NO_CONTENT: MediaContent[] = [];
 
 /** Builds the responder of one engine. */
-export function createResponder(
-  spec: LoadedSpec,
-  validators: Validators,
-  errorBodies: ErrorBodies,
-  logger: Logger,
-  options: ResponderOptions,
-  fallbackErrorStatus: number,
-): Responder {
+export function createResponder(spec: LoadedSpec, validators: Validators, errorBodies: ErrorBodies, logger: Logger, options: ResponderOptions): Responder {
   const document = spec.document;
   const corsCache = new Map<string, Record<string, string>>();
   // Most answers carry only a content type: one frozen headers object per type, shared.
@@ -148,24 +141,8 @@ export function createResponder(
     return { ok: false, problem: formatIssues(check.issues) };
   };
 
-  const refuseUnacceptable: Responder['refuseUnacceptable'] = (request, operation) => {
-    if (acceptsAnything(request.headers.accept)) return undefined;
-    // --declared-only never answers an undeclared 406: it answers in a declared type instead (RFC 9110 §12.1 allows ignoring Accept).
-    if (options.declaredOnly && !declaredStatuses(operation).includes(406)) return undefined;
-    const success = lowestSuccess(operation);
-    if (success === undefined) return undefined;
-    const chosen = negotiate(request, operation, success);
-    if (chosen.kind !== 'not-acceptable') return undefined;
-    return fail(
-      request,
-      operation,
-      406,
-      `Accept "${request.headers.accept}" allows none of the media types ${operation.id} answers with: ${chosen.declared.join(', ')}`,
-    );
-  };
-
   const fail: Responder['fail'] = (request, operation, status, message, headers) => {
-    const answerStatus = options.declaredOnly ? declaredErrorStatus(operation, status, fallbackErrorStatus) : status;
+    const answerStatus = status;
     const answer = errorBodies(operation, answerStatus, message, request.headers.accept);
     if (!answer.valid)
       logger.warn(
@@ -196,29 +173,11 @@ export function createResponder(
     },
   });
 
-  return { json, negotiate, refuseUnacceptable, fail, declaredError, raw };
-}
-
-function acceptsAnything(accept: string | undefined): boolean {
-  return accept === undefined || accept === '*/*' || accept.trim() === '';
+  return { json, negotiate, fail, declaredError, raw };
 }
 
 /** The content a caller already negotiated, by its answer media type. */
 function chosenContent(contents: MediaContent[], mediaType: string): Negotiated {
   const content = contents.find((c) => c.mediaType === mediaType) ?? contents.find((c) => c.mediaType.includes('*'));
   return content ? { kind: 'content', content, mediaType } : { kind: 'none' };
-}
-
-/** The status a request answered without a forced choice gets: the lowest declared 2xx. */
-function lowestSuccess(operation: Operation): number | undefined {
-  const statuses = declaredStatuses(operation).filter((s) => s >= 200 && s < 300);
-  return statuses.length === 0 ? undefined : Math.min(...statuses);
-}
-
-/** In --declared-only mode: the status itself when declared, else the operation's declared 4xx. */
-function declaredErrorStatus(operation: Operation | undefined, status: number, fallback: number): number {
-  if (!operation) return fallback;
-  const declared = declaredStatuses(operation);
-  if (declared.includes(status)) return status;
-  return declared.find((s) => s === 400) ?? declared.find((s) => s >= 400 && s < 500) ?? fallback;
 }

@@ -3,8 +3,9 @@
 // start-up, from every answer of the collection, so that a record made by a create also makes a
 // valid read, list item and replace answer later.
 import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
-import { declaredStatuses, findResponse, jsonContent, type Operation } from '../document/operations.ts';
-import type { ResourceBinding } from '../document/resources.ts';
+import { findResponse, jsonContent, type Operation } from '../document/operations.ts';
+import { successStatus } from '../document/operation-facts.ts';
+import { requestContent, type ResourceBinding } from '../document/resources.ts';
 import { objectShape } from '../document/schema-shape.ts';
 
 type Obj = Record<string, unknown>;
@@ -42,7 +43,7 @@ export function planServerFields(bindings: Map<Operation, ResourceBinding>, docu
   const plans = new Map<Operation, ServerField[]>();
   for (const [operation, binding] of bindings) {
     if (binding.role !== 'create' && binding.role !== 'replace' && binding.role !== 'merge') continue;
-    const body = operation.requestBody && jsonContent(operation.requestBody.contents);
+    const body = requestContent(operation);
     const requestRequired = objectShape(body?.schema, document).required;
     const fields: ServerField[] = [];
     const collected = answers.get(binding.collection);
@@ -62,11 +63,7 @@ export function planServerFields(bindings: Map<Operation, ResourceBinding>, docu
 
 /** The object schema the operation answers records with (a list's items), by pointer; undefined for none. */
 function answerPointer(operation: Operation, binding: ResourceBinding, document: unknown): string | undefined {
-  const success =
-    declaredStatuses(operation)
-      .filter((s) => s >= 200 && s < 300)
-      .sort((a, b) => a - b)[0] ?? 200;
-  const content = jsonContent(findResponse(operation, success)?.contents ?? []);
+  const content = jsonContent(findResponse(operation, successStatus(operation))?.contents ?? []);
   if (content?.schema === undefined) return undefined;
   if (binding.role !== 'list') return content.schemaPointer;
   const list = follow(content.schemaPointer, document);
@@ -85,12 +82,14 @@ function follow(pointer: string, document: unknown): { pointer: string; schema: 
 }
 
 /** Every property an object schema declares, through allOf/anyOf/oneOf; the first declaration of a name wins. */
-function collectProperties(pointer: string, document: unknown, into: Answers, depth: number): void {
+function collectProperties(pointer: string, document: unknown, into: Answers, depth: number, alternative = false): void {
   const found = follow(pointer, document);
   if (!found || depth > 16) return;
   const { schema } = found;
   // `required` may name a property another branch declares (allOf: [Base, {required: [id]}]).
-  if (Array.isArray(schema.required)) for (const name of schema.required) into.required.add(String(name));
+  // What one alternative of anyOf/oneOf requires, the others need not have: Stripe's read answers
+  // a customer or a deleted_customer, and a created customer is not `deleted: true`.
+  if (Array.isArray(schema.required) && !alternative) for (const name of schema.required) into.required.add(String(name));
   if (isObj(schema.properties)) {
     for (const name of Object.keys(schema.properties)) {
       if (into.properties.has(name)) continue;
@@ -100,6 +99,9 @@ function collectProperties(pointer: string, document: unknown, into: Answers, de
   }
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
     const branches = schema[keyword];
-    if (Array.isArray(branches)) branches.forEach((_, index) => collectProperties(`${found.pointer}/${keyword}/${index}`, document, into, depth + 1));
+    if (Array.isArray(branches))
+      branches.forEach((_, index) =>
+        collectProperties(`${found.pointer}/${keyword}/${index}`, document, into, depth + 1, alternative || (keyword !== 'allOf' && branches.length > 1)),
+      );
   }
 }

@@ -2,10 +2,12 @@
 // mock's own checks -> (refuse it, with --errors) -> forward it -> (let the mock answer what the
 // upstream lacks, with --mock-missing) -> judge the answer with the runner's checks -> (turn a
 // broken answer into a 502, with --errors) -> mark, journal, count, record.
+import { NO_CONTENT_STATUSES } from '../document/operation-facts.ts';
 import { createAdminAccess } from '../mock/admin-access.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import { ADMIN_PREFIX } from '../mock/admin.ts';
+import { pageResponse, wantsPage } from '../mock/mock-page.ts';
 import { isPreflight } from '../mock/cors.ts';
 import type { Admission, MockEngine } from '../mock/engine.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
@@ -173,6 +175,8 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   function admin(request: MockRequest): MockResponse | Promise<MockResponse> {
     // The journal holds real traffic: locked beyond loopback without an admin token, as the mock's.
     const access = adminAccess(request);
+    // A browser's GET /__mock/ gets the page (its violations section reads GET /__mock/violations).
+    if (wantsPage(request)) return pageResponse(access.ok);
     if (!access.ok)
       return {
         ...json(401, { error: 401, message: access.message }),
@@ -201,9 +205,9 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   return { handle, journal, violations: summary, recorder };
 }
 
-/** HEAD, 204 and 304 answers have no body to judge (RFC 9110 §9.3.2, §15.3.5, §15.4.5). */
+/** HEAD, 204, 205 and 304 answers have no body to judge (RFC 9110 §9.3.2, §15.3.5, §15.3.6, §15.4.5). */
 function bodiless(request: MockRequest, status: number): boolean {
-  return request.method === 'HEAD' || status === 204 || status === 304;
+  return request.method === 'HEAD' || NO_CONTENT_STATUSES.has(status);
 }
 
 function jsonOf(body: MockResponse['body']): JsonValue | undefined {

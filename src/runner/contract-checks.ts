@@ -1,6 +1,7 @@
 // The checks every answer gets, whatever its fixture expects: they judge the answer against the
 // document alone. A registry, in the order they run; each returns findings (expected failures
 // are values). The body is judged by the toolkit's one validator.
+import { NO_CONTENT_STATUSES } from '../document/operation-facts.ts';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { getAtPointer } from '../document/json-pointer.ts';
 import { findResponse, jsonContent, type MediaContent, type Operation, isJsonMediaType } from '../document/operations.ts';
@@ -179,7 +180,7 @@ export function checkContract(context: ContractContext): Finding[] {
 
 // RFC 9110 §6.4.1: a 1xx, 204 or 304 answer never has content, and §15.3.6: a 205 sends none;
 // content a document declares for them (Asana's, osisoft's 204s) cannot be on the wire.
-const NO_CONTENT = (status: number) => status < 200 || status === 204 || status === 205 || status === 304;
+const NO_CONTENT = (status: number) => status < 200 || NO_CONTENT_STATUSES.has(status);
 
 function declaredContents(route: RouteResult, status: number) {
   const operation = operationOf(route);

@@ -273,7 +273,11 @@ function labelField(create: ObjectShape, shown: ObjectShape, keyField: string | 
   return candidates.includes('name') ? 'name' : candidates[0];
 }
 
-/** "Not found": a 404, or any other 4xx the read declares (410 Gone, a declared 400), but not an auth failure. */
+/**
+ * "Not found": a 404, declared or not (a server never answers what it deleted, and the mock answers
+ * an undeclared 404 there too), or any other 4xx the read declares (410 Gone, a declared 400, what
+ * --declared-only maps the 404 to), but not an auth failure.
+ */
 function goneStatuses(read: Operation): StatusExpectation[] {
   const statuses: StatusExpectation[] = [404];
   for (const { status } of read.responses) {

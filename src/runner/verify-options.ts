@@ -105,7 +105,9 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
   }
   // A path that is not there is named as such, before "nothing to run" could hide it.
   if (!usesBuiltIn && !existsSync(resolve(spec))) {
-    throw new PlantstoreError('SPEC_NOT_FOUND', `--spec ${spec}: no such file`, ['Pass an OpenAPI 3.0 or 3.1 document (YAML or JSON) with --spec FILE.']);
+    throw new PlantstoreError('SPEC_NOT_FOUND', `--spec ${spec}: no such file`, [
+      'Pass an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (YAML or JSON), with --spec FILE.',
+    ]);
   }
   const missing = options.fixtures.filter((path) => !existsSync(resolve(path)));
   if (missing.length > 0)

@@ -80,6 +80,7 @@ export async function openFileStore(file: string, logger: Logger, limits: Memory
     insert: (collection, key, record, text) => put(memory.insert, collection, key, record, text),
     get: memory.get,
     list: memory.list,
+    count: memory.count,
     replace: (collection, key, record, text) => put(memory.replace, collection, key, record, text),
     remove(collection, key) {
       if (!memory.remove(collection, key)) return false;

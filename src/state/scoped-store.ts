@@ -40,6 +40,7 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
         .filter(([c]) => own(c))
         .map(([c, key]) => [c.slice(prefix.length), key]),
     size: () => base.keys().filter(([c]) => own(c)).length,
+    ...(base.count && { count: (collection: string) => base.count!(prefix + collection) }),
     flush: () => base.flush(),
   };
 }

@@ -30,6 +30,8 @@ export interface StateStore {
   keys(): Array<[collection: string, key: string]>;
   /** How many records there are, in all collections. */
   size(): number;
+  /** How many records one collection holds (a store without it is counted through keys()). */
+  count?(collection: string): number;
   /** Resolves once every write so far is durable (at once for memory). */
   flush(): Promise<void> | undefined;
 }
@@ -174,6 +176,7 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
     entries: () => Array.from(texts(), ([name, key, text]) => [name, key, read(text)]),
     keys: () => Array.from(texts(), ([name, key]) => [name, key]),
     size: () => size,
+    count: (collection) => collections.get(collection)?.size ?? 0,
     flush: () => undefined,
     texts,
   };
@@ -181,6 +184,7 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
 
 /** The memory store, with its records' stored texts for whoever writes them out (the state file). */
 export interface MemoryStore extends StateStore {
+  count(collection: string): number;
   /** Every record as its JSON text, with its collection and key, in insertion order. */
   texts(): Iterable<[collection: string, key: string, text: string]>;
 }

@@ -44,6 +44,7 @@ export function createWebStorageStore(storage: WebStorage, key: string, logger: 
     entries: () => memory.entries(),
     keys: () => memory.keys(),
     size: () => memory.size(),
+    count: (collection) => memory.count(collection),
     flush() {
       if (!dirty) return undefined;
       dirty = false;

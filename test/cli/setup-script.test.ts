@@ -1,7 +1,7 @@
 // scripts/setup.js, which runs before `npm start` and `npm test`: after the user's own `npm ci`
 // or `npm install` it starts at once, trusting npm's record of node_modules when that matches the
 // lock file; it installs when the lock file asks for something node_modules does not hold.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -119,8 +119,44 @@ describe('the set-up before npm start and npm test', () => {
     lock.packages['node_modules/yaml'].version = '0.0.1';
     writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
     const result = runSetup(dir);
-    expect(result.stderr).toContain('plantstore: installing dependencies (npm ci');
+    expect(result.stderr).toContain('plantstore: first run: installing dependencies and a Node 24 for this checkout (npm ci');
     expect(npmCalls()).toBe(1);
     expect(result.status).toBe(3); // the fake npm's failure is passed on
+  });
+
+  it('says how long a first install usually takes, then shows progress every few seconds until npm is done', async () => {
+    const { dir, npmCalls } = checkoutCopy();
+    // One package the lock file asks for is not in place yet: npm has work to do, and the count shows it.
+    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as Lock;
+    lock.packages['node_modules/not-yet-installed'] = { version: '1.0.0' };
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
+    const locked = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && !entry.optional && !entry.link).length;
+    // An npm that works until the test lets it go (a file appears), then succeeds.
+    const release = join(dir, 'release');
+    writeFileSync(
+      join(dir, 'slow-npm.cjs'),
+      `const fs = require('node:fs'); fs.appendFileSync(${JSON.stringify(join(dir, 'npm-calls'))}, 'ci\\n');
+       const timer = setInterval(() => { if (fs.existsSync(${JSON.stringify(release)})) { clearInterval(timer); process.exit(0); } }, 10);`,
+    );
+    const setup = spawn(process.execPath, [join(dir, 'scripts', 'setup.js')], {
+      cwd: dir,
+      env: { ...process.env, npm_execpath: join(dir, 'slow-npm.cjs'), PLANTSTORE_SETUP_PROGRESS_MS: '50' },
+    });
+    let stderr = '';
+    setup.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      // Two progress lines seen: npm may finish.
+      if ((stderr.match(/still installing/g) ?? []).length >= 2) writeFileSync(release, '');
+    });
+    const code = await new Promise((done) => setup.on('exit', done));
+    const lines = stderr.trim().split('\n');
+    expect(lines[0]).toBe(
+      'plantstore: first run: installing dependencies and a Node 24 for this checkout (npm ci --no-audit --no-fund --loglevel=error); this usually takes about 1–2 minutes ...',
+    );
+    expect(lines[1]).toMatch(new RegExp(`^plantstore: still installing \\(\\d+ s\\): ${locked - 1} of ${locked} packages in place \\.\\.\\.$`));
+    expect(lines.at(-1)).toMatch(/^plantstore: installed in \d+ s\.$/);
+    expect(code).toBe(0);
+    expect(npmCalls()).toBe(1);
+    expect(existsSync(join(dir, 'node_modules', '.plantstore-setup'))).toBe(true);
   });
 });

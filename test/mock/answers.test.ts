@@ -90,3 +90,40 @@ describe('the answer decided for an admitted request', () => {
     expect(answers.errorType(413)).toBe('application/problem+json');
   });
 });
+
+describe('the decision, as data before it is written', () => {
+  it('says a create was created, then exists, then a read was read and an unknown key is absent (not deleted)', async () => {
+    const { answers, operation, store } = await plantStore();
+    const create = operation('createPlant');
+    const plant = { id: 5, name: 'Fern' };
+    expect(await answers.decision(admitted(create, request('POST', '/plants'), plant), store, undefined)).toMatchObject({
+      kind: 'state',
+      result: { kind: 'created', key: '5', collection: '/plants', record: plant },
+    });
+    expect(await answers.decision(admitted(create, request('POST', '/plants'), plant), store, undefined)).toMatchObject({
+      kind: 'state',
+      result: { kind: 'exists', key: '5' },
+    });
+    const read = operation('getPlant');
+    expect(await answers.decision(admitted(read, request('GET', '/plants/5'), undefined, { id: '5' }), store, undefined)).toMatchObject({
+      kind: 'state',
+      result: { kind: 'read', record: plant },
+    });
+    expect(await answers.decision(admitted(read, request('GET', '/plants/6'), undefined, { id: '6' }), store, undefined)).toMatchObject({
+      kind: 'state',
+      result: { kind: 'absent', key: '6', deleted: false },
+    });
+  });
+
+  it('says not-acceptable with the declared types, and forced, without touching the state', async () => {
+    const { answers, operation, store } = await plantStore();
+    const create = operation('createPlant');
+    const xml = admitted(create, request('POST', '/plants', { accept: 'application/xml' }), { id: 1, name: 'Fern' });
+    expect(await answers.decision(xml, store, undefined)).toMatchObject({ kind: 'not-acceptable', declared: ['application/json'] });
+    const forcedRequest = request('POST', '/plants', { prefer: 'code=400' });
+    expect(await answers.decision(admitted(create, forcedRequest, { id: 1, name: 'Fern' }), store, readPreferences(forcedRequest))).toMatchObject({
+      kind: 'forced',
+    });
+    expect(store.size()).toBe(0);
+  });
+});

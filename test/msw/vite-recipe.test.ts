@@ -6,8 +6,9 @@
 //   npx plantstore msw --spec openapi.yaml --out src/mocks/plantstore.js
 //   npm run dev                (and `npx vite build --mode mock`, `npm run build`)
 // and the app used in headless Chromium (Debian's; .ci/run installs it). The install comes from
-// npm's cache when `npm ci` filled it (--prefer-offline), with install scripts off: the "node"
-// dependency's would fetch Node 24, which this test already runs on.
+// npm's cache when `npm ci` filled it (--prefer-offline), with install scripts off: msw's own copies
+// its worker only where package.json asks, which `npx msw init public --save` does here, and the
+// packed-package test (test/package/consumer.test.ts) covers an install with scripts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';

@@ -206,8 +206,9 @@ describe('a recording of the Swagger Petstore (swagger-api/swagger-petstore), wi
     expect(pet).toMatch(/placeOrder[\s\S]*id: "\{\{uniqueId 2\}\}"\n\s+petId: "\{\{uniqueId\}\}"/);
     expect(pet).toContain('path: /store/order/{{uniqueId 2}}');
     const user = files.find((file) => file.includes('createUser'))!;
-    expect(user).toContain('username: user-{{uniqueId 2}}');
-    expect(user).toContain('path: /user/user-{{uniqueId 2}}');
+    // The user collection is keyed by {username}, the item path's own parameter: it is the key made run-unique.
+    expect(user).toContain('username: user-{{uniqueId}}');
+    expect(user).toContain('path: /user/user-{{uniqueId}}');
     for (const literal of ['4242', '777', 'recorded-user', TOKEN]) expect(files.join('\n')).not.toContain(literal);
   });
 

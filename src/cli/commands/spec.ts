@@ -1,6 +1,9 @@
 import type { Argv } from 'yargs';
 import { checkSpec, formatSpecSummary } from '../../document/check-spec.ts';
 import { loadSpec } from '../../document/load-spec.ts';
+import { listOperations } from '../../document/operations.ts';
+import { buildResourceMap } from '../../document/resources.ts';
+import { formatResourceMap } from '../../document/resource-report.ts';
 import { renderSpec, SPEC_FORMATS, type SpecFormat } from '../../document/render-spec.ts';
 import { runCommand, withSpecOption } from '../command-support.ts';
 
@@ -11,6 +14,11 @@ const builder = (y: Argv) =>
     .conflicts('dereference', 'bundle')
     .option('format', { alias: 'f', choices: SPEC_FORMATS, default: 'json' as SpecFormat, describe: 'Output format' })
     .option('check', { type: 'boolean', default: false, describe: 'Validate and print a summary (operations, schemas, security schemes, warnings) instead' })
+    .option('resources', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print the resource map instead: each collection, item path, key, list envelope, paging, encodings, field mapping, kept or not',
+    })
     .option('strict', {
       type: 'boolean',
       default: false,
@@ -18,7 +26,8 @@ const builder = (y: Argv) =>
     })
     .example('$0 spec --format yaml', 'The built-in document, dereferenced, as YAML')
     .example('$0 spec --spec api.yaml --bundle > bundled.json', 'Bundle a multi-file document into one')
-    .example('$0 spec --spec api.yaml --check', 'Is it valid, and what does it leave out?');
+    .example('$0 spec --spec api.yaml --check', 'Is it valid, and what does it leave out?')
+    .example('$0 spec --spec api.yaml --resources', 'Which collections does the mock keep state for, and how?');
 
 type SpecArgs = Awaited<ReturnType<typeof builder>['argv']>;
 
@@ -31,6 +40,7 @@ export const specCommand = {
     runCommand(async () => {
       const spec = await loadSpec(argv.spec, { remoteRefs: argv['remote-refs'], strict: argv.strict });
       if (argv.check) process.stdout.write(formatSpecSummary(checkSpec(spec)));
+      else if (argv.resources) process.stdout.write(formatResourceMap(buildResourceMap(listOperations(spec), spec.document).resources));
       else process.stdout.write(await renderSpec(spec, { mode: argv.bundle ? 'bundle' : 'dereference', format: argv.format }));
       return 0;
     }),

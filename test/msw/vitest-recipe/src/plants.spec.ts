@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { handlers } from './mocks/server.js';
 
-const api = (path, init = {}) =>
+const api = (path: string, init: RequestInit = {}) =>
   fetch(`https://api.example.test${path}`, { ...init, headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' } });
 
 it('creates a plant and reads it back', async () => {

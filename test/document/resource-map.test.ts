@@ -1,0 +1,70 @@
+// The resource map is plain data worked out at load, and said the same way at start-up, in
+// /__mock/health, in `spec --check` and in `spec --resources`.
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkSpec } from '../../src/document/check-spec.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { listOperations } from '../../src/document/operations.ts';
+import { formatResourceMap } from '../../src/document/resource-report.ts';
+import { buildResourceMap } from '../../src/document/resources.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { startMockServer } from '../../src/mock/server.ts';
+import { send } from '../helpers/engine.ts';
+import { runCommands } from '../cli/run-commands.ts';
+
+const DOCUMENT = resolve('test/documents/nested-state.yaml');
+const specOnce = loadSpec(DOCUMENT);
+
+describe('the resource map', () => {
+  it('describes each collection as plain data: parents, item path, key, envelope, paging, encodings, field mapping', async () => {
+    const spec = await specOnce;
+    const { resources } = buildResourceMap(listOperations(spec), spec.document);
+    expect(JSON.parse(JSON.stringify(resources))).toEqual(resources);
+    const calls = resources.find((r) => r.collection === '/Accounts/{AccountSid}/Calls');
+    expect(calls).toMatchObject({
+      kept: true,
+      parents: ['AccountSid'],
+      itemPath: '/Accounts/{AccountSid}/Calls/{Sid}.json',
+      keyField: 'sid',
+      keySource: 'named by {Sid}',
+      listEnvelope: { items: 'calls', next: 'meta.next_page_url', limit: 'meta.page_size', page: 'meta.page' },
+      paging: { limit: 'PageSize', page: 'Page', firstPage: 0 },
+      encodings: ['application/x-www-form-urlencoded'],
+      fieldMap: { To: 'to', FriendlyName: 'friendly_name', Timeout: 'timeout' },
+      parentFields: ['account_sid'],
+      operations: { create: ['createCall'], list: ['listCalls'], read: ['fetchCall'], merge: ['updateCall'], remove: ['deleteCall'] },
+    });
+    expect(resources.find((r) => r.collection === '/me/albums')).toMatchObject({
+      kept: false,
+      why: 'answered from the document: no create (a POST of an object on /me/albums)',
+    });
+  });
+
+  it('is said at start-up, one line per collection, and in /__mock/health in the same words', async () => {
+    const info: string[] = [];
+    const logger: Logger = { request() {}, info: (m) => void info.push(m), warn() {}, error() {}, flush() {} };
+    const server = await startMockServer({ spec: DOCUMENT, port: 0, logger });
+    const engine = server.engine;
+    await server.close();
+    expect(info.filter((line) => line.startsWith('state: '))).toEqual([
+      'state: /users/{user_id}/playlists: kept per {user_id}, key id (named by {playlist_id}), list wrapped in "items", paged by limit/offset',
+      'state: /Accounts/{AccountSid}/Calls: kept per {AccountSid}, key sid (named by {Sid}), list wrapped in "calls", paged by Page/PageSize',
+      'state: /customers: kept, key id (a conventional key name, read from {customer}), list wrapped in "data", paged by cursor starting_after/ending_before',
+      'state: /uploads: kept, key id (named by {id})',
+      'state: /me/albums: answered from the document: no create (a POST of an object on /me/albums)',
+    ]);
+    const health = await send(engine, { method: 'GET', path: '/__mock/health', body: '' });
+    expect((health.json as { collections: Record<string, string> }).collections).toMatchObject({
+      '/uploads': 'kept, key id (named by {id})',
+      '/me/albums': 'answered from the document: no create (a POST of an object on /me/albums)',
+    });
+  });
+
+  it('is listed by spec --check and printed whole by spec --resources', async () => {
+    expect(checkSpec(await specOnce).collections).toContain('/uploads: kept, key id (named by {id})');
+    const run = await runCommands(['spec', '--resources', '--spec', DOCUMENT]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(formatResourceMap(buildResourceMap(listOperations(await specOnce), (await specOnce).document).resources));
+    expect(run.stdout).toContain('  fields:      To -> to, FriendlyName -> friendly_name, Timeout -> timeout\n');
+  });
+});
