@@ -38,7 +38,7 @@ function firstExample(holder: Json, doc: Json): unknown[] {
   return found;
 }
 
-function parameterValue(parameter: Json, doc: Json): unknown {
+export function parameterValue(parameter: Json, doc: Json): unknown {
   const examples = firstExample(parameter, doc);
   if (examples.length > 0) return examples[0];
   if (parameter.schema) return sampleOf(parameter.schema, doc) ?? 'probe';
@@ -49,7 +49,7 @@ function parameterValue(parameter: Json, doc: Json): unknown {
 const scalar = (value: unknown) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 /** RFC 6570-ish serialization of a path parameter by its style (simple, label, matrix). */
-function pathSegment(parameter: Json, value: unknown): string {
+export function pathSegment(parameter: Json, value: unknown): string {
   const enc = (v: unknown) => encodeURIComponent(scalar(v));
   const style = parameter.style ?? 'simple';
   const parts = Array.isArray(value)
@@ -114,11 +114,15 @@ function applySecurity(loaded: LoadedDocument, op: Operation, request: ProbeRequ
   }
 }
 
-/** The media type to send: JSON first, then forms, text, then whatever is declared first. */
-function pickMediaType(content: Json): string | undefined {
+/**
+ * The media type to send: JSON first, then forms, text, then whatever is declared first. `update`
+ * puts a JSON Patch (RFC 6902: a list of operations, not the fields) last among the JSON types.
+ */
+export function pickMediaType(content: Json, update = false): string | undefined {
   const keys = Object.keys(content ?? {});
   const by = (test: (m: string) => boolean) => keys.find((k) => test(k.split(';')[0].trim().toLowerCase()));
   return (
+    (update ? by((m) => isJsonMedia(m) && m !== '*/*' && m !== 'application/json-patch+json') : undefined) ??
     by((m) => isJsonMedia(m) && m !== '*/*') ??
     by((m) => m === 'application/x-www-form-urlencoded') ??
     by((m) => m === 'multipart/form-data') ??
@@ -127,7 +131,7 @@ function pickMediaType(content: Json): string | undefined {
   );
 }
 
-function concreteMediaType(media: string): string {
+export function concreteMediaType(media: string): string {
   const bare = media.split(';')[0].trim();
   if (bare === '*/*' || bare === 'application/*') return 'application/json';
   return bare.endsWith('/*') ? `${bare.slice(0, -2)}/octet-stream` : bare;
@@ -156,7 +160,7 @@ function formPairs(value: unknown, encoding: Json): [string, string][] {
   return pairs;
 }
 
-function encodeBody(mediaType: string, value: unknown, encoding: Json): { body: string | Buffer; contentType: string } {
+export function encodeBody(mediaType: string, value: unknown, encoding: Json): { body: string | Buffer; contentType: string } {
   const media = mediaType.toLowerCase();
   if (isJsonMedia(media)) return { body: JSON.stringify(value ?? null), contentType: mediaType };
   if (media === 'application/x-www-form-urlencoded') return { body: new URLSearchParams(formPairs(value, encoding)).toString(), contentType: mediaType };
@@ -170,7 +174,46 @@ function encodeBody(mediaType: string, value: unknown, encoding: Json): { body: 
   return { body: typeof value === 'string' ? value : value === undefined ? 'probe' : JSON.stringify(value), contentType: mediaType };
 }
 
-export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Operation): ProbeRequest {
+/** The body an operation's probe sends, before encoding: the chosen media type and a value that validates when one was found. */
+export interface BodyPlan {
+  mediaKey: string;
+  /** The pointer of the media type's schema, for the request judge. */
+  schemaPointer: string;
+  /** A declared example or a sample that validates, else the plain sample. */
+  value: unknown;
+  valid: boolean;
+  hasSchema: boolean;
+  encoding: Json;
+}
+
+export function planBody(loaded: LoadedDocument, requests: SchemaJudge, op: Operation, update = false): BodyPlan | undefined {
+  const { doc } = loaded;
+  const body = resolve(doc, op.operation.requestBody, `${op.pointer}/requestBody`);
+  if (!body.value || !(body.value.required === true || ['post', 'put', 'patch'].includes(op.method))) return undefined;
+  const mediaKey = pickMediaType(body.value.content, update);
+  if (mediaKey === undefined) return undefined;
+  const media = body.value.content[mediaKey] ?? {};
+  const schemaPointer = `${body.pointer}/content/${pointerOf(mediaKey).slice(2)}/schema`;
+  const generated = sampleOf(media.schema, doc);
+  // A sample of the required properties alone is the fallback where a full one breaks a rule.
+  const candidates = [...firstExample(media, doc), generated, sampleOf(media.schema, doc, true)];
+  const valid = media.schema ? candidates.find((c) => c !== undefined && requests.validate(schemaPointer, c).ok) : candidates[0];
+  return {
+    mediaKey,
+    schemaPointer,
+    value: valid ?? generated,
+    valid: !media.schema || valid !== undefined,
+    hasSchema: Boolean(media.schema),
+    encoding: media.encoding,
+  };
+}
+
+/**
+ * One valid request for `op`. `pathValues` gives some path parameters' values, already
+ * serialized, instead of the ones the document suggests (the state stage keeps a collection's
+ * parent values the same in every request, and puts a created item's id in its item path).
+ */
+export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Operation, pathValues: Record<string, string> = {}): ProbeRequest {
   const { doc } = loaded;
   const request: ProbeRequest = { method: op.method.toUpperCase(), target: '', headers: {}, caveats: [] };
   const query: [string, string][] = [];
@@ -181,8 +224,10 @@ export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Op
     .split(/(\{[^}]*\})/)
     .map((part) => (part.startsWith('{') && part.endsWith('}') ? part : part.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c))))
     .join('');
+  for (const [name, value] of Object.entries(pathValues)) path = path.split(`{${name}}`).join(value);
   for (const parameter of op.parameters) {
     if (parameter.in !== 'path' && parameter.required !== true) continue;
+    if (parameter.in === 'path' && parameter.name in pathValues) continue;
     const value = parameterValue(parameter, doc);
     if (parameter.in === 'path') path = path.split(`{${parameter.name}}`).join(pathSegment(parameter, value));
     else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
@@ -192,21 +237,12 @@ export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Op
       request.headers[String(parameter.name).toLowerCase()] = headerValue(value);
   }
   applySecurity(loaded, op, request, query, cookies);
-  const body = resolve(doc, op.operation.requestBody, `${op.pointer}/requestBody`);
-  if (body.value && (body.value.required === true || ['post', 'put', 'patch'].includes(op.method))) {
-    const mediaKey = pickMediaType(body.value.content);
-    if (mediaKey !== undefined) {
-      const media = body.value.content[mediaKey] ?? {};
-      const schemaPointer = `${body.pointer}/content/${pointerOf(mediaKey).slice(2)}/schema`;
-      const generated = sampleOf(media.schema, doc);
-      // A sample of the required properties alone is the fallback where a full one breaks a rule.
-      const candidates = [...firstExample(media, doc), generated, sampleOf(media.schema, doc, true)];
-      const valid = media.schema ? candidates.find((c) => c !== undefined && requests.validate(schemaPointer, c).ok) : candidates[0];
-      if (media.schema && valid === undefined) request.caveats.push(`no example or sample of the ${mediaKey} body validates`);
-      const encoded = encodeBody(concreteMediaType(mediaKey), valid ?? generated, media.encoding);
-      request.body = encoded.body;
-      request.headers['content-type'] = encoded.contentType;
-    }
+  const plan = planBody(loaded, requests, op);
+  if (plan) {
+    if (!plan.valid) request.caveats.push(`no example or sample of the ${plan.mediaKey} body validates`);
+    const encoded = encodeBody(concreteMediaType(plan.mediaKey), plan.value, plan.encoding);
+    request.body = encoded.body;
+    request.headers['content-type'] = encoded.contentType;
   }
   if (cookies.length > 0) request.headers.cookie = cookies.join('; ');
   const search = new URLSearchParams(query).toString();

@@ -1,5 +1,6 @@
 // The printed table: one row per document, then the totals against the issue's bars.
 import type { DocumentResult, Miss, ServerResult } from './run-document.ts';
+import { stateCell, stateTotalsOf, type StateTotals } from './state-report.ts';
 
 const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
 const ms = (value: number | undefined) => (value === undefined ? '-' : String(Math.round(value)));
@@ -12,10 +13,12 @@ export const HEADER = [
   'start ms',
   'probes ok',
   'self-verify',
+  'state',
   'sigterm ms',
   'prism loaded',
   'prism start',
   'prism probes',
+  'prism state',
   'msw agree',
 ];
 
@@ -34,10 +37,12 @@ export function row(r: DocumentResult): string[] {
     ms(r.plantstore.startMs),
     probes(r.plantstore),
     verify,
+    stateCell(r.plantstore.state),
     sigterm,
     r.prism === undefined ? '-' : r.prism.loaded ? 'yes' : 'no',
     ms(r.prism?.startMs),
     probes(r.prism),
+    stateCell(r.prism?.state),
     r.msw === undefined ? '-' : r.msw.error !== undefined ? 'ERROR' : `${r.msw.agreed}/${r.msw.probed}`,
   ];
 }
@@ -75,6 +80,9 @@ export interface Totals {
   bothLoaded: { documents: number; plantstoreCorrect: number; prismCorrect: number; probes: number };
   /** The MSW stage: documents it ran on, those it could not set up, probes owed (a document it could not set up owes all its operations') and agreements. */
   msw: { documents: number; errors: number; probes: number; agreed: number; bothValid: number; unhandled: number };
+  /** The state stage, against plantstore and against Prism. */
+  state: StateTotals;
+  prismState: StateTotals;
 }
 
 export function totalsOf(results: DocumentResult[]): Totals {
@@ -93,6 +101,8 @@ export function totalsOf(results: DocumentResult[]): Totals {
     prismProbes: 0,
     bothLoaded: { documents: 0, plantstoreCorrect: 0, prismCorrect: 0, probes: 0 },
     msw: { documents: 0, errors: 0, probes: 0, agreed: 0, bothValid: 0, unhandled: 0 },
+    state: stateTotalsOf(results.map((r) => r.plantstore.state)),
+    prismState: stateTotalsOf(results.map((r) => r.prism?.state)),
   };
   for (const r of results) {
     // A document that does not load still owes its operations' probes: they count as missed.

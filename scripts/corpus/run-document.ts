@@ -9,6 +9,7 @@ import { createSchemaJudge, type SchemaJudge } from './schema-judge.ts';
 import { selfVerify, type SelfVerifyResult } from './self-verify.ts';
 import { runMswStage, type MswResult } from './msw-stage.ts';
 import { send } from './send.ts';
+import { runStateStage, type StateResult } from './state-stage.ts';
 import { LISTENING, measureSigterm, type SigtermResult } from './sigterm.ts';
 import type { CorpusDocument } from './sources.ts';
 
@@ -27,6 +28,8 @@ export interface ServerResult {
   notFound: number;
   total: number;
   misses: Miss[];
+  /** The state stage: which collections keep what was created (unless --no-state). */
+  state?: StateResult;
 }
 
 export interface DocumentResult {
@@ -50,6 +53,9 @@ export interface RunSettings {
   root: string;
   prism: boolean;
   msw: boolean;
+  state: boolean;
+  verify: boolean;
+  stateTimeoutMs: number;
   startTimeoutMs: number;
   verifyTimeoutMs: number;
 }
@@ -89,12 +95,13 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
   let loaded: LoadedDocument | undefined;
   let probes: Probe[] = [];
   let responses: SchemaJudge | undefined;
+  let requests: SchemaJudge | undefined;
   try {
     loaded = await loadDocument(document.file);
     result.operations = loaded.operations.length;
     responses = createSchemaJudge(loaded.doc, loaded.version, 'response');
-    const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
-    probes = loaded.operations.map((op) => ({ label: `${op.method.toUpperCase()} ${op.path}`, request: buildProbe(loaded!, requests, op) }));
+    requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
+    probes = loaded.operations.map((op) => ({ label: `${op.method.toUpperCase()} ${op.path}`, request: buildProbe(loaded!, requests!, op) }));
     for (const probe of probes) for (const caveat of probe.request.caveats) result.caveats.push(`${probe.label}: ${caveat}`);
   } catch (error) {
     result.harnessError = (error as Error).message.split('\n')[0].slice(0, 300);
@@ -108,10 +115,19 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
     result.plantstore.loaded = true;
     result.plantstore.startMs = server.startMs;
     if (loaded && responses) await runProbes(server.url, probes, loaded, responses, result.plantstore);
-    say(`  ${document.name}: self-verify ...`);
-    // The probes created resources; the verifier starts from an empty store, as on a fresh mock.
-    await fetch(`${server.url}/__mock/state`, { method: 'DELETE', signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
-    result.selfVerify = await selfVerify(settings.root, document.file, server.url, settings.verifyTimeoutMs, authFlags(loaded?.doc));
+    // The probes created resources; the state stage and the verifier each start from an empty
+    // store, as on a fresh mock.
+    const reset = () => fetch(`${server.url}/__mock/state`, { method: 'DELETE', signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+    if (settings.state && loaded && requests) {
+      say(`  ${document.name}: state ...`);
+      await reset();
+      result.plantstore.state = await runStateStage(server.url, loaded, requests, { timeoutMs: settings.stateTimeoutMs });
+    }
+    if (settings.verify) {
+      say(`  ${document.name}: self-verify ...`);
+      await reset();
+      result.selfVerify = await selfVerify(settings.root, document.file, server.url, settings.verifyTimeoutMs, authFlags(loaded?.doc));
+    }
     await stop(server.child, 5000);
   } else result.plantstore.error = started.error.slice(0, 300);
 
@@ -131,6 +147,8 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
     if (prism.ok) {
       result.prism.startMs = prism.server.startMs;
       if (loaded && responses) await runProbes(prism.server.url, probes, loaded, responses, result.prism);
+      if (settings.state && loaded && requests)
+        result.prism.state = await runStateStage(prism.server.url, loaded, requests, { timeoutMs: settings.stateTimeoutMs });
       await stop(prism.server.child, 5000);
     } else result.prism.error = prism.error.slice(0, 300);
   }

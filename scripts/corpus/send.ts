@@ -6,7 +6,10 @@ import type { ProbeRequest } from './probe-request.ts';
 
 export const PROBE_TIMEOUT_MS = 10_000;
 
-export async function send(base: string, probe: ProbeRequest): Promise<Answer | { error: string }> {
+/** An answer, with its Location header (the state stage finds a created item's id there). */
+export type SentAnswer = Answer & { location?: string };
+
+export async function send(base: string, probe: ProbeRequest): Promise<SentAnswer | { error: string }> {
   try {
     // Concatenated, not new URL(target, base): a path such as `//x` must not become a host.
     const answer = await request(`${base}${probe.target}`, {
@@ -19,7 +22,8 @@ export async function send(base: string, probe: ProbeRequest): Promise<Answer | 
     });
     const body = Buffer.from(await answer.body.arrayBuffer());
     const type = answer.headers['content-type'];
-    return { status: answer.statusCode, contentType: Array.isArray(type) ? type[0] : type, body };
+    const location = answer.headers.location;
+    return { status: answer.statusCode, contentType: Array.isArray(type) ? type[0] : type, body, location: Array.isArray(location) ? location[0] : location };
   } catch (error) {
     return { error: `${(error as Error).name}: ${(error as Error).message}` };
   }

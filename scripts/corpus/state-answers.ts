@@ -1,0 +1,79 @@
+// What the state stage reads in a mock's answers: whether a mark shows, whether a list holds it
+// (bare or wrapped), and where a created item's id is, as a person using the API would find it.
+import type { SentAnswer } from './send.ts';
+
+const norm = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function parseJson(answer: SentAnswer): unknown {
+  try {
+    return JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the answer shows one of `marks` anywhere (any media type: the text is searched). */
+export function showsMark(answer: SentAnswer, marks: string[]): boolean {
+  const text = answer.body.toString('utf8');
+  return marks.some((mark) => text.includes(mark));
+}
+
+/**
+ * Whether a list answer holds an item showing one of `marks`: in a bare array, or in any array
+ * inside the object that wraps the list (`{data: [...]}`, `{items: [...], total}`, two levels down).
+ */
+export function findInList(answer: SentAnswer, marks: string[]): { found: boolean; shape: 'bare array' | 'wrapped list' | 'no list' | 'not JSON' } {
+  const value = parseJson(answer);
+  const holds = (item: unknown) => marks.some((mark) => JSON.stringify(item).includes(mark));
+  if (value === undefined) return { found: showsMark(answer, marks), shape: 'not JSON' };
+  if (Array.isArray(value)) return { found: value.some(holds), shape: 'bare array' };
+  const arrays: unknown[][] = [];
+  const collect = (node: unknown, depth: number) => {
+    if (!isObject(node) || depth > 2) return;
+    for (const child of Object.values(node)) {
+      if (Array.isArray(child)) arrays.push(child);
+      else collect(child, depth + 1);
+    }
+  };
+  collect(value, 1);
+  return { found: arrays.some((array) => array.some(holds)), shape: arrays.length > 0 ? 'wrapped list' : 'no list' };
+}
+
+/**
+ * The created item's id, as a person would find it: the Location header's last segment, else a
+ * field of the answer named like the item path's parameter (`{Sid}`: `sid`; `{playlist_id}`:
+ * `playlist_id`), else `id`, `uuid`, `sid` or `key`, in the answer or one object down (`{data: {...}}`), else the request's
+ * own field of that name (`{username}`: the username sent).
+ */
+export function findId(answer: SentAnswer, param: string, sent: unknown): { id: string; from: 'location' | 'answer' | 'request' } | undefined {
+  if (answer.location) {
+    try {
+      const segments = new URL(answer.location, 'http://corpus.invalid').pathname.split('/').filter(Boolean);
+      const last = segments.at(-1)?.replace(/\.json$/, '');
+      if (last) return { id: decodeURIComponent(last), from: 'location' };
+    } catch {
+      // not a URL: look in the body
+    }
+  }
+  const wanted = norm(param);
+  const scalar = (value: unknown) => (typeof value === 'string' && value !== '') || typeof value === 'number';
+  const body = parseJson(answer);
+  const objects = isObject(body) ? [body, ...Object.values(body).filter(isObject)] : [];
+  const keys = objects.flatMap((object) => Object.entries(object).filter(([, value]) => scalar(value)));
+  // In each object, the parameter's name, then the longest field name it ends with (`{webhook_gid}`: `gid`), then
+  // the usual names. Not `name`: an item path that says `{name}` finds it first; elsewhere a name
+  // is a label, and reading by it would blame the read for an id the answer left out.
+  const suffix = keys
+    .map(([key]) => norm(key))
+    .filter((key) => key.length >= 2 && wanted.endsWith(key))
+    .sort((a, b) => b.length - a.length)[0];
+  const names = [...new Set([wanted, ...(suffix ? [suffix] : []), 'id', 'uuid', 'sid', 'key'])];
+  // The answer's own fields before those of an object inside it: a charge's `refunds` may hold a
+  // `charge` of its own, which is not the created charge's id.
+  for (const object of objects)
+    for (const name of names)
+      for (const [key, value] of Object.entries(object)) if (norm(key) === name && scalar(value)) return { id: String(value), from: 'answer' };
+  if (isObject(sent)) for (const [key, value] of Object.entries(sent)) if (norm(key) === wanted && scalar(value)) return { id: String(value), from: 'request' };
+  return undefined;
+}

@@ -1,0 +1,194 @@
+// The state stage: does a mock keep what was created? For each collection a person reading the
+// document would see (collections.ts), against the running mock: create an item with marked values,
+// read it back by the id the create's answer gives (its body or its Location), find it in the
+// list, update it with new marks and read the update back, delete it and read again. Each step
+// records whether it held and, when not, a short reason; a collection keeps what was created when
+// the read or the list shows a mark the create sent.
+import { findCollections, type Collection, type CollectionKind } from './collections.ts';
+import type { LoadedDocument, Operation } from './document.ts';
+import { markBody, markMaker, type MarkedBody } from './marked-body.ts';
+import { buildProbe, parameterValue, pathSegment } from './probe-request.ts';
+import type { SchemaJudge } from './schema-judge.ts';
+import { send, type SentAnswer } from './send.ts';
+import { findId, findInList, showsMark } from './state-answers.ts';
+
+export const STEPS = ['create', 'read', 'list', 'update', 'delete'] as const;
+export type StepName = (typeof STEPS)[number];
+
+export interface Step {
+  ok: boolean;
+  /** A short reason, the same for the same cause across collections (the report groups by it). */
+  reason?: string;
+  /** What was seen: a status and the start of the answer. */
+  detail?: string;
+  /** The harness could not take this step (no body it can mark, ...): out of the step's count. */
+  unmeasured?: boolean;
+}
+
+export interface CollectionResult {
+  path: string;
+  itemPath?: string;
+  kind: CollectionKind;
+  /** Why the harness could not measure this collection at all: out of the count. */
+  unmeasured?: string;
+  /** The created item's id and where the harness found it. */
+  id?: string;
+  idFrom?: 'location' | 'answer' | 'request';
+  /** The create held and its read or its list showed a mark it sent. */
+  kept: boolean;
+  /** Only the steps the document declares. */
+  steps: Partial<Record<StepName, Step>>;
+}
+
+export interface StateResult {
+  collections: CollectionResult[];
+}
+
+export interface StateSettings {
+  /** The stage's time-box: collections not reached by then are unmeasured. */
+  timeoutMs: number;
+}
+
+const snippet = (answer: SentAnswer) => `${answer.status} ${answer.body.toString('utf8', 0, 160).replace(/\s+/g, ' ').trim()}`.trim();
+const ok2xx = (answer: SentAnswer) => answer.status >= 200 && answer.status < 300;
+
+/** The parent path parameters' values, once per collection: the create's example or sample, serialized. */
+function parentValues(loaded: LoadedDocument, collection: Collection): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [, name] of collection.path.matchAll(/\{([^{}]+)\}/g)) {
+    const parameter = collection.create.parameters.find((p) => p.in === 'path' && p.name === name);
+    values[name] = parameter ? pathSegment(parameter, parameterValue(parameter, loaded.doc)) : 'corpus';
+  }
+  return values;
+}
+
+export async function runStateStage(url: string, loaded: LoadedDocument, requests: SchemaJudge, settings: StateSettings): Promise<StateResult> {
+  const deadline = performance.now() + settings.timeoutMs;
+  const nextMarks = markMaker();
+  const collections: CollectionResult[] = [];
+  for (const collection of findCollections(loaded)) {
+    const result: CollectionResult = { path: collection.path, itemPath: collection.item?.path, kind: collection.kind, kept: false, steps: {} };
+    collections.push(result);
+    if (performance.now() > deadline) result.unmeasured = `the stage's ${settings.timeoutMs / 1000} s time-box ran out`;
+    else await measure(url, loaded, requests, collection, result, nextMarks);
+  }
+  return { collections };
+}
+
+async function measure(
+  url: string,
+  loaded: LoadedDocument,
+  requests: SchemaJudge,
+  collection: Collection,
+  result: CollectionResult,
+  nextMarks: () => string[],
+): Promise<void> {
+  const parents = parentValues(loaded, collection);
+  const call = async (op: Operation, values: Record<string, string>, body?: MarkedBody) => {
+    const probe = buildProbe(loaded, requests, op, values);
+    if (body) {
+      probe.body = body.body;
+      probe.headers['content-type'] = body.contentType;
+    }
+    return send(url, probe);
+  };
+  const { item, list } = collection;
+  const declared = {
+    read: item?.get !== undefined,
+    list: list !== undefined,
+    update: item?.update !== undefined,
+    delete: item?.delete !== undefined,
+  };
+  const notReached = (why: string) => {
+    for (const step of ['read', 'list', 'update', 'delete'] as const)
+      if (declared[step] && result.steps[step] === undefined) result.steps[step] = { ok: false, reason: `${step}: not reached (${why})` };
+  };
+
+  const created = markBody(loaded, requests, collection.create, nextMarks);
+  if (!created.ok) {
+    result.unmeasured = `create: ${created.reason}`;
+    return;
+  }
+  const createAnswer = await call(collection.create, parents, created.body);
+  if ('error' in createAnswer) {
+    result.steps.create = { ok: false, reason: 'create: no answer', detail: createAnswer.error };
+    return notReached('create failed');
+  }
+  if (createAnswer.status < 200 || createAnswer.status >= 400) {
+    result.steps.create = { ok: false, reason: `create: ${createAnswer.status}`, detail: snippet(createAnswer) };
+    return notReached('create failed');
+  }
+  result.steps.create = { ok: true };
+  let marks = created.body.marks;
+  const found = item ? findId(createAnswer, item.param, created.body.value) : undefined;
+  if (found) [result.id, result.idFrom] = [found.id, found.from];
+  // A key that is itself a mark (`{username}`) is in the read's URL: a mock that echoes the path
+  // would show it without keeping anything, so the read must show another mark where there is one.
+  const evidence = (all: string[]) => (found && all.length > 1 && all.includes(found.id) ? all.filter((m) => m !== found.id) : all);
+  const itemValues = found && item ? { ...parents, [item.param]: encodeURIComponent(found.id) } : undefined;
+
+  const read = async (step: string, wanted: string[]): Promise<Step> => {
+    const answer = await call(item!.get!, itemValues!);
+    if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
+    if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
+    if (!showsMark(answer, evidence(wanted))) return { ok: false, reason: `${step}: ${answer.status} without the mark`, detail: snippet(answer) };
+    return { ok: true };
+  };
+  const inList = async (step: string, wanted: string[]): Promise<Step & { found?: boolean }> => {
+    const answer = await call(list!, parents);
+    if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
+    if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
+    const where = findInList(answer, wanted);
+    const miss =
+      where.shape === 'no list' ? 'no array in the answer' : where.shape === 'not JSON' ? 'not in the answer (not JSON)' : `not in the ${where.shape}`;
+    return where.found ? { ok: true, found: true } : { ok: false, found: false, reason: `${step}: ${miss}`, detail: snippet(answer) };
+  };
+
+  if (declared.read)
+    result.steps.read = itemValues ? await read('read', marks) : { ok: false, reason: "read: no id in the create's answer", detail: snippet(createAnswer) };
+  if (declared.list) {
+    const { found: _found, ...step } = await inList('list', marks);
+    result.steps.list = step;
+  }
+  result.kept = result.steps.read?.ok === true || result.steps.list?.ok === true;
+  if (!itemValues) return notReached("no id in the create's answer");
+
+  if (item!.update) {
+    const updated = markBody(loaded, requests, item!.update, nextMarks, true, created.body.fields, { param: item!.param, id: found!.id });
+    if (!updated.ok) result.steps.update = { ok: false, unmeasured: true, reason: `update: ${updated.reason}` };
+    else {
+      const answer = await call(item!.update, itemValues, updated.body);
+      if ('error' in answer) result.steps.update = { ok: false, reason: 'update: no answer', detail: answer.error };
+      else if (answer.status < 200 || answer.status >= 400) result.steps.update = { ok: false, reason: `update: ${answer.status}`, detail: snippet(answer) };
+      else {
+        const check = declared.read ? await read('update, read back', updated.body.marks) : await inList('update, listed', updated.body.marks);
+        result.steps.update = check;
+        if (check.ok) marks = [...marks, ...updated.body.marks];
+      }
+    }
+  }
+
+  if (item!.delete) {
+    const answer = await call(item!.delete, itemValues);
+    if ('error' in answer) result.steps.delete = { ok: false, reason: 'delete: no answer', detail: answer.error };
+    else if (answer.status < 200 || answer.status >= 400) result.steps.delete = { ok: false, reason: `delete: ${answer.status}`, detail: snippet(answer) };
+    else if (declared.read) {
+      const again = await call(item!.get!, itemValues);
+      if ('error' in again) result.steps.delete = { ok: false, reason: 'delete, read again: no answer', detail: again.error };
+      else if (ok2xx(again))
+        result.steps.delete = {
+          ok: false,
+          reason: `delete, read again: ${again.status}${showsMark(again, evidence(marks)) ? ' with the deleted item' : ''}`,
+          detail: snippet(again),
+        };
+      else result.steps.delete = { ok: true };
+    } else {
+      const listed = await inList('delete, listed again', marks);
+      result.steps.delete = listed.found
+        ? { ok: false, reason: 'delete, listed again: still in the list', detail: listed.detail }
+        : listed.ok === false && listed.found === false
+          ? { ok: true }
+          : { ok: false, reason: listed.reason, detail: listed.detail };
+    }
+  }
+}
