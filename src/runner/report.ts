@@ -4,6 +4,8 @@
 // like a mock journal entry. Nothing in here ever holds the token (see redact.ts).
 import type { JsonValue } from '../json/exact-json.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
+import type { Fault } from './faults.ts';
+import type { OperationCoverage } from './coverage.ts';
 
 /** A request as the report shows it: credentials redacted, the body as a value. */
 export interface PlainRequest extends Pick<MockRequest, 'method' | 'path' | 'query'> {
@@ -64,6 +66,8 @@ export interface CaseResult {
   warnings: number;
   /** Why a case was skipped (--bail, or a server that stopped answering). */
   skipReason?: string;
+  /** A hostile case's target and value class ("query lastdays: numbers"). */
+  probe?: string;
 }
 
 /** An operation that --generate gave no case, and why (missing credentials, an unsupported media type, ...). */
@@ -99,6 +103,12 @@ export interface VerifyReport {
   cases: CaseResult[];
   /** With --generate: the operations that got no generated case, each with the reason. */
   uncovered: UncoveredOperation[];
+  /** The findings grouped into distinct faults (faults.ts), failures first; each failure shrunk to its smallest request. */
+  faults?: Fault[];
+  /** Every declared operation by declared status: reached, failed or not reached (coverage.ts). */
+  coverage?: OperationCoverage[];
+  /** About the document or the run, said once (look-alike paths, a --time-limit that cut the run). */
+  warnings?: string[];
 }
 
 /** Counts the cases of a run. */

@@ -1,0 +1,125 @@
+// Distinct faults: the findings of a run grouped by operation, check and signature, so that a
+// reader sees one line per thing to fix instead of one per case. The signature is what tells
+// two faults of one check apart: a 5xx's status and the error's first line, a schema finding's
+// pointer (array indices folded, so one array's wrong-typed elements are one fault), a hostile
+// case's target and value class for an answer that never came. Undeclared 404s (random ids)
+// are one warning for the whole run.
+import type { JsonValue } from '../json/exact-json.ts';
+import type { CaseResult, Finding, PlainRequest, Severity, StepResult } from './report.ts';
+
+export interface Fault {
+  /** operation | check | signature: stable across runs of the same seed. */
+  key: string;
+  severity: Severity;
+  /** The operation it was found on; '*' for a warning grouped over the whole run. */
+  operationId: string;
+  check: string;
+  signature: string;
+  /** Cases that showed it. */
+  count: number;
+  /** The first few of those cases' ids. */
+  caseIds: string[];
+  /** Operations it was seen on (a grouped warning spans several). */
+  operations: string[];
+  /** The first case's finding message, request and curl line. */
+  example: { caseId: string; message: string; request?: PlainRequest; curl?: string; status?: number };
+  /** The smallest request found that still shows the fault (shrink.ts), when shrinking ran. */
+  shrunk?: { request?: PlainRequest; curl?: string; attempts: number };
+}
+
+const TRANSPORT = new Set(['timeout', 'connection-reset', 'invalid-http', 'transport-error', 'body-too-large']);
+const KEPT_IDS = 5;
+
+/** The fault a finding of a step belongs to (its key parts), in a case with an optional probe. */
+export function faultOf(
+  result: Pick<CaseResult, 'id' | 'probe'>,
+  step: StepResult,
+  finding: Finding,
+): { operationId: string; check: string; signature: string } {
+  const operationId = step.operationId ?? `${step.request?.method ?? '?'} ${step.request?.path ?? '?'}`;
+  if (finding.code === 'off-contract-status' && finding.actual === 404)
+    return { operationId: '*', check: finding.code, signature: '404 where no 404 is declared (usually an id that does not exist)' };
+  if (finding.code === 'server-error')
+    return { operationId, check: finding.code, signature: `${step.response?.status ?? finding.actual} ${errorLine(step.response?.body)}`.trim() };
+  if (TRANSPORT.has(finding.code)) return { operationId, check: finding.code, signature: result.probe ?? caseFamily(result.id) };
+  if (finding.pointer !== undefined) return { operationId, check: finding.code, signature: finding.pointer.replace(/\/\d+(?=\/|$)/g, '/*') || '(root)' };
+  if (finding.code === 'unexpected-status')
+    return {
+      operationId,
+      check: finding.code,
+      signature: `expected ${String(finding.expected)}, got ${String(finding.actual)} · ${result.probe ?? caseFamily(result.id)}`,
+    };
+  if (finding.header !== undefined) return { operationId, check: finding.code, signature: finding.header };
+  if (finding.actual !== undefined && typeof finding.actual !== 'object') return { operationId, check: finding.code, signature: String(finding.actual) };
+  return { operationId, check: finding.code, signature: finding.message.split('\n')[0].slice(0, 100) };
+}
+
+/** Groups a run's findings into distinct faults, failures first, then by count. */
+export function groupFaults(results: CaseResult[]): Fault[] {
+  const faults = new Map<string, Fault & { seen: Set<string> }>();
+  for (const result of results) {
+    for (const step of result.steps) {
+      for (const finding of step.findings) {
+        const { operationId, check, signature } = faultOf(result, step, finding);
+        const key = `${operationId} | ${check} | ${signature}`;
+        let fault = faults.get(key);
+        if (!fault) {
+          fault = {
+            key,
+            severity: finding.severity,
+            operationId,
+            check,
+            signature,
+            count: 0,
+            caseIds: [],
+            operations: [],
+            example: { caseId: result.id, message: finding.message, request: step.request, curl: step.curl, status: step.response?.status },
+            seen: new Set(),
+          };
+          faults.set(key, fault);
+        }
+        if (!fault.seen.has(result.id)) {
+          fault.seen.add(result.id);
+          fault.count++;
+          if (fault.caseIds.length < KEPT_IDS) fault.caseIds.push(result.id);
+        }
+        const op = step.operationId ?? '?';
+        if (!fault.operations.includes(op)) fault.operations.push(op);
+      }
+    }
+  }
+  return [...faults.values()]
+    .map(({ seen: _seen, ...fault }) => fault)
+    .sort((a, b) => (a.severity === b.severity ? b.count - a.count : a.severity === 'failure' ? -1 : 1));
+}
+
+/** The case's kind without its number: generated/getPlant/invalid-query-limit-2 -> invalid-query-limit. */
+function caseFamily(id: string): string {
+  return (id.split('/').pop() ?? id).replace(/-\d+$/, '');
+}
+
+/** The first line of an error body: a JSON error's message, or the text's first line without markup. */
+function errorLine(body: JsonValue | undefined): string {
+  if (body === undefined || body === null) return '';
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    for (const field of ['message', 'error', 'title', 'detail']) {
+      const value = (body as Record<string, JsonValue>)[field];
+      if (typeof value === 'string' && value.trim() !== '') return cut(value);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value.message === 'string') return cut(value.message);
+    }
+    return '';
+  }
+  const text = String(body)
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '');
+  return text === undefined ? '' : cut(text);
+}
+
+function cut(text: string): string {
+  const line = text.split('\n')[0].trim();
+  return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}
