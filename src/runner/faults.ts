@@ -29,6 +29,7 @@ export interface Fault {
 
 const TRANSPORT = new Set(['timeout', 'connection-reset', 'invalid-http', 'transport-error', 'body-too-large']);
 const KEPT_IDS = 5;
+const UNSUPPORTED_METHOD = 'generated/unsupported-method/';
 
 /** The fault a finding of a step belongs to (its key parts), in a case with an optional probe. */
 export function faultOf(
@@ -36,19 +37,37 @@ export function faultOf(
   step: StepResult,
   finding: Finding,
 ): { operationId: string; check: string; signature: string } {
-  const operationId = step.operationId ?? `${step.request?.method ?? '?'} ${step.request?.path ?? '?'}`;
+  const operationId = step.operationId ?? result.probe ?? `${step.request?.method ?? '?'} ${step.request?.path ?? '?'}`;
+  // The undeclared-method case is one check, whatever of 405 and Allow it missed; a server's
+  // router answers every path alike, so it is one fault for the run, naming the paths.
+  if (result.id.startsWith(UNSUPPORTED_METHOD))
+    return {
+      operationId: '*',
+      check: 'unsupported-method',
+      signature: `answered ${step.response?.status ?? finding.code}${step.response?.headers.allow ? '' : ' without Allow'}`,
+    };
   if (finding.code === 'off-contract-status' && finding.actual === 404)
     return { operationId: '*', check: finding.code, signature: '404 where no 404 is declared (usually an id that does not exist)' };
   if (finding.code === 'server-error')
     return { operationId, check: finding.code, signature: `${step.response?.status ?? finding.actual} ${errorLine(step.response?.body)}`.trim() };
   if (TRANSPORT.has(finding.code)) return { operationId, check: finding.code, signature: result.probe ?? caseFamily(result.id) };
   if (finding.pointer !== undefined) return { operationId, check: finding.code, signature: finding.pointer.replace(/\/\d+(?=\/|$)/g, '/*') || '(root)' };
-  if (finding.code === 'unexpected-status')
-    return {
-      operationId,
-      check: finding.code,
-      signature: `expected ${String(finding.expected)}, got ${String(finding.actual)} · ${result.probe ?? caseFamily(result.id)}`,
-    };
+  if (finding.code === 'unexpected-status') {
+    // Named as Schemathesis names these checks; one fault per input place, whatever value class showed it.
+    const target = (result.probe ?? caseFamily(result.id)).split(':')[0];
+    const expected = String(finding.expected);
+    const got = Number(finding.actual);
+    const family = caseFamily(result.id);
+    const check =
+      family === 'no-credentials' || family === 'wrong-credentials'
+        ? 'auth-ignored'
+        : expected === '4xx' && got < 400
+          ? 'invalid-data-accepted'
+          : expected === '2xx' && got >= 400 && got < 500
+            ? 'valid-data-rejected'
+            : finding.code;
+    return { operationId, check, signature: `expected ${expected}, got ${got} · ${target}` };
+  }
   if (finding.header !== undefined) return { operationId, check: finding.code, signature: finding.header };
   if (finding.actual !== undefined && typeof finding.actual !== 'object') return { operationId, check: finding.code, signature: String(finding.actual) };
   return { operationId, check: finding.code, signature: finding.message.split('\n')[0].slice(0, 100) };
@@ -78,12 +97,16 @@ export function groupFaults(results: CaseResult[]): Fault[] {
           };
           faults.set(key, fault);
         }
+        if (finding.severity === 'failure' && fault.severity !== 'failure') {
+          fault.severity = 'failure';
+          fault.example = { caseId: result.id, message: finding.message, request: step.request, curl: step.curl, status: step.response?.status };
+        }
         if (!fault.seen.has(result.id)) {
           fault.seen.add(result.id);
           fault.count++;
           if (fault.caseIds.length < KEPT_IDS) fault.caseIds.push(result.id);
         }
-        const op = step.operationId ?? '?';
+        const op = step.operationId ?? result.probe ?? '?';
         if (!fault.operations.includes(op)) fault.operations.push(op);
       }
     }

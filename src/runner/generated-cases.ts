@@ -83,9 +83,10 @@ function unsupportedMethods(operations: Operation[], built: Case[]): Case[] {
     const { request: sample } = valid.steps[0];
     const headers = Object.fromEntries(Object.entries(sample.headers ?? {}).filter(([name]) => name !== 'content-type'));
     out.push({
-      id: `generated/unsupported-method${path}`,
+      id: `generated/unsupported-method/${method}${path}`,
       name: `${method} ${path}: answers an undeclared method with 405 and Allow`,
       source: 'generated',
+      probe: `${method} ${path}`,
       steps: [
         {
           name: 'request',
@@ -192,14 +193,15 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     const n = (brokenCount.get(parameter) ?? 0) + 1;
     brokenCount.set(parameter, n);
     const request = build(operation, parts, credentials.parts, plan, firstBody, seed, context.document);
-    out.push(
-      make(
+    out.push({
+      ...make(
         `invalid-${parameter.in}-${parameter.name}-${n}`,
         `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} (${JSON.stringify(broken.value).slice(0, 40)})`,
         request,
         { status: '4xx' },
       ),
-    );
+      probe: `${parameter.in} ${parameter.name}: ${broken.rule}`,
+    });
   }
   if (hasCredentials(credentials.parts)) {
     const request = build(operation, first.parts, { headers: {}, query: {}, cookies: {} }, plan, firstBody, seed, context.document);

@@ -100,6 +100,8 @@ function parameterPick(
   context: HostileContext,
 ): Pick | undefined {
   const { text } = value;
+  // A lone surrogate has no UTF-8 form, so no URL or header carries it (a JSON body does, escaped).
+  if (!text.isWellFormed()) return undefined;
   if (parameter.in === 'path' && (text === '' || text === '.' || text === '..')) return undefined;
   if (parameter.in === 'header' && !HEADER_TEXT.test(text)) return undefined;
   const where = `${parameter.in} ${parameter.name}`;
@@ -127,7 +129,12 @@ function parameterPick(
     forbidden: () => {
       if (kind !== 'primitive' || parameter.in === 'cookie' || value.kind === 'repeated-key') return false;
       const read = coerceRaw(text, 'primitive', schema, context.document);
-      return !context.validators.at(parameter.schemaPointer)(read).ok;
+      try {
+        return !context.validators.at(parameter.schemaPointer)(read).ok;
+      } catch {
+        // A value the validator cannot even read is no value the document allows.
+        return true;
+      }
     },
   };
 }

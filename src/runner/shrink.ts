@@ -78,7 +78,18 @@ export function* smaller(request: FixtureRequest): Generator<FixtureRequest> {
   for (let i = 0; i < query.length; i++) {
     const [key, value = ''] = query[i].split(/=(.*)/s);
     if (value.length > LONG_VALUE)
-      yield { ...request, rawQuery: query.map((piece, j) => (j === i ? `${key}=${value.slice(0, Math.ceil(value.length / 2))}` : piece)) };
+      yield {
+        ...request,
+        rawQuery: query.map((piece, j) => (j === i ? `${key}=${value.slice(0, Math.ceil(value.length / 2)).replace(/%[0-9A-Fa-f]?$/, '')}` : piece)),
+      };
+  }
+  const segments = request.path.split('/');
+  for (let i = 0; i < segments.length; i++) {
+    if (segments[i].length > LONG_VALUE)
+      yield {
+        ...request,
+        path: segments.map((segment, j) => (j === i ? segment.slice(0, Math.ceil(segment.length / 2)).replace(/%[0-9A-Fa-f]?$/, '') : segment)).join('/'),
+      };
   }
   if (request.rawBody !== undefined && request.rawBody.length > LONG_VALUE && jsonOf(request.rawBody) === undefined) {
     // Not JSON (a deep nesting, a cut document): half of it may still break the server the same way.

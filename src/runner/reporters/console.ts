@@ -118,7 +118,8 @@ function writeFaults(report: VerifyReport, write: (chunk: string) => void, paint
 }
 
 function faultTitle(fault: Fault): string {
-  if (fault.operationId === '*') return `${fault.signature}, on ${fault.operations.length} operation${fault.operations.length === 1 ? '' : 's'}`;
+  if (fault.operationId === '*')
+    return `${fault.check === 'off-contract-status' ? '' : `${fault.check}  `}${fault.signature}, on ${fault.operations.length} operation${fault.operations.length === 1 ? '' : 's'}`;
   return `${fault.operationId}  ${fault.check}  ${fault.signature}`;
 }
 
