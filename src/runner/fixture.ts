@@ -34,6 +34,8 @@ export interface FixtureExpectation {
   listAtMost?: number;
   /** Generated hostile cases only: any answer but a 5xx will do, and an undeclared 4xx only warns. */
   hostile?: boolean;
+  /** Generated only: what this step expects is advice (an undeclared method's 405): unmet, it warns, unless --strict. */
+  advisory?: boolean;
 }
 
 export interface FixtureStep {

@@ -136,7 +136,11 @@ async function runStep(
       strict: context.strict,
       rejection: expect.status === '4xx' || expect.hostile === true,
     }),
-    ...checkExpectations(expect, received, pages),
+    ...checkExpectations(expect, received, pages).map((finding) =>
+      expect.advisory && !context.strict
+        ? { ...finding, severity: 'warning' as const, message: `${finding.message} (a warning; --strict makes it a failure)` }
+        : finding,
+    ),
   ];
   if (context.maxResponseTimeMs !== undefined && outcome.durationMs > context.maxResponseTimeMs)
     findings.push({

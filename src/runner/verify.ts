@@ -12,7 +12,8 @@ import type { Case } from './fixture.ts';
 import { generateCases } from './generated-cases.ts';
 import { createHttpClient, type HttpClient } from './http-client.ts';
 import { loadFixtures } from './load-fixtures.ts';
-import { createOutageWatch } from './outage.ts';
+import { createOutageWatch, OUTAGE_LIMIT } from './outage.ts';
+import { LIVENESS_TIMEOUT_MS } from './defaults.ts';
 import { createRedactor, credentialNames, isCredentialHeader, redactUrl, type Redactor } from './redact.ts';
 import { summarize, type CaseResult, type UncoveredOperation, type VerifyReport } from './report.ts';
 import { REPORTERS, type Reporter } from './reporters/index.ts';
@@ -57,7 +58,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const names = credentialNames(operations.flatMap((operation) => operation.security.flat()));
   const outputs = options.reporters.map((target) => openReporter(target));
   const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
-  await reachable(client, options.targetUrl, Math.min(options.timeoutMs, PROBE_TIMEOUT_MS), redact);
+  await reachable(client, options.targetUrl, Math.min(options.timeoutMs, LIVENESS_TIMEOUT_MS), redact);
   const context: CaseContext = {
     target: options.targetUrl,
     client,
@@ -86,7 +87,8 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const outage = createOutageWatch();
   let stopped: string | undefined;
   let timeLimited = false;
-  // A request that hangs while the server still answers others is that input's fault, not an outage.
+  // Time-outs in a row, in the order cases finish: at OUTAGE_LIMIT the server is asked whether it answers anything at all.
+  let timeoutsInARow = 0;
   const hungAlone = new Set<string>();
   const deadline = options.timeLimitMs > 0 ? startedAt.getTime() + options.timeLimitMs : Infinity;
   let faults: Fault[] = [];
@@ -99,14 +101,15 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
           timeLimited = true;
           return `not run: --time-limit ${options.timeLimitMs / 1000} s was reached`;
         }
-        if (hungAlone.has(result.id)) return undefined;
-        const found = outage(result);
+        const found = outage(result, hungAlone.has(result.id));
         stopped ??= found?.stopped;
         return found?.skip;
       },
       run: async (testCase, index) => {
         const result = await runSafely(testCase, context, options.uniqueIdBase + BigInt(index));
-        if (timedOut(result) && (await stillAnswers(client, options.targetUrl))) {
+        timeoutsInARow = timedOut(result) ? timeoutsInARow + 1 : 0;
+        if (timeoutsInARow >= OUTAGE_LIMIT && (await stillAnswers(client, options.targetUrl, Math.min(options.timeoutMs, LIVENESS_TIMEOUT_MS)))) {
+          timeoutsInARow = 0;
           hungAlone.add(result.id);
           for (const finding of result.steps.flatMap((step) => step.findings))
             if (finding.code === 'timeout') finding.message += '; the server still answers other requests, so this input hung it';
@@ -159,8 +162,8 @@ function timedOut(result: CaseResult): boolean {
 }
 
 /** Any answer at all to a plain GET of the target's base path: the server's loop still runs. */
-async function stillAnswers(client: HttpClient, target: URL): Promise<boolean> {
-  const outcome = await client.send(target, { method: 'GET', path: target.pathname, query: '', headers: {}, body: '' });
+async function stillAnswers(client: HttpClient, target: URL, timeoutMs: number): Promise<boolean> {
+  const outcome = await client.send(target, { method: 'GET', path: target.pathname, query: '', headers: {}, body: '' }, timeoutMs);
   return outcome.ok || outcome.status !== undefined;
 }
 

@@ -73,12 +73,12 @@ export function createConsoleReporter(context: ReporterContext): Reporter {
       if (summary.warned > 0) parts.push(`${summary.warned} with warnings`);
       if (summary.skipped > 0) parts.push(`${summary.skipped} skipped`);
       const verdict = report.outcome === 'passed' ? paint('PASS', 'PASSED') : paint('FAIL', 'FAILED');
+      for (const warning of report.warnings ?? []) context.write(`\n${paint('WARN', 'WARN')}  ${warning}\n`);
+      writeFaults(report, context.write, paint);
       if (report.uncovered.length > 0) {
         context.write(`\n${report.uncovered.length} operation${report.uncovered.length === 1 ? '' : 's'} got no generated case:\n`);
         for (const item of report.uncovered) context.write(`  ${paint('SKIP', 'NONE')}  ${item.method} ${item.path} (${item.operationId}): ${item.reason}\n`);
       }
-      for (const warning of report.warnings ?? []) context.write(`\n${paint('WARN', 'WARN')}  ${warning}\n`);
-      writeFaults(report, context.write, paint);
       context.write(`\n${verdict}: ${parts.join(', ')} of ${summary.total} (${(report.durationMs / 1000).toFixed(1)} s)\n`);
       const closing = closingSummary(report);
       if (closing) context.write(`${closing}\n`);
@@ -107,13 +107,17 @@ function writeFaults(report: VerifyReport, write: (chunk: string) => void, paint
   write(
     `\n${paint('heading', `Distinct faults: ${failures.length}`)}${warnings > 0 ? ` (and ${warnings} distinct warning${warnings === 1 ? '' : 's'})` : ''}\n`,
   );
+  const byId = new Map(report.cases.map((result) => [result.id, result]));
   for (const fault of faults) {
     const label = fault.severity === 'failure' ? paint('FAIL', 'FAIL') : paint('WARN', 'WARN');
     write(`${label}  ${faultTitle(fault)}  ×${fault.count}\n`);
     if (fault.severity !== 'failure') continue;
-    write(`      ${paint('failure', fault.example.message.split('\n')[0])}\n`);
-    const curl = fault.shrunk?.curl ?? fault.example.curl;
-    if (curl) write(`      ${paint('curl', curl)}\n`);
+    // The first case that showed it, in full (request, finding, diff, answer, curl) ...
+    const example = byId.get(fault.example.caseId);
+    const lines = example ? caseDetails(example, 'failures') : [{ kind: 'failure' as const, text: fault.example.message }];
+    for (const line of lines) write(`      ${paint(line.kind, line.text)}\n`);
+    // ... and the smallest request that still shows it, when shrinking made it smaller.
+    if (fault.shrunk?.curl && fault.shrunk.curl !== fault.example.curl) write(`      ${paint('heading', 'smallest:')} ${paint('curl', fault.shrunk.curl)}\n`);
   }
 }
 
