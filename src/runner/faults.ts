@@ -50,6 +50,7 @@ export function faultOf(
     return { operationId: '*', check: finding.code, signature: '404 where no 404 is declared (usually an id that does not exist)' };
   if (finding.code === 'server-error')
     return { operationId, check: finding.code, signature: `${step.response?.status ?? finding.actual} ${errorLine(step.response?.body)}`.trim() };
+  if (finding.code === 'slow-response') return { operationId, check: finding.code, signature: `slower than ${String(finding.expected)} ms` };
   if (TRANSPORT.has(finding.code)) return { operationId, check: finding.code, signature: result.probe ?? caseFamily(result.id) };
   if (finding.pointer !== undefined) return { operationId, check: finding.code, signature: finding.pointer.replace(/\/\d+(?=\/|$)/g, '/*') || '(root)' };
   if (finding.code === 'unexpected-status') {
