@@ -128,14 +128,37 @@ async function runStep(
     text,
     json: text === '' ? undefined : parseJson(text),
   };
-  const findings: Finding[] = [
-    ...checkContract({
-      route: routed,
+  const judge = (route: RouteResult) =>
+    checkContract({
+      route,
       response: received,
       validators: context.validators,
       strict: context.strict,
       rejection: expect.status === '4xx' || expect.hostile === true,
-    }),
+    });
+  let contract = judge(routed);
+  // Look-alike paths (/countries/{country} and /countries/{countries}) are one path to a server:
+  // an answer that keeps the contract of the operation the path routes to is the document's
+  // ambiguity, not the server's fault, and warns.
+  if (
+    routed !== routedByPath &&
+    routedByPath.kind === 'operation' &&
+    contract.some((f) => f.severity === 'failure') &&
+    !judge(routedByPath).some((f) => f.severity === 'failure')
+  ) {
+    const other = routedByPath.operation;
+    contract = contract.map((finding) =>
+      finding.severity === 'failure'
+        ? {
+            ...finding,
+            severity: 'warning' as const,
+            message: `${finding.message} (it keeps the contract of ${other.id}, ${other.method} ${other.path}, whose path looks the same)`,
+          }
+        : finding,
+    );
+  }
+  const findings: Finding[] = [
+    ...contract,
     ...checkExpectations(expect, received, pages).map((finding) =>
       expect.advisory && !context.strict
         ? { ...finding, severity: 'warning' as const, message: `${finding.message} (a warning; --strict makes it a failure)` }
