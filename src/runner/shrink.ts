@@ -26,6 +26,7 @@ export async function shrinkFaults(
     // A fixture is the user's own request, sent once as written; only generated cases are shrunk.
     if (!original || original.source !== 'generated' || original.steps.length !== 1) continue;
     let best = original.steps[0].request;
+    const keep = kept(original);
     let bestResult: CaseResult | undefined;
     let attempts = 0;
     const holds = async (request: FixtureRequest) => {
@@ -42,7 +43,7 @@ export async function shrinkFaults(
     let shrinking = true;
     while (shrinking && attempts < SHRINK_ATTEMPTS && Date.now() <= deadline) {
       shrinking = false;
-      for (const candidate of smaller(best)) {
+      for (const candidate of smaller(best, keep)) {
         if (attempts >= SHRINK_ATTEMPTS || Date.now() > deadline) break;
         if (await holds(candidate)) {
           best = candidate;
@@ -56,17 +57,44 @@ export async function shrinkFaults(
   }
 }
 
+/** What a shrink must leave alone: the input a case is about, and a body that must stay invalid. */
+export interface Kept {
+  query?: string;
+  header?: string;
+  body?: boolean;
+  /** Values stay whole (halving a value that breaks a rule may make it keep the rule). */
+  values?: boolean;
+}
+
+/**
+ * A case made to be refused fails the same way once its bad part is gone (the request is valid,
+ * the answer is still not a 4xx): so its probed parameter stays, and its body is left whole.
+ */
+function kept(testCase: Case): Kept {
+  const refused = testCase.steps[0].expect.status === '4xx';
+  const [where, name] = (testCase.probe ?? '').split(':')[0].split(' ');
+  return {
+    ...(where === 'query' && { query: encodeURIComponent(name) }),
+    ...(where === 'header' && { header: name.toLowerCase() }),
+    body: refused || where === 'body',
+    values: refused,
+  };
+}
+
 /** Requests one step smaller than `request`, the biggest cuts first. */
-export function* smaller(request: FixtureRequest): Generator<FixtureRequest> {
+export function* smaller(request: FixtureRequest, keep: Kept = {}): Generator<FixtureRequest> {
   const query = request.rawQuery ?? [];
-  for (let i = 0; i < query.length; i++) yield { ...request, rawQuery: query.filter((_, j) => j !== i) };
+  for (let i = 0; i < query.length; i++) {
+    if (keep.query !== undefined && query[i].split('=')[0] === keep.query) continue;
+    yield { ...request, rawQuery: query.filter((_, j) => j !== i) };
+  }
   for (const name of Object.keys(request.headers ?? {})) {
-    if (name === 'content-type' || name === 'authorization') continue;
+    if (name === 'content-type' || name === 'authorization' || name === keep.header) continue;
     const headers = { ...request.headers };
     delete headers[name];
     yield { ...request, headers };
   }
-  const body = request.body ?? (request.rawBody === undefined ? undefined : jsonOf(request.rawBody));
+  const body = keep.body ? undefined : (request.body ?? (request.rawBody === undefined ? undefined : jsonOf(request.rawBody)));
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     for (const key of Object.keys(body)) {
       const rest = { ...body };
@@ -75,7 +103,7 @@ export function* smaller(request: FixtureRequest): Generator<FixtureRequest> {
       else yield { ...request, rawBody: JSON.stringify(rest) };
     }
   }
-  for (let i = 0; i < query.length; i++) {
+  for (let i = 0; i < query.length && !keep.values; i++) {
     const [key, value = ''] = query[i].split(/=(.*)/s);
     if (value.length > LONG_VALUE)
       yield {
@@ -84,14 +112,14 @@ export function* smaller(request: FixtureRequest): Generator<FixtureRequest> {
       };
   }
   const segments = request.path.split('/');
-  for (let i = 0; i < segments.length; i++) {
+  for (let i = 0; i < segments.length && !keep.values; i++) {
     if (segments[i].length > LONG_VALUE)
       yield {
         ...request,
         path: segments.map((segment, j) => (j === i ? segment.slice(0, Math.ceil(segment.length / 2)).replace(/%[0-9A-Fa-f]?$/, '') : segment)).join('/'),
       };
   }
-  if (request.rawBody !== undefined && request.rawBody.length > LONG_VALUE && jsonOf(request.rawBody) === undefined) {
+  if (!keep.body && request.rawBody !== undefined && request.rawBody.length > LONG_VALUE && jsonOf(request.rawBody) === undefined) {
     // Not JSON (a deep nesting, a cut document): half of it may still break the server the same way.
     const half = request.rawBody.length / 2;
     yield { ...request, rawBody: request.rawBody.slice(0, Math.ceil(half / 2)) + request.rawBody.slice(request.rawBody.length - Math.floor(half / 2)) };
