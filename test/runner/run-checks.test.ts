@@ -154,7 +154,11 @@ describe('shrinking steps', () => {
 
 describe('shrinking a case made to be refused', () => {
   it('keeps the parameter it is about, and its value whole', () => {
-    const request = { method: 'GET', path: '/states', rawQuery: ['sort=not-in-the-enum-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'yesterday=true'] };
+    const request = {
+      method: 'GET',
+      path: '/states',
+      rawQuery: ['sort=not-in-the-enum-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'yesterday=true'],
+    };
     const steps = [...smaller(request, { query: 'sort', values: true, body: true })];
     expect(steps.map((s) => s.rawQuery)).toEqual([[request.rawQuery[0]]]);
   });

@@ -6,7 +6,7 @@
 import type { CaseResult, VerifyReport } from '../report.ts';
 import { coverageTotals } from '../coverage.ts';
 import { faultOf, type Fault } from '../faults.ts';
-import { caseDetails, type DetailKind } from './case-details.ts';
+import { answerLines, caseDetails, findingLines, requestLine, type DetailKind, type DetailLine } from './case-details.ts';
 import type { Reporter, ReporterContext } from './reporter.ts';
 
 /** Runs shorter than this many cases finish before a progress line would help. */
@@ -112,13 +112,31 @@ function writeFaults(report: VerifyReport, write: (chunk: string) => void, paint
     const label = fault.severity === 'failure' ? paint('FAIL', 'FAIL') : paint('WARN', 'WARN');
     write(`${label}  ${faultTitle(fault)}  ×${fault.count}\n`);
     if (fault.severity !== 'failure') continue;
-    // The first case that showed it, in full (request, finding, diff, answer, curl) ...
-    const example = byId.get(fault.example.caseId);
-    const lines = example ? caseDetails(example, 'failures') : [{ kind: 'failure' as const, text: fault.example.message }];
-    for (const line of lines) write(`      ${paint(line.kind, line.text)}\n`);
+    // The first case that showed it: its request, this fault's finding (the others of the same
+    // fault in that answer counted, not repeated), the diff, the answer and curl ...
+    for (const line of faultLines(fault, byId.get(fault.example.caseId))) write(`      ${paint(line.kind, line.text)}\n`);
     // ... and the smallest request that still shows it, when shrinking made it smaller.
     if (fault.shrunk?.curl && fault.shrunk.curl !== fault.example.curl) write(`      ${paint('heading', 'smallest:')} ${paint('curl', fault.shrunk.curl)}\n`);
   }
+}
+
+function faultLines(fault: Fault, example: CaseResult | undefined): DetailLine[] {
+  // A sequence is shown whole: the steps that passed are how the server got there.
+  if (example && example.steps.length > 1) return caseDetails(example, 'failures');
+  for (const step of example?.steps ?? []) {
+    const mine = step.findings.filter((finding) => {
+      if (finding.severity !== 'failure') return false;
+      const { operationId, check, signature } = faultOf(example!, step, finding);
+      return `${operationId} | ${check} | ${signature}` === fault.key;
+    });
+    if (mine.length === 0) continue;
+    const lines: DetailLine[] = [{ kind: 'heading', text: requestLine(step) }, ...findingLines(mine[0])];
+    if (mine.length > 1) lines.push({ kind: 'failure', text: `  (and ${mine.length - 1} more like it in this answer)` });
+    if (step.response) lines.push(...answerLines(step.response));
+    if (step.curl) lines.push({ kind: 'curl', text: step.curl });
+    return lines;
+  }
+  return [{ kind: 'failure', text: fault.example.message }];
 }
 
 function faultTitle(fault: Fault): string {
