@@ -8,6 +8,7 @@ import type { Validators } from '../validation/validator.ts';
 import { checkContract } from './contract-checks.ts';
 import { toCurl } from './curl.ts';
 import { checkExpectations } from './expectations.ts';
+import { checkResponseHeaders } from './response-headers.ts';
 import { findOnPages } from './sequence-lists.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
@@ -31,6 +32,8 @@ export interface CaseContext {
   credentialNames: CredentialNames;
   /** The operations by id: a generated step is judged as the operation it was built for (look-alike paths route to one of them). */
   operations?: Map<string, Operation>;
+  /** The document, for what a response declares beyond its body (its headers). */
+  document?: unknown;
   /** --max-response-time: a slower answer fails its case. */
   maxResponseTimeMs?: number;
 }
@@ -157,6 +160,8 @@ async function runStep(
         : finding,
     );
   }
+  if (routed.kind === 'operation' && context.document !== undefined && outcome.status < 500)
+    contract.push(...checkResponseHeaders(routed.operation, outcome.status, outcome.headers, context.document, context.validators, context.strict));
   const findings: Finding[] = [
     ...contract,
     ...checkExpectations(expect, received, pages).map((finding) =>

@@ -70,6 +70,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     redact,
     credentialNames: names,
     operations: new Map(operations.map((operation) => [operation.id, operation])),
+    document: spec.document,
     ...(options.maxResponseTimeMs > 0 && { maxResponseTimeMs: options.maxResponseTimeMs }),
   };
   const warnings = lookAlikePaths(operations);

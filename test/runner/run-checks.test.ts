@@ -163,3 +163,41 @@ describe('shrinking a case made to be refused', () => {
     expect(steps.map((s) => s.rawQuery)).toEqual([[request.rawQuery[0]]]);
   });
 });
+
+describe('declared response headers', () => {
+  async function quotaServer(limit: string | undefined) {
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...(limit !== undefined && { 'x-rate-limit': limit }) });
+      res.end('{}');
+    });
+    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    close = () => new Promise((done) => http.close(() => done()));
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  }
+  const codes = (report: VerifyReport) => report.cases.flatMap((c) => c.steps.flatMap((s) => s.findings.map((f) => `${f.severity} ${f.code}`)));
+
+  it('pass a header that matches its schema', async () => {
+    const report = await verify({
+      target: await quotaServer('42'),
+      spec: 'test/documents/rate-limited.yaml',
+      generate: 1,
+      hostile: 0,
+      strict: true,
+      filter: ['getQuota'],
+    });
+    expect(codes(report)).toEqual([]);
+  });
+
+  it('fail a header that breaks its schema', async () => {
+    const report = await verify({ target: await quotaServer('many'), spec: 'test/documents/rate-limited.yaml', generate: 1, hostile: 0, filter: ['getQuota'] });
+    expect(codes(report)).toEqual(['failure invalid-response-header']);
+  });
+
+  it('warn about a required header left out, and fail under --strict', async () => {
+    const target = await quotaServer(undefined);
+    const lenient = await verify({ target, spec: 'test/documents/rate-limited.yaml', generate: 1, hostile: 0, filter: ['getQuota'] });
+    expect(codes(lenient)).toEqual(['warning missing-response-header']);
+    const strict = await verify({ target, spec: 'test/documents/rate-limited.yaml', generate: 1, hostile: 0, strict: true, filter: ['getQuota'] });
+    expect(codes(strict)).toEqual(['failure missing-response-header']);
+  });
+});
