@@ -58,7 +58,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const names = credentialNames(operations.flatMap((operation) => operation.security.flat()));
   const outputs = options.reporters.map((target) => openReporter(target));
   const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
-  await reachable(client, options.targetUrl, Math.min(options.timeoutMs, LIVENESS_TIMEOUT_MS), redact);
+  await reachable(client, options.targetUrl, Math.min(options.timeoutMs, PROBE_TIMEOUT_MS), redact);
   const context: CaseContext = {
     target: options.targetUrl,
     client,
