@@ -13,6 +13,7 @@ import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { MediaContent, Operation, ParameterSpec } from '../document/operations.ts';
 import { bindResources, type ResourceBinding } from '../document/resources.ts';
+import { createRouter } from '../document/router.ts';
 import type { Validators } from '../validation/validator.ts';
 import { credentialsFor, hasCredentials, withCredentials, type CredentialParts } from './credentials.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
@@ -76,12 +77,16 @@ const UNDECLARED_METHODS = ['DELETE', 'PATCH', 'PUT', 'POST', 'GET'];
 function unsupportedMethods(operations: Operation[], built: Case[]): Case[] {
   const byPath = new Map<string, Operation[]>();
   for (const operation of operations) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  const route = createRouter(operations);
   const out: Case[] = [];
   for (const [path, declared] of byPath) {
-    const method = UNDECLARED_METHODS.find((m) => !declared.some((operation) => operation.method === m));
     const valid = built.find((c) => declared.some((operation) => c.id === `generated/${operation.id}/valid-1`));
-    if (!method || !valid) continue;
+    if (!valid) continue;
     const { request: sample } = valid.steps[0];
+    // Undeclared for the URL as a server sees it: another template may take the same URL with
+    // this method (/orgs/{org}/runners/limits and /orgs/{org}/runners/{id}).
+    const method = UNDECLARED_METHODS.find((m) => route(m, sample.path).kind === 'method-not-allowed');
+    if (!method) continue;
     const headers = Object.fromEntries(Object.entries(sample.headers ?? {}).filter(([name]) => name !== 'content-type'));
     out.push({
       id: `generated/unsupported-method/${method}${path}`,
