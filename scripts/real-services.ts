@@ -11,7 +11,7 @@
 // installed there (the registry). Without the apps, npm or redis-server the stage says so loudly
 // and exits 0 (skipped), so CI without them stays green; --require makes a skip exit 1.
 //
-//   npm run real-services [-- --generate 20 --only disease-sh-api --keep-going --require]
+//   npm run real-services [-- --generate 20 --only disease-sh-api --timeout 3000 --concurrency 4 --require]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
