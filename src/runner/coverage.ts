@@ -3,21 +3,9 @@
 // and a failure), or not reached. Statuses the server answered but the operation does not
 // declare are listed apart. Every declared operation is in the table, reached or not.
 import type { Operation } from '../document/operations.ts';
-import type { CaseResult } from './report.ts';
+import type { CaseResult, CellState, OperationCoverage } from './report.ts';
 
-export type CellState = 'reached' | 'failed' | 'not-reached';
-
-export interface OperationCoverage {
-  operationId: string;
-  method: string;
-  path: string;
-  /** Declared statuses ('200', '4XX', 'default') and what the run did with each. */
-  statuses: Record<string, CellState>;
-  /** Statuses answered that the operation does not declare. */
-  undeclared: number[];
-  /** Requests judged as this operation. */
-  requests: number;
-}
+export type { CellState, OperationCoverage } from './report.ts';
 
 /** The coverage table of a run, in document order. */
 export function coverageOf(operations: Operation[], results: CaseResult[]): OperationCoverage[] {

@@ -5,27 +5,9 @@
 // case's target and value class for an answer that never came. Undeclared 404s (random ids)
 // are one warning for the whole run.
 import type { JsonValue } from '../json/exact-json.ts';
-import type { CaseResult, Finding, PlainRequest, Severity, StepResult } from './report.ts';
+import type { CaseResult, Fault, Finding, StepResult } from './report.ts';
 
-export interface Fault {
-  /** operation | check | signature: stable across runs of the same seed. */
-  key: string;
-  severity: Severity;
-  /** The operation it was found on; '*' for a warning grouped over the whole run. */
-  operationId: string;
-  check: string;
-  signature: string;
-  /** Cases that showed it. */
-  count: number;
-  /** The first few of those cases' ids. */
-  caseIds: string[];
-  /** Operations it was seen on (a grouped warning spans several). */
-  operations: string[];
-  /** The first case's finding message, request and curl line. */
-  example: { caseId: string; message: string; request?: PlainRequest; curl?: string; status?: number };
-  /** The smallest request found that still shows the fault (shrink.ts), when shrinking ran. */
-  shrunk?: { request?: PlainRequest; curl?: string; attempts: number };
-}
+export type { Fault } from './report.ts';
 
 const TRANSPORT = new Set(['timeout', 'connection-reset', 'invalid-http', 'transport-error', 'body-too-large']);
 const KEPT_IDS = 5;

@@ -1,12 +1,12 @@
 // Hostile cases (--hostile N per operation): an otherwise valid request with one parameter or one
 // body field replaced by a value real servers mishandle (hostile-values.ts), or a body that is no
 // JSON at all. Whatever the value, the server must answer, and never with a 5xx; a value the
-// document forbids (read from the wire as the mock reads it) must be refused with a 4xx ("invalid
+// document forbids (read from the wire by the rules the mock reads it with) must be refused with a 4xx ("invalid
 // data accepted"); one it allows may be refused too, since a document rarely says everything.
 import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import type { Operation, ParameterSpec } from '../document/operations.ts';
 import { resolveSchema } from '../document/schema-shape.ts';
-import { coerceRaw, kindOf } from '../mock/coerce-text.ts';
+import { isPrimitiveSchema, readWireText } from './wire-text.ts';
 import { createSeededRandom, mixSeed } from '../example/seeded-random.ts';
 import type { Validators } from '../validation/validator.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
@@ -105,7 +105,6 @@ function parameterPick(
   if (parameter.in === 'path' && (text === '' || text === '.' || text === '..')) return undefined;
   if (parameter.in === 'header' && !HEADER_TEXT.test(text)) return undefined;
   const where = `${parameter.in} ${parameter.name}`;
-  const kind = kindOf(schema, context.document);
   return {
     where,
     value,
@@ -127,8 +126,8 @@ function parameterPick(
     },
     // Only a primitive is judged: how an array or object parameter reads one odd text is the server's choice.
     forbidden: () => {
-      if (kind !== 'primitive' || parameter.in === 'cookie' || value.kind === 'repeated-key') return false;
-      const read = coerceRaw(text, 'primitive', schema, context.document);
+      if (!isPrimitiveSchema(schema) || parameter.in === 'cookie' || value.kind === 'repeated-key') return false;
+      const read = readWireText(text, schema);
       try {
         return !context.validators.at(parameter.schemaPointer)(read).ok;
       } catch {

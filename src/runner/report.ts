@@ -4,8 +4,6 @@
 // like a mock journal entry. Nothing in here ever holds the token (see redact.ts).
 import type { JsonValue } from '../json/exact-json.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
-import type { Fault } from './faults.ts';
-import type { OperationCoverage } from './coverage.ts';
 
 /** A request as the report shows it: credentials redacted, the body as a value. */
 export interface PlainRequest extends Pick<MockRequest, 'method' | 'path' | 'query'> {
@@ -121,4 +119,39 @@ export function summarize(cases: CaseResult[]): VerifySummary {
     skipped: count('skipped'),
     warned: cases.filter((c) => c.status === 'passed' && c.warnings > 0).length,
   };
+}
+
+/** A distinct fault: the findings of a run grouped by operation, check and signature (faults.ts). */
+export interface Fault {
+  /** operation | check | signature: stable across runs of the same seed. */
+  key: string;
+  severity: Severity;
+  /** The operation it was found on; '*' for a warning grouped over the whole run. */
+  operationId: string;
+  check: string;
+  signature: string;
+  /** Cases that showed it. */
+  count: number;
+  /** The first few of those cases' ids. */
+  caseIds: string[];
+  /** Operations it was seen on (a grouped warning spans several). */
+  operations: string[];
+  /** The first case's finding message, request and curl line. */
+  example: { caseId: string; message: string; request?: PlainRequest; curl?: string; status?: number };
+  /** The smallest request found that still shows the fault (shrink.ts), when shrinking ran. */
+  shrunk?: { request?: PlainRequest; curl?: string; attempts: number };
+}
+
+export type CellState = 'reached' | 'failed' | 'not-reached';
+
+export interface OperationCoverage {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Declared statuses ('200', '4XX', 'default') and what the run did with each. */
+  statuses: Record<string, CellState>;
+  /** Statuses answered that the operation does not declare. */
+  undeclared: number[];
+  /** Requests judged as this operation. */
+  requests: number;
 }
