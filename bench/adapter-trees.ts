@@ -39,7 +39,7 @@ export function commitOf(root: string, revision: string): string | undefined {
 }
 
 /** The tree of `commit`, archived once into the cache; its node_modules is (again) a link to `modules`. */
-function materialize(root: string, commit: string, modules: string): string {
+export function materialize(root: string, commit: string, modules: string): string {
   const dir = join(tmpdir(), 'plantstore-adapters', commit);
   if (!existsSync(join(dir, 'package.json'))) {
     // Into a folder of its own first, renamed when whole: a run stopped halfway leaves no tree that looks complete.

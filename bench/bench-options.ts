@@ -29,6 +29,8 @@ export interface BenchOptions {
   large?: LargeOptions;
   /** Only issue 20's adapter comparison (bench/adapters.ts). */
   adapters: boolean;
+  /** Only the unhappy-path part (bench/unhappy-path.ts): throughput before and after, Stripe's reload time. */
+  unhappyPath: boolean;
 }
 
 /** The settings every load of a run shares, as the measurement takes them and the report records them. */
@@ -37,7 +39,7 @@ export type LoadSettings = Pick<BenchOptions, 'durationSeconds' | 'warmupSeconds
 export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--quick] [--generator NAME] [--connections N]
                        [--skip-msw | --msw-only] [--msw-runs N]
                        [--skip-large | --large-only] [--large-runs N] [--large-ops N] [--large-timeout S]
-                       [--adapters]
+                       [--adapters] [--unhappy-path]
   (or: node bench/run.ts ... with Node 24)
 
   --duration S     measured whole seconds per server and scenario, after a 2 s warm-up (default 5)
@@ -67,6 +69,10 @@ export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--qui
                    node:net), of 9ce56d0 (the node:http adapter) and of this checkout, each from its
                    own tree (git archive; needs the history), loaded at the same time for --duration S
                    per scenario; prints own layer ÷ adapter and the 2x bar (bench/results/adapters.json)
+  --unhappy-path   only the latency/faults/--watch part: the mock from before them and this
+                   checkout's, both without those flags, loaded at the same time (today ÷ before
+                   per scenario), then the time a --watch reload of Stripe's document takes
+                   (bench/results/unhappy-path.json)
   -h, --help       this text
 
 Figures go to stdout and to bench/results/latest.json.
@@ -91,6 +97,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
       'large-ops': { type: 'string', default: '20' },
       'large-timeout': { type: 'string', default: '60' },
       adapters: { type: 'boolean', default: false },
+      'unhappy-path': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -147,5 +154,6 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     largeOnly: values['large-only'],
     large,
     adapters: values.adapters,
+    unhappyPath: values['unhappy-path'],
   };
 }

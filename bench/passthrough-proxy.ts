@@ -1,13 +1,15 @@
 // The floor of the proxy benchmark: the least a proxy on node:http and undici does (read the
 // request, forward it, read the answer, write it back), no validation, no journal, no log. The
 // proxy's figures are read against it: what is left above it is what judging the contract costs.
-// Run: node bench/passthrough-proxy.ts --upstream URL --port N
+// With several --upstream, it is a round-robin balancer (the Redis part: replicas behind it).
+// Run: node bench/passthrough-proxy.ts --upstream URL [--upstream URL2 ...] --port N
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Agent, request, type Dispatcher } from 'undici';
 
-const { values } = parseArgs({ options: { upstream: { type: 'string' }, port: { type: 'string' } } });
-const upstream = new URL(values.upstream ?? 'http://127.0.0.1:4020');
+const { values } = parseArgs({ options: { upstream: { type: 'string', multiple: true }, port: { type: 'string' } } });
+const upstreams = (values.upstream ?? ['http://127.0.0.1:4020']).map((url) => new URL(url).origin);
+let turn = 0;
 const dispatcher = new Agent({ keepAliveTimeout: 4_000 });
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'content-length']);
 
@@ -17,7 +19,12 @@ createServer((req, res) => {
   req.on('end', () => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = String(value);
-    request(`${upstream.origin}${req.url}`, { dispatcher, method: req.method as Dispatcher.HttpMethod, headers, body: Buffer.concat(chunks) }).then(
+    request(`${upstreams[turn++ % upstreams.length]}${req.url}`, {
+      dispatcher,
+      method: req.method as Dispatcher.HttpMethod,
+      headers,
+      body: Buffer.concat(chunks),
+    }).then(
       async (answer) => {
         const body = Buffer.from(await answer.body.arrayBuffer());
         const out: Record<string, string> = {};

@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { runAdaptersBench } from './adapters.ts';
+import { runUnhappyPathBench } from './unhappy-path.ts';
 import { judgeBar } from './bar.ts';
 import { formatLargeReport, measureLargeDocuments } from './large-documents.ts';
 import { resolveBenchOptions, USAGE, type BenchOptions } from './bench-options.ts';
@@ -88,6 +89,11 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
   say(`bench: needs Node 24 (this is ${process.version}); run it with \`npm run bench\`, which puts the project's Node 24 first on PATH.`);
   process.exit(2);
 }
+// The mock on Redis is a part of its own too (bench/redis-state.ts): --redis-only [--seconds S].
+if (process.argv.includes('--redis-only')) {
+  const { runRedisBench } = await import('./redis-state.ts');
+  process.exit(await runRedisBench(process.argv.slice(2).filter((arg) => arg !== '--redis-only')));
+}
 // The proxy's figures are a part of their own (bench/proxy.ts), with flags of their own.
 if (process.argv.includes('--proxy-only')) {
   const { runProxyBench } = await import('./proxy.ts');
@@ -116,6 +122,8 @@ async function runLarge(large: NonNullable<BenchOptions['large']>): Promise<bool
 }
 // Issue 20's adapter comparison is a part of its own (bench/adapters.ts).
 if (options.adapters) process.exit(await runAdaptersBench(options, say));
+// So is the unhappy path's (bench/unhappy-path.ts).
+if (options.unhappyPath) process.exit(await runUnhappyPathBench(options, say));
 if (options.largeOnly && options.large) process.exit((await runLarge(options.large)) ? 0 : 1);
 if (options.mswOnly && options.msw) process.exit((await runMsw(options.msw, say)) ? 0 : 1);
 const { report, broken } = await bench(options);

@@ -8,6 +8,8 @@ export type PlantstoreErrorCode =
   | 'LISTEN_FAILED'
   | 'STATE_FILE_CORRUPT'
   | 'STATE_FULL'
+  | 'STATE_UNAVAILABLE'
+  | 'SHARD_MISMATCH'
   | 'FIXTURE_INVALID'
   | 'UNKNOWN_NAME'
   | 'TARGET_UNREACHABLE'

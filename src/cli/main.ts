@@ -20,22 +20,31 @@ export async function main(argv: string[]): Promise<void> {
   }
   // The other commands (and the runner's reporters they bring) are loaded here, not at the top:
   // ~5-9 ms of the quick mock's start-up (docs/performance.md).
-  const [{ default: yargs }, { verifyCommand }, { proxyCommand }, { exampleCommand }, { validateCommand }, { specCommand }, { mswCommand }] = await Promise.all(
-    [
-      import('yargs'),
-      import('./commands/verify.ts'),
-      import('./commands/proxy.ts'),
-      import('./commands/example.ts'),
-      import('./commands/validate.ts'),
-      import('./commands/spec.ts'),
-      import('./commands/msw.ts'),
-    ],
-  );
+  const [
+    { default: yargs },
+    { verifyCommand },
+    { proxyCommand },
+    { exampleCommand },
+    { validateCommand },
+    { specCommand },
+    { mswCommand },
+    { mergeReportsCommand },
+  ] = await Promise.all([
+    import('yargs'),
+    import('./commands/verify.ts'),
+    import('./commands/proxy.ts'),
+    import('./commands/example.ts'),
+    import('./commands/validate.ts'),
+    import('./commands/spec.ts'),
+    import('./commands/msw.ts'),
+    import('./commands/merge-reports.ts'),
+  ]);
   const cli = yargs(argv)
     .scriptName('plantstore')
     .usage('$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).')
     .command(mockCommand)
     .command(verifyCommand)
+    .command(mergeReportsCommand)
     .command(proxyCommand)
     .command(exampleCommand)
     .command(validateCommand)

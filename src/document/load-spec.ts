@@ -34,6 +34,7 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     bundledText = cached.documentText;
     bundled = JSON.parse(bundledText) as OpenApiDocument;
     warnings = cached.warnings;
+    files = cached.files;
   } else {
     const [{ readDocument }, { officialVerdict }] = await Promise.all([import('./read-document.ts'), import('./official-schema.ts')]);
     const read = await readDocument(file, { remoteRefs: options.remoteRefs === true });
@@ -55,7 +56,7 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
   // Dereferencing changes the object it is given; the bundled form is kept for the validator.
   const { dereferenceBundled } = await import('./dereference.ts');
   const document = dereferenceBundled(JSON.parse(bundledText) as OpenApiDocument);
-  const spec: LoadedSpec = { file, dialect, document, bundled, warnings };
+  const spec: LoadedSpec = { file, dialect, document, bundled, warnings, files: files ?? [file] };
   if (!cached) {
     const [{ schemaWarnings, createValidators }, { listOperations }, { auditExamples }] = await Promise.all([
       import('../validation/validator.ts'),

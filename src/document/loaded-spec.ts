@@ -16,6 +16,8 @@ export type OpenApiDocument = {
 export interface LoadedSpec {
   /** Absolute path of the root file. */
   file: string;
+  /** Every local file it was read from, the root included (`mock --watch` watches them); absent for a document not read from files. */
+  files?: string[];
   /** '3.0' or '3.1': decides the JSON Schema dialect of its schemas. */
   dialect: '3.0' | '3.1';
   /**

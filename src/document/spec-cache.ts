@@ -54,7 +54,9 @@ export function derivedCacheOf(spec: object): DerivedCache | undefined {
 }
 
 /** The cached document for a root file (as JSON text), if every file it was read from is unchanged. */
-export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings: string[]; documentText: string; version: string } | undefined {
+export function readCachedSpec(
+  root: string,
+): { dialect: '3.0' | '3.1'; warnings: string[]; documentText: string; version: string; files: string[] } | undefined {
   if (process.env.PLANTSTORE_NO_CACHE) return undefined;
   try {
     const text = readFileSync(entryPath(root), 'utf8');
@@ -65,7 +67,13 @@ export function readCachedSpec(root: string): { dialect: '3.0' | '3.1'; warnings
     const head = JSON.parse(`${text.slice(0, split)}}`) as Omit<CacheEntry, 'document'>;
     if (head.format !== CACHE_FORMAT) return undefined;
     for (const [path, hash] of Object.entries(head.files)) if (fileHash(path) !== hash) return undefined;
-    return { dialect: head.dialect, warnings: head.warnings, documentText: text.slice(split + ',"document":'.length, -1), version: versionOf(head.files) };
+    return {
+      dialect: head.dialect,
+      warnings: head.warnings,
+      documentText: text.slice(split + ',"document":'.length, -1),
+      version: versionOf(head.files),
+      files: Object.keys(head.files),
+    };
   } catch {
     return undefined; // no entry, an unreadable one, or a file that is gone: validate afresh
   }

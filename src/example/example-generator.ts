@@ -20,6 +20,8 @@ const MAX_ATTEMPTS = 20;
 export interface ExampleOptions {
   seed: number;
   count: number;
+  /** Draw plain strings with at least one character where the schema allows that (a request a person would send). */
+  filled?: boolean;
 }
 
 export interface InvalidExampleOptions {
@@ -51,6 +53,8 @@ interface Prepared {
   faker: GenerateOptions;
   /** Set on an entry that draws one branch of its schema's root oneOf/anyOf (never split again). */
   branch?: true;
+  /** Drawn from the filled view (no empty plain strings). */
+  filled: boolean;
 }
 
 /**
@@ -66,6 +70,9 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
   // same with long strings and arrays capped, which json-schema-faker draws from.
   const merged = new WeakMap<object, unknown>();
   const shortened = new WeakMap<object, unknown>();
+  const filledViews = new WeakMap<object, unknown>();
+  const drawView = (schema: unknown, filled: boolean) =>
+    (filled ? fakerSchema(schema, filledViews, true, true) : fakerSchema(schema, shortened)) as FakerSchema;
   const base: GenerateOptions = {
     // Circular $refs stay as "#/components/..." in the dereferenced document; resolve them there,
     // to their capped view like every other node json-schema-faker draws from.
@@ -81,8 +88,8 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
   const texts = new WeakMap<object, string>();
 
   // Everything per schema happens once: the lookup, the validator, the faker options.
-  function prepare(pointer: string, allOptionals: boolean): Prepared {
-    const key = `${allOptionals ? 'full' : 'some'}\0${pointer}`;
+  function prepare(pointer: string, allOptionals: boolean, filled = false): Prepared {
+    const key = `${allOptionals ? 'full' : 'some'}${filled ? '+filled' : ''}\0${pointer}`;
     let entry = prepared.get(key);
     if (!entry) {
       const schema = getAtPointer(spec.document, pointer);
@@ -90,9 +97,10 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       entry = {
         pointer,
         schema: fakerSchema(schema, merged, false) as FakerSchema,
-        fakerSchema: fakerSchema(schema, shortened) as FakerSchema,
+        fakerSchema: drawView(schema, filled),
         check: validators.at(pointer),
         faker: { ...base, alwaysFakeOptionals: allOptionals },
+        filled,
       };
       prepared.set(key, entry);
     }
@@ -168,10 +176,11 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       list = choices.map((choice): Prepared => ({
         pointer: entry.pointer,
         schema: fakerSchema(choice, merged, false) as FakerSchema,
-        fakerSchema: fakerSchema(choice, shortened) as FakerSchema,
+        fakerSchema: drawView(choice, entry.filled),
         check: entry.check,
         faker: { ...base, alwaysFakeOptionals: true },
         branch: true,
+        filled: entry.filled,
       }));
       branches.set(entry, list);
     }
@@ -196,8 +205,8 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
   }
 
   return {
-    examples(target, { seed, count }) {
-      const entry = prepare(target.pointer, false);
+    examples(target, { seed, count, filled = false }) {
+      const entry = prepare(target.pointer, false, filled);
       const seen = new Set<string>();
       const out: JsonValue[] = new Array(count);
       // Once a few examples in a row found nothing new, the schema has no more to give: stop

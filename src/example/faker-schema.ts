@@ -14,6 +14,10 @@
 //   an invoice failed (3 to 6 s of failed draws per answer). OpenAPI's annotations (`nullable`,
 //   `discriminator`, `xml`, `externalDocs`, `example`, `x-` extensions) say nothing about the
 //   value to draw and are left out.
+// - `filled` (the view a ready-to-send request is drawn from, `example --as curl`): a plain string
+//   the schema lets be empty is drawn with at least one character, as a person would write it
+//   (`"name": ""` is valid, and no one creates a plant so). A format, pattern, enum or const makes
+//   its own value and is left alone, as is a maxLength of 0.
 
 type Node = Record<string, unknown>;
 
@@ -31,14 +35,14 @@ const CHILD_SCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'el
  * A copy of the schema with plain object allOfs merged and OpenAPI's annotations left out; the
  * input is not changed. `capped` (the view json-schema-faker draws from) also lowers long
  * maxLengths and maxItems; the uncapped view is what invalid examples break. Each `done` map must
- * serve one `capped` value only.
+ * serve one `capped` and `filled` pair only.
  */
-export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>(), capped = true): unknown {
+export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>(), capped = true, filled = false): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const cached = done.get(schema);
   if (cached !== undefined) return cached;
   const copy: Node = { ...(schema as Node) };
-  const walk = (child: unknown) => fakerSchema(child, done, capped);
+  const walk = (child: unknown) => fakerSchema(child, done, capped, filled);
   for (const key of ANNOTATIONS) delete copy[key];
   for (const key of Object.keys(copy)) if (key.startsWith('x-')) delete copy[key];
   for (const key of CHILD_MAPS) {
@@ -54,6 +58,7 @@ export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>
     if (typeof copy.maxItems === 'number' && copy.maxItems > MAX_ITEMS)
       copy.maxItems = Math.max(MAX_ITEMS, typeof copy.minItems === 'number' ? copy.minItems : 0);
   }
+  if (filled) fillString(copy);
   const result = mergePlain(copy) ?? copy;
   done.set(schema, result);
   return result;
@@ -85,4 +90,12 @@ function lowerMaxLength(node: Node): void {
   const minLength = typeof node.minLength === 'number' ? node.minLength : 0;
   const range = Math.max(minLength + 10, 10);
   if (node.maxLength > range) node.maxLength = range;
+}
+
+/** A plain string that may be empty is drawn with at least one character (the `filled` view). */
+function fillString(node: Node): void {
+  const isString = node.type === 'string' || (Array.isArray(node.type) && node.type.includes('string'));
+  if (!isString || node.minLength !== undefined || node.format !== undefined || node.pattern !== undefined) return;
+  if (node.enum !== undefined || node.const !== undefined || node.maxLength === 0) return;
+  node.minLength = 1;
 }

@@ -1,13 +1,17 @@
 // The mock's socket on node:http: the thin adapter that turns Node's IncomingMessage into a
 // MockRequest and a MockResponse back into Node's answer. Everything about HTTP itself (framing,
 // keep-alive, pipelining, 100-continue, header and request deadlines) is Node's; the adapter only
-// adds the limits that are the mock's own (body size) and answers Node's refusals in the
-// document's error shape instead of Node's bare status lines.
+// adds the limits that are the mock's own (body size), answers Node's refusals in the document's
+// error shape instead of Node's bare status lines, and makes sure no client can pin a socket: a
+// refused connection is destroyed after a short grace even if its client never reads, one that
+// sends nothing is closed after a short deadline, and at the connection limit an idle connection
+// makes room for a new one.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
 import type { MockRequest, MockResponse } from './types.ts';
 import { http } from './node-http.ts';
+import { createSocketFaults } from './socket-faults.ts';
 
 export interface ListenerOptions {
   maxBodyBytes: number;
@@ -17,8 +21,12 @@ export interface ListenerOptions {
   requestTimeoutMs: number;
   /** Idle keep-alive connections close after this long (Node's default is 5 s). */
   keepAliveTimeoutMs?: number;
-  /** Most connections open at once; past it new ones are closed at once (Node's maxConnections). */
+  /** Most connections open at once; past it the oldest idle one is closed to make room (one that never sent a byte first), or, when none is idle, the new one. */
   maxConnections?: number;
+  /** A connection that has sent no byte is closed after this long (default: the shorter of the keep-alive and header deadlines). */
+  firstByteTimeoutMs?: number;
+  /** After a refusal that closes the connection, how long the client has to read it before the socket is destroyed (default: the header deadline, at most 1 s). */
+  refusalGraceMs?: number;
   /** Error-shaped body for the answers the adapter gives itself (400, 408, 413, 431, ...). */
   errorBody(status: number, message: string): string;
   /** The Content-Type of errorBody's text (application/json when absent). */
@@ -30,6 +38,17 @@ export type Handler = (request: MockRequest) => MockResponse | Promise<MockRespo
 
 /** How long an idle keep-alive connection stays open: Node's default keepAliveTimeout. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** The longest a refused client gets to read its refusal before its socket is destroyed. */
+export const REFUSAL_GRACE_MS = 1_000;
+
+/** Where a socket keeps its bytesRead as of its last answer (with a cap only). */
+const READ_WHEN_ANSWERED = Symbol('readWhenAnswered');
+type Marked = Socket & { _httpMessage?: ServerResponse | null; [READ_WHEN_ANSWERED]?: number };
+/** A connection that has sent nothing. */
+const silent = (socket: Marked) => socket.bytesRead === 0;
+/** A connection between requests: answered, nothing owed, nothing read since. */
+const between = (socket: Marked) => !socket._httpMessage && socket[READ_WHEN_ANSWERED] === socket.bytesRead;
 
 /** Node's refusals of a malformed request, by llhttp's error code, as statuses. */
 const CLIENT_ERRORS: Record<string, [number, string]> = {
@@ -47,6 +66,9 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  */
 export function createListener(handle: Handler, options: ListenerOptions): Server {
   const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS;
+  const firstByteTimeoutMs = options.firstByteTimeoutMs ?? Math.min(keepAliveTimeoutMs, options.headersTimeoutMs);
+  const graceMs = options.refusalGraceMs ?? Math.min(REFUSAL_GRACE_MS, options.headersTimeoutMs);
+  const cap = options.maxConnections;
   const server = http.createServer({
     headersTimeout: options.headersTimeoutMs,
     requestTimeout: options.requestTimeoutMs,
@@ -59,34 +81,67 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     // Checked below, so that the refusal is in the document's error shape (Node's has no body).
     requireHostHeader: false,
   });
-  if (options.maxConnections !== undefined) server.maxConnections = options.maxConnections;
+  // One slot above the cap: the connection that takes it makes room (see makeRoom), so that a
+  // client arriving while idle connections fill the cap is answered, not dropped.
+  if (cap !== undefined) server.maxConnections = cap + 1;
   // A client that half-closes after its requests still gets every answer (Node's default ends the
-  // socket at once, dropping answers that wait, such as a state file's fsync).
+  // socket at once, dropping answers that wait, such as a state file's fsync). A refused client's
+  // socket does not wait for the client's half of the close: linger() ends it.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   let closing = false;
+  // Open connections, oldest first.
   const sockets = new Set<Socket>();
+  // Marks are written only once the connections fill half the cap: below it no eviction can come
+  // soon, and the common case pays nothing per answer.
+  const markFrom = cap === undefined ? Number.POSITIVE_INFINITY : Math.floor(cap / 2);
+  /** The socket was answered: what it has read so far is spoken for. */
+  const answered = (socket: Socket) => {
+    if (sockets.size > markFrom) (socket as Marked)[READ_WHEN_ANSWERED] = socket.bytesRead;
+  };
+  /**
+   * Past the cap, idle connections make room, oldest first: first those that never sent a byte
+   * (a flood of them, a browser's preconnects), then those between requests (no answer owed or
+   * being written, no byte read since their last answer). A connection answered before marks were
+   * written, and one with a request still arriving, is never taken for idle. With none idle, the
+   * new connection is closed.
+   */
+  const makeRoom = (arrival: Socket) => {
+    for (const pass of [silent, between]) {
+      for (const socket of sockets) {
+        if (sockets.size <= cap!) return;
+        if (socket === arrival) break;
+        if (socket.destroyed || pass(socket as Marked)) {
+          sockets.delete(socket);
+          socket.destroy();
+        }
+      }
+    }
+    if (sockets.size > cap!) {
+      sockets.delete(arrival);
+      arrival.destroy();
+    }
+  };
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
+    if (cap !== undefined && sockets.size > cap) {
+      makeRoom(socket);
+      if (socket.destroyed) return;
+    }
     // Node's deadlines start at a request's first byte: a connection that never sends one would stay
-    // open for ever. It gets the keep-alive timeout, as an idle connection between requests does
-    // (a browser's preconnect is closed without an answer, never sent a 408).
-    socket.setTimeout(keepAliveTimeoutMs, () => {
-      if (!seen.has(socket)) socket.destroy();
-    });
+    // open for ever. It is closed after a short deadline without an answer (a browser's preconnect
+    // is never sent a 408). A plain timer, not the socket's idle timeout: Node destroys a socket
+    // whose idle timeout fires, which would cut off a request still arriving before its 408.
+    const firstByte = setTimeout(() => socket.bytesRead === 0 && socket.destroy(), firstByteTimeoutMs);
+    firstByte.unref();
+    socket.once('close', () => clearTimeout(firstByte));
   });
-  const seen = new WeakSet<Socket>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing) res.shouldKeepAlive = false;
-    if (!seen.has(req.socket)) {
-      seen.add(req.socket);
-      // From here on Node's own clocks (headers, request, keep-alive) run.
-      req.socket.setTimeout(0);
-    }
     const counts = countHeaders(req.rawHeaders);
     const refusal = framingRefusal(req, counts.hosts);
     if (refusal) {
-      refuse(res, options, refusal[0], refusal[1]);
+      refuse(res, options, refusal[0], refusal[1], graceMs);
       return;
     }
     admit(req, res, counts.authorizations);
@@ -117,11 +172,15 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     }
     waiting.delete(socket);
   };
+  // The mock's faults (a reset, a cut body, ...) break the answer on purpose; socket-faults.ts does it.
+  const faults = createSocketFaults();
+  const deliver = (res: ServerResponse, response: MockResponse) =>
+    response.fault === undefined ? send(res, response, options) : faults.carryOut(res, response);
   const serve = (req: IncomingMessage, res: ServerResponse, authorizations: number) => {
     readBody(req, options.maxBodyBytes, options.oversizedBodies === 'stream').then(
       (body) => {
         if (body === undefined) {
-          refuse(res, options, 413, `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`);
+          refuse(res, options, 413, `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`, graceMs);
           return;
         }
         let response: MockResponse | Promise<MockResponse>;
@@ -134,13 +193,19 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
         }
         if (response instanceof Promise) {
           response.then(
-            (ready) => send(res, ready, options),
+            (ready) => {
+              deliver(res, ready);
+              answered(req.socket);
+            },
             (error) => {
               options.onError(`plantstore bug: ${(error as Error).stack ?? String(error)}`);
               send(res, internalError(options), options);
             },
           );
-        } else send(res, response, options);
+        } else {
+          deliver(res, response);
+          answered(req.socket);
+        }
       },
       () => {
         // The client went away mid-body (aborted or reset): nothing to answer.
@@ -150,7 +215,7 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   // RFC 9110 §10.1.1: an expectation other than 100-continue may be refused with 417; the body it
   // announced is never read, so the connection closes after the answer.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    refuse(res, options, 417, `the expectation "${req.headers.expect}" is not supported (only 100-continue is)`);
+    refuse(res, options, 417, `the expectation "${req.headers.expect}" is not supported (only 100-continue is)`, graceMs);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || (error.code === 'ECONNRESET' && !socket.readable)) {
@@ -169,12 +234,14 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
       socket.end(
         `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: ${errorType(options, status)}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
+      linger(socket, graceMs);
     });
   });
   const close = server.close.bind(server);
   server.close = (callback?: (error?: Error) => void) => {
     // Answers still being worked on go out with "connection: close", then their sockets end.
     closing = true;
+    faults.stop();
     return close(callback);
   };
   // Node's own closes every connection between requests, also one whose last answer is still
@@ -333,11 +400,29 @@ function sendStream(res: ServerResponse, response: MockResponse & { stream: Asyn
   });
 }
 
-function refuse(res: ServerResponse, options: ListenerOptions, status: number, message: string): void {
+function refuse(res: ServerResponse, options: ListenerOptions, status: number, message: string, graceMs: number): void {
   const body = options.errorBody(status, message);
   res.shouldKeepAlive = false;
   res.writeHead(status, { 'content-type': errorType(options, status), 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
+  // Node destroys the socket once the answer is flushed; a client that never reads never lets it
+  // flush. The grace counts from when the refusal reaches the socket (after the answers owed before it).
+  if (res.socket) linger(res.socket, graceMs);
+  else res.once('socket', (socket: Socket) => linger(socket, graceMs));
+}
+
+/**
+ * A refused connection is over: the answer and our half of the close are on their way, and the
+ * client gets `graceMs` to read them (and close its half) before the socket is destroyed. Without
+ * it a client that keeps sending and never reads would hold the socket for as long as it likes:
+ * what it sends is read and dropped, and with allowHalfOpen the socket waits for the client's close.
+ * Destroying at once instead would reset the connection under an answer the client has not read yet.
+ */
+function linger(socket: Socket, graceMs: number): void {
+  if (socket.destroyed) return;
+  const timer = setTimeout(() => socket.destroy(), graceMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** The answer to a request the handler failed on: a mock bug, already logged. */

@@ -17,6 +17,8 @@ export interface MockRequest {
   body: Uint8Array | string;
   /** A body over the size limit, still arriving, unread (the proxy's); `body` is then empty. */
   bodyStream?: AsyncIterable<Uint8Array>;
+  /** A fault this request is answered with (src/mock/faults.ts): the engine answers it as a forced answer, changing no state, and journals it. */
+  fault?: { kind: string; status?: number; by: string };
 }
 
 export interface MockResponse {
@@ -30,4 +32,6 @@ export interface MockResponse {
   text?: string;
   /** The body parsed as exact JSON, for the same judges; undefined when the body is empty or was not read as JSON. */
   json?: { ok: true; value: JsonValue } | { ok: false; message: string };
+  /** Send this answer broken, as the listener's socket-faults.ts says (the mock's faults). */
+  fault?: 'reset' | 'close' | 'timeout' | 'malformed' | 'slow-body';
 }

@@ -28,6 +28,7 @@ import type { StateOutcome } from './state-actions.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
+import { StateUnavailableError } from '../state/state-unavailable.ts';
 
 export type { Eventually } from './answers.ts';
 
@@ -78,6 +79,8 @@ export interface EngineSetup {
   options?: Partial<MockOptions>;
   logger?: Logger;
   store?: StateStore;
+  /** The journal to keep (a reloaded document's engine keeps the one before it). */
+  journal?: Journal;
 }
 
 /**
@@ -102,7 +105,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const policy = { tokens: new Set(options.tokens) };
   // Header and query names of apiKey schemes are secrets too.
   const secretNames = apiKeyNames(operations);
-  const journal = createJournal(options.journalSize, secretNames);
+  const journal = setup.journal ?? createJournal(options.journalSize, secretNames);
+  if (setup.journal) journal.redactAlso(secretNames);
   const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
   // --isolate-by token: one view of the store per token (named by the token's hash). Views and
   // hashes are kept for the first 10,000 tokens only: a client that sends a new token each time
@@ -172,7 +176,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
    * answers.decide decides, and whatever that changed is announced to the webhooks.
    */
   function answer(admitted: Admission): Eventually<Outcome> {
-    if (!admitted.ok) return admitted.outcome;
+    // Which check refused it goes to the journal with the pointers (the /__mock/ page says it).
+    if (!admitted.ok) return { ...admitted.outcome, refusal: { check: admitted.code, pointers: admitted.issues?.map((issue) => issue.pointer) ?? [] } };
     const decided = answers.decide(admitted, storeFor(admitted.request), readPreferences(admitted.request));
     // (No function per request: the common answer is ready now, and only a change is announced.)
     if (decided instanceof Promise) return decided.then(announced);
@@ -255,14 +260,18 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       operationId,
       headers: request.headers,
       problems: outcome.problems,
+      refusal: outcome.refusal,
+      fault: request.fault,
     };
     logger.request(noted);
     // The journal is for the API's traffic; admin calls would crowd it out.
     if (options.journalSize !== 0 && !(options.admin && request.path.startsWith(ADMIN_PREFIX))) journal.add(noted);
   }
 
-  // Only a bug gets here; the client still gets a well-formed answer.
+  // Only a bug gets here, or a store that lives elsewhere and is away (503: nothing was stored);
+  // the client still gets a well-formed answer.
   const bug = (request: MockRequest, error: unknown): Outcome => {
+    if (error instanceof StateUnavailableError) return answers.error(request, undefined, 503, error.message, { 'retry-after': '1' });
     logger.error(`plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
     return answers.error(request, undefined, 500, 'internal mock error; see the mock log');
   };

@@ -20,6 +20,8 @@ const PREFERENCE_QUERY = /(?:^|&)__(?:code|example|dynamic)=/;
 
 /** The preferences a request states, or undefined when it states none (the common case). */
 export function readPreferences(request: MockRequest): Preferences | undefined {
+  // A fault (faults.ts) is a forced answer: its status, or the document's own answer, never a state change.
+  if (request.fault !== undefined) return { code: request.fault.status, dynamic: false, forcedBy: request.fault.by };
   const header = request.headers.prefer;
   const inQuery = request.query !== '' && PREFERENCE_QUERY.test(request.query);
   if (header === undefined && !inQuery) return undefined;

@@ -25,6 +25,10 @@ export interface JournalRecord {
   violations?: Array<{ where: 'request' | 'response'; code: string; pointer: string; message: string }>;
   /** The proxy's: who answered. */
   source?: 'upstream' | 'mock';
+  /** The fault the request was answered with (reset, close, timeout, malformed, slow-body, status), and who asked for it. */
+  fault?: { kind: string; status?: number; by: string };
+  /** Which check refused the request, and where (a JSON pointer into the body, or the parameter). */
+  refusal?: { check: string; pointers: string[] };
 }
 
 /** A journal entry as read: the same fields, credentials redacted (query and headers), the time in ISO 8601, the duration to the microsecond. */
@@ -35,10 +39,13 @@ export interface Journal {
   /** Oldest first; at most `limit` of the newest; credentials redacted. */
   entries(limit?: number): JournalEntry[];
   clear(): void;
+  /** Redacts these header and query names too, in every entry read from now on (a reloaded document's apiKey names). */
+  redactAlso(names: Iterable<string>): void;
 }
 
 /** A journal of the last `size` requests; `secretNames` are header and query names to redact beyond the usual credentials (apiKey schemes). */
-export function createJournal(size: number, secretNames: ReadonlySet<string> = new Set()): Journal {
+export function createJournal(size: number, secretNamesGiven: ReadonlySet<string> = new Set()): Journal {
+  const secretNames = new Set(secretNamesGiven);
   const ring: (JournalRecord | undefined)[] = new Array(Math.max(0, size));
   let next = 0;
   let count = 0;
@@ -54,6 +61,8 @@ export function createJournal(size: number, secretNames: ReadonlySet<string> = n
     problems: record.problems,
     ...(record.violations === undefined ? {} : { violations: record.violations }),
     ...(record.source === undefined ? {} : { source: record.source }),
+    ...(record.fault === undefined ? {} : { fault: record.fault }),
+    ...(record.refusal === undefined ? {} : { refusal: record.refusal }),
   });
   return {
     add(record) {
@@ -72,6 +81,9 @@ export function createJournal(size: number, secretNames: ReadonlySet<string> = n
       ring.fill(undefined);
       next = 0;
       count = 0;
+    },
+    redactAlso(names) {
+      for (const name of names) secretNames.add(name);
     },
   };
 }

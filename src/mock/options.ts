@@ -1,6 +1,7 @@
 // Every mock option, resolved once at the boundary (CLI flags or library call) into one typed
 // object; the engine never checks for undefined.
 import type { LogFormat } from '../log/logger.ts';
+import type { Latency } from './latency.ts';
 
 export { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { DEFAULT_SPEC_PATH, defaultStateBytes } from '../platform/host.ts';
@@ -45,6 +46,10 @@ export interface MockOptions {
   maxStateBytes: number;
   /** Append-only file that keeps state across restarts; null keeps state in memory only. */
   stateFile: string | null;
+  /** redis://host:port/db: every record in Redis, shared by every mock on it; null keeps state in this process. */
+  stateUrl: string | null;
+  /** A further namespace for the Redis keys (beside the document's hash): several mocks of one document on one Redis, apart. */
+  statePrefix: string | null;
   /** 'token': each bearer token gets its own state. */
   isolateBy: IsolationMode;
   /** Where to deliver the document's webhooks; null delivers none. */
@@ -64,6 +69,12 @@ export interface MockOptions {
    * on any other address, where anyone on the network could read, seed or wipe the state.
    */
   adminToken: string | null;
+  /** Every answer's delay (--latency 200, 100-800, 3g), or null for none. */
+  latency: Latency | null;
+  /** The share of requests, 0 to 1, answered with a random fault (a declared 5xx or 429, or a socket fault), drawn by seed. */
+  faultRate: number;
+  /** Reload the document, and the files it refers to, when they change. */
+  watch: boolean;
 }
 
 export const DEFAULT_MOCK_OPTIONS: MockOptions = {
@@ -84,6 +95,8 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   maxDepth: 64,
   maxStateBytes: defaultStateBytes(),
   stateFile: null,
+  stateUrl: null,
+  statePrefix: null,
   isolateBy: 'none',
   webhookUrl: null,
   webhookRetries: 3,
@@ -95,6 +108,9 @@ export const DEFAULT_MOCK_OPTIONS: MockOptions = {
   maxConnections: 1024,
   admin: true,
   adminToken: null,
+  latency: null,
+  faultRate: 0,
+  watch: false,
 };
 
 /** Fills every option the caller left out with its default. */

@@ -19,6 +19,8 @@ export interface Outcome {
   operation?: Operation;
   /** Why the request was refused, for logs and the journal. */
   problems?: string[];
+  /** Which of the engine's checks refused it, and the JSON pointers of what it found (the journal's). */
+  refusal?: { check: string; pointers: string[] };
   /**
    * The value meant for the answer (a stored record, an example) does not fit the declared
    * schema; `response` is then a 500 the engine replaces with a generated valid body.

@@ -4,21 +4,33 @@ import { createListener } from '../http/listener.ts';
 import { gracefulClose, listen } from '../http/listen.ts';
 import { loadSpec } from '../document/load-spec.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
-import type { StateStore } from '../state/store.ts';
+import { PlantstoreError } from '../errors.ts';
+import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
+import { openSharedStore } from './shared-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
+import { parseLatency, type Latency } from './latency.ts';
+import { createUnhappyPath } from './unhappy-path.ts';
+import { createEdge, type Loaded } from './edge.ts';
+import { createMockPage } from './mock-page.ts';
+import { watchFiles } from './watch-files.ts';
 
 export interface MockServer {
   /** Base URL, e.g. http://127.0.0.1:4010 (the real port when started on port 0). */
   url: string;
   port: number;
-  engine: MockEngine;
+  /** The engine of the document now loaded (a --watch reload replaces it). */
+  readonly engine: MockEngine;
+  /** With watch: resolves after the next reload, good or failed (`ok` says which). */
+  nextReload(): Promise<{ ok: boolean; ms: number; message: string }>;
   /** Stops accepting, lets requests in flight finish, then resolves. */
   close(): Promise<void>;
 }
 
-export interface StartMockServerOptions extends Partial<MockOptions> {
+export interface StartMockServerOptions extends Partial<Omit<MockOptions, 'latency'>> {
+  /** Every answer's delay: 200, '100-800', '3g', or null for none. */
+  latency?: Latency | string | number | null;
   logger?: Logger;
   store?: StateStore;
 }
@@ -28,35 +40,140 @@ export interface StartMockServerOptions extends Partial<MockOptions> {
  * @example const mock = await startMockServer({ port: 0 }); await fetch(`${mock.url}/plants`); await mock.close();
  */
 export async function startMockServer(input: StartMockServerOptions = {}): Promise<MockServer> {
-  const { logger = silentLogger, store, ...partial } = input;
-  const options = resolveMockOptions(partial);
+  const { logger = silentLogger, store, latency, ...partial } = input;
+  const options = resolveMockOptions({ ...partial, latency: readLatency(latency) });
+  if (!(options.faultRate >= 0 && options.faultRate <= 1))
+    throw new PlantstoreError('USAGE', `--fault-rate must be from 0 to 1 (0.05 is 5%), got ${options.faultRate}`);
   const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
   warnAbout(spec, logger);
-  const fileStore = !store && options.stateFile ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes }) : undefined;
-  const engine = createMockEngine({ spec, options, logger, store: store ?? fileStore });
-  const server = createListener(engine.handle, {
+  const fileStore = store
+    ? undefined
+    : options.stateUrl
+      ? await openSharedStore(spec, options, logger)
+      : options.stateFile
+        ? await openFileStore(options.stateFile, logger, { maxBytes: options.maxStateBytes })
+        : undefined;
+  // One store for every engine a reload makes: state outlives the document it was made under.
+  const kept = store ?? fileStore ?? createMemoryStore({ maxBytes: options.maxStateBytes });
+  const unhappyOptions = { latency: options.latency, faultRate: options.faultRate, seed: options.seed };
+  const build = (loadedSpec: LoadedSpec, before?: Loaded): Loaded => {
+    const engine = createMockEngine({ spec: loadedSpec, options, logger, store: kept, journal: before?.engine.journal });
+    const unhappy = createUnhappyPath(loadedSpec, engine.operations, unhappyOptions);
+    for (const warning of unhappy.warnings) logger.warn(`${loadedSpec.file}: ${warning}`);
+    // The page's switches stay on for the operations that still exist.
+    for (const { operation, switch: on } of before?.unhappy.describe() ?? [])
+      if (on.latency !== null || on.fault !== null) unhappy.setSwitch(operation, on.latency?.label ?? null, on.fault, on.times);
+    return { engine, unhappy };
+  };
+  let loaded = build(spec);
+  const page = options.admin ? createMockPage({ options }) : undefined;
+  const edge = createEdge({ loaded: () => loaded, logger, page, journalSize: options.journalSize });
+  const server = createListener(edge.handle, {
     maxBodyBytes: options.maxBodyBytes,
     headersTimeoutMs: options.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
     maxConnections: options.maxConnections,
-    errorBody: engine.errorBody,
-    errorType: engine.errorType,
+    errorBody: (status, message) => loaded.engine.errorBody(status, message),
+    errorType: (status) => loaded.engine.errorType(status),
     onError: logger.error,
   });
   const { url, port } = await listen(server, options.host, options.port, () => fileStore?.close());
-  const stopWarmUp = engine.warmUp();
+  let stopWarmUp = loaded.engine.warmUp();
+
+  // --watch: a reload builds a whole new engine beside the one serving, then swaps the reference;
+  // a request already under way keeps the engine it started with.
+  let waiters: Array<(result: { ok: boolean; ms: number; message: string }) => void> = [];
+  let reloading: Promise<void> | undefined;
+  let again = false;
+  const reload = async () => {
+    const started = performance.now();
+    let result: { ok: boolean; ms: number; message: string };
+    // The old document's background compiling would only slow the new one's load.
+    stopWarmUp();
+    try {
+      const next = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
+      const built = build(next, loaded);
+      const dropped = dropRemovedCollections(kept, built.engine);
+      loaded = built;
+      stopWarmUp = built.engine.warmUp();
+      watcher?.watchOnly(next.files ?? [next.file]);
+      const ms = performance.now() - started;
+      for (const collection of dropped) logger.info(`${collection}: no longer in the document; its stored records are dropped`);
+      result = { ok: true, ms, message: `reloaded ${next.file} in ${Math.round(ms)} ms: ${built.engine.operations.length} operations` };
+      logger.info(result.message);
+    } catch (error) {
+      const why = error instanceof PlantstoreError ? [error.message, ...error.details.slice(0, 5)].join('\n  ') : String((error as Error).message ?? error);
+      result = { ok: false, ms: performance.now() - started, message: `reload failed; still serving the last good document. ${why}` };
+      logger.error(result.message);
+      stopWarmUp = loaded.engine.warmUp();
+    }
+    const told = waiters;
+    waiters = [];
+    for (const tell of told) tell(result);
+  };
+  const onChange = () => {
+    if (reloading) {
+      again = true;
+      return;
+    }
+    reloading = reload().finally(() => {
+      reloading = undefined;
+      if (again) {
+        again = false;
+        onChange();
+      }
+    });
+  };
+  const watcher = options.watch ? watchFiles(spec.files ?? [spec.file], onChange, logger.error) : undefined;
+  if (watcher) {
+    const others = (spec.files ?? []).length - 1;
+    logger.info(`--watch: reloading on changes to ${spec.file}${others > 0 ? ` and the ${others} file(s) it refers to` : ''}`);
+  }
+
   return {
     url,
     port,
-    engine,
-    close: gracefulClose(server, stopWarmUp, async () => {
-      try {
-        await fileStore?.close();
-      } finally {
-        logger.flush();
-      }
-    }),
+    get engine() {
+      return loaded.engine;
+    },
+    nextReload: () => new Promise((resolve) => waiters.push(resolve)),
+    close: gracefulClose(
+      server,
+      () => {
+        watcher?.close();
+        edge.stop();
+        stopWarmUp();
+      },
+      async () => {
+        try {
+          await fileStore?.close();
+        } finally {
+          logger.flush();
+        }
+      },
+    ),
   };
+}
+
+function readLatency(latency: StartMockServerOptions['latency']): Latency | null {
+  if (latency === undefined || latency === null) return null;
+  if (typeof latency === 'object') return latency;
+  const read = parseLatency(latency, '--latency');
+  if (!read.ok) throw new PlantstoreError('USAGE', read.message);
+  return read.latency;
+}
+
+/** Removes the records of collections the reloaded document no longer has (every tenant's too); returns their names. */
+function dropRemovedCollections(store: StateStore, engine: MockEngine): string[] {
+  const still = new Set([...engine.bindings.values()].map((binding) => binding.collection));
+  const dropped = new Set<string>();
+  for (const [collection, key] of store.keys()) {
+    const own = collection.slice(collection.indexOf('\u0000') + 1);
+    if (still.has(own)) continue;
+    store.remove(collection, key);
+    dropped.add(own);
+  }
+  return [...dropped];
 }
 
 /** The loader's warnings, at start-up: a few in full, then a count (GitHub-sized documents can have hundreds). */

@@ -51,8 +51,17 @@ export interface StateHooks {
 /** Whether a key is unused in a collection (built only where a key may be made: not per request). */
 const freeIn = (store: StateStore, collection: string) => (key: string) => store.get(collection, key) === undefined;
 
+/** How often a create tries another made key when the one it made was taken meanwhile (a shared store). */
+const MAKE_KEY_ATTEMPTS = 16;
+
 /** Applies the operation's role to the store and answers. */
-export function applyState(store: StateStore, responder: Responder, context: StateContext, hooks: StateHooks): StateOutcome | Promise<StateOutcome> {
+export function applyState(
+  store: StateStore,
+  responder: Responder,
+  context: StateContext,
+  hooks: StateHooks,
+  attempt = 0,
+): StateOutcome | Promise<StateOutcome> {
   const { request, operation, binding, body } = context;
   const { collection, keyField, noun } = binding;
   const success = lowestSuccess(operation);
@@ -81,13 +90,17 @@ export function applyState(store: StateStore, responder: Responder, context: Sta
         text = undefined;
         plain = undefined;
       }
-      const key = made ?? (keyField !== undefined ? keyString(record[keyField]) : undefined) ?? hooks.nextKey();
+      const given = keyField !== undefined ? keyString(record[keyField]) : undefined;
+      const key = made ?? given ?? hooks.nextKey();
       let inserted: boolean;
       try {
         inserted = store.insert(collection, key, record, text);
       } catch (error) {
         return refuseWhenFull(error, responder, request, operation);
       }
+      // A key the mock made was free when made, but another mock on the same Redis may have taken it since.
+      if (!inserted && (made !== undefined || given === undefined) && attempt < MAKE_KEY_ATTEMPTS)
+        return applyState(store, responder, context, hooks, attempt + 1);
       if (!inserted) {
         return responder.fail(request, operation, preferDeclared(operation, [409, 400, 422]), `a ${noun} with ${keyField ?? 'key'} ${key} already exists`);
       }

@@ -1,7 +1,7 @@
 // The mock without a server: the engine behind MSW request handlers, in a test runner (setupServer)
 // or a page (setupWorker). A request MSW hands over becomes the engine's MockRequest and its
 // answer a Response; nothing else differs from `plantstore mock`, so the two answer alike.
-import { http, type HttpHandler } from 'msw';
+import { delay, http, type HttpHandler } from 'msw';
 import { createMockEngine, type MockEngine } from '../mock/engine.ts';
 import { DEFAULT_MOCK_OPTIONS, type MockOptions } from '../mock/options.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
@@ -18,6 +18,10 @@ import { loadDocument, type DocumentSource } from './load-document.ts';
 import { escapeRegExp, templateSource } from '../document/router.ts';
 import { reasonPhrase } from '../platform/host.ts';
 import type { Operation } from '../document/operations.ts';
+import { parseLatency, type Latency } from '../mock/latency.ts';
+import { createUnhappyPath, type Plan } from '../mock/unhappy-path.ts';
+import { noteUnanswered } from '../mock/edge.ts';
+import { SLOW_BODY_PAUSE_MS, SLOW_BODY_PIECES } from '../http/fault-pace.ts';
 
 /** The mock's options that mean something without a socket (no port, host, deadlines or connection cap). */
 export type HandlerMockOptions = Pick<
@@ -41,6 +45,10 @@ export interface CreateHandlersOptions extends Partial<HandlerMockOptions> {
   persist?: boolean | { key?: string; storage?: WebStorage };
   /** Warnings (a document's misfits, a full storage) go here; silent by default. */
   logger?: Logger;
+  /** Every answer's delay, through msw's delay(): 200, '100-800' or '3g' (as `mock --latency`). */
+  latency?: number | string;
+  /** The share of requests, 0 to 1, answered with a declared 5xx or 429, or a network error; drawn by seed. */
+  faultRate?: number;
 }
 
 /** Whose state, with `isolateBy: 'token'`: the state the requests carrying this bearer token see. */
@@ -63,15 +71,32 @@ export interface HandlerJournal {
   clear(): void;
 }
 
+/** Latency and faults per operation, as the HTTP mock's PUT /__mock/switches sets them. */
+export interface HandlerSwitches {
+  /**
+   * Delays or faults every request to one operation ("GET /plants"), or the next `times` of them:
+   * latency as `mock --latency` takes it, fault one of reset, close, timeout, malformed, slow-body
+   * or a status the operation declares; null clears one. Throws on a value it cannot read.
+   */
+  set(operation: string, settings: { latency?: number | string | null; fault?: string | number | null; times?: number | null }): void;
+  /** Turns every switch off. */
+  clear(): void;
+}
+
 /** MSW request handlers with the mock's state and journal beside them. */
-export type PlantstoreHandlers = HttpHandler[] & { readonly state: HandlerState; readonly journal: HandlerJournal; readonly engine: MockEngine };
+export type PlantstoreHandlers = HttpHandler[] & {
+  readonly state: HandlerState;
+  readonly journal: HandlerJournal;
+  readonly switches: HandlerSwitches;
+  readonly engine: MockEngine;
+};
 
 /**
  * MSW request handlers that answer for a document as `plantstore mock` does.
  * @example const handlers = await createHandlers({ spec: prepared, baseUrl: '/api' }); setupWorker(...handlers).start();
  */
 export async function createHandlers(options: CreateHandlersOptions): Promise<PlantstoreHandlers> {
-  const { spec: source, baseUrl, persist, logger = silentLogger, ...mockOptions } = options;
+  const { spec: source, baseUrl, persist, logger = silentLogger, latency, faultRate = 0, ...mockOptions } = options;
   const spec = await loadDocument(source);
   // The mock's default limit too (64 MB in a page): without one, a long test run grows the heap until the tab or Node gives up.
   const store = storeFor(spec, persist, logger, mockOptions.maxStateBytes ?? DEFAULT_MOCK_OPTIONS.maxStateBytes);
@@ -79,6 +104,13 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
   const engine = createMockEngine({ spec, logger, store, options: engineOptions });
   const base = parseBase(baseUrl ?? firstServerUrl(spec));
   const maxBodyBytes = mockOptions.maxBodyBytes ?? DEFAULT_MOCK_OPTIONS.maxBodyBytes;
+  const unhappy = createUnhappyPath(spec, engine.operations, {
+    latency: readLatency(latency),
+    faultRate,
+    seed: mockOptions.seed ?? DEFAULT_MOCK_OPTIONS.seed,
+  });
+  for (const warning of unhappy.warnings) logger.warn(warning);
+  const journalSize = mockOptions.journalSize ?? DEFAULT_MOCK_OPTIONS.journalSize;
 
   // msw/node's fetch interceptor follows a 3xx even without a Location, to `<dir>/null` (new URL(null,
   // url)), and counts hops per request: where the document routes that URL too, it follows for ever.
@@ -106,10 +138,35 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
       headers,
       body: bytes,
     };
+    const plan = unhappy.plan(mockRequest);
+    if (plan !== undefined) return unhappily(mockRequest, plan);
     const answer = await engine.handle(mockRequest);
     if (followedByMswNode(request, answer) && followUps.size < 100) followUps.add(new URL('null', request.url).href);
     return toResponse(answer);
   });
+
+  // What a page's fetch can be made to see: a delay, a declared error, a network error, a body that
+  // fails or trickles. A TCP reset and a close are both the one network error fetch knows.
+  async function unhappily(request: MockRequest, plan: Plan): Promise<Response> {
+    if (!plan.ok) {
+      noteUnanswered(engine, logger, journalSize, request, plan, 400, [plan.message]);
+      return new Response(engine.errorBody(400, plan.message), { status: 400, headers: { 'content-type': engine.errorType(400) } });
+    }
+    if (plan.delayMs > 0) await delay(plan.delayMs);
+    const { fault } = plan;
+    if (fault === undefined) return toResponse(await engine.handle(request));
+    if (fault.kind === 'reset' || fault.kind === 'close' || fault.kind === 'timeout') {
+      noteUnanswered(engine, logger, journalSize, request, plan, 0, [`fault: ${fault.kind}, asked by ${fault.by}`], fault);
+      if (fault.kind === 'timeout') await delay('infinite');
+      return Response.error();
+    }
+    const answer = await engine.handle({ ...request, fault });
+    if (fault.kind === 'status') {
+      if (answer.status === 429 && answer.headers['retry-after'] === undefined) answer.headers = { ...answer.headers, 'retry-after': '1' };
+      return toResponse(answer);
+    }
+    return brokenBody(answer, fault.kind);
+  }
 
   // The admin API's own code, so that a seed here is checked and numbered as POST /__mock/state's.
   const tenantFor = (scope: StateScope | undefined) => {
@@ -146,7 +203,14 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
     },
   };
   const journal: HandlerJournal = { list: (limit) => engine.journal.entries(limit), clear: () => engine.journal.clear() };
-  return Object.assign([handler], { state, journal, engine });
+  const switches: HandlerSwitches = {
+    set(operation, settings) {
+      const problem = unhappy.setSwitch(operation, settings.latency, settings.fault, settings.times);
+      if (problem) throw new PlantstoreError('USAGE', problem);
+    },
+    clear: () => unhappy.clearSwitches(),
+  };
+  return Object.assign([handler], { state, journal, switches, engine });
 }
 
 /** A full state is refused in the handlers' own words: there is no flag and no admin API here. */
@@ -176,6 +240,34 @@ function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {
     statusText: reasonPhrase(413),
     headers: { 'content-type': engine.errorType(413) },
   });
+}
+
+function readLatency(latency: number | string | undefined): Latency | null {
+  if (latency === undefined) return null;
+  const read = parseLatency(latency, 'latency');
+  if (!read.ok) throw new PlantstoreError('USAGE', read.message);
+  return read.latency;
+}
+
+/** malformed: half the body, then the stream fails (fetch's body read rejects); slow-body: the body in pieces, msw's delay() apart. */
+function brokenBody(answer: MockResponse, kind: 'malformed' | 'slow-body'): Response {
+  const bytes = answer.body === undefined ? new Uint8Array(0) : typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body;
+  const size = Math.max(1, Math.ceil(bytes.length / SLOW_BODY_PIECES));
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      if (kind === 'malformed') {
+        controller.enqueue(bytes.slice(0, Math.floor(bytes.length / 2)));
+        controller.error(new TypeError('plantstore fault: malformed (the body is cut short)'));
+        return;
+      }
+      for (let sent = 0; sent < bytes.length; sent += size) {
+        if (sent > 0) await delay(SLOW_BODY_PAUSE_MS);
+        controller.enqueue(bytes.slice(sent, sent + size));
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { status: answer.status, statusText: reasonPhrase(answer.status) ?? '', headers: answer.headers });
 }
 
 function toResponse(answer: MockResponse): Response {

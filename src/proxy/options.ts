@@ -14,6 +14,8 @@ export interface ProxyOptions {
   errors: boolean;
   /** Folder to write each exchange into as a verify fixture; null records nothing. */
   record: string | null;
+  /** With `record`: leave out every exchange that had a violation, either way, instead of recording it with comments. */
+  recordSkipViolations: boolean;
   /** Answer from the stateful mock where the upstream lacks an operation (404, 405, 501 on a documented path, or refused connection). */
   mockMissing: boolean;
   /** PEM file of a certificate to trust (a self-signed upstream); null trusts the system's only. */
@@ -37,6 +39,7 @@ export const DEFAULT_PROXY_OPTIONS: Omit<ProxyOptions, 'upstream'> = {
   host: '127.0.0.1',
   errors: false,
   record: null,
+  recordSkipViolations: false,
   mockMissing: false,
   ca: null,
   timeoutMs: 30_000,

@@ -6,6 +6,7 @@ import { createAdminAccess } from '../mock/admin-access.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
 import { ADMIN_PREFIX } from '../mock/admin.ts';
+import { pageResponse, wantsPage } from '../mock/mock-page.ts';
 import { isPreflight } from '../mock/cors.ts';
 import type { Admission, MockEngine } from '../mock/engine.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
@@ -59,7 +60,17 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   const journal = createJournal(options.journalSize, secretNames);
   const summary = createViolationSummary();
   const { bindings } = engine;
-  const recorder = options.record === null ? undefined : createRecorder({ dir: options.record, upstream: options.upstream, bindings, secretNames });
+  const recorder =
+    options.record === null
+      ? undefined
+      : createRecorder({
+          dir: options.record,
+          upstream: options.upstream,
+          bindings,
+          secretNames,
+          validators: engine.validators,
+          skipViolations: options.recordSkipViolations,
+        });
   const json = (status: number, value: unknown): MockResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
 
   async function handle(request: MockRequest): Promise<MockResponse> {
@@ -155,7 +166,7 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     // What the upstream (or the mock standing in for it) said is recorded; the proxy's own 502/504 for a silent upstream is no observation.
     if (recorder && request.bodyStream === undefined && (source !== 'proxy' || answer?.ok)) {
       const said = answer?.ok ? answer : undefined;
-      recorder.record({ request, operation, status: said?.status ?? response.status, responseJson: jsonOf(said ? said.body : response.body) });
+      recorder.record({ request, operation, status: said?.status ?? response.status, responseJson: jsonOf(said ? said.body : response.body), violations });
     }
     return { ...response, headers };
   }
@@ -163,6 +174,8 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
   function admin(request: MockRequest): MockResponse | Promise<MockResponse> {
     // The journal holds real traffic: locked beyond loopback without an admin token, as the mock's.
     const access = adminAccess(request);
+    // A browser's GET /__mock/ gets the page (its violations section reads GET /__mock/violations).
+    if (wantsPage(request)) return pageResponse(access.ok);
     if (!access.ok)
       return {
         ...json(401, { error: 401, message: access.message }),

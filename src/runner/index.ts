@@ -12,6 +12,8 @@ export { DEFAULT_FIXTURES_DIR, FIXTURE_SCHEMA_PATH, loadFixtures } from './load-
 export { OFF_CONTRACT_STATUSES } from './contract-checks.ts';
 export { REPORTERS, REPORTER_NAMES, type Reporter, type ReporterContext, type ReporterName } from './reporters/index.ts';
 export { parseAuthFlags } from './credentials.ts';
+export { parseShard, type Shard } from './shard.ts';
+export { mergeReports, writeMerged, type MergedRun } from './merge-reports.ts';
 export type {
   UncoveredOperation,
   CaseResult,

@@ -4,6 +4,7 @@
 // like a mock journal entry. Nothing in here ever holds the token (see redact.ts).
 import type { JsonValue } from '../json/exact-json.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
+import type { ShardPart } from './shard.ts';
 
 /** A request as the report shows it: credentials redacted, the body as a value. */
 export interface PlainRequest extends Pick<MockRequest, 'method' | 'path' | 'query'> {
@@ -90,6 +91,11 @@ export interface VerifyReport {
   reportVersion: 1;
   target: string;
   spec: string;
+  /** A digest of the document (document-hash.ts), and the plantstore that ran: what shards of one run share. */
+  documentHash?: string;
+  plantstoreVersion?: string;
+  /** With --shard: which part of the run this is (merge-reports joins the parts). */
+  shard?: ShardPart;
   seed: number;
   strict: boolean;
   startedAt: string;

@@ -7,6 +7,7 @@ import { DEFAULT_SPEC_PATH } from '../document/loaded-spec.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 import { DEFAULT_FIXTURES_DIR } from './load-fixtures.ts';
 import type { ReporterName } from './reporters/index.ts';
+import { parseShard, type Shard } from './shard.ts';
 
 /** Where a reporter writes: a stream (the console), or a file written when the run ends. */
 export type ReporterTarget =
@@ -54,6 +55,8 @@ export interface VerifyOptions {
   reporters: ReporterTarget[];
   /** Base of {{uniqueId}}; by default derived from the clock, so runs do not collide. */
   uniqueIdBase?: bigint;
+  /** Run only this part of the cases (--shard i/n, shard.ts). */
+  shard?: Shard;
 }
 
 export type VerifyInput = Partial<VerifyOptions> & { target: string };
@@ -93,6 +96,7 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     ca: input.ca,
     strict: input.strict ?? false,
     reporters: input.reporters ?? [],
+    shard: input.shard && parseShard(`${input.shard.index}/${input.shard.count}`),
   };
   let targetUrl: URL;
   try {

@@ -24,6 +24,9 @@ import { groupFaults, type Fault } from './faults.ts';
 import { shrinkFaults } from './shrink.ts';
 import type { Operation } from '../document/operations.ts';
 import { stringsIn, variablesIn } from './variables.ts';
+import { documentHash } from '../document/document-hash.ts';
+import { plantstoreVersion } from './plantstore-version.ts';
+import { shardPositions, type ShardPart } from './shard.ts';
 import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './verify-options.ts';
 
 /**
@@ -45,9 +48,12 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     hostile: options.hostile,
   });
   const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...generated.cases];
-  const cases = select(all, options.filter);
-  if (cases.length === 0)
+  const whole = select(all, options.filter);
+  if (whole.length === 0)
     throw operations.length === 0 && options.fixtures.length === 0 ? noOperation(spec.document) : nothingToRun(operations.length, generated.uncovered);
+  // --shard i/n: this job's part; each case keeps its whole-run position (and so its {{uniqueId}}).
+  const positions = options.shard ? shardPositions(whole, options.shard) : whole.map((_, position) => position);
+  const cases = options.shard ? positions.map((position) => whole[position]) : whole;
   if (options.token === undefined) requireToken(cases);
 
   const credentialHeaders = Object.entries(options.headers)
@@ -107,7 +113,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
         return found?.skip;
       },
       run: async (testCase, index) => {
-        const result = await runSafely(testCase, context, options.uniqueIdBase + BigInt(index));
+        const result = await runSafely(testCase, context, options.uniqueIdBase + BigInt(positions[index]));
         timeoutsInARow = timedOut(result) ? timeoutsInARow + 1 : 0;
         if (timeoutsInARow >= OUTAGE_LIMIT && (await stillAnswers(client, options.targetUrl, Math.min(options.timeoutMs, LIVENESS_TIMEOUT_MS)))) {
           timeoutsInARow = 0;
@@ -127,17 +133,26 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
       let shrinkIndex = 0;
       // Shrinking gets what is left of --time-limit, and at most as long again as the run took.
       const shrinkDeadline = Math.min(deadline, Date.now() + Math.max(Date.now() - startedAt.getTime(), 5000));
-      await shrinkFaults(faults, byId, (testCase) => runSafely(testCase, context, options.uniqueIdBase + BigInt(cases.length + ++shrinkIndex)), shrinkDeadline);
+      await shrinkFaults(faults, byId, (testCase) => runSafely(testCase, context, options.uniqueIdBase + BigInt(whole.length + ++shrinkIndex)), shrinkDeadline);
     }
   } finally {
     await client.close();
   }
   if (timeLimited) warnings.push(`--time-limit ${options.timeLimitMs / 1000} s cut the run: the cases not started are skipped`);
   const summary = summarize(results);
+  const shard: ShardPart | undefined = options.shard && {
+    ...options.shard,
+    total: whole.length,
+    positions,
+    operations: operations.map((op) => ({ operationId: op.id, method: op.method, path: op.path })),
+  };
   const report: VerifyReport = redact({
     reportVersion: 1,
     target,
     spec: spec.file,
+    documentHash: documentHash(spec),
+    plantstoreVersion: plantstoreVersion(),
+    ...(shard && { shard }),
     seed: options.seed,
     strict: options.strict,
     startedAt: startedAt.toISOString(),
@@ -265,7 +280,7 @@ async function runSafely(testCase: Case, context: CaseContext, uniqueId: bigint)
   }
 }
 
-function openReporter(target: ReporterTarget): { reporter: Reporter; close(): void } {
+export function openReporter(target: ReporterTarget): { reporter: Reporter; close(): void } {
   const factory = REPORTERS[target.name];
   if (!factory) throw new PlantstoreError('USAGE', `unknown reporter '${target.name}'; reporters: ${Object.keys(REPORTERS).join(', ')}`);
   if ('stream' in target) {

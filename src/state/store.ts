@@ -68,9 +68,9 @@ export interface StateLimitWords {
   raise: string;
 }
 
-const CLI_WORDS: StateLimitWords = { limit: '--max-state-mb', clear: 'DELETE /__mock/state', raise: 'start the mock with a larger --max-state-mb' };
+export const CLI_WORDS: StateLimitWords = { limit: '--max-state-mb', clear: 'DELETE /__mock/state', raise: 'start the mock with a larger --max-state-mb' };
 
-const overWeight = (maxBytes: number, words: StateLimitWords) =>
+export const overWeight = (maxBytes: number, words: StateLimitWords) =>
   new StateFullError(
     `its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (${words.limit})`,
     `${words.clear} clears it, or ${words.raise}`,

@@ -275,3 +275,45 @@ export function runProbe(
     });
   });
 }
+
+/**
+ * A client that never reads: it connects, stops reading at once (what the server writes piles up
+ * in the kernel's buffers), writes `head`, then `piece` every `everyMs`. Resolves with how the
+ * connection ended once the server has closed it: seen by events only, since a client that does
+ * not read learns of the close when a write fails (reset) or the socket reports its close.
+ * Rejects when the connection is still open after `boundMs`: the server let the client pin it.
+ */
+export function neverReading(port: number, options: { head?: string; piece?: string; everyMs?: number; boundMs: number }): Promise<void> {
+  const { head = '', piece, everyMs = 20, boundMs } = options;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    let trickle: NodeJS.Timeout | undefined;
+    const bound = setTimeout(() => {
+      clearInterval(trickle);
+      socket.destroy();
+      reject(new Error(`the server kept the connection of a client that never reads open for ${boundMs} ms`));
+    }, boundMs);
+    socket.on('error', () => {}); // EPIPE, ECONNRESET: how a non-reading client sees the close
+    socket.once('close', () => {
+      clearInterval(trickle);
+      clearTimeout(bound);
+      resolve();
+    });
+    socket.once('connect', () => {
+      if (head !== '') socket.write(Buffer.from(head, 'latin1'));
+      if (piece !== undefined) trickle = setInterval(() => socket.writable && socket.write(Buffer.from(piece, 'latin1')), everyMs);
+    });
+  });
+}
+
+/** An open connection that has sent nothing, and a promise of its close. */
+export function idleConnection(port: number): Promise<{ socket: Socket; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    socket.once('connect', () => resolve({ socket, closed }));
+    socket.once('error', reject);
+  });
+}

@@ -5,10 +5,13 @@
 // is the adapter's on purpose (docs/design.md, "Libraries, and where they are bypassed").
 // Framing rules already pinned exactly in wire-protocol.test.ts are not repeated here unless the
 // comparison with node:http is the point.
+// Then the clients that try to pin a socket: trickles from a client that never reads (each closed
+// within its deadline), a flood past the connection cap while every held connection is busy, and
+// an idle flood at the cap, where the mock makes room and bare node:http shuts newcomers out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
-import { DEADLINES, runProbe, startReference, type ReferenceServer, type Step } from '../helpers/probe-wire.ts';
+import { DEADLINES, idleConnection, neverReading, runProbe, startReference, type ReferenceServer, type Step } from '../helpers/probe-wire.ts';
 
 interface Outcome {
   /** Final statuses in order. */
@@ -413,82 +416,147 @@ describe('hostile probes against the mock and bare node:http', () => {
   });
 });
 
-/** A kept-alive connection that asks for the health answer and waits for all of it. */
-async function keptConnection(port: number) {
+/** A connection in the middle of a create: the server has read its head (it said 100 Continue), its body is one byte short. */
+async function busyConnection(port: number) {
   const socket = connect(port, '127.0.0.1');
   socket.on('error', () => {});
   await new Promise((resolve) => socket.once('connect', resolve));
-  let pending = '';
+  const text = create({ extra: ['Expect: 100-continue'] });
+  const headEnd = text.indexOf('\r\n\r\n') + 4;
+  let received = '';
   let wake: (() => void) | undefined;
   socket.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('latin1');
+    received += chunk.toString('latin1');
     wake?.();
   });
-  socket.on('close', () => wake?.());
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.write(Buffer.from(text.slice(0, headEnd), 'latin1'));
+  while (!received.includes('100 Continue')) await new Promise<void>((resolve) => (wake = resolve));
+  socket.write(Buffer.from(text.slice(headEnd, -1), 'latin1'));
   return {
     socket,
-    /** The status of the answer, or 0 if the server closed instead. */
-    async ask(): Promise<number> {
-      socket.write('GET /__mock/health HTTP/1.1\r\nHost: x\r\n\r\n');
-      for (;;) {
-        const headEnd = pending.indexOf('\r\n\r\n');
-        const length = Number(/content-length: (\d+)/i.exec(pending.slice(0, headEnd))?.[1] ?? -1);
-        if (headEnd !== -1 && length >= 0 && pending.length >= headEnd + 4 + length) {
-          const status = Number(pending.slice(9, 12));
-          pending = pending.slice(headEnd + 4 + length);
-          return status;
-        }
-        if (socket.destroyed || socket.readableEnded) return 0;
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
+    /** Sends the last byte; resolves with the final answer's status (0 if the server closed instead). */
+    async finish(): Promise<number> {
+      socket.end(text.slice(-1));
+      await closed; // after a half-close the server answers, then closes
+      return Number(/HTTP\/1\.1 ([2-5]\d\d)/.exec(received)?.[1] ?? 0);
     },
   };
 }
 
+/** Opens `count` connections at once and waits until the server has closed each; resolves with the bytes they got. */
+function burst(port: number, count: number): Promise<number> {
+  let bytes = 0;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('data', (chunk) => (bytes += chunk.length));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve());
+    });
+  return Promise.all(Array.from({ length: count }, one)).then(() => bytes);
+}
+
+const HEALTH = w('GET /__mock/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+
 describe('a flood of connections against a small maxConnections', () => {
-  /** Opens `count` connections at once and waits until the server has closed each; resolves with the bytes they got. */
-  function burst(port: number, count: number): Promise<number> {
-    let bytes = 0;
-    const one = () =>
-      new Promise<void>((resolve) => {
-        const socket = connect(port, '127.0.0.1');
-        socket.on('data', (chunk) => (bytes += chunk.length));
-        socket.on('error', () => {});
-        socket.on('close', () => resolve());
-      });
-    return Promise.all(Array.from({ length: count }, one)).then(() => bytes);
-  }
+  // Long deadlines: the held connections must stay busy for the whole flood.
+  const PATIENT = { headersTimeoutMs: 30_000, requestTimeoutMs: 30_000 };
 
   it.each([['the mock'], ['bare node:http']])(
-    '%s closes 10,000 connections past the cap at once and keeps answering the ones it holds',
+    '%s closes 10,000 connections past the cap at once while every connection it holds is busy, and answers those',
     async (which) => {
       const cap = 8;
       const server =
-        which === 'the mock' ? await startMockServer({ port: 0, maxConnections: cap, ...DEADLINES }) : await startReference({ maxConnections: cap });
+        which === 'the mock'
+          ? await startMockServer({ port: 0, maxConnections: cap, ...PATIENT })
+          : await startReference({ maxConnections: cap, deadlines: PATIENT });
       try {
-        const held = await Promise.all(Array.from({ length: cap }, () => keptConnection(server.port)));
-        expect(await Promise.all(held.map((c) => c.ask()))).toEqual(Array(cap).fill(200));
-        // 50 bursts of 200: every connection past the cap is closed without a byte, and between
-        // bursts every held connection is answered again (which also keeps it from going idle).
-        for (let round = 0; round < 50; round++) {
-          expect(await burst(server.port, 200)).toBe(0);
-          expect(await Promise.all(held.map((c) => c.ask()))).toEqual(Array(cap).fill(200));
-        }
-        // Once a held one goes, a new client is served: retried on each close, since the server
-        // sees the freed slot only once our close has reached it.
-        held[0].socket.destroy();
-        for (;;) {
-          const { statuses } = await runProbe(server.port, w('GET /__mock/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 1);
-          if (statuses.length > 0) {
-            expect(statuses).toEqual([200]);
-            break;
-          }
-        }
-        for (const c of held) c.socket.destroy();
+        const held = await Promise.all(Array.from({ length: cap }, () => busyConnection(server.port)));
+        // 50 bursts of 200: none is idle, so every connection past the cap is closed without a byte.
+        for (let round = 0; round < 50; round++) expect(await burst(server.port, 200)).toBe(0);
+        expect(await Promise.all(held.map((c) => c.finish()))).toEqual(Array(cap).fill(200));
+        // The slots are free again: a new client is served.
+        expect((await runProbe(server.port, HEALTH, 1)).statuses).toEqual([200]);
       } finally {
         await server.close();
       }
     },
     60_000,
   );
+
+  it.each([['the mock'], ['bare node:http']])(
+    'an idle flood at the cap: %s',
+    async (which) => {
+      const cap = 8;
+      const mockSide = which === 'the mock';
+      const server = mockSide ? await startMockServer({ port: 0, maxConnections: cap, ...DEADLINES }) : await startReference({ maxConnections: cap });
+      const opened: Array<{ socket: Socket; closed: Promise<void> }> = [];
+      /** Waits until every one of `connections` is closed; fails, saying how many are open, past `boundMs`. */
+      const allClosed = (connections: typeof opened, boundMs: number) =>
+        new Promise<void>((resolve, reject) => {
+          const bound = setTimeout(
+            () =>
+              reject(
+                new Error(`${connections.filter((c) => !c.socket.destroyed).length} of ${connections.length} idle connections still open after ${boundMs} ms`),
+              ),
+            boundMs,
+          );
+          void Promise.all(connections.map((c) => c.closed)).then(() => {
+            clearTimeout(bound);
+            resolve();
+          });
+        });
+      try {
+        // The cap filled with connections that send nothing, then a flood of 200 more of them.
+        const first = await Promise.all(Array.from({ length: cap }, () => idleConnection(server.port)));
+        opened.push(...first);
+        const flood = await Promise.all(Array.from({ length: 200 }, () => idleConnection(server.port)));
+        opened.push(...flood);
+        // A new client, answered within a second (doubled for a loaded machine) or shut out.
+        const client = await runProbe(server.port, HEALTH, 1, { boundMs: 2_000 });
+        if (mockSide) {
+          // The oldest idle connections made room: the first ones went first, and every
+          // connection that never sent a byte is closed by the first-byte deadline (here 300 ms).
+          expect(client.statuses).toEqual([200]);
+          await allClosed(opened, 5_000);
+        } else {
+          // Bare node:http drops every newcomer while idle connections hold the cap, and keeps those.
+          expect(client).toMatchObject({ statuses: [], closed: true });
+          await allClosed(flood, 5_000);
+          expect(first.every((c) => !c.socket.destroyed)).toBe(true);
+        }
+      } finally {
+        for (const c of opened) c.socket.destroy();
+        await server.close();
+      }
+    },
+    30_000,
+  );
+});
+
+describe('clients that never read, against the mock and bare node:http', () => {
+  // The mock's deadline for each: Node's header (300 ms) or request (500 ms) deadline, its check
+  // interval (75 ms), the refusal's grace (300 ms: the header deadline, at most 1 s), two trickle
+  // writes to see the close; doubled for a loaded machine.
+  const BOUND_MS = 2 * (500 + 75 + 300 + 40);
+  const cases = [
+    { name: 'a slow-header trickle', head: 'POST /plants HTTP/1.1\r\nHost: x\r\n', piece: 'X-Slow: 1\r\n' },
+    { name: 'a slow-body trickle', head: message(['POST /plants HTTP/1.1', ...HEADERS, 'Content-Length: 1000']), piece: ' ' },
+    { name: 'a blank-line trickle', head: '', piece: '\r\n' },
+    { name: 'a body past the limit, trickled', head: message(['POST /plants HTTP/1.1', ...HEADERS, 'Content-Length: 5000']), piece: 'x' },
+    { name: 'a malformed head, then more bytes', head: 'GET /__mock/health HTTP/1.1\r\nX(a): 1\r\n', piece: 'X-More: 1\r\n' },
+    { name: 'a head past 16 KiB, then more bytes', head: `GET /__mock/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'v'.repeat(17_000)}\r\n`, piece: 'v' },
+  ];
+  it.each(cases.flatMap((c) => [['the mock', c.name, c] as const, ['bare node:http', c.name, c] as const]))(
+    '%s closes %s',
+    async (which, _name, { head, piece }) => {
+      const port = which === 'the mock' ? mock.port : reference.port;
+      await neverReading(port, { head, piece, everyMs: 20, boundMs: BOUND_MS });
+    },
+  );
+
+  it.each([['the mock'], ['bare node:http']])('%s keeps serving once they are gone', async (which) => {
+    await stillServing(which === 'the mock' ? mock.port : reference.port);
+  });
 });

@@ -52,20 +52,68 @@ describe('the node:http adapter', () => {
     expect(received).toContain('"error":408');
   });
 
-  it('closes a connection that never sends a byte after the keep-alive timeout, without an answer', async () => {
-    const port = await listen({ keepAliveTimeoutMs: 150 });
+  it('closes a connection that never sends a byte after the first-byte deadline, without an answer', async () => {
+    const port = await listen({ firstByteTimeoutMs: 150 });
     const { closed } = await open(port);
     expect(await closed).toBe('');
   });
 
-  it('closes connections past maxConnections at once, and serves the ones it keeps', async () => {
+  it('destroys a refused connection after the grace even though its client keeps sending and never reads', async () => {
+    const port = await listen({ headersTimeoutMs: 10_000, refusalGraceMs: 100 });
+    const { socket, closed } = await open(port);
+    socket.pause(); // never reads
+    socket.write('GET / HTTP/1.1\r\nX(bad): 1\r\n');
+    const trickle = setInterval(() => socket.writable && socket.write('X-More: 1\r\n'), 20);
+    await closed;
+    clearInterval(trickle);
+  });
+
+  /** Asks on a kept-alive connection and waits for the whole answer. */
+  const ask = (socket: Socket) =>
+    new Promise((resolve) => {
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      socket.once('data', resolve); // "ok" is small: head and body come in one chunk
+    });
+
+  it('past maxConnections closes a connection that never sent a byte before an older one between requests', async () => {
+    const port = await listen({ maxConnections: 2 });
+    const older = await open(port);
+    await ask(older.socket);
+    const silent = await open(port);
+    const client = await open(port);
+    expect(await silent.closed).toBe('');
+    client.socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(await client.closed).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(older.socket.destroyed).toBe(false);
+    older.socket.destroy();
+  });
+
+  it('past maxConnections closes the oldest connection between requests to make room for a new one', async () => {
+    const port = await listen({ maxConnections: 2 });
+    const first = await open(port);
+    const second = await open(port);
+    await ask(second.socket);
+    await ask(first.socket);
+    const client = await open(port);
+    await first.closed;
+    client.socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(await client.closed).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(second.socket.destroyed).toBe(false);
+    second.socket.destroy();
+  });
+
+  it('closes a new connection past maxConnections at once when every one it holds is busy, and serves those', async () => {
     const port = await listen({ maxConnections: 2 });
     const kept = [await open(port), await open(port)];
+    // Each has sent its head and waits for 100 Continue before its body: the server has read the request.
+    for (const { socket } of kept) {
+      socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+      await new Promise((resolve) => socket.once('data', resolve));
+    }
     const refused = await open(port);
     expect(await refused.closed).toBe('');
-    kept[0].socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    expect(await kept[0].closed).toMatch(/^HTTP\/1\.1 200 OK/);
-    kept[1].socket.destroy();
+    for (const { socket } of kept) socket.write('{}');
+    for (const { closed } of kept) expect(await closed).toMatch(/HTTP\/1\.1 200 OK/);
   });
 });
 

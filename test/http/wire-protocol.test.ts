@@ -627,9 +627,11 @@ describe('limits and timeouts', () => {
   it('stops reading a pipelining client that never reads its answers, and serves the next client', async () => {
     const before = count();
     const flood = 10_000;
+    // Made before the connection opens: a connection that sends nothing for the header deadline is closed.
+    const requests = Buffer.concat(Array.from({ length: flood }, () => create(plant('x'.repeat(2000)))));
     const wire = await Wire.open(server.port);
     wire.socket.pause(); // never read: the answers fill the kernel's buffers, then the server must stop
-    wire.write(Buffer.concat(Array.from({ length: flood }, () => create(plant('x'.repeat(2000))))));
+    wire.write(requests);
     // Wait until the server has stopped taking requests (the count holds across another client's round trips).
     const processed = (await settled(server.port, count)) - before;
     wire.destroy();

@@ -122,6 +122,36 @@ describe.skipIf(!CHROMIUM)('the MSW handlers in a page, in Chromium', () => {
     await context.close();
   });
 
+  it('carries out through the service worker what a page can see of the unhappy path', async () => {
+    const page = await openApp('');
+    const seen = (prefer: string) =>
+      page.evaluate(async (prefer) => {
+        const started = performance.now();
+        try {
+          const answer = await fetch('/api/plants', { headers: { authorization: 'Bearer page-token', prefer } });
+          const pieces: number[] = [];
+          const reader = answer.body!.getReader();
+          try {
+            for (let read = await reader.read(); !read.done; read = await reader.read()) pieces.push(read.value.length);
+          } catch (error) {
+            return { status: answer.status, bodyError: (error as Error).name, ms: performance.now() - started };
+          }
+          return { status: answer.status, pieces: pieces.length, ms: performance.now() - started };
+        } catch (error) {
+          return { error: (error as Error).name, ms: performance.now() - started };
+        }
+      }, prefer);
+    const delayed = await seen('delay=300');
+    expect(delayed).toMatchObject({ status: 200 });
+    expect(delayed.ms).toBeGreaterThanOrEqual(299);
+    expect(await seen('fault=reset')).toMatchObject({ error: 'TypeError' });
+    expect(await seen('fault=close')).toMatchObject({ error: 'TypeError' });
+    expect(await seen('fault=malformed')).toMatchObject({ status: 200, bodyError: 'TypeError' });
+    // The worker passes the stream on as it comes: the page reads the pieces one by one.
+    expect(await seen('fault=slow-body')).toMatchObject({ status: 200, pieces: 10 });
+    await page.close();
+  });
+
   it('saw no error in any page', () => {
     expect(problems).toEqual([]);
   });

@@ -1,9 +1,11 @@
 // --record DIR writes each exchange as a fixture that `verify --fixtures DIR` replays: green
 // against a fresh correct server, red against one that skips validation or forgets deletes.
-// Credentials become {{token}}, keys later steps use become {{uniqueId}}, int64 stays exact.
+// Credentials become {{token}}, keys creates send become run-unique, int64 stays exact; a recording
+// made against a faulty upstream expects what the contract says, and replays twice in a row.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/server.ts';
 import { startProxyServer } from '../../src/proxy/proxy-server.ts';
 import { verify } from '../../src/runner/index.ts';
 import { startCrudPlantServer, type CrudDefect } from '../fixtures-servers/crud-plant-server.ts';
@@ -117,5 +119,105 @@ describe('a recording of create, read, delete on the grown Plant Store', () => {
     for (let run = 0; run < 2; run++) expect((await verify({ target: server.url, token: REPLAY_TOKEN, spec: GROWN, fixtures: [dir] })).outcome).toBe('passed');
     const report = await replay(dir, 'forgets-deletes');
     expect(report.outcome).toBe('failed');
+  });
+});
+
+describe('a recording made against a correct and a faulty upstream', () => {
+  /** The same client session through the proxy: creates, a duplicate, an invalid request, one without credentials. */
+  async function session(defect?: Defect, options: { recordSkipViolations?: boolean } = {}): Promise<string> {
+    const dir = tempDir('plantstore-record-');
+    const upstream = await startPlantServer(defect);
+    const proxy = await startProxyServer({ upstream: upstream.url, port: 0, record: dir, ...options });
+    running.push(proxy, upstream);
+    const post = (body: string, extra: Record<string, string> = headers) => fetch(`${proxy.url}/plants`, { method: 'POST', headers: extra, body });
+    await post('{"id": 9223372036854775807, "name": "Edge"}');
+    await post('{"id": 555, "name": "Fern"}');
+    await post('{"id": 556, "name": "Ivy", "tag": "climber"}');
+    await post('{"id": 555, "name": "Fern again"}');
+    await post('{"name": "no id"}');
+    await post('{"id": "seven", "name": "wrong type"}');
+    await post('{"id": 557, "name": "no token"}', { 'content-type': 'application/json' });
+    return dir;
+  }
+
+  it('expects what the contract says where the upstream accepted an invalid request, with the violations as comments', async () => {
+    const files = readAll(await session('validation-not-enforced'));
+    const invalid = files.filter((file) => file.includes('no id') || file.includes('wrong type'));
+    expect(invalid).toHaveLength(2);
+    for (const file of invalid) {
+      expect(file).toMatch(/^# Violations seen while recording:$/m);
+      expect(file).toMatch(/^# - request \S+/m);
+      expect(file).toContain('the upstream answered 200. A correct server answers 4xx.');
+      expect(file).toMatch(/status: 4xx/);
+    }
+    expect(files.find((file) => file.includes('no id'))).toMatch(/^# - request missing-required-field \/id: /m);
+  });
+
+  it.each([
+    ['a correct upstream', undefined],
+    ['an upstream that skips validation', 'validation-not-enforced' as const],
+    ['an upstream that answers creates with an undeclared 201', 'wrong-status' as const],
+    ['an upstream whose answers lack a required field', 'missing-required-field' as const],
+  ])('recorded against %s, replays green twice in a row against one fresh correct server', async (_, defect) => {
+    const dir = await session(defect);
+    const text = readAll(dir).join('\n');
+    for (const id of ['555', '556']) expect(text).not.toContain(id);
+    const server = await startPlantServer();
+    running.push(server);
+    for (let run = 1; run <= 2; run++) {
+      const report = await verify({ target: server.url, token: REPLAY_TOKEN, fixtures: [dir] });
+      expect(report.cases.map((c) => [run, c.name, c.status])).toEqual(report.cases.map((c) => [run, c.name, 'passed']));
+    }
+  });
+
+  it('leaves out every exchange with a violation under recordSkipViolations', async () => {
+    const files = readAll(await session('validation-not-enforced', { recordSkipViolations: true }));
+    const text = files.join('\n');
+    expect(text).not.toContain('Violations seen');
+    for (const left of ['no id', 'wrong type', 'no token']) expect(text).not.toContain(left);
+    expect(files).toHaveLength(3); // the edge key, Fern with its duplicate, Ivy
+  });
+});
+
+describe('a recording of the Swagger Petstore (swagger-api/swagger-petstore), with the mock as its upstream', () => {
+  const PETSTORE = 'test/corpus/documents/swagger-petstore3/openapi.yaml';
+  const auth = { authorization: `Bearer ${TOKEN}`, api_key: TOKEN, 'content-type': 'application/json' };
+
+  async function record(): Promise<string> {
+    const dir = tempDir('plantstore-record-');
+    const upstream = await startMockServer({ port: 0, spec: PETSTORE });
+    const proxy = await startProxyServer({ upstream: upstream.url, spec: PETSTORE, port: 0, record: dir });
+    running.push(proxy, upstream);
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${proxy.url}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    expect((await call('POST', '/pet', { id: 4242, name: 'doggie', photoUrls: ['x'], status: 'available' })).status).toBe(200);
+    expect((await call('GET', '/pet/4242')).status).toBe(200);
+    expect((await call('POST', '/store/order', { id: 777, petId: 4242, quantity: 1, status: 'placed' })).status).toBe(200);
+    expect((await call('GET', '/store/order/777')).status).toBe(200);
+    expect((await call('POST', '/user', { id: 31, username: 'recorded-user', email: 'a@example.com' })).status).toBe(200);
+    await call('GET', '/user/recorded-user');
+    return dir;
+  }
+
+  it('gives the order the pet it refers to in its body, and a username a later path names a run-unique value', async () => {
+    const files = readAll(await record());
+    expect(files).toHaveLength(2);
+    const pet = files.find((file) => file.includes('addPet'))!;
+    expect(pet).toMatch(/placeOrder[\s\S]*id: "\{\{uniqueId 2\}\}"\n\s+petId: "\{\{uniqueId\}\}"/);
+    expect(pet).toContain('path: /store/order/{{uniqueId 2}}');
+    const user = files.find((file) => file.includes('createUser'))!;
+    expect(user).toContain('username: user-{{uniqueId 2}}');
+    expect(user).toContain('path: /user/user-{{uniqueId 2}}');
+    for (const literal of ['4242', '777', 'recorded-user', TOKEN]) expect(files.join('\n')).not.toContain(literal);
+  });
+
+  it('replays green twice in a row against one fresh mock', async () => {
+    const dir = await record();
+    const fresh = await startMockServer({ port: 0, spec: PETSTORE });
+    running.push(fresh);
+    for (let run = 1; run <= 2; run++) {
+      const report = await verify({ target: fresh.url, token: REPLAY_TOKEN, spec: PETSTORE, fixtures: [dir] });
+      expect(report.cases.map((c) => [run, c.name, c.status])).toEqual(report.cases.map((c) => [run, c.name, 'passed']));
+    }
   });
 });

@@ -13,6 +13,8 @@ import {
 } from '../../mock/options.ts';
 import { ADMIN_ENDPOINTS } from '../../mock/admin.ts';
 import { startMockServer } from '../../mock/server.ts';
+import { LATENCY_PROFILES, parseLatency } from '../../mock/latency.ts';
+import { FAULT_MEANINGS } from '../../mock/faults.ts';
 import { REMOTE_REFS_OPTION, SPEC_OPTION, withSpecOption } from '../command-support.ts';
 
 const d = DEFAULT_MOCK_OPTIONS;
@@ -43,7 +45,11 @@ const OPTIONS = {
   'journal-size': { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' },
   'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
   'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
-  'max-connections': { type: 'number', default: d.maxConnections, describe: 'Most connections open at once; past it a new one is closed at once' },
+  'max-connections': {
+    type: 'number',
+    default: d.maxConnections,
+    describe: 'Most connections open at once; past it the oldest idle one is closed to make room (the new one, when none is idle)',
+  },
   'max-state-mb': {
     type: 'number',
     default: Math.floor(d.maxStateBytes / 1048576),
@@ -53,11 +59,25 @@ const OPTIONS = {
   'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
   'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
   'state-file': { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' },
+  state: { type: 'string', describe: 'redis://host:port/db: keep state in Redis, shared by every mock of the document on it (needs: npm install ioredis)' },
+  'state-prefix': { type: 'string', describe: 'With --state: a further namespace for the keys, to keep mocks of one document on one Redis apart' },
   strict: {
     type: 'boolean',
     default: d.strictSpec,
     describe: 'Refuse a document with any warning (duplicate enum items, schemas that cannot be checked, ...)',
   },
+  latency: {
+    type: 'string',
+    describe: `Delay every answer: ms (200), a uniform range (100-800) or a profile (${Object.entries(LATENCY_PROFILES)
+      .map(([name, [min, max]]) => `${name} ${min}-${max}`)
+      .join(', ')})`,
+  },
+  'fault-rate': {
+    type: 'number',
+    default: d.faultRate,
+    describe: 'Answer this share of requests (0.05: 5%) with a declared 5xx or 429, or a reset, close or cut body; drawn by --seed',
+  },
+  watch: { type: 'boolean', default: d.watch, describe: 'Reload the document and the files it refers to when they change; state is kept' },
   admin: { type: 'boolean', default: d.admin, describe: 'Serve the admin API under /__mock/ (--no-admin turns it off)' },
   'admin-token': {
     type: 'string',
@@ -87,10 +107,15 @@ export interface MockArgs {
   'webhook-url'?: string;
   'webhook-retries': number;
   'state-file'?: string;
+  state?: string;
+  'state-prefix'?: string;
   'remote-refs': boolean;
   strict: boolean;
   admin: boolean;
   'admin-token'?: string;
+  latency?: string;
+  'fault-rate': number;
+  watch: boolean;
 }
 
 /** The checks a value's type cannot express; yargs runs them (and says what is wrong), and so does the quick path. */
@@ -104,6 +129,15 @@ function checkMockArgs(argv: MockArgs): true {
   if (argv['max-connections'] < 1) throw new Error(`--max-connections must be 1 or more, got ${argv['max-connections']}`);
   if (!Number.isInteger(argv['max-state-mb']) || argv['max-state-mb'] < 1)
     throw new Error(`--max-state-mb must be a whole number of 1 or more, got ${argv['max-state-mb']}`);
+  if (argv.latency !== undefined) {
+    const read = parseLatency(argv.latency, '--latency');
+    if (!read.ok) throw new Error(read.message);
+  }
+  if (!(argv['fault-rate'] >= 0 && argv['fault-rate'] <= 1)) throw new Error(`--fault-rate must be from 0 to 1 (0.05 is 5%), got ${argv['fault-rate']}`);
+  if (argv.state !== undefined && !/^rediss?:\/\/\S+$/.test(argv.state))
+    throw new Error(`--state must be a Redis URL, redis://host:port/db, got ${argv.state}`);
+  if (argv.state !== undefined && argv['state-file'] !== undefined) throw new Error('--state and --state-file both say where state lives: give one');
+  if (argv['state-prefix'] !== undefined && argv.state === undefined) throw new Error('--state-prefix needs --state redis://host:port/db');
   return true;
 }
 
@@ -113,6 +147,9 @@ const width = Math.max(...Object.keys(ADMIN_ENDPOINTS).map((route) => route.leng
 const EPILOGUE = [
   'Admin API, under /__mock/ (plain JSON, outside the document; GET /__mock/ lists it):',
   ...Object.entries(ADMIN_ENDPOINTS).map(([route, what]) => `  ${route.padEnd(width)}  ${what}`),
+  `  ${'GET|PUT /__mock/switches'.padEnd(width)}  latency and fault per operation: {"GET /plants": {"latency": "800", "fault": "reset"}}`,
+  'Open /__mock/ in a browser for a page of the recent requests (and why one was refused), the',
+  'state (seed, reset) and the switches.',
   'Open on loopback. Beyond it (--host 0.0.0.0) it answers 401 until the mock has an admin token',
   '(--admin-token or PLANTSTORE_ADMIN_TOKEN), sent as "Authorization: Bearer <admin token>".',
   '',
@@ -128,6 +165,12 @@ const EPILOGUE = [
   "  e.g. curl -sS -i http://127.0.0.1:4010/plants -H 'Prefer: code=400' -H 'Authorization: Bearer t' \\",
   '         -H \'Content-Type: application/json\' -d \'{"id": 1, "name": "Fern"}\'',
   '',
+  'The unhappy path of one request (no state changes under a fault; the journal records it):',
+  '  Prefer: delay=800       wait 800 ms first (or 100-800, or a --latency profile); __delay=800',
+  ...Object.entries(FAULT_MEANINGS).map(([name, meaning]) => `  Prefer: fault=${name.padEnd(10)} ${meaning}`),
+  "  (__fault=reset and so on in the query.) An operation's x-plantstore-latency in the document",
+  '  delays it alone; the /__mock/ page in a browser switches latency and faults per operation.',
+  '',
   'Docs: README.md. Exit codes: 0 stopped, 2 usage or configuration error.',
 ].join('\n');
 
@@ -139,6 +182,7 @@ const builder = (y: Argv) =>
     .example('$0 mock --spec api.yaml --port 8080 --token secret', 'Mock another document; accept only "Bearer secret"')
     .example('$0 mock --declared-only --log-format json', 'Nothing off-contract; JSON log lines')
     .example('$0 mock --state-file plants.log', 'Keep created plants across restarts')
+    .example('$0 mock --state redis://127.0.0.1:6379/0 --port 4011', 'Replicas on one Redis act as one mock')
     .example(
       '$0 mock --spec test/documents/plant-store-grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token',
       'Deliver webhooks; one state per token',
@@ -205,9 +249,9 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
 /** What the start-up banner says of the admin API (never the token). */
 function adminBanner(url: string, host: string, on: boolean, token: string | undefined): string {
   if (!on) return 'admin API: off (--no-admin)';
-  if (token) return `admin API: ${url}/__mock/  (state, requests, health; send the admin token as a bearer token)`;
+  if (token) return `admin API: ${url}/__mock/  (state, requests, switches; a page in a browser; send the admin token as a bearer token)`;
   if (!isLoopback(host)) return `admin API: locked, since the mock listens on ${host} and no --admin-token (or PLANTSTORE_ADMIN_TOKEN) was given`;
-  return `admin API: ${url}/__mock/  (state, requests, health)`;
+  return `admin API: ${url}/__mock/  (state, requests, switches; open it in a browser for a page)`;
 }
 
 export const mockCommand = {
@@ -235,12 +279,17 @@ export const mockCommand = {
       maxConnections: argv['max-connections'],
       maxStateBytes: argv['max-state-mb'] * 1048576,
       stateFile: argv['state-file'] ?? null,
+      stateUrl: argv.state ?? null,
+      statePrefix: argv['state-prefix'] ?? null,
       admin: argv.admin,
       // The variable keeps the token out of `ps` and shell history; the flag wins.
       adminToken: argv['admin-token'] ?? (process.env.PLANTSTORE_ADMIN_TOKEN || null),
       isolateBy: argv['isolate-by'] as IsolationMode,
       webhookUrl: argv['webhook-url'] ?? null,
       webhookRetries: argv['webhook-retries'],
+      latency: argv.latency ?? null,
+      faultRate: argv['fault-rate'],
+      watch: argv.watch,
       logger,
     });
     const ops = server.engine.operations;

@@ -28,6 +28,12 @@ const builder = (y: Argv) =>
       describe: "Refuse an invalid request with the mock's own 4xx (not forwarded); turn an answer that breaks the contract into a 502",
     })
     .option('record', { type: 'string', describe: 'Write each exchange into DIR as a fixture that verify --fixtures DIR replays ({{token}} for credentials)' })
+    .option('record-skip-violations', {
+      type: 'boolean',
+      default: d.recordSkipViolations,
+      describe:
+        'With --record: leave out exchanges that break the contract (by default they are recorded, expecting what the contract says, with the violations as comments)',
+    })
     .option('mock-missing', {
       type: 'boolean',
       default: d.mockMissing,
@@ -84,6 +90,7 @@ export const proxyCommand = {
         host: argv.host,
         errors: argv.errors,
         record: argv.record ?? null,
+        recordSkipViolations: argv['record-skip-violations'],
         mockMissing: argv['mock-missing'],
         ca: argv.ca ?? null,
         timeoutMs: argv.timeout,

@@ -49,6 +49,10 @@ const builder = (y: Argv) =>
     .option('timeout', { type: 'number', default: DEFAULT_TIMEOUT_MS, describe: 'Deadline per request in ms, connect to last body byte' })
     .option('max-response-size', { type: 'number', default: DEFAULT_MAX_RESPONSE_BYTES, describe: 'Largest response body in bytes; larger fails the case' })
     .option('concurrency', { type: 'number', default: 1, describe: 'Cases run in parallel' })
+    .option('shard', {
+      type: 'string',
+      describe: 'Run only part i of n of the cases (a CI matrix job); write --json, then join the parts with plantstore merge-reports',
+    })
     .option('bail', { type: 'boolean', default: false, describe: 'Stop starting cases after the first failure' })
     .option('filter', { type: 'string', array: true, describe: 'Run only cases whose name or id contains TEXT (repeatable: any of them)' })
     .option('header', { type: 'string', array: true, describe: 'Extra request header "Name: value" (repeatable)' })
@@ -66,6 +70,7 @@ const builder = (y: Argv) =>
     .example('$0 verify --target http://127.0.0.1:4010 --token test-token', 'Replay the shipped Plant Store fixtures')
     .example('$0 verify --target $URL --generate 20 --seed 7 --junit out/verify.xml', 'Add generated cases; write JUnit XML')
     .example('$0 verify --target $URL --fixtures my-fixtures/ --filter duplicate --bail', 'Your own fixtures, only matching cases')
+    .example('$0 verify --target $URL --generate 20 --shard 2/4 --json out/shard-2.json', 'One job of a 4-job CI matrix')
     .example('$0 verify --target $URL --generate 3 --html out/verify.html', 'A page to open in a browser or keep as a CI artifact')
     .example(
       '$0 verify --spec api.yaml --target $URL --generate 5 --auth apiKeyAuth=$KEY --auth basicAuth=ci:$PASSWORD',
@@ -84,7 +89,7 @@ export const verifyCommand = {
   handler: (argv: VerifyArgs) =>
     runCommand(async () => {
       // Loaded here, not at the top: `plantstore mock` never pays for the runner (undici, yaml).
-      const { parseAuthFlags, parseHeaderFlags, verify } = await import('../../runner/index.ts');
+      const { parseAuthFlags, parseHeaderFlags, parseShard, verify } = await import('../../runner/index.ts');
       const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
       const reporters: ReporterTarget[] = [{ name: argv.reporter as ReporterName, stream: process.stdout, color, progress: process.stdout.isTTY === true }];
       if (argv.junit) reporters.push({ name: 'junit', file: argv.junit });
@@ -113,6 +118,7 @@ export const verifyCommand = {
         ca: argv.ca,
         strict: argv.strict,
         reporters,
+        shard: argv.shard === undefined ? undefined : parseShard(argv.shard),
       });
       // 3: the server stopped answering part-way (an unreachable one throws TARGET_UNREACHABLE, also 3).
       if (report.stopped !== undefined) return EXIT_UNREACHABLE;
