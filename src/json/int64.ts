@@ -36,6 +36,8 @@ function nextTowardZero(value: number): number {
 /** The double a validator sees for an exact integer. */
 export function projectBigInt(value: bigint): number {
   const nearest = Number(value);
+  // Past the largest double (1e309 written out): Infinity, which no number schema takes.
+  if (!Number.isFinite(nearest)) return nearest;
   const magnitude = value < 0n ? -value : value;
   const nearestMagnitude = BigInt(Math.abs(nearest));
   const inRange = value >= INT64_MIN && value <= INT64_MAX;

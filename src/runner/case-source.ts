@@ -6,6 +6,8 @@ import type { MediaContent, Operation } from '../document/operations.ts';
 export interface GenerateOptions {
   /** Valid requests per operation. */
   count: number;
+  /** Hostile requests per operation (hostile-cases.ts); 0: none. */
+  hostile?: number;
   seed: number;
   /** --auth values by security scheme name. */
   auth: Record<string, string>;

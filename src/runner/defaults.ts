@@ -5,3 +5,5 @@
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Largest response body read; a larger one fails the case. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Deadline of the plain GET that asks, after time-outs in a row, whether the server answers anything at all. */
+export const LIVENESS_TIMEOUT_MS = 2000;

@@ -32,12 +32,18 @@ export interface FixtureExpectation {
   listContains?: { item: JsonValue; limit?: number; offsetParam?: string };
   /** Generated sequences only: the body, when an array, holds at most this many items (the `limit` sent). */
   listAtMost?: number;
+  /** Generated hostile cases only: any answer but a 5xx will do, and an undeclared 4xx only warns. */
+  hostile?: boolean;
+  /** Generated only: what this step expects is advice (an undeclared method's 405): unmet, it warns, unless --strict. */
+  advisory?: boolean;
 }
 
 export interface FixtureStep {
   name: string;
   request: FixtureRequest;
   expect: FixtureExpectation;
+  /** Generated steps only: the operation the request was built for, judged as that one even where look-alike paths route elsewhere. */
+  operationId?: string;
 }
 
 /** A runnable case: a fixture from a file, or one the runner generated from the document. */
@@ -46,4 +52,6 @@ export interface Case {
   name: string;
   source: string;
   steps: FixtureStep[];
+  /** Generated hostile cases: what was made hostile and how ("query lastdays: numbers"), part of a fault's signature. */
+  probe?: string;
 }

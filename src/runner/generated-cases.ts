@@ -13,6 +13,7 @@ import type { JsonValue } from '../json/exact-json.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import type { MediaContent, Operation, ParameterSpec } from '../document/operations.ts';
 import { bindResources, type ResourceBinding } from '../document/resources.ts';
+import { createRouter } from '../document/router.ts';
 import type { Validators } from '../validation/validator.ts';
 import { credentialsFor, hasCredentials, withCredentials, type CredentialParts } from './credentials.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
@@ -23,6 +24,7 @@ import { generateSequences } from './generated-sequences.ts';
 import type { CaseSource, GenerateOptions } from './case-source.ts';
 import { guarded } from './generation-guard.ts';
 import { brokenParameters, withBrokenParameter } from './negative-parameters.ts';
+import { hostileCases } from './hostile-cases.ts';
 import type { UncoveredOperation } from './report.ts';
 
 export type { CaseSource, GenerateOptions } from './case-source.ts';
@@ -59,8 +61,48 @@ export async function generateCases(
     if (typeof built === 'string') uncovered.push({ operationId: operation.id, method: operation.method, path: operation.path, reason: built });
     else out.push(...built);
   }
+  out.push(...unsupportedMethods(operations, out));
   out.push(...generateSequences(spec, operations, validators, options, cases));
   return { cases: out, uncovered };
+}
+
+/** Methods tried on a path that declares none of them, in this order (not OPTIONS, which CORS answers, nor HEAD, which GET covers). */
+const UNDECLARED_METHODS = ['DELETE', 'PATCH', 'PUT', 'POST', 'GET'];
+
+/**
+ * One case per path: a method the path does not declare should get 405 with an Allow header (RFC
+ * 9110 §15.5.6), sent to the path of a valid case already built, without a body. Many frameworks
+ * answer 404 instead: like the other off-contract statuses it warns, and fails under --strict.
+ */
+function unsupportedMethods(operations: Operation[], built: Case[]): Case[] {
+  const byPath = new Map<string, Operation[]>();
+  for (const operation of operations) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  const route = createRouter(operations);
+  const out: Case[] = [];
+  for (const [path, declared] of byPath) {
+    const valid = built.find((c) => declared.some((operation) => c.id === `generated/${operation.id}/valid-1`));
+    if (!valid) continue;
+    const { request: sample } = valid.steps[0];
+    // Undeclared for the URL as a server sees it: another template may take the same URL with
+    // this method (/orgs/{org}/runners/limits and /orgs/{org}/runners/{id}).
+    const method = UNDECLARED_METHODS.find((m) => route(m, sample.path).kind === 'method-not-allowed');
+    if (!method) continue;
+    const headers = Object.fromEntries(Object.entries(sample.headers ?? {}).filter(([name]) => name !== 'content-type'));
+    out.push({
+      id: `generated/unsupported-method/${method}${path}`,
+      name: `${method} ${path}: answers an undeclared method with 405 and Allow`,
+      source: 'generated',
+      probe: `${method} ${path}`,
+      steps: [
+        {
+          name: 'request',
+          request: { method, path: sample.path, ...(sample.rawQuery && { rawQuery: sample.rawQuery }), headers },
+          expect: { status: 405, headers: { allow: true }, advisory: true },
+        },
+      ],
+    });
+  }
+  return out;
 }
 
 /** The example module behind the CaseSource interface. */
@@ -107,7 +149,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     id: `${base}/${id}`,
     name: `${operation.id}: ${name}`,
     source: 'generated',
-    steps: [{ name: 'request', request, expect }],
+    steps: [{ name: 'request', request, expect, operationId: operation.id }],
   });
   // Without path parameters the request must succeed; with them the item may not exist (see the top).
   const validExpect: FixtureExpectation = itemOperation ? {} : { status: successClass(operation) };
@@ -158,20 +200,66 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     const n = (brokenCount.get(parameter) ?? 0) + 1;
     brokenCount.set(parameter, n);
     const request = build(operation, parts, credentials.parts, plan, firstBody, seed, context.document);
-    out.push(
-      make(
+    out.push({
+      ...make(
         `invalid-${parameter.in}-${parameter.name}-${n}`,
         `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} (${JSON.stringify(broken.value).slice(0, 40)})`,
         request,
         { status: '4xx' },
       ),
-    );
+      probe: `${parameter.in} ${parameter.name}: ${broken.rule}`,
+    });
   }
   if (hasCredentials(credentials.parts)) {
     const request = build(operation, first.parts, { headers: {}, query: {}, cookies: {} }, plan, firstBody, seed, context.document);
     out.push(make('no-credentials', plan ? 'rejects a valid body without credentials' : 'rejects a request without credentials', request, { status: '4xx' }));
+    const wrong = wrongCredentials(credentials.parts);
+    if (wrong)
+      out.push(
+        make('wrong-credentials', 'rejects malformed credentials', build(operation, first.parts, wrong, plan, firstBody, seed, context.document), {
+          status: '4xx',
+        }),
+      );
   }
+  out.push(
+    ...hostileCases(operation, {
+      draw,
+      seed,
+      document: context.document,
+      validators: context.validators,
+      budget: context.options.hostile ?? 0,
+      filled,
+      build: (parts, body) => {
+        const request = build(
+          operation,
+          parts ?? first.parts,
+          credentials.parts,
+          body ? undefined : plan,
+          body ? undefined : firstBody,
+          seed,
+          context.document,
+        );
+        return body ? { ...request, headers: { ...request.headers, 'content-type': body.contentType ?? 'application/json' }, rawBody: body.rawBody } : request;
+      },
+      jsonBody:
+        plan?.kind === 'json' && firstBody !== undefined
+          ? { value: firstBody, mediaType: plan.content.mediaType, schemaPointer: plan.content.schemaPointer }
+          : undefined,
+    }),
+  );
   return out;
+}
+
+/**
+ * Credentials that are there but cannot be right: a bearer token of characters no token uses
+ * (RFC 6750's b64token), a basic pair that is not base64. An API key has no syntax to break, and
+ * which keys are right only the server knows: it gets none (undefined, as for no Authorization).
+ */
+function wrongCredentials(parts: CredentialParts): CredentialParts | undefined {
+  const value = parts.headers.authorization;
+  if (value === undefined || Object.keys(parts.headers).length + Object.keys(parts.query).length + Object.keys(parts.cookies).length > 1) return undefined;
+  const wrong = value.startsWith('Basic ') ? 'Basic !!not-base64!!' : value.startsWith('Bearer ') ? 'Bearer !!not-a-token!!' : undefined;
+  return wrong === undefined ? undefined : { headers: { authorization: wrong }, query: {}, cookies: {} };
 }
 
 /**

@@ -22,8 +22,8 @@ export type HttpOutcome =
 export type ProbeOutcome = { ok: true } | { ok: false; code: TransportFailureCode; message: string };
 
 export interface HttpClient {
-  /** Sends a request (its path already holds the target's base path) to the target's scheme, host and port. */
-  send(target: URL, outgoing: MockRequest): Promise<HttpOutcome>;
+  /** Sends a request (its path already holds the target's base path) to the target's scheme, host and port; `timeoutMs` overrides --timeout. */
+  send(target: URL, outgoing: MockRequest, timeoutMs?: number): Promise<HttpOutcome>;
   /** Opens one connection to the target (and its TLS handshake) and closes it: can a request get there at all? */
   probe(target: URL, timeoutMs: number): Promise<ProbeOutcome>;
   close(): Promise<void>;
@@ -39,7 +39,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     pipelining: 1,
   });
   return {
-    send: (target, outgoing) => send(dispatcher, requestUrl(target, outgoing), outgoing, options),
+    send: (target, outgoing, timeoutMs) =>
+      send(dispatcher, requestUrl(target, outgoing), outgoing, timeoutMs === undefined ? options : { ...options, timeoutMs }),
     probe: (target, timeoutMs) => probe(target, timeoutMs, options),
     close: async () => {
       await dispatcher.destroy();

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { PlantstoreError } from '../errors.ts';
 import { parseJson } from '../json/exact-json.ts';
-import { summarize, type CaseResult, type VerifyReport } from './report.ts';
+import { groupFaults } from './faults.ts';
+import { summarize, type CaseResult, type OperationCoverage, type VerifyReport } from './report.ts';
 import type { PlannedOperation } from './reporters/index.ts';
 import type { ShardPart } from './shard.ts';
 import { openReporter } from './verify.ts';
@@ -88,6 +89,10 @@ export function mergeReports(files: string[]): MergedRun {
     ...(stopped !== undefined && { stopped }),
     cases: results,
     uncovered: first.report.uncovered,
+    ...mergedFindings(
+      parts.map(({ report }) => report),
+      results,
+    ),
   };
   if (stopped === undefined) delete report.stopped;
   return { report, operations: first.report.shard.operations };
@@ -120,3 +125,23 @@ function readShard(file: string): ShardReport {
 }
 
 const mismatch = (message: string, details: string[] = []) => new PlantstoreError('SHARD_MISMATCH', `merge-reports: ${message}`, details);
+
+/** The distinct faults of the whole run (each part's shrunk request kept), its coverage table and warnings, from the parts'. */
+function mergedFindings(reports: VerifyReport[], results: CaseResult[]): Pick<VerifyReport, 'faults' | 'coverage' | 'warnings'> {
+  const shrunk = new Map(reports.flatMap((report) => (report.faults ?? []).filter((fault) => fault.shrunk).map((fault) => [fault.key, fault.shrunk!])));
+  const faults = groupFaults(results).map((fault) => (shrunk.has(fault.key) ? { ...fault, shrunk: shrunk.get(fault.key) } : fault));
+  const rank = { 'not-reached': 0, reached: 1, failed: 2 } as const;
+  const coverage = new Map<string, OperationCoverage>();
+  for (const row of reports.flatMap((report) => report.coverage ?? [])) {
+    const seen = coverage.get(row.operationId);
+    if (!seen) {
+      coverage.set(row.operationId, { ...row, statuses: { ...row.statuses }, undeclared: [...row.undeclared] });
+      continue;
+    }
+    seen.requests += row.requests;
+    for (const [status, state] of Object.entries(row.statuses)) if (rank[state] > rank[seen.statuses[status] ?? 'not-reached']) seen.statuses[status] = state;
+    for (const status of row.undeclared) if (!seen.undeclared.includes(status)) seen.undeclared.push(status);
+  }
+  const warnings = [...new Set(reports.flatMap((report) => report.warnings ?? []))];
+  return { faults, coverage: [...coverage.values()], warnings };
+}

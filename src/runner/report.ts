@@ -65,6 +65,8 @@ export interface CaseResult {
   warnings: number;
   /** Why a case was skipped (--bail, or a server that stopped answering). */
   skipReason?: string;
+  /** A hostile case's target and value class ("query lastdays: numbers"). */
+  probe?: string;
 }
 
 /** An operation that --generate gave no case, and why (missing credentials, an unsupported media type, ...). */
@@ -105,6 +107,12 @@ export interface VerifyReport {
   cases: CaseResult[];
   /** With --generate: the operations that got no generated case, each with the reason. */
   uncovered: UncoveredOperation[];
+  /** The findings grouped into distinct faults (faults.ts), failures first; each failure shrunk to its smallest request. */
+  faults?: Fault[];
+  /** Every declared operation by declared status: reached, failed or not reached (coverage.ts). */
+  coverage?: OperationCoverage[];
+  /** About the document or the run, said once (look-alike paths, a --time-limit that cut the run). */
+  warnings?: string[];
 }
 
 /** Counts the cases of a run. */
@@ -117,4 +125,39 @@ export function summarize(cases: CaseResult[]): VerifySummary {
     skipped: count('skipped'),
     warned: cases.filter((c) => c.status === 'passed' && c.warnings > 0).length,
   };
+}
+
+/** A distinct fault: the findings of a run grouped by operation, check and signature (faults.ts). */
+export interface Fault {
+  /** operation | check | signature: stable across runs of the same seed. */
+  key: string;
+  severity: Severity;
+  /** The operation it was found on; '*' for a warning grouped over the whole run. */
+  operationId: string;
+  check: string;
+  signature: string;
+  /** Cases that showed it. */
+  count: number;
+  /** The first few of those cases' ids. */
+  caseIds: string[];
+  /** Operations it was seen on (a grouped warning spans several). */
+  operations: string[];
+  /** The first case's finding message, request and curl line. */
+  example: { caseId: string; message: string; request?: PlainRequest; curl?: string; status?: number };
+  /** The smallest request found that still shows the fault (shrink.ts), when shrinking ran. */
+  shrunk?: { request?: PlainRequest; curl?: string; attempts: number };
+}
+
+export type CellState = 'reached' | 'failed' | 'not-reached';
+
+export interface OperationCoverage {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Declared statuses ('200', '4XX', 'default') and what the run did with each. */
+  statuses: Record<string, CellState>;
+  /** Statuses answered that the operation does not declare. */
+  undeclared: number[];
+  /** Requests judged as this operation. */
+  requests: number;
 }

@@ -2,11 +2,13 @@
 // -> remember the step for later ones. A step that fails ends its case (later steps would build
 // on an answer that is already wrong). What goes into the result is redacted first.
 import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
-import type { Router } from '../document/router.ts';
+import type { RouteResult, Router } from '../document/router.ts';
+import type { Operation } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 import { checkContract } from './contract-checks.ts';
 import { toCurl } from './curl.ts';
 import { checkExpectations } from './expectations.ts';
+import { checkResponseHeaders } from './response-headers.ts';
 import { findOnPages } from './sequence-lists.ts';
 import type { Case, FixtureExpectation, FixtureRequest } from './fixture.ts';
 import type { MockRequest, MockResponse } from '../http/types.ts';
@@ -28,6 +30,12 @@ export interface CaseContext {
   redact: Redactor;
   /** The document's credential header and query names (apiKey schemes). */
   credentialNames: CredentialNames;
+  /** The operations by id: a generated step is judged as the operation it was built for (look-alike paths route to one of them). */
+  operations?: Map<string, Operation>;
+  /** The document, for what a response declares beyond its body (its headers). */
+  document?: unknown;
+  /** --max-response-time: a slower answer fails its case. */
+  maxResponseTimeMs?: number;
 }
 
 /** Stands for the token in the curl command: URL-, JSON- and shell-safe, and never the token itself. */
@@ -42,7 +50,7 @@ export async function runCase(testCase: Case, context: CaseContext, uniqueId: bi
   const scope: VariableScope = { token: context.token, uniqueId, steps: new Map() };
   const steps: StepResult[] = [];
   for (const step of testCase.steps) {
-    const result = await runStep(step.name, step.request, step.expect, context, scope);
+    const result = await runStep(step.name, step.request, step.expect, context, scope, step.operationId);
     steps.push(context.redact(result));
     if (result.findings.some((f) => f.severity === 'failure')) break;
   }
@@ -57,6 +65,7 @@ export async function runCase(testCase: Case, context: CaseContext, uniqueId: bi
     steps,
     failures,
     warnings: all.length - failures,
+    ...(testCase.probe !== undefined && { probe: testCase.probe }),
   };
 }
 
@@ -66,6 +75,7 @@ async function runStep(
   rawExpect: FixtureExpectation,
   context: CaseContext,
   scope: VariableScope,
+  builtFor?: string,
 ): Promise<StepResult> {
   const prepared = prepare(rawRequest, rawExpect, scope);
   if (!prepared.ok) return { name, durationMs: 0, findings: [{ code: 'unresolved-variable', severity: 'failure', message: prepared.message }] };
@@ -73,7 +83,12 @@ async function runStep(
   const outgoing = toOutgoing(request, context);
   const { plainRequest, curl } = shown(rawRequest, rawExpect, scope, context);
   // Routed by the path as it goes on the wire (a literal "#" or space in a template is sent encoded), as the server routes it.
-  const routed = context.route(request.method, outgoing.path.slice(context.target.pathname.replace(/\/+$/, '').length));
+  const routedByPath = context.route(request.method, outgoing.path.slice(context.target.pathname.replace(/\/+$/, '').length));
+  const own = builtFor === undefined ? undefined : context.operations?.get(builtFor);
+  const routed: RouteResult =
+    own && routedByPath.kind === 'operation' && routedByPath.operation !== own
+      ? { kind: 'operation', operation: own, params: routedByPath.params }
+      : routedByPath;
   const operationId = routed.kind === 'operation' ? routed.operation.id : undefined;
   let outcome = await context.client.send(context.target, outgoing);
   let pages = 1;
@@ -116,10 +131,53 @@ async function runStep(
     text,
     json: text === '' ? undefined : parseJson(text),
   };
+  const judge = (route: RouteResult) =>
+    checkContract({
+      route,
+      response: received,
+      validators: context.validators,
+      strict: context.strict,
+      rejection: expect.status === '4xx' || expect.hostile === true,
+    });
+  let contract = judge(routed);
+  // Look-alike paths (/countries/{country} and /countries/{countries}) are one path to a server:
+  // an answer that keeps the contract of the operation the path routes to is the document's
+  // ambiguity, not the server's fault, and warns.
+  if (
+    routed !== routedByPath &&
+    routedByPath.kind === 'operation' &&
+    contract.some((f) => f.severity === 'failure') &&
+    !judge(routedByPath).some((f) => f.severity === 'failure')
+  ) {
+    const other = routedByPath.operation;
+    contract = contract.map((finding) =>
+      finding.severity === 'failure'
+        ? {
+            ...finding,
+            severity: 'warning' as const,
+            message: `${finding.message} (it keeps the contract of ${other.id}, ${other.method} ${other.path}, whose path looks the same)`,
+          }
+        : finding,
+    );
+  }
+  if (routed.kind === 'operation' && context.document !== undefined && outcome.status < 500)
+    contract.push(...checkResponseHeaders(routed.operation, outcome.status, outcome.headers, context.document, context.validators, context.strict));
   const findings: Finding[] = [
-    ...checkContract({ route: routed, response: received, validators: context.validators, strict: context.strict, rejection: expect.status === '4xx' }),
-    ...checkExpectations(expect, received, pages),
+    ...contract,
+    ...checkExpectations(expect, received, pages).map((finding) =>
+      expect.advisory && !context.strict
+        ? { ...finding, severity: 'warning' as const, message: `${finding.message} (a warning; --strict makes it a failure)` }
+        : finding,
+    ),
   ];
+  if (context.maxResponseTimeMs !== undefined && outcome.durationMs > context.maxResponseTimeMs)
+    findings.push({
+      code: 'slow-response',
+      severity: 'failure',
+      message: `the answer took ${Math.round(outcome.durationMs)} ms, over --max-response-time ${context.maxResponseTimeMs} ms`,
+      expected: context.maxResponseTimeMs,
+      actual: Math.round(outcome.durationMs),
+    });
   const body: JsonValue | undefined = received.json === undefined ? undefined : received.json.ok ? received.json.value : cut(text);
   const plainResponse: PlainResponse = { status: outcome.status, headers: redactHeaders(outcome.headers, context.credentialNames), body };
   scope.steps.set(name, { ...remembered, response: { status: outcome.status, headers: outcome.headers, body } });

@@ -26,6 +26,14 @@ export interface VerifyOptions {
   fixtures: string[];
   /** Valid generated bodies per operation, and sequences per collection (0: no generated cases). */
   generate: number;
+  /** Hostile requests per operation beside the valid ones (default: the --generate count; 0: none). */
+  hostile: number;
+  /** Stop starting cases after this many ms; the cases not started are skipped (0: no limit). */
+  timeLimitMs: number;
+  /** An answer slower than this many ms fails its case (0: not checked). */
+  maxResponseTimeMs: number;
+  /** Shrink each distinct failure to the smallest request that still shows it. */
+  shrink: boolean;
   seed: number;
   /** Deadline per request, connecting to last body byte. */
   timeoutMs: number;
@@ -73,6 +81,10 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     remoteRefs: input.remoteRefs ?? false,
     fixtures: input.fixtures ?? (usesBuiltIn ? [DEFAULT_FIXTURES_DIR] : []),
     generate: input.generate ?? 0,
+    hostile: input.hostile ?? input.generate ?? 0,
+    timeLimitMs: input.timeLimitMs ?? 0,
+    maxResponseTimeMs: input.maxResponseTimeMs ?? 0,
+    shrink: input.shrink ?? true,
     seed: input.seed ?? 1,
     timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxResponseBytes: input.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -96,6 +108,9 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
   if (targetUrl.search || targetUrl.hash) throw usage('--target is a base URL: leave out the query and fragment');
   for (const [name, value, min] of [
     ['--generate', options.generate, 0],
+    ['--hostile', options.hostile, 0],
+    ['--time-limit', options.timeLimitMs, 0],
+    ['--max-response-time', options.maxResponseTimeMs, 0],
     ['--seed', options.seed, 0],
     ['--timeout', options.timeoutMs, 1],
     ['--max-response-size', options.maxResponseBytes, 1],

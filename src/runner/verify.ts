@@ -12,12 +12,17 @@ import type { Case } from './fixture.ts';
 import { generateCases } from './generated-cases.ts';
 import { createHttpClient, type HttpClient } from './http-client.ts';
 import { loadFixtures } from './load-fixtures.ts';
-import { createOutageWatch } from './outage.ts';
+import { createOutageWatch, OUTAGE_LIMIT } from './outage.ts';
+import { LIVENESS_TIMEOUT_MS } from './defaults.ts';
 import { createRedactor, credentialNames, isCredentialHeader, redactUrl, type Redactor } from './redact.ts';
 import { summarize, type CaseResult, type UncoveredOperation, type VerifyReport } from './report.ts';
 import { REPORTERS, type Reporter } from './reporters/index.ts';
 import { runCase, type CaseContext } from './run-case.ts';
 import { runCases } from './run-cases.ts';
+import { coverageOf } from './coverage.ts';
+import { groupFaults, type Fault } from './faults.ts';
+import { shrinkFaults } from './shrink.ts';
+import type { Operation } from '../document/operations.ts';
 import { stringsIn, variablesIn } from './variables.ts';
 import { documentHash } from '../document/document-hash.ts';
 import { plantstoreVersion } from './plantstore-version.ts';
@@ -36,7 +41,12 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const operations = listOperations(spec);
   const validators = createValidators(spec);
   checkAuth(options.auth, spec.document.components?.securitySchemes ?? {});
-  const generated = await generateCases(spec, operations, validators, { count: options.generate, seed: options.seed, auth: options.auth });
+  const generated = await generateCases(spec, operations, validators, {
+    count: options.generate,
+    seed: options.seed,
+    auth: options.auth,
+    hostile: options.hostile,
+  });
   const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...generated.cases];
   const whole = select(all, options.filter);
   if (whole.length === 0)
@@ -65,7 +75,11 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     headers: options.headers,
     redact,
     credentialNames: names,
+    operations: new Map(operations.map((operation) => [operation.id, operation])),
+    document: spec.document,
+    ...(options.maxResponseTimeMs > 0 && { maxResponseTimeMs: options.maxResponseTimeMs }),
   };
+  const warnings = lookAlikePaths(operations);
   const startedAt = new Date();
   const target = redact(redactUrl(options.targetUrl).href);
   for (const output of outputs)
@@ -79,23 +93,52 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   let results: CaseResult[];
   const outage = createOutageWatch();
   let stopped: string | undefined;
+  let timeLimited = false;
+  // Time-outs in a row, in the order cases finish: at OUTAGE_LIMIT the server is asked whether it answers anything at all.
+  let timeoutsInARow = 0;
+  const hungAlone = new Set<string>();
+  const deadline = options.timeLimitMs > 0 ? startedAt.getTime() + options.timeLimitMs : Infinity;
+  let faults: Fault[] = [];
   try {
     ({ results } = await runCases(cases, {
       concurrency: options.concurrency,
       bail: options.bail,
       stop: (result) => {
-        const found = outage(result);
+        if (Date.now() > deadline) {
+          timeLimited = true;
+          return `not run: --time-limit ${options.timeLimitMs / 1000} s was reached`;
+        }
+        const found = outage(result, hungAlone.has(result.id));
         stopped ??= found?.stopped;
         return found?.skip;
       },
-      run: (testCase, index) => runSafely(testCase, context, options.uniqueIdBase + BigInt(positions[index])),
+      run: async (testCase, index) => {
+        const result = await runSafely(testCase, context, options.uniqueIdBase + BigInt(positions[index]));
+        timeoutsInARow = timedOut(result) ? timeoutsInARow + 1 : 0;
+        if (timeoutsInARow >= OUTAGE_LIMIT && (await stillAnswers(client, options.targetUrl, Math.min(options.timeoutMs, LIVENESS_TIMEOUT_MS)))) {
+          timeoutsInARow = 0;
+          hungAlone.add(result.id);
+          for (const finding of result.steps.flatMap((step) => step.findings))
+            if (finding.code === 'timeout') finding.message += '; the server still answers other requests, so this input hung it';
+        }
+        return result;
+      },
       onResult: (result, done, total) => {
         for (const output of outputs) output.reporter.caseFinished?.(result, done, total);
       },
     }));
+    faults = groupFaults(results);
+    if (options.shrink && stopped === undefined) {
+      const byId = new Map(cases.map((testCase) => [testCase.id, testCase]));
+      let shrinkIndex = 0;
+      // Shrinking gets what is left of --time-limit, and at most as long again as the run took.
+      const shrinkDeadline = Math.min(deadline, Date.now() + Math.max(Date.now() - startedAt.getTime(), 5000));
+      await shrinkFaults(faults, byId, (testCase) => runSafely(testCase, context, options.uniqueIdBase + BigInt(whole.length + ++shrinkIndex)), shrinkDeadline);
+    }
   } finally {
     await client.close();
   }
+  if (timeLimited) warnings.push(`--time-limit ${options.timeLimitMs / 1000} s cut the run: the cases not started are skipped`);
   const summary = summarize(results);
   const shard: ShardPart | undefined = options.shard && {
     ...options.shard,
@@ -119,12 +162,44 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     ...(stopped !== undefined && { stopped }),
     cases: results,
     uncovered: generated.uncovered,
+    faults,
+    coverage: coverageOf(operations, results),
+    warnings,
   });
   for (const output of outputs) {
     output.reporter.end(report);
     output.close();
   }
   return report;
+}
+
+function timedOut(result: CaseResult): boolean {
+  return result.steps.some((step) => step.findings.some((finding) => finding.code === 'timeout'));
+}
+
+/** Any answer at all to a plain GET of the target's base path: the server's loop still runs. */
+async function stillAnswers(client: HttpClient, target: URL, timeoutMs: number): Promise<boolean> {
+  const outcome = await client.send(target, { method: 'GET', path: target.pathname, query: '', headers: {}, body: '' }, timeoutMs);
+  return outcome.ok || outcome.status !== undefined;
+}
+
+/**
+ * Paths that differ only in their parameters' names (/countries/{country} and
+ * /countries/{countries}) are one path to a server, which OpenAPI forbids. Both stay operations
+ * of their own, judged as what each case was built for; the document's ambiguity is said once.
+ */
+function lookAlikePaths(operations: Operation[]): string[] {
+  const byShape = new Map<string, Set<string>>();
+  for (const operation of operations) {
+    const shape = `${operation.method} ${operation.path.replace(/\{[^}]+\}/g, '{}')}`;
+    byShape.set(shape, (byShape.get(shape) ?? new Set()).add(operation.path));
+  }
+  return [...byShape]
+    .filter(([, paths]) => paths.size > 1)
+    .map(
+      ([shape, paths]) =>
+        `${shape.split(' ')[0]} ${[...paths].join(' and ')} differ only in their parameters' names (OpenAPI forbids it): a server cannot tell them apart; each is judged as the operation its cases were built for`,
+    );
 }
 
 /** The longest the reachability check waits for a connection (a few seconds, whatever --timeout is). */

@@ -56,7 +56,8 @@ export async function startCrudPlantServer(options: CrudPlantServerOptions = {})
   function answer(req: IncomingMessage, text: string, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(`${req.method} ${url.pathname}${url.search}`);
-    if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return fail(res, 401, 'a bearer token is required');
+    // RFC 6750's b64token: a token of other characters is malformed, and refused like none.
+    if (!/^Bearer [A-Za-z0-9\-._~+/]+=*$/.test(req.headers.authorization ?? '')) return fail(res, 401, 'a bearer token is required');
     const match = /^\/plants\/(-?\d+)$/.exec(url.pathname);
     const item = match && [match[0], BigInt(match[1]).toString()];
     if (url.pathname === '/plants' && req.method === 'GET') {

@@ -1,5 +1,5 @@
-// The console reporter: a progress line on long runs in a terminal, cleared before each case
-// line and at the end; none when the output is not a terminal.
+// The console reporter: on long runs in a terminal one progress line instead of the case lines,
+// cleared at the end; the case lines and no progress line when the output is not a terminal.
 import { describe, expect, it } from 'vitest';
 import { REPORTERS, type VerifyReport } from '../../src/runner/index.ts';
 import type { CaseResult } from '../../src/runner/report.ts';
@@ -39,14 +39,11 @@ function render(progress: boolean): string {
 }
 
 describe('the console reporter', () => {
-  it('shows and clears a progress line on a terminal', () => {
+  it('shows one live progress line on a terminal instead of a line per case, and clears it', () => {
     const out = render(true);
-    expect(out).toContain('[24/25] 24 passed, 0 failed');
+    expect(out).toMatch(/\[24\/25\] 24 passed, 0 failed, 0 distinct faults, about \d+ s left/);
     expect(out).toContain('\r\u001b[K');
-    // Each case line is written after the progress line is erased ("\r" + erase-line).
-    const caseLines = out.split('\n').filter((line) => line.includes('PASS  case'));
-    expect(caseLines).toHaveLength(25);
-    expect(caseLines.every((line) => line.split('\r\u001b[K').pop()!.startsWith('PASS  case'))).toBe(true);
+    expect(out.split('\n').filter((line) => line.includes('PASS  case'))).toHaveLength(0);
     expect(out.endsWith('\n')).toBe(true);
   });
 

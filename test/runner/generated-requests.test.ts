@@ -36,7 +36,7 @@ const request = (cases: Case[], id: string): FixtureRequest => {
 describe('generated requests for every operation', () => {
   it('gives every operation cases when the run has its credentials', () => {
     expect(all.uncovered).toEqual([]);
-    const operations = new Set(all.cases.map((c) => c.id.split('/')[1]));
+    const operations = new Set(all.cases.filter((c) => !c.id.startsWith('generated/unsupported-method/')).map((c) => c.id.split('/')[1]));
     expect([...operations].sort()).toEqual(['getAccount', 'getPoint', 'getQuota', 'getReport', 'getSession', 'listTokens', 'search', 'styledQuery']);
   });
 

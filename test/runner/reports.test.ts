@@ -52,15 +52,18 @@ describe('reports', () => {
     expect(stringifyJson(report)).toContain('Bearer [redacted]');
   });
 
-  it('prints one line per case, then a summary', () => {
-    const caseLines = consoleText.split('\n').filter((line) => /^(PASS|FAIL|WARN|SKIP) {2}/.test(line));
+  it('prints one line per case, then the distinct faults and a summary', () => {
+    const [cases, faults] = consoleText.split('\nDistinct faults: ');
+    const caseLines = cases.split('\n').filter((line) => /^(PASS|FAIL|WARN|SKIP) {2}/.test(line));
+    expect(faults).toMatch(/^\d+/);
     expect(caseLines).toHaveLength(report.summary.total);
     expect(consoleText).toMatch(/FAILED: \d+ passed, \d+ failed/);
   });
 
   it('shows a failure as expected against actual, with a curl command that uses $PLANTSTORE_TOKEN', () => {
     const block = consoleText.split('\n');
-    const at = block.findIndex((line) => line.startsWith('FAIL  rejects a plant without a name'));
+    // A run this long keeps the details for its distinct faults, one block each after the case lines.
+    const at = block.findIndex((line) => line.startsWith('FAIL  ') && line.includes('rejects a plant without a name') && /×\d+$/.test(line));
     const details = block.slice(at + 1, at + 10).join('\n');
     expect(details).toContain('- expected status: 400');
     expect(details).toContain('+ actual   status: 200');

@@ -37,7 +37,9 @@ const verdicts = (cases: CaseResult[]) =>
     warnings: c.warnings,
     steps: c.steps.map((s) => ({
       request: s.request && `${s.request.method} ${s.request.path}`,
-      status: s.response?.status,
+      // A hostile case sends a fixed value (a key of 2^31): whether an earlier create left that
+      // item depends on which cases ran before it, so its status may differ; its verdict may not.
+      status: c.probe === undefined ? s.response?.status : undefined,
       findings: s.findings.map((f) => f.code),
     })),
   }));
@@ -52,7 +54,13 @@ describe('shards of a generated run on a 50-operation document', () => {
   }, 120_000);
 
   it('covers the 50 operations with hundreds of cases', () => {
-    expect(new Set(whole.report.cases.filter((c) => c.source === 'generated' && !c.id.startsWith('generated/sequence/')).map(unitOf)).size).toBe(50);
+    expect(
+      new Set(
+        whole.report.cases
+          .filter((c) => c.source === 'generated' && !c.id.startsWith('generated/sequence/') && !c.id.startsWith('generated/unsupported-method/'))
+          .map(unitOf),
+      ).size,
+    ).toBe(50);
     expect(whole.report.cases.length).toBeGreaterThan(200);
   });
 

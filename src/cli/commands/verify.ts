@@ -32,6 +32,19 @@ const builder = (y: Argv) =>
       describe:
         'Valid generated requests per operation (parameters, bodies, credentials), plus the negative cases and N create/read/list/replace/delete sequences per collection (0: none)',
     })
+    .option('hostile', {
+      type: 'number',
+      defaultDescription: 'the --generate count',
+      describe:
+        'Hostile requests per operation beside the valid ones: boundary and huge numbers, wrong types, a repeated query key, odd strings, format near-misses, bodies that are not JSON (0: none)',
+    })
+    .option('time-limit', { type: 'number', default: 0, describe: 'Stop starting cases after S seconds; the rest are skipped (0: no limit)' })
+    .option('max-response-time', { type: 'number', default: 0, describe: 'An answer slower than MS milliseconds fails its case (0: not checked)' })
+    .option('shrink', {
+      type: 'boolean',
+      default: true,
+      describe: 'Shrink each distinct failure to the smallest request that still shows it (--no-shrink: off)',
+    })
     .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated cases (same seed, same cases)' })
     .option('timeout', { type: 'number', default: DEFAULT_TIMEOUT_MS, describe: 'Deadline per request in ms, connect to last body byte' })
     .option('max-response-size', { type: 'number', default: DEFAULT_MAX_RESPONSE_BYTES, describe: 'Largest response body in bytes; larger fails the case' })
@@ -53,6 +66,7 @@ const builder = (y: Argv) =>
       describe:
         'Also write a self-contained HTML page to FILE: summary, cases by operation, failures with request, answer, diff and curl, operations no case covered',
     })
+    .option('exchanges', { type: 'string', describe: 'Also write every request and answer of the run to FILE, one JSON object a line (NDJSON)' })
     .example('$0 verify --target http://127.0.0.1:4010 --token test-token', 'Replay the shipped Plant Store fixtures')
     .example('$0 verify --target $URL --generate 20 --seed 7 --junit out/verify.xml', 'Add generated cases; write JUnit XML')
     .example('$0 verify --target $URL --fixtures my-fixtures/ --filter duplicate --bail', 'Your own fixtures, only matching cases')
@@ -81,6 +95,7 @@ export const verifyCommand = {
       if (argv.junit) reporters.push({ name: 'junit', file: argv.junit });
       if (argv.json) reporters.push({ name: 'json', file: argv.json });
       if (argv.html) reporters.push({ name: 'html', file: argv.html });
+      if (argv.exchanges) reporters.push({ name: 'ndjson', file: argv.exchanges });
       const report = await verify({
         target: argv.target,
         token: argv.token,
@@ -88,6 +103,10 @@ export const verifyCommand = {
         remoteRefs: argv['remote-refs'],
         fixtures: argv.fixtures?.map(String),
         generate: argv.generate,
+        hostile: argv.hostile,
+        timeLimitMs: Math.round(argv['time-limit'] * 1000),
+        maxResponseTimeMs: argv['max-response-time'],
+        shrink: argv.shrink,
         seed: argv.seed,
         timeoutMs: argv.timeout,
         maxResponseBytes: argv['max-response-size'],

@@ -50,7 +50,8 @@ export function requestLine(step: StepResult): string {
 /** Longest answer body shown under a failure (the JSON report keeps more). */
 const BODY_SHOWN = 300;
 
-function findingLines(finding: Finding): DetailLine[] {
+/** A finding's line, and its expected/actual diff when it has both sides. */
+export function findingLines(finding: Finding): DetailLine[] {
   const kind = finding.severity === 'failure' ? 'failure' : 'warning';
   const lines: DetailLine[] = [{ kind, text: `${finding.severity === 'failure' ? 'x' : '!'} ${finding.code}: ${finding.message}` }];
   const label = diffLabel(finding);
@@ -86,7 +87,7 @@ function diffLabel(finding: Finding): string | undefined {
 }
 
 /** The answer that failed a step: its status and headers on one line, its body cut short on the next. */
-function answerLines(response: PlainResponse): DetailLine[] {
+export function answerLines(response: PlainResponse): DetailLine[] {
   const headers = Object.entries(response.headers)
     .map(([name, value]) => `${name}: ${value}`)
     .join('; ');

@@ -82,10 +82,55 @@ export function renderHtml(report: VerifyReport, operations: PlannedOperation[] 
   }
   out.push('</section>');
 
+  out.push(...renderFaults(report), ...renderCoverage(report));
   out.push('<section id="cases" aria-labelledby="cases-title"><h2 id="cases-title">Cases by operation</h2>');
   for (const group of groups) out.push(renderGroup(group));
   out.push('</section></body></html>', '');
   return out.join('\n');
+}
+
+/** The distinct faults, one row each: where, which check, its signature, how many cases, the smallest request. */
+function renderFaults(report: VerifyReport): string[] {
+  const faults = report.faults ?? [];
+  if (faults.length === 0) return [];
+  const out = [
+    `<section id="faults" aria-labelledby="faults-title"><h2 id="faults-title">Distinct faults (${faults.filter((f) => f.severity === 'failure').length})</h2>`,
+    '<table><thead><tr><th></th><th>Operation</th><th>Check</th><th>Signature</th><th>Cases</th><th>Smallest request</th></tr></thead><tbody>',
+  ];
+  for (const fault of faults) {
+    const curl = fault.shrunk?.curl ?? fault.example.curl ?? '';
+    const where = fault.operationId === '*' ? `${fault.operations.length} operations` : fault.operationId;
+    out.push(
+      `<tr class="${fault.severity}"><td>${fault.severity === 'failure' ? 'FAIL' : 'WARN'}</td><td>${esc(where)}</td><td><code>${esc(fault.check)}</code></td><td>${esc(fault.signature)}</td><td>${fault.count}</td><td><pre>${esc(curl)}</pre></td></tr>`,
+    );
+  }
+  out.push('</tbody></table></section>');
+  return out;
+}
+
+/** Operations by their declared statuses, each cell reached, failed or not reached; statuses answered but not declared after them. */
+function renderCoverage(report: VerifyReport): string[] {
+  const table = report.coverage ?? [];
+  if (table.length === 0) return [];
+  const statuses = [...new Set(table.flatMap((row) => Object.keys(row.statuses)))].sort();
+  const out = [
+    `<section id="coverage" aria-labelledby="coverage-title"><h2 id="coverage-title">Coverage: operations by declared status</h2>`,
+    '<p class="note"><span class="cell reached">reached</span> an answer with that status passed its checks; <span class="cell failed">failed</span> one failed; <span class="cell not-reached">not reached</span> no answer had it; blank: not declared.</p>',
+    `<table class="grid"><thead><tr><th>Operation</th>${statuses.map((status) => `<th>${esc(status)}</th>`).join('')}<th>Undeclared answers</th></tr></thead><tbody>`,
+  ];
+  for (const row of table) {
+    const cells = statuses.map((status) => {
+      const state = row.statuses[status];
+      return state === undefined
+        ? '<td></td>'
+        : `<td class="cell ${state}" title="${esc(`${row.operationId} ${status}: ${state}`)}">${state.replace('-', ' ')}</td>`;
+    });
+    out.push(
+      `<tr><td><span class="method">${esc(row.method)}</span> <code>${esc(row.path)}</code> <span class="operation-id">${esc(row.operationId)}</span></td>${cells.join('')}<td>${esc(row.undeclared.join(', '))}</td></tr>`,
+    );
+  }
+  out.push('</tbody></table></section>');
+  return out;
 }
 
 /** Cases under the one operation all their steps reach; cases across several, or none, in groups of their own. */
@@ -215,5 +260,7 @@ table{border-collapse:collapse;width:100%}th,td{border:1px solid #d0d7de;padding
 .step{margin:.4rem 0 .8rem}.step-line{font:12.5px ui-monospace,monospace;color:#57606a;margin:.2rem 0}
 .findings{margin:.2rem 0;padding-left:1.2rem}.findings .failure{color:#cf222e}.findings .warning{color:#9a6700}
 .diff .expected{color:#1a7f37}.diff .actual{color:#cf222e}
+.cell.reached{background:#dafbe1}.cell.failed{background:#ffebe9;color:#cf222e}.cell.not-reached{background:#f6f8fa;color:#57606a}
+.grid td.cell{text-align:center;font-size:.8rem;white-space:nowrap}tr.failure td:first-child{color:#cf222e;font-weight:600}tr.warning td:first-child{color:#9a6700}
 .exchange{display:grid;grid-template-columns:1fr 1fr;gap:.7rem}@media (max-width:800px){.exchange{grid-template-columns:1fr}}
 `;
