@@ -10,7 +10,7 @@ export type { MockRequest, MockResponse } from './http/types.ts';
 export { DEFAULT_MOCK_OPTIONS, type MockOptions, type LogFormat } from './mock/options.ts';
 export { createLogger, silentLogger, type Logger } from './log/logger.ts';
 export { createMemoryStore, StateFullError, type MemoryStoreLimits, type StateStore } from './state/store.ts';
-export { loadSpec } from './document/load-spec.ts';
+export { loadAuditedSpec as loadSpec } from './example/load-audited-spec.ts';
 export { DEFAULT_SPEC_PATH, type LoadedSpec } from './document/loaded-spec.ts';
 export { listOperations, type Operation } from './document/operations.ts';
 export { createValidators, type Validators, type ValidationResult, type ValidationIssue } from './validation/validator.ts';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { PlantstoreError } from '../errors.ts';
-import { loadSpec } from '../document/load-spec.ts';
+import { loadAuditedSpec } from '../example/load-audited-spec.ts';
 import { DEFAULT_SPEC_PATH, type LoadedSpec } from '../document/loaded-spec.ts';
 import { reportFatal } from './report-fatal.ts';
 
@@ -29,7 +29,7 @@ export function withSpecOption<T>(y: Argv<T>) {
 
 /** Loads the document a command names; its warnings go to stderr as one line, not one per flaw. */
 export async function loadCommandSpec(argv: { spec: string; 'remote-refs'?: boolean; strict?: boolean }): Promise<LoadedSpec> {
-  const spec = await loadSpec(argv.spec, { remoteRefs: argv['remote-refs'] === true, strict: argv.strict === true });
+  const spec = await loadAuditedSpec(argv.spec, { remoteRefs: argv['remote-refs'] === true, strict: argv.strict === true });
   if (spec.warnings.length > 0) {
     process.stderr.write(`plantstore: ${spec.file}: ${spec.warnings.length} warning(s) about the document (plantstore spec --check --spec FILE lists them)\n`);
   }

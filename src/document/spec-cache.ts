@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Bump when the cached shape or the loading rules change.
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 5;
 
 interface CacheEntry {
   format: number;

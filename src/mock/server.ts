@@ -3,7 +3,7 @@ import { silentLogger, type Logger } from '../log/logger.ts';
 import { collectionLines } from '../document/resource-report.ts';
 import { createListener } from '../http/listener.ts';
 import { gracefulClose, listen } from '../http/listen.ts';
-import { loadSpec } from '../document/load-spec.ts';
+import { loadAuditedSpec } from '../example/load-audited-spec.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { PlantstoreError } from '../errors.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
@@ -11,7 +11,7 @@ import { openFileStore } from '../state/file-store.ts';
 import { openSharedStore } from './shared-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
 import { resolveMockOptions, type AbsentItemMode, type MockOptions } from './options.ts';
-import { documentWarnings, unmockable, verdictOf } from '../document/check-spec.ts';
+import { documentWarnings, unmockable, verdictOf } from './check-spec.ts';
 import { listOperations } from '../document/operations.ts';
 import { bindResources } from '../document/resources.ts';
 import { absentItemWarnings } from './absent-items.ts';
@@ -49,7 +49,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const options = resolveMockOptions({ ...partial, latency: readLatency(latency) });
   if (!(options.faultRate >= 0 && options.faultRate <= 1))
     throw new PlantstoreError('USAGE', `--fault-rate must be from 0 to 1 (0.05 is 5%), got ${options.faultRate}`);
-  const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
+  const spec = await loadAuditedSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
   const nothing = unmockable(spec);
   if (nothing !== undefined)
     throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${nothing}`, ['Add at least one path with an operation (get, post, ...) under `paths`.']);
@@ -101,7 +101,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     // The old document's background compiling would only slow the new one's load.
     stopWarmUp();
     try {
-      const next = await loadSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
+      const next = await loadAuditedSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
       const built = build(next, loaded);
       const dropped = dropRemovedCollections(kept, built.engine);
       loaded = built;

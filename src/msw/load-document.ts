@@ -1,13 +1,13 @@
 // The document createHandlers is given: a path (read by the loader, in Node), a document already
 // loaded (loadSpec), or the prepared module `plantstore msw` writes. The browser's twin takes
 // only the last two: there are no files to read.
-import { loadSpec } from '../document/load-spec.ts';
+import { loadAuditedSpec } from '../example/load-audited-spec.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { isPrepared, specOfPrepared, type PreparedDocument } from './prepared.ts';
 
 export type DocumentSource = string | LoadedSpec | PreparedDocument;
 
 export async function loadDocument(source: DocumentSource): Promise<LoadedSpec> {
-  if (typeof source === 'string') return loadSpec(source);
+  if (typeof source === 'string') return loadAuditedSpec(source);
   return isPrepared(source) ? specOfPrepared(source) : source;
 }

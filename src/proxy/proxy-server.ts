@@ -6,7 +6,7 @@ import { createListener } from '../http/listener.ts';
 import { gracefulClose, listen } from '../http/listen.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createMockEngine, type MockEngine } from '../mock/engine.ts';
-import { loadSpec } from '../document/load-spec.ts';
+import { loadAuditedSpec } from '../example/load-audited-spec.ts';
 import { resolveProxyOptions, type ProxyOptions } from './options.ts';
 import { createProxyHandler, type ProxyHandler } from './proxy-handler.ts';
 import { createUpstream } from './upstream.ts';
@@ -34,7 +34,7 @@ export async function startProxyServer(input: StartProxyServerOptions): Promise<
   const options = resolveProxyOptions(partial);
   const upstreamUrl = parseUpstream(options.upstream);
   const ca = options.ca === null ? undefined : readCa(options.ca);
-  const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs });
+  const spec = await loadAuditedSpec(options.spec, { remoteRefs: options.remoteRefs });
   for (const warning of spec.warnings.slice(0, 10)) logger.warn(`${spec.file}: ${warning}`);
   // The engine judges requests and stands in for what the upstream lacks; its own request lines
   // and journal would repeat the proxy's, so the proxy keeps those.

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync, closeSync, openSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PlantstoreError } from '../errors.ts';
-import { loadSpec } from '../document/load-spec.ts';
+import { loadAuditedSpec } from '../example/load-audited-spec.ts';
 import { listOperations } from '../document/operations.ts';
 import { createRouter } from '../document/router.ts';
 import { createValidators } from '../validation/validator.ts';
@@ -37,7 +37,7 @@ import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './v
  */
 export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const options = resolveVerifyOptions(input);
-  const spec = await loadSpec(options.spec, { remoteRefs: options.remoteRefs });
+  const spec = await loadAuditedSpec(options.spec, { remoteRefs: options.remoteRefs });
   const operations = listOperations(spec);
   const validators = createValidators(spec);
   checkAuth(options.auth, spec.document.components?.securitySchemes ?? {});

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { checkSpec } from '../../src/document/check-spec.ts';
+import { checkSpec } from '../../src/mock/check-spec.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { runCommands } from './run-commands.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

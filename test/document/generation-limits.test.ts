@@ -2,7 +2,7 @@
 // yields a valid body, and a schema no body can be generated for is reported at load.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/document/load-spec.ts';
+import { loadAuditedSpec } from '../../src/example/load-audited-spec.ts';
 import { createMockEngine } from '../../src/mock/engine.ts';
 import { createValidators } from '../../src/validation/validator.ts';
 import { send } from '../helpers/engine.ts';
@@ -12,7 +12,7 @@ const POINTER = '#/paths/~1resources/get/responses/200/content/application~1json
 
 describe('the limits of generated bodies', () => {
   it('answers an overlapping oneOf with a discriminator with a body its schema accepts, under Prefer: dynamic=true', async () => {
-    const spec = await loadSpec(file);
+    const spec = await loadAuditedSpec(file);
     const engine = createMockEngine({ spec });
     const check = createValidators(spec).at(POINTER);
     for (let i = 0; i < 5; i++) {
@@ -24,13 +24,13 @@ describe('the limits of generated bodies', () => {
   });
 
   it('judges a body that matches both branches as valid, as the discriminator picks one', async () => {
-    const check = createValidators(await loadSpec(file)).at(POINTER);
+    const check = createValidators(await loadAuditedSpec(file)).at(POINTER);
     expect(check({ resourceType: 'a', name: 'both' }).ok).toBe(true);
     expect(check({ name: 'no tag' }).ok).toBe(false);
   });
 
   it('reports a schema no body can be generated for at load, naming the pointer and the operation', async () => {
-    const spec = await loadSpec(file);
+    const spec = await loadAuditedSpec(file);
     const warning = spec.warnings.find((w) => w.includes('cannot generate'));
     expect(warning).toMatch(
       /^#\/paths\/~1impossible\/get\/responses\/200\/content\/application~1json\/schema: the mock cannot generate a body for this schema/,

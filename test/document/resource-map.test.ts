@@ -2,7 +2,7 @@
 // /__mock/health, in `spec --check` and in `spec --resources`.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkSpec } from '../../src/document/check-spec.ts';
+import { checkSpec } from '../../src/mock/check-spec.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 import { formatResourceMap } from '../../src/document/resource-report.ts';

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
-import { checkSpec, formatSpecSummary } from '../../document/check-spec.ts';
-import { loadSpec } from '../../document/load-spec.ts';
+import { checkSpec, formatSpecSummary } from '../../mock/check-spec.ts';
+import { loadAuditedSpec } from '../../example/load-audited-spec.ts';
 import { listOperations } from '../../document/operations.ts';
 import { buildResourceMap } from '../../document/resources.ts';
 import { formatResourceMap } from '../../document/resource-report.ts';
@@ -38,7 +38,7 @@ export const specCommand = {
   builder,
   handler: (argv: SpecArgs) =>
     runCommand(async () => {
-      const spec = await loadSpec(argv.spec, { remoteRefs: argv['remote-refs'], strict: argv.strict });
+      const spec = await loadAuditedSpec(argv.spec, { remoteRefs: argv['remote-refs'], strict: argv.strict });
       if (argv.check) process.stdout.write(formatSpecSummary(checkSpec(spec)));
       else if (argv.resources) process.stdout.write(formatResourceMap(buildResourceMap(listOperations(spec), spec.document).resources));
       else process.stdout.write(await renderSpec(spec, { mode: argv.bundle ? 'bundle' : 'dereference', format: argv.format }));

@@ -2,9 +2,9 @@
 // and reported there, rather than first met by a client's request as a 500. One draw per distinct
 // JSON response schema: the same draw the mock makes for an answer without an example, or under
 // `Prefer: dynamic=true`.
-import { generateOne } from '../example/generate-one.ts';
-import type { LoadedSpec } from './loaded-spec.ts';
-import { isJsonMediaType, type Operation } from './operations.ts';
+import { generateOne } from './generate-one.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
+import { isJsonMediaType, type Operation } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 
 /** One warning per JSON response schema no valid body can be generated for, naming the operations that answer with it. */

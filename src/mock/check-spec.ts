@@ -1,13 +1,13 @@
 // `plantstore spec --check`: what a loaded document offers, and what it leaves out that clients
 // and the mock will trip over (an auth-protected operation without a 401, no 4xx at all, a body
 // without a schema). Warnings never fail the check: the document itself is valid.
-import { absentItemWarnings } from '../mock/absent-items.ts';
-import type { AbsentItemMode } from '../mock/options.ts';
-import type { LoadedSpec } from './loaded-spec.ts';
-import { listOperations, type Operation } from './operations.ts';
-import { schemaNames } from './resolve-target.ts';
-import { bindResources, buildResourceMap, type ResourceBinding } from './resources.ts';
-import { collectionLines } from './resource-report.ts';
+import { absentItemWarnings } from './absent-items.ts';
+import type { AbsentItemMode } from './options.ts';
+import type { LoadedSpec } from '../document/loaded-spec.ts';
+import { listOperations, type Operation } from '../document/operations.ts';
+import { schemaNames } from '../document/resolve-target.ts';
+import { bindResources, buildResourceMap, type ResourceBinding } from '../document/resources.ts';
+import { collectionLines } from '../document/resource-report.ts';
 
 export interface SpecSummary {
   file: string;
