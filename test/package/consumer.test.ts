@@ -220,7 +220,7 @@ describe('the packed package, installed by a TypeScript project', () => {
     });
   });
 
-  it("type-checks and runs the README's library example and its vitest global set-up", () => {
+  it("type-checks and runs the README's library example and its vitest global set-up, and type-checks its Playwright config", () => {
     const blocks = readmeLibraryBlocks();
     expect([...blocks.keys()].sort()).toEqual(['library.ts', 'test/mock-setup.ts']);
     mkdirSync(join(consumer, 'test'), { recursive: true });
@@ -246,7 +246,17 @@ it('creates a plant on the mock of the global set-up', async () => {
 });
 `,
     );
-    writeFileSync(join(consumer, 'tsconfig.readme.json'), JSON.stringify({ ...STRICT_TSCONFIG, include: ['library.ts', 'test/*.ts', 'vitest.config.ts'] }));
+    // The Playwright recipe's config, type-checked against the @playwright/test of the same release
+    // as this checkout's playwright-core (installed for this alone: no browser is downloaded).
+    const playwrightConfig = /```ts\n(\/\/ playwright\.config\.ts\n[\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))?.[1];
+    expect(playwrightConfig, 'the README has a playwright.config.ts block').toBeDefined();
+    writeFileSync(join(consumer, 'playwright.config.ts'), playwrightConfig!);
+    const added = npm(process.execPath, ['install', '-D', '--prefer-offline', `@playwright/test@${version('playwright-core')}`], consumer);
+    expect(added.status, added.stderr).toBe(0);
+    writeFileSync(
+      join(consumer, 'tsconfig.readme.json'),
+      JSON.stringify({ ...STRICT_TSCONFIG, include: ['library.ts', 'test/*.ts', 'vitest.config.ts', 'playwright.config.ts'] }),
+    );
     const tsc = spawnSync(process.execPath, [join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.readme.json'], {
       cwd: consumer,
       encoding: 'utf8',
@@ -262,7 +272,7 @@ it('creates a plant on the mock of the global set-up', async () => {
     });
     expect(tests.stdout + tests.stderr).toMatch(/Tests\s+1 passed \(1\)/);
     expect(tests.status).toBe(0);
-  }, 180_000);
+  }, 300_000); // two installs and tsc on a loaded machine
 
   it('runs its command from dist/ with npx (no TypeScript is shipped to strip)', () => {
     const cli = npm(process.execPath, ['exec', '--', 'plantstore', 'validate', 'NewPlant'], consumer, '{"id":1}');
