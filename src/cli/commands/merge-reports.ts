@@ -1,8 +1,7 @@
 import type { Argv } from 'yargs';
-import type { ReporterTarget } from '../../runner/index.ts';
 import { REPORTER_NAMES, type ReporterName } from '../../runner/reporters/index.ts';
 import { runCommand } from '../command-support.ts';
-import { EXIT_UNREACHABLE } from '../report-fatal.ts';
+import { exitCodeOfRun, reportersFor } from '../run-reporters.ts';
 
 const builder = (y: Argv) =>
   y
@@ -25,14 +24,8 @@ export const mergeReportsCommand = {
   handler: (argv: MergeArgs) =>
     runCommand(async () => {
       const { mergeReports, writeMerged } = await import('../../runner/index.ts');
-      const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
-      const reporters: ReporterTarget[] = [{ name: argv.reporter as ReporterName, stream: process.stdout, color, progress: false }];
-      if (argv.junit) reporters.push({ name: 'junit', file: argv.junit });
-      if (argv.json) reporters.push({ name: 'json', file: argv.json });
-      if (argv.html) reporters.push({ name: 'html', file: argv.html });
       const merged = mergeReports((argv.files ?? []).map(String));
-      writeMerged(merged, reporters);
-      if (merged.report.stopped !== undefined) return EXIT_UNREACHABLE;
-      return merged.report.outcome === 'passed' ? 0 : 1;
+      writeMerged(merged, reportersFor(argv, false));
+      return exitCodeOfRun(merged.report);
     }),
 };

@@ -1,9 +1,8 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from '../../runner/defaults.ts';
-import type { ReporterTarget } from '../../runner/index.ts';
 import { REPORTER_NAMES, type ReporterName } from '../../runner/reporters/index.ts';
 import { runCommand, withSpecOption } from '../command-support.ts';
-import { EXIT_UNREACHABLE } from '../report-fatal.ts';
+import { exitCodeOfRun, reportersFor } from '../run-reporters.ts';
 
 const builder = (y: Argv) =>
   withSpecOption(y)
@@ -90,12 +89,6 @@ export const verifyCommand = {
     runCommand(async () => {
       // Loaded here, not at the top: `plantstore mock` never pays for the runner (undici, yaml).
       const { parseAuthFlags, parseHeaderFlags, parseShard, verify } = await import('../../runner/index.ts');
-      const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
-      const reporters: ReporterTarget[] = [{ name: argv.reporter as ReporterName, stream: process.stdout, color, progress: process.stdout.isTTY === true }];
-      if (argv.junit) reporters.push({ name: 'junit', file: argv.junit });
-      if (argv.json) reporters.push({ name: 'json', file: argv.json });
-      if (argv.html) reporters.push({ name: 'html', file: argv.html });
-      if (argv.exchanges) reporters.push({ name: 'ndjson', file: argv.exchanges });
       const report = await verify({
         target: argv.target,
         token: argv.token,
@@ -117,11 +110,10 @@ export const verifyCommand = {
         auth: parseAuthFlags((argv.auth ?? []).map(String)),
         ca: argv.ca,
         strict: argv.strict,
-        reporters,
+        reporters: reportersFor(argv, process.stdout.isTTY === true),
         shard: argv.shard === undefined ? undefined : parseShard(argv.shard),
       });
       // 3: the server stopped answering part-way (an unreachable one throws TARGET_UNREACHABLE, also 3).
-      if (report.stopped !== undefined) return EXIT_UNREACHABLE;
-      return report.outcome === 'passed' ? 0 : 1;
+      return exitCodeOfRun(report);
     }),
 };
