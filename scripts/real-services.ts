@@ -14,11 +14,12 @@
 //   npm run real-services [-- --generate 20 --only disease-sh-api --timeout 3000 --concurrency 4 --require]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { verify, type VerifyReport } from '../src/runner/index.ts';
+import { freePort } from './corpus/processes.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -221,17 +222,6 @@ async function startNode(dir: string, args: string[], env: Record<string, string
   child.stdout!.on('data', (chunk: Buffer) => log(chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => log(chunk.toString()));
   return [child];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {

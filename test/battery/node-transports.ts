@@ -12,7 +12,8 @@ import type { BatteryJournalEntry, BatteryRequest, BatteryResponse, BatterySuite
 /** A header no real answer carries: the fallback handler marks what the mock's handlers left alone. */
 const UNHANDLED = 'x-battery-unhandled';
 
-async function fetchAnswer(base: string, request: BatteryRequest): Promise<BatteryResponse> {
+/** A battery request sent with the platform's fetch, the answer read whole. */
+export async function fetchAnswer(base: string, request: BatteryRequest): Promise<BatteryResponse> {
   const url = `${base}${request.path}${request.query ? `?${request.query}` : ''}`;
   const response = await fetch(url, {
     method: request.method,
@@ -29,7 +30,8 @@ async function fetchAnswer(base: string, request: BatteryRequest): Promise<Batte
   return { status: response.status, headers, text: new TextDecoder().decode(bytes), bytes, ...(unhandled ? { unhandled } : {}) };
 }
 
-const exact = (text: string): JsonValue => {
+/** Exact JSON of an admin answer, or a thrown error that quotes it. */
+export const exact = (text: string): JsonValue => {
   const parsed = parseJson(text);
   if (!parsed.ok) throw new Error(`not JSON: ${parsed.message}: ${text.slice(0, 200)}`);
   return parsed.value;

@@ -2,9 +2,10 @@
 // transport that sends each request to the next replica in turn, as a round-robin balancer would.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { parseJson, stringifyJson, type JsonValue } from '../../src/json/exact-json.ts';
+import { stringifyJson, type JsonValue } from '../../src/json/exact-json.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
-import type { BatteryJournalEntry, BatteryRequest, BatteryResponse, BatterySuite, BatteryTransport } from '../battery/contract-battery.ts';
+import type { BatteryJournalEntry, BatterySuite, BatteryTransport } from '../battery/contract-battery.ts';
+import { exact, fetchAnswer } from '../battery/node-transports.ts';
 
 export interface Replica {
   url: string;
@@ -46,26 +47,6 @@ export function startReplica(options: Partial<MockOptions>): Promise<Replica> {
     });
   });
 }
-
-async function fetchAnswer(base: string, request: BatteryRequest): Promise<BatteryResponse> {
-  const response = await fetch(`${base}${request.path}${request.query ? `?${request.query}` : ''}`, {
-    method: request.method,
-    headers: request.headers ?? {},
-    body: request.body === undefined ? undefined : new TextEncoder().encode(request.body),
-  });
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return { status: response.status, headers, text: new TextDecoder().decode(bytes), bytes };
-}
-
-const exact = (text: string): JsonValue => {
-  const parsed = parseJson(text);
-  if (!parsed.ok) throw new Error(`not JSON: ${parsed.message}: ${text.slice(0, 200)}`);
-  return parsed.value;
-};
 
 /**
  * The battery's transport over replicas: API requests go to each in turn; the state is seeded
