@@ -25,7 +25,8 @@ export interface AdapterTrees {
 /** Thrown when git or the commits are not there (a shallow clone, a tarball): a message for the user. */
 export class HistoryMissing extends Error {}
 
-const git = (root: string, args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+const git = (root: string, args: string[]) =>
+  execFileSync('git', ['-C', root, ...args], { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
 
 /** The full id of `revision` in the repository at `root`, or undefined when git or the commit is not there. */
 export function commitOf(root: string, revision: string): string | undefined {
@@ -58,7 +59,9 @@ export function materialize(root: string, commit: string, modules: string): stri
 }
 
 const dependenciesOf = (root: string) =>
-  JSON.stringify((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: object }).dependencies ?? {});
+  JSON.stringify(
+    (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: object }).dependencies ?? {},
+  );
 
 /** Both trees, ready to run; throws HistoryMissing when this checkout has not their commits. */
 export function adapterTrees(root: string): AdapterTrees {
@@ -80,7 +83,9 @@ export function adapterTrees(root: string): AdapterTrees {
     ['the node:http adapter', trees.adapter],
   ] as const) {
     if (dependenciesOf(tree.root) !== today)
-      trees.notes.push(`${label} (${tree.commit.slice(0, 7)}) declares other dependencies than this checkout; it runs on this checkout's node_modules`);
+      trees.notes.push(
+        `${label} (${tree.commit.slice(0, 7)}) declares other dependencies than this checkout; it runs on this checkout's node_modules`,
+      );
   }
   return trees;
 }

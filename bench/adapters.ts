@@ -41,27 +41,39 @@ const odd = (load: LoadResult) => load.unexpected + load.errors + load.timeouts;
 /** Loads too short to judge by: the node:http mocks may still be warming up in the first scenario. */
 const short = (settings: AdaptersReport['settings']) => settings.warmupSeconds < 2 || settings.durationSeconds < 5;
 
-/** The verdict line for the own layer ÷ adapter ratio on valid creates (undefined: not measured), from loads long enough or `short`. */
+/**
+ * The verdict line for the own layer ÷ adapter ratio on valid creates (undefined: not measured), from loads long
+ * enough or `short`.
+ */
 export function adaptersVerdict(ratio: number | undefined, isShort = false): string {
-  if (ratio === undefined || !Number.isFinite(ratio)) return 'no verdict: valid creates were not measured on both adapters';
-  if (isShort) return `no verdict from short loads (${times(ratio)}): run it with the default 2 s warm-up and 5 s, or longer`;
-  return ratio < BAR ? `under ${BAR}x: node:http kept` : `${BAR}x or more: by issue 20's bar the own layer would have been kept (and made safe)`;
+  if (ratio === undefined || !Number.isFinite(ratio))
+    return 'no verdict: valid creates were not measured on both adapters';
+  if (isShort)
+    return `no verdict from short loads (${times(ratio)}): run it with the default 2 s warm-up and 5 s, or longer`;
+  return ratio < BAR
+    ? `under ${BAR}x: node:http kept`
+    : `${BAR}x or more: by issue 20's bar the own layer would have been kept (and made safe)`;
 }
 
 /** The own layer's valid creates over the adapter's, from the same loads, when measured. */
 export function validRatio(report: AdaptersReport): number | undefined {
   const valid = report.scenarios.valid;
-  return valid && valid.adapter.requestsPerSecond > 0 ? valid.ownLayer.requestsPerSecond / valid.adapter.requestsPerSecond : undefined;
+  return valid && valid.adapter.requestsPerSecond > 0
+    ? valid.ownLayer.requestsPerSecond / valid.adapter.requestsPerSecond
+    : undefined;
 }
 
 export function formatAdapters(report: AdaptersReport): string {
   const { settings, titles } = report;
-  const cell = (load: LoadResult) => `${int(load.requestsPerSecond)} (${load.serverCpuMicrosPerRequest?.toFixed(0) ?? '-'} us)`;
+  const cell = (load: LoadResult) =>
+    `${int(load.requestsPerSecond)} (${load.serverCpuMicrosPerRequest?.toFixed(0) ?? '-'} us)`;
   let saturated = false;
   const rows = SCENARIOS.flatMap((s) => {
     const loads = report.scenarios[s.name];
     if (!loads) return [];
-    const bound = loads.ownLayer.generatorCpuPercent + loads.adapter.generatorCpuPercent + loads.today.generatorCpuPercent >= SATURATED_PERCENT;
+    const bound =
+      loads.ownLayer.generatorCpuPercent + loads.adapter.generatorCpuPercent + loads.today.generatorCpuPercent >=
+      SATURATED_PERCENT;
     saturated ||= bound;
     const over = (name: MockName) => loads[name].requestsPerSecond / loads.adapter.requestsPerSecond;
     const strange = odd(loads.ownLayer) + odd(loads.adapter) + odd(loads.today);
@@ -81,7 +93,19 @@ export function formatAdapters(report: AdaptersReport): string {
   const connections = Math.max(1, Math.floor(settings.connections / 3));
   return [
     `adapters (issue 20): three mocks (--quiet) loaded at the same time ${settings.pinning}, ${connections} connections each from its own ${settings.generator}, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per scenario; load average ${report.loadAverage.before[0].toFixed(2)} before, ${report.loadAverage.after[0]?.toFixed(2) ?? '-'} after`,
-    table(['scenario', `${titles.ownLayer} req/s`, `${titles.adapter} req/s`, `${titles.today} req/s`, 'own ÷ adapter', 'today ÷ adapter', 'odd'], rows, 1),
+    table(
+      [
+        'scenario',
+        `${titles.ownLayer} req/s`,
+        `${titles.adapter} req/s`,
+        `${titles.today} req/s`,
+        'own ÷ adapter',
+        'today ÷ adapter',
+        'odd',
+      ],
+      rows,
+      1,
+    ),
     '  req/s while the three shared the core (each about a third of its rate alone), with its CPU time per answer; the ratios are cost ratios, which the drift moves alike.',
     ...(short(settings)
       ? [
@@ -89,7 +113,9 @@ export function formatAdapters(report: AdaptersReport): string {
         ]
       : []),
     ...(saturated
-      ? [`  *: the three load generators together used >= ${SATURATED_PERCENT}% of their core: they may have set the pace, pulling the ratios toward 1.`]
+      ? [
+          `  *: the three load generators together used >= ${SATURATED_PERCENT}% of their core: they may have set the pace, pulling the ratios toward 1.`,
+        ]
       : []),
     `issue 20's bar: keep the own layer only if it answers >= ${BAR}x the node:http adapter's valid creates: ${ratio === undefined ? 'not measured' : times(ratio)}`,
     `verdict: ${adaptersVerdict(ratio, short(settings))}`,
@@ -122,7 +148,9 @@ export async function runAdaptersBench(options: BenchOptions, say: (line: string
       connections: options.connections,
       warmupSeconds: options.warmupSeconds,
       durationSeconds: options.durationSeconds,
-      pinning: pinningUnavailable ? `unpinned (${pinningUnavailable})` : `on core ${SERVER_CORE}, the generators on core ${LOAD_CORE}`,
+      pinning: pinningUnavailable
+        ? `unpinned (${pinningUnavailable})`
+        : `on core ${SERVER_CORE}, the generators on core ${LOAD_CORE}`,
     },
     loadAverage: { before: loadavg(), after: [] },
     scenarios: {},
@@ -139,13 +167,21 @@ export async function runAdaptersBench(options: BenchOptions, say: (line: string
         args: (port: number) => [join(root, 'bin', 'plantstore.js'), 'mock', '--port', String(port), '--quiet'],
         asCommand: true,
       };
-      running.push({ server, running: await startServer(server, { logFile: join(resultsDir, 'logs', `adapters-${name}.log`) }) });
+      running.push({
+        server,
+        running: await startServer(server, { logFile: join(resultsDir, 'logs', `adapters-${name}.log`) }),
+      });
       say(`${title}: started from ${root}`);
     }
     for (const s of SCENARIOS) {
       const loads = await loadAtOnce(running, s, options, options.durationSeconds);
-      report.scenarios[s.name] = Object.fromEntries(names.map((name, i) => [name, loads[i]])) as Record<MockName, LoadResult>;
-      say(`  ${s.title}: ${loads.map((load, i) => `${running[i].server.title} ${int(load.requestsPerSecond)}`).join(', ')} req/s at the same time`);
+      report.scenarios[s.name] = Object.fromEntries(names.map((name, i) => [name, loads[i]])) as Record<
+        MockName,
+        LoadResult
+      >;
+      say(
+        `  ${s.title}: ${loads.map((load, i) => `${running[i].server.title} ${int(load.requestsPerSecond)}`).join(', ')} req/s at the same time`,
+      );
     }
   } catch (error) {
     say(`bench: the adapters part stopped: ${(error as Error).message}`);

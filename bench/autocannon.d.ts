@@ -24,6 +24,9 @@ declare module 'autocannon' {
   interface Instance extends EventEmitter {
     stop(): void;
   }
-  function autocannon(options: AutocannonOptions, callback: (error: Error | null, result: AutocannonResult) => void): Instance;
+  function autocannon(
+    options: AutocannonOptions,
+    callback: (error: Error | null, result: AutocannonResult) => void,
+  ): Instance;
   export default autocannon;
 }

@@ -14,13 +14,21 @@ export interface BarLine {
 
 type Results = Partial<Record<ServerName, ServerResult>>;
 
-const rps = (results: Results, server: ServerName, scenario: ScenarioName) => results[server]?.scenarios[scenario]?.requestsPerSecond;
+const rps = (results: Results, server: ServerName, scenario: ScenarioName) =>
+  results[server]?.scenarios[scenario]?.requestsPerSecond;
 
-function ratioLine(results: Results, scenario: ScenarioName, title: string, other: ServerName, atLeast: number): BarLine {
+function ratioLine(
+  results: Results,
+  scenario: ScenarioName,
+  title: string,
+  other: ServerName,
+  atLeast: number,
+): BarLine {
   const ours = rps(results, 'plantstore', scenario);
   const theirs = rps(results, other, scenario);
   const criterion = `${title} >= ${atLeast}x ${other === 'prism' ? 'Prism' : 'baseline'} req/s`;
-  if (ours === undefined || theirs === undefined || theirs === 0) return { criterion, measured: 'not measured', verdict: 'n/a' };
+  if (ours === undefined || theirs === undefined || theirs === 0)
+    return { criterion, measured: 'not measured', verdict: 'n/a' };
   const ratio = ours / theirs;
   return { criterion, measured: `${ratio.toFixed(2)}x`, verdict: ratio >= atLeast ? 'PASS' : 'MISS' };
 }
@@ -43,7 +51,10 @@ export function judgeBar(results: Results, paired?: PairedResult): BarLine[] {
   const ours = results.plantstore;
   const lines = [
     ratioLine(results, 'valid', 'valid creates', 'prism', 10),
-    { ...ratioLine(results, 'valid', 'valid creates', 'prism', 5), criterion: '  issue 20: valid creates >= 5x Prism req/s' },
+    {
+      ...ratioLine(results, 'valid', 'valid creates', 'prism', 5),
+      criterion: '  issue 20: valid creates >= 5x Prism req/s',
+    },
     ratioLine(results, 'valid', 'valid creates', 'baseline', 0.75),
     pairedLine(paired),
     ratioLine(results, 'invalid-body', 'invalid bodies', 'prism', 10),
@@ -89,7 +100,11 @@ export function judgeBar(results: Results, paired?: PairedResult): BarLine[] {
   lines.push(
     startup === undefined
       ? { criterion: 'start-up <= 350 ms', measured: 'not measured', verdict: 'n/a' }
-      : { criterion: 'start-up <= 350 ms (spawn to first create answered)', measured: `${Math.round(startup)} ms`, verdict: startup <= 350 ? 'PASS' : 'MISS' },
+      : {
+          criterion: 'start-up <= 350 ms (spawn to first create answered)',
+          measured: `${Math.round(startup)} ms`,
+          verdict: startup <= 350 ? 'PASS' : 'MISS',
+        },
   );
   return lines;
 }

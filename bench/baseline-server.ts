@@ -44,21 +44,24 @@ function handle(req: IncomingMessage, res: ServerResponse, text: string): void {
   if (req.url !== '/plants') return refuse(res, 404, `no route for ${req.url}`);
   if (req.method !== 'POST') return refuse(res, 405, `${req.method} is not allowed on /plants`, { allow: 'POST' });
   // Auth before the body, as the contract's security requirement comes first.
-  if (!BEARER.test(req.headers.authorization ?? '')) return refuse(res, 401, 'missing or malformed bearer token', { 'www-authenticate': 'Bearer' });
+  if (!BEARER.test(req.headers.authorization ?? ''))
+    return refuse(res, 401, 'missing or malformed bearer token', { 'www-authenticate': 'Bearer' });
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     return refuse(res, 400, 'malformed JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return refuse(res, 400, '(body): must be object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return refuse(res, 400, '(body): must be object');
   const { id, name, tag } = body as Record<string, unknown>;
   const problems: string[] = [];
   const key = idKey(id, text);
   if (typeof key !== 'string') problems.push(id === undefined ? '/id: is required' : key.problem);
   if (typeof name !== 'string') problems.push(name === undefined ? '/name: is required' : '/name: must be string');
   if (tag !== undefined && typeof tag !== 'string') problems.push('/tag: must be string');
-  if (problems.length > 0 || typeof key !== 'string') return refuse(res, 400, `invalid request body: ${problems.join('; ')}`);
+  if (problems.length > 0 || typeof key !== 'string')
+    return refuse(res, 400, `invalid request body: ${problems.join('; ')}`);
   // Check and insert in one synchronous step: of concurrent creates of one id exactly one wins.
   if (plants.has(key)) return refuse(res, 400, `a plant with id ${key} already exists`);
   const plant = tag === undefined ? { name: name as string } : { name: name as string, tag: tag as string };
@@ -85,7 +88,9 @@ const portFlag = process.argv.indexOf('--port');
 const port = portFlag >= 0 ? Number(process.argv[portFlag + 1]) : 4020;
 server.listen(port, '127.0.0.1', () => {
   const address = server.address();
-  process.stderr.write(`baseline plant store listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}\n`);
+  process.stderr.write(
+    `baseline plant store listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}\n`,
+  );
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

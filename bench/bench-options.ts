@@ -34,7 +34,10 @@ export interface BenchOptions {
 }
 
 /** The settings every load of a run shares, as the measurement takes them and the report records them. */
-export type LoadSettings = Pick<BenchOptions, 'durationSeconds' | 'warmupSeconds' | 'connections' | 'generator' | 'startupSamples' | 'pairedSeconds'>;
+export type LoadSettings = Pick<
+  BenchOptions,
+  'durationSeconds' | 'warmupSeconds' | 'connections' | 'generator' | 'startupSamples' | 'pairedSeconds'
+>;
 
 export const USAGE = `Usage: npm run bench [-- --duration S] [--paired S] [--quick] [--generator NAME] [--connections N]
                        [--skip-msw | --msw-only] [--msw-runs N]
@@ -106,7 +109,8 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const quick = values.quick;
   const wholeNumber = (name: string, value: string | undefined, min: number, max: number) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}, got ${value}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`--${name} must be a whole number from ${min} to ${max}, got ${value}`);
     return n;
   };
   // Whole seconds: wrk takes no fractions.
@@ -114,7 +118,8 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   const pairedSeconds = wholeNumber('paired', values.paired ?? (quick ? '1' : '5'), 0, 600);
   const connections = wholeNumber('connections', values.connections, 1, 10_000);
   const generator = (values.generator ?? defaultGenerator()) as GeneratorName;
-  if (!GENERATOR_NAMES.includes(generator)) throw new Error(`--generator must be one of ${GENERATOR_NAMES.join(', ')}, got ${values.generator}`);
+  if (!GENERATOR_NAMES.includes(generator))
+    throw new Error(`--generator must be one of ${GENERATOR_NAMES.join(', ')}, got ${values.generator}`);
   const results = join(ROOT, 'bench', 'results');
   if (values['msw-only'] && values['skip-msw']) throw new Error('--msw-only cannot go with --skip-msw');
   if (values['msw-only'] && values['large-only']) throw new Error('--msw-only cannot go with --large-only');
@@ -127,7 +132,8 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
         resultsFile: join(results, 'msw.json'),
       };
   if (values['large-only'] && values['skip-large']) throw new Error('--large-only cannot go with --skip-large');
-  if (values.adapters && values['large-only']) throw new Error('--adapters cannot go with --large-only: each is a part of its own');
+  if (values.adapters && values['large-only'])
+    throw new Error('--adapters cannot go with --large-only: each is a part of its own');
   const large: LargeOptions | undefined = values['skip-large']
     ? undefined
     : {

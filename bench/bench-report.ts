@@ -11,7 +11,14 @@ import type { VerifyResult } from './verify-bench.ts';
 export interface BenchReport {
   startedAt: string;
   wallSeconds: number;
-  machine: { cores: number; cpu: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
+  machine: {
+    cores: number;
+    cpu: string;
+    node: string;
+    platform: string;
+    loadAverageBefore: number[];
+    loadAverageAfter: number[];
+  };
   settings: LoadSettings & { pinning: string };
   servers: Partial<Record<ServerName, ServerResult>>;
   /**

@@ -32,7 +32,10 @@ export interface BundleOptions {
   mswExternal: boolean;
   /** Where msw is installed (its package folder). */
   mswDir: string;
-  /** Read packages' "browser" fields, as every browser bundler does (default true; off only to show what they keep out). */
+  /**
+   * Read packages' "browser" fields, as every browser bundler does (default true; off only to show what they keep
+   * out).
+   */
   browserField?: boolean;
 }
 
@@ -41,7 +44,8 @@ export const PAGE_ENTRY = `export { createHandlers } from 'plantstore/msw';\nexp
 /** plantstore's part alone. */
 export const HANDLERS_ENTRY = `export { createHandlers } from 'plantstore/msw';\n`;
 
-const below = (id: string) => id.replace(/^.*\/node_modules\/(?:\.cache\/plantstore-package\/[^/]+\/)?/, '').replace(/^\0/, '');
+const below = (id: string) =>
+  id.replace(/^.*\/node_modules\/(?:\.cache\/plantstore-package\/[^/]+\/)?/, '').replace(/^\0/, '');
 
 /** Bundles `entry` for a browser (ES module, minified) from a project with the package and msw installed. */
 export async function bundleForBrowser(options: BundleOptions): Promise<BrowserBundle> {
@@ -57,7 +61,12 @@ export async function bundleForBrowser(options: BundleOptions): Promise<BrowserB
       configFile: false,
       logLevel: 'silent',
       // Vite's client defaults, or the same without 'browser'.
-      resolve: { mainFields: options.browserField === false ? ['module', 'jsnext:main', 'jsnext'] : ['browser', 'module', 'jsnext:main', 'jsnext'] },
+      resolve: {
+        mainFields:
+          options.browserField === false
+            ? ['module', 'jsnext:main', 'jsnext']
+            : ['browser', 'module', 'jsnext:main', 'jsnext'],
+      },
       plugins: [
         {
           name: 'plantstore:node-imports',

@@ -40,10 +40,17 @@ export function builtPackage(): string {
   if (existsSync(join(target, 'dist', 'msw', 'index.js'))) return target;
   const building = `${target}.${process.pid}-${Math.random().toString(36).slice(2)}`;
   mkdirSync(building, { recursive: true });
-  for (const name of SHIPPED) if (existsSync(join(root, name))) cpSync(join(root, name), join(building, name), { recursive: true });
+  for (const name of SHIPPED)
+    if (existsSync(join(root, name))) cpSync(join(root, name), join(building, name), { recursive: true });
   const tsc = spawnSync(
     process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', join(building, 'dist')],
+    [
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      join(building, 'dist'),
+    ],
     {
       cwd: root,
       encoding: 'utf8',
@@ -51,7 +58,8 @@ export function builtPackage(): string {
   );
   if (tsc.status !== 0) throw new Error(`tsc failed (${tsc.status}):\n${tsc.stdout}${tsc.stderr}`);
   // Older builds go: one per state of the sources would pile up.
-  for (const old of existsSync(CACHE) ? readdirSync(CACHE) : []) if (!old.startsWith(hash)) rmSync(join(CACHE, old), { recursive: true, force: true });
+  for (const old of existsSync(CACHE) ? readdirSync(CACHE) : [])
+    if (!old.startsWith(hash)) rmSync(join(CACHE, old), { recursive: true, force: true });
   try {
     renameSync(building, target);
   } catch {

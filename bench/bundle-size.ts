@@ -20,7 +20,10 @@ export async function measureBundleSizes(): Promise<BundleSizes> {
   const common = { packageDir: builtPackage(), mswDir: mswFolder(root) };
   const own = await bundleForBrowser({ ...common, entry: HANDLERS_ENTRY, mswExternal: true });
   const whole = await bundleForBrowser({ ...common, entry: PAGE_ENTRY, mswExternal: false });
-  return { plantstore: { bytes: own.bytes, gzipBytes: own.gzipBytes }, withMsw: { bytes: whole.bytes, gzipBytes: whole.gzipBytes } };
+  return {
+    plantstore: { bytes: own.bytes, gzipBytes: own.gzipBytes },
+    withMsw: { bytes: whole.bytes, gzipBytes: whole.gzipBytes },
+  };
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -36,5 +39,7 @@ export function formatBundleSizes(sizes: BundleSizes): string[] {
 
 if (import.meta.main) {
   const sizes = await measureBundleSizes();
-  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(sizes)}\n` : `${formatBundleSizes(sizes).join('\n')}\n`);
+  process.stdout.write(
+    process.argv.includes('--json') ? `${JSON.stringify(sizes)}\n` : `${formatBundleSizes(sizes).join('\n')}\n`,
+  );
 }

@@ -27,5 +27,6 @@ export function pinned(core: number, command: string, args: string[]): [string, 
  * Nothing pins it any more; the large-document part calls it before it starts its servers.
  */
 export function unpinSelf(): void {
-  if (!pinningUnavailable) execFileSync(TASKSET, ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
+  if (!pinningUnavailable)
+    execFileSync(TASKSET, ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
 }

@@ -20,7 +20,10 @@ export interface ExampleResult {
 }
 
 function exampleRate(count: number): Promise<{ jsf?: number; ours?: number; problem?: string }> {
-  const [command, args] = pinned(SERVER_CORE, process.execPath, [join(import.meta.dirname, 'example-rate.ts'), String(count)]);
+  const [command, args] = pinned(SERVER_CORE, process.execPath, [
+    join(import.meta.dirname, 'example-rate.ts'),
+    String(count),
+  ]);
   const child = track(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   let err = '';
@@ -36,7 +39,9 @@ function exampleRate(count: number): Promise<{ jsf?: number; ours?: number; prob
       const jsf = figure('json-schema-faker alone');
       const ours = figure('plantstore example');
       if (code !== 0 || jsf === undefined)
-        resolve({ problem: `bench/example-rate.ts failed (exit ${code}): ${(err || out).trim().split('\n').slice(-3).join(' / ')}` });
+        resolve({
+          problem: `bench/example-rate.ts failed (exit ${code}): ${(err || out).trim().split('\n').slice(-3).join(' / ')}`,
+        });
       else resolve({ jsf, ours });
     });
   });
@@ -48,7 +53,9 @@ export async function measureExamples(count: number, say: (line: string) => void
   if (rate.problem) result.skipped.push(rate.problem);
   result.jsonSchemaFakerPerSecond = rate.jsf;
   result.inProcessPerSecond = rate.ours;
-  const run = await runCli(['example', 'NewPlant', '--count', String(count), '--format', 'ndjson'], { core: SERVER_CORE });
+  const run = await runCli(['example', 'NewPlant', '--count', String(count), '--format', 'ndjson'], {
+    core: SERVER_CORE,
+  });
   if (run.code === 0) {
     result.cliWallMs = run.wallMs;
     result.cliPerSecond = count / (run.wallMs / 1000);

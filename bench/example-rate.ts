@@ -23,7 +23,15 @@ function ours(): number {
   const generator = createExampleGenerator(spec);
   const target = resolveTarget(spec, 'NewPlant');
   const payloads = generator.examples(target, { seed: 1, count }).map((body) => ({ body }));
-  return renderPayloads(payloads, { format: 'ndjson', as: 'body', list: true, target, baseUrl: '', invalid: false, compact: generator.compactJson }).length;
+  return renderPayloads(payloads, {
+    format: 'ndjson',
+    as: 'body',
+    list: true,
+    target,
+    baseUrl: '',
+    invalid: false,
+    compact: generator.compactJson,
+  }).length;
 }
 
 function rate(run: () => number): number {

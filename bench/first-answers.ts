@@ -19,7 +19,8 @@ const { values, positionals } = parseArgs({
   },
 });
 const file = positionals[0];
-if (!file) throw new Error('usage: node bench/first-answers.ts FILE [--sample N] [--seed S] [--extra "POST /path,..."]');
+if (!file)
+  throw new Error('usage: node bench/first-answers.ts FILE [--sample N] [--seed S] [--extra "POST /path,..."]');
 const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 /** A request with its path parameters filled, for an operation named "METHOD /path" (any method). */
@@ -30,7 +31,11 @@ function requestOf(name: string): BenchRequest {
     operation: name,
     method,
     target,
-    headers: { authorization: 'Bearer bench-token', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: 'Bearer bench-token',
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
   };
 }
 
@@ -42,7 +47,10 @@ const ready = performance.now();
 const all = getRequests(raw);
 const chosen = values.only
   ? values.only.split(',').map(requestOf)
-  : [...sampleRequests(all, Number(values.sample), Number(values.seed)), ...(values.extra ? values.extra.split(',').map(requestOf) : [])];
+  : [
+      ...sampleRequests(all, Number(values.sample), Number(values.seed)),
+      ...(values.extra ? values.extra.split(',').map(requestOf) : []),
+    ];
 
 const send = async (request: BenchRequest) => {
   const [path, query = ''] = request.target.split('?');
@@ -55,10 +63,13 @@ for (const request of chosen) {
   const first = await send(request);
   const second = await send(request);
   firsts.push(first.ms);
-  console.log(`${first.ms.toFixed(0).padStart(6)} ms ${second.ms.toFixed(1).padStart(6)} ms  ${first.status}  ${request.operation}`);
+  console.log(
+    `${first.ms.toFixed(0).padStart(6)} ms ${second.ms.toFixed(1).padStart(6)} ms  ${first.status}  ${request.operation}`,
+  );
 }
 const sorted = [...firsts].sort((a, b) => a - b);
-const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+const median =
+  sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
 console.log(
   `load ${(loaded - started).toFixed(0)} ms, engine ${(ready - loaded).toFixed(0)} ms; ${firsts.length} operations: median ${median.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms, ${firsts.filter((ms) => ms > 200).length} over 200 ms`,
 );

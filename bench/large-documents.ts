@@ -44,7 +44,17 @@ function servers(file: string, cacheDir: () => string): Record<string, ServerCom
   // replaces itself with execve, same pid, to add its heap flag); measureRun still looks for a child.
   const plantstore = (): ServerCommand => ({
     command: process.execPath,
-    args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'mock', '--spec', file, '--port', String(port), '--host', '127.0.0.1', '--quiet'],
+    args: (port) => [
+      join(ROOT, 'bin', 'plantstore.js'),
+      'mock',
+      '--spec',
+      file,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--quiet',
+    ],
     env: () => {
       const env: NodeJS.ProcessEnv = { ...process.env, PLANTSTORE_CACHE_DIR: cacheDir() };
       delete env.PLANTSTORE_NO_CACHE; // the warm start is the point of the second start
@@ -54,11 +64,19 @@ function servers(file: string, cacheDir: () => string): Record<string, ServerCom
   return {
     'plantstore-cold': plantstore(),
     'plantstore-warm': plantstore(),
-    prism: { command: process.execPath, args: (port) => [prismCli(), 'mock', file, '--port', String(port), '--host', '127.0.0.1'] },
+    prism: {
+      command: process.execPath,
+      args: (port) => [prismCli(), 'mock', file, '--port', String(port), '--host', '127.0.0.1'],
+    },
   };
 }
 
-async function measureDocument(index: number, options: LargeOptions, logDir: string, say: (line: string) => void): Promise<DocumentReport> {
+async function measureDocument(
+  index: number,
+  options: LargeOptions,
+  logDir: string,
+  say: (line: string) => void,
+): Promise<DocumentReport> {
   const source = LARGE_DOCUMENTS[index];
   const file = fetchLargeDocument(source, say);
   const document = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -69,7 +87,11 @@ async function measureDocument(index: number, options: LargeOptions, logDir: str
   const cacheDirs: string[] = [];
   let cacheDir = '';
   const commands = servers(file, () => cacheDir);
-  const settings = { logFile: '', answerTimeoutMs: options.timeoutSeconds * 1000, requestTimeoutMs: options.requestTimeoutSeconds * 1000 };
+  const settings = {
+    logFile: '',
+    answerTimeoutMs: options.timeoutSeconds * 1000,
+    requestTimeoutMs: options.requestTimeoutSeconds * 1000,
+  };
   for (let round = 1; round <= options.runs; round++) {
     // A fresh cache per round: the cold start fills it, the warm start of the same round reads it.
     cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-bench-cache-'));
@@ -81,7 +103,8 @@ async function measureDocument(index: number, options: LargeOptions, logDir: str
       // The cold start runs on until its warm-up has written the compiled validators to the cache
       // (as a first session would), so that the warm start reads the document and them.
       const dir = cacheDir;
-      const settled = key === 'plantstore-cold' ? () => readdirSync(dir).some((name) => name.endsWith('.validators.js')) : undefined;
+      const settled =
+        key === 'plantstore-cold' ? () => readdirSync(dir).some((name) => name.endsWith('.validators.js')) : undefined;
       const result = await measureRun(commands[key], probe, sample, {
         ...settings,
         settled,
@@ -95,7 +118,9 @@ async function measureDocument(index: number, options: LargeOptions, logDir: str
         );
     }
   }
-  const configs: Record<string, ConfigSummary> = Object.fromEntries(Object.entries(runs).map(([key, r]) => [key, summariseRuns(r)]));
+  const configs: Record<string, ConfigSummary> = Object.fromEntries(
+    Object.entries(runs).map(([key, r]) => [key, summariseRuns(r)]),
+  );
   // SIGTERM while loading: halfway through the measured loading time (or the time-out's, if it
   // never listened), with a fresh cache for the cold start and the last round's for the warm one.
   const termWhileLoading: DocumentReport['termWhileLoading'] = {};
@@ -107,7 +132,10 @@ async function measureDocument(index: number, options: LargeOptions, logDir: str
       cacheDirs.push(cacheDir);
     } else if (key === 'plantstore-warm') cacheDir = cacheDirs[options.runs - 1];
     say(`bench: ${source.name}: SIGTERM ${Math.round(delayMs)} ms after spawn (${key})`);
-    termWhileLoading[key] = { delayMs, ...(await measureTermWhileLoading(commands[key], delayMs, join(logDir, `large-${source.name}-${key}-term.log`))) };
+    termWhileLoading[key] = {
+      delayMs,
+      ...(await measureTermWhileLoading(commands[key], delayMs, join(logDir, `large-${source.name}-${key}-term.log`))),
+    };
   }
   for (const dir of cacheDirs) rmSync(dir, { recursive: true, force: true });
   return {
@@ -135,7 +163,12 @@ export async function measureLargeDocuments(options: LargeOptions, say: (line: s
   const report: LargeReport = {
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
-    machine: { cores: availableParallelism(), node: process.version, loadAverageBefore: loadavg(), loadAverageAfter: [] },
+    machine: {
+      cores: availableParallelism(),
+      node: process.version,
+      loadAverageBefore: loadavg(),
+      loadAverageAfter: [],
+    },
     settings: {
       runs: options.runs,
       operations: options.operations,
@@ -145,7 +178,8 @@ export async function measureLargeDocuments(options: LargeOptions, say: (line: s
     },
     documents: [],
   };
-  for (let i = 0; i < LARGE_DOCUMENTS.length; i++) report.documents.push(await measureDocument(i, options, logDir, say));
+  for (let i = 0; i < LARGE_DOCUMENTS.length; i++)
+    report.documents.push(await measureDocument(i, options, logDir, say));
   report.machine.loadAverageAfter = loadavg();
   report.wallSeconds = (performance.now() - started) / 1000;
   writeFileSync(options.resultsFile, `${JSON.stringify(report, null, 2)}\n`);

@@ -21,7 +21,8 @@ export const CONFIG_TITLES: Record<string, string> = {
   prism: 'Prism 5.16',
 };
 
-const seconds = (ms: number | undefined, noAnswer: string) => (ms === undefined ? noAnswer : `${(ms / 1000).toFixed(2)} s`);
+const seconds = (ms: number | undefined, noAnswer: string) =>
+  ms === undefined ? noAnswer : `${(ms / 1000).toFixed(2)} s`;
 const millis = (ms: number | undefined) => (ms === undefined ? '-' : `${Math.round(ms)} ms`);
 const times = (n: number | undefined) => (n === undefined ? '-' : `${n >= 10 ? n.toFixed(0) : n.toFixed(2)}x`);
 
@@ -36,7 +37,8 @@ function table(header: string[], rows: string[][]): string {
 }
 
 /** The table rows' "no answer" text for a configuration that timed out. */
-const timedOut = (summary: ConfigSummary, timeoutS: number) => (summary.stalled.length > 0 ? `none in ${timeoutS} s` : '-');
+const timedOut = (summary: ConfigSummary, timeoutS: number) =>
+  summary.stalled.length > 0 ? `none in ${timeoutS} s` : '-';
 
 export function formatDocument(report: DocumentReport, timeoutS: number): string {
   const rows = Object.entries(report.configs).map(([key, s]) => {
@@ -53,7 +55,17 @@ export function formatDocument(report: DocumentReport, timeoutS: number): string
       loading ? (loading.termMs === undefined ? '>5 s' : millis(loading.termMs)) : '-',
     ];
   });
-  const header = ['server', 'runs', 'listening', 'first answer', 'op first answer med / max', 'ops answered', 'RSS after', 'SIGTERM (up)', 'SIGTERM (loading)'];
+  const header = [
+    'server',
+    'runs',
+    'listening',
+    'first answer',
+    'op first answer med / max',
+    'ops answered',
+    'RSS after',
+    'SIGTERM (up)',
+    'SIGTERM (loading)',
+  ];
   const ratioRows = Object.entries(report.ratios).map(([key, r]) => [
     `${CONFIG_TITLES[key] ?? key} ÷ Prism`,
     times(r.listeningMs),

@@ -26,7 +26,8 @@ interface Parameter {
   example?: unknown;
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Follows local `$ref`s (`#/components/...`), the only kind these documents use. */
 function resolve(document: Json, value: unknown, depth = 0): unknown {
@@ -34,12 +35,17 @@ function resolve(document: Json, value: unknown, depth = 0): unknown {
   const ref = value.$ref;
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = document;
-  for (const part of ref.slice(2).split('/')) node = isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  for (const part of ref.slice(2).split('/'))
+    node = isObject(node) ? node[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
   return resolve(document, node, depth + 1);
 }
 
 /** A value the schema accepts, or undefined when this simple reading cannot make one. */
-export function sampleValue(document: Json, rawSchema: unknown, example?: unknown): string | number | boolean | undefined {
+export function sampleValue(
+  document: Json,
+  rawSchema: unknown,
+  example?: unknown,
+): string | number | boolean | undefined {
   const schema = resolve(document, rawSchema);
   if (['string', 'number', 'boolean'].includes(typeof example)) return example as string | number | boolean;
   if (!isObject(schema)) return 'bench';
@@ -47,11 +53,13 @@ export function sampleValue(document: Json, rawSchema: unknown, example?: unknow
     const first = schema.enum.find((v) => ['string', 'number', 'boolean'].includes(typeof v));
     return first as string | number | boolean | undefined;
   }
-  if (['string', 'number', 'boolean'].includes(typeof schema.example)) return schema.example as string | number | boolean;
+  if (['string', 'number', 'boolean'].includes(typeof schema.example))
+    return schema.example as string | number | boolean;
   const alternatives = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
   if (Array.isArray(alternatives)) return sampleValue(document, alternatives[0]);
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  if (type === 'integer' || type === 'number') return typeof schema.minimum === 'number' ? Math.max(1, schema.minimum) : 1;
+  if (type === 'integer' || type === 'number')
+    return typeof schema.minimum === 'number' ? Math.max(1, schema.minimum) : 1;
   if (type === 'boolean') return true;
   if (type === 'array' || type === 'object') return undefined;
   if (schema.format === 'date-time') return '2024-01-01T00:00:00Z';
@@ -60,10 +68,17 @@ export function sampleValue(document: Json, rawSchema: unknown, example?: unknow
 }
 
 /** Headers and query parameters for the first security alternative this harness can satisfy. */
-function credentials(document: Json, operation: Json): { headers: Record<string, string>; query: string[] } | undefined {
+function credentials(
+  document: Json,
+  operation: Json,
+): { headers: Record<string, string>; query: string[] } | undefined {
   const requirements = (operation.security ?? document.security ?? []) as Json[];
   if (requirements.length === 0) return { headers: {}, query: [] };
-  const schemes = (isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {}) as Json;
+  const schemes = (
+    isObject(document.components) && isObject(document.components.securitySchemes)
+      ? document.components.securitySchemes
+      : {}
+  ) as Json;
   for (const requirement of requirements) {
     const headers: Record<string, string> = {};
     const query: string[] = [];
@@ -73,9 +88,12 @@ function credentials(document: Json, operation: Json): { headers: Record<string,
       if (!isObject(scheme)) usable = false;
       else if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic')
         headers.authorization = `Basic ${Buffer.from('bench:bench').toString('base64')}`;
-      else if (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') headers.authorization = 'Bearer bench-token';
-      else if (scheme.type === 'apiKey' && scheme.in === 'header') headers[String(scheme.name).toLowerCase()] = 'bench-key';
-      else if (scheme.type === 'apiKey' && scheme.in === 'query') query.push(`${encodeURIComponent(String(scheme.name))}=bench-key`);
+      else if (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect')
+        headers.authorization = 'Bearer bench-token';
+      else if (scheme.type === 'apiKey' && scheme.in === 'header')
+        headers[String(scheme.name).toLowerCase()] = 'bench-key';
+      else if (scheme.type === 'apiKey' && scheme.in === 'query')
+        query.push(`${encodeURIComponent(String(scheme.name))}=bench-key`);
       else if (scheme.type === 'apiKey' && scheme.in === 'cookie') headers.cookie = `${String(scheme.name)}=bench-key`;
       else usable = false;
     }
@@ -102,7 +120,8 @@ function requestFor(document: Json, path: string, pathItem: Json, method: string
     const value = sampleValue(document, parameter.schema, parameter.example);
     if (value === undefined) return undefined;
     if (parameter.in === 'path') target = target.replace(`{${parameter.name}}`, encodeURIComponent(String(value)));
-    else if (parameter.in === 'query') query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(value))}`);
+    else if (parameter.in === 'query')
+      query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(value))}`);
     else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = String(value);
     else return undefined; // a required cookie parameter: rare, and not worth a cookie jar here
   }
@@ -129,10 +148,14 @@ export function getRequests(document: Json): BenchRequest[] {
 
 /** How many operations the document declares (every method of every path). */
 export const operationCount = (document: Json) =>
-  Object.values((document.paths ?? {}) as Json).reduce<number>((n, item) => n + (isObject(item) ? METHODS.filter((m) => isObject(item[m])).length : 0), 0);
+  Object.values((document.paths ?? {}) as Json).reduce<number>(
+    (n, item) => n + (isObject(item) ? METHODS.filter((m) => isObject(item[m])).length : 0),
+    0,
+  );
 
 /** The probe: the first GET that needs no parameter (its request is the same on every try). */
-export const probeRequest = (requests: readonly BenchRequest[]) => requests.find((r) => !r.target.includes('?') && !r.operation.includes('{')) ?? requests[0];
+export const probeRequest = (requests: readonly BenchRequest[]) =>
+  requests.find((r) => !r.target.includes('?') && !r.operation.includes('{')) ?? requests[0];
 
 /** A seeded uniform [0, 1), so that every run samples the same operations (the toolkit's mulberry32). */
 function seeded(seed: number): () => number {
@@ -141,7 +164,12 @@ function seeded(seed: number): () => number {
 }
 
 /** `count` different requests (all if there are fewer), chosen with `seed`, never the probe's operation. */
-export function sampleRequests(requests: readonly BenchRequest[], count: number, seed: number, probe?: BenchRequest): BenchRequest[] {
+export function sampleRequests(
+  requests: readonly BenchRequest[],
+  count: number,
+  seed: number,
+  probe?: BenchRequest,
+): BenchRequest[] {
   const pool = requests.filter((r) => r.operation !== probe?.operation);
   const random = seeded(seed);
   // A partial Fisher-Yates shuffle: the first `count` places are a uniform sample.

@@ -40,18 +40,25 @@ export interface RunResult {
   termMs?: number;
   /** What stopped the run early, if anything ("no answer to GET /v1/account within 90 s"). */
   stalled?: string;
-  /** Milliseconds from spawn until `settled` held (plantstore's warm-up wrote its compiled validators); undefined: not asked, or not within the time-out. */
+  /**
+   * Milliseconds from spawn until `settled` held (plantstore's warm-up wrote its compiled validators); undefined: not
+   * asked, or not within the time-out.
+   */
   settledMs?: number;
 }
 
 /** The answer's status once it has fully arrived, or undefined (refused, reset, or too slow). */
 function send(url: string, req: BenchRequest, timeoutMs: number): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const outgoing = request(`${url}${req.target}`, { method: req.method, headers: req.headers, agent: false }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode));
-      res.once('error', () => resolve(undefined));
-    });
+    const outgoing = request(
+      `${url}${req.target}`,
+      { method: req.method, headers: req.headers, agent: false },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode));
+        res.once('error', () => resolve(undefined));
+      },
+    );
     outgoing.setTimeout(timeoutMs, () => outgoing.destroy());
     outgoing.once('error', () => resolve(undefined));
     outgoing.end();
@@ -74,7 +81,11 @@ const accepts = (port: number) =>
  */
 export function serverPid(pid: number): number {
   try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
     const node = children.find((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('node'));
     return node === undefined ? pid : serverPid(node);
   } catch {
@@ -111,11 +122,16 @@ export function timeTerm(child: ChildProcess): Promise<number | undefined> {
 }
 
 /** Spawns the server with its output to `logFile`; the port is free a moment before. */
-export async function spawnServer(server: ServerCommand, logFile: string): Promise<{ child: ChildProcess; port: number; started: number }> {
+export async function spawnServer(
+  server: ServerCommand,
+  logFile: string,
+): Promise<{ child: ChildProcess; port: number; started: number }> {
   const port = await freePort();
   const log = openSync(logFile, 'w');
   const started = performance.now();
-  const child = track(spawn(server.command, server.args(port), { stdio: ['ignore', log, log], env: server.env?.() ?? process.env }));
+  const child = track(
+    spawn(server.command, server.args(port), { stdio: ['ignore', log, log], env: server.env?.() ?? process.env }),
+  );
   closeSync(log);
   return { child, port, started };
 }
@@ -153,7 +169,8 @@ export async function measureRun(
         break;
       } else await sleep(POLL_MS);
     }
-    if (result.firstAnswerMs === undefined) result.stalled ??= `no answer to ${probe.operation} within ${seconds(options.answerTimeoutMs)} of spawn`;
+    if (result.firstAnswerMs === undefined)
+      result.stalled ??= `no answer to ${probe.operation} within ${seconds(options.answerTimeoutMs)} of spawn`;
     for (const req of result.stalled ? [] : sample) {
       const sent = performance.now();
       const status = await send(url, req, options.requestTimeoutMs);
@@ -184,7 +201,11 @@ export async function measureRun(
  * SIGTERM while the server is still loading: sent `delayMs` after spawn (the caller picks a moment
  * inside the measured loading time). Whether the port already accepted is reported too.
  */
-export async function measureTermWhileLoading(server: ServerCommand, delayMs: number, logFile: string): Promise<{ termMs?: number; listening: boolean }> {
+export async function measureTermWhileLoading(
+  server: ServerCommand,
+  delayMs: number,
+  logFile: string,
+): Promise<{ termMs?: number; listening: boolean }> {
   const { child, port, started } = await spawnServer(server, logFile);
   await sleep(Math.max(0, started + delayMs - performance.now()));
   const listening = await accepts(port);

@@ -36,7 +36,8 @@ export function median(values: readonly (number | undefined)[]): number | undefi
  * A measurement that timed out in some run has no meaningful median: a figure is given only when
  * every run produced one (a missing one reads as "no answer").
  */
-const medianOfAll = (values: readonly (number | undefined)[]) => (values.some((v) => v === undefined) ? undefined : median(values));
+const medianOfAll = (values: readonly (number | undefined)[]) =>
+  values.some((v) => v === undefined) ? undefined : median(values);
 
 export function summariseRuns(runs: readonly RunResult[]): ConfigSummary {
   const byOperation = new Map<string, { ms: (number | undefined)[]; status?: number }>();
@@ -77,10 +78,19 @@ export function summariseRuns(runs: readonly RunResult[]): ConfigSummary {
 }
 
 /** a / b, or undefined when either is unknown (a time-out) or b is zero. */
-export const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
+export const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || b === 0 ? undefined : a / b;
 
-export type RatioKey = 'listeningMs' | 'firstAnswerMs' | 'operationMedianMs' | 'operationMaxMs' | 'rssMb' | 'termAfterListeningMs';
-export const RATIO_KEYS: readonly RatioKey[] = ['listeningMs', 'firstAnswerMs', 'operationMedianMs', 'operationMaxMs', 'rssMb', 'termAfterListeningMs'];
+export type RatioKey =
+  'listeningMs' | 'firstAnswerMs' | 'operationMedianMs' | 'operationMaxMs' | 'rssMb' | 'termAfterListeningMs';
+export const RATIO_KEYS: readonly RatioKey[] = [
+  'listeningMs',
+  'firstAnswerMs',
+  'operationMedianMs',
+  'operationMaxMs',
+  'rssMb',
+  'termAfterListeningMs',
+];
 
 /** plantstore / Prism for every figure both have. */
 export const ratiosOf = (mock: ConfigSummary, prism: ConfigSummary): Partial<Record<RatioKey, number>> =>

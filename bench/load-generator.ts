@@ -95,7 +95,9 @@ function drive(generator: GeneratorName, plan: LoadPlan): Promise<DriverOutput> 
       clearTimeout(limit);
       try {
         if (code !== 0) throw new Error(`${generator} failed (${signal ?? `exit ${code}`}): ${out.trim()}`);
-        resolve(generator === 'wrk' ? parseWrkOutput(out) : (JSON.parse(out.trim().split('\n').at(-1) ?? '') as DriverOutput));
+        resolve(
+          generator === 'wrk' ? parseWrkOutput(out) : (JSON.parse(out.trim().split('\n').at(-1) ?? '') as DriverOutput),
+        );
       } catch (error) {
         reject(error);
       }
@@ -108,20 +110,32 @@ export async function runLoad(generator: GeneratorName, plan: LoadPlan, serverPi
   const before = cpuMicros(serverPid);
   const output = await drive(generator, plan);
   const after = cpuMicros(serverPid);
-  const count = (match: (status: string) => boolean) => Object.entries(output.statuses).reduce((n, [status, k]) => n + (match(status) ? k : 0), 0);
+  const count = (match: (status: string) => boolean) =>
+    Object.entries(output.statuses).reduce((n, [status, k]) => n + (match(status) ? k : 0), 0);
   return {
     ...output,
     requestsPerSecond: output.requests / output.seconds,
     unexpected: count((status) => status !== String(plan.scenario.expectedStatus)),
     created: count((status) => status.startsWith('2')),
     generatorCpuPercent: (output.cpuSeconds / output.seconds) * 100,
-    serverCpuMicrosPerRequest: before !== undefined && after !== undefined && output.requests > 0 ? (after - before) / output.requests : undefined,
+    serverCpuMicrosPerRequest:
+      before !== undefined && after !== undefined && output.requests > 0
+        ? (after - before) / output.requests
+        : undefined,
   };
 }
 
 /** A warm-up load (not counted) and then the measured one; `created` counts both. */
-export async function warmAndMeasure(generator: GeneratorName, plan: Omit<LoadPlan, 'idStart'>, warmupSeconds: number, serverPid: number): Promise<LoadResult> {
-  const warm = warmupSeconds > 0 ? await runLoad(generator, { ...plan, seconds: warmupSeconds, idStart: freshIdStart() }, serverPid) : undefined;
+export async function warmAndMeasure(
+  generator: GeneratorName,
+  plan: Omit<LoadPlan, 'idStart'>,
+  warmupSeconds: number,
+  serverPid: number,
+): Promise<LoadResult> {
+  const warm =
+    warmupSeconds > 0
+      ? await runLoad(generator, { ...plan, seconds: warmupSeconds, idStart: freshIdStart() }, serverPid)
+      : undefined;
   const measured = await runLoad(generator, { ...plan, idStart: freshIdStart() }, serverPid);
   return { ...measured, created: measured.created + (warm?.created ?? 0) };
 }

@@ -59,7 +59,14 @@ export async function loadAtOnce(
   // Generators started in the same turn, with the same warm-up: their measured windows overlap
   // all but a few milliseconds at either end.
   const loads = await Promise.all(
-    servers.map((s) => warmAndMeasure(settings.generator, { url: s.running.url, scenario, connections, seconds }, settings.warmupSeconds, s.running.pid)),
+    servers.map((s) =>
+      warmAndMeasure(
+        settings.generator,
+        { url: s.running.url, scenario, connections, seconds },
+        settings.warmupSeconds,
+        s.running.pid,
+      ),
+    ),
   );
   for (const s of servers) {
     const exit = s.running.exit();
@@ -68,8 +75,15 @@ export async function loadAtOnce(
   return loads;
 }
 
-/** Every scenario's paired loads, half the connections each, when both servers are up; a failure is noted in `broken`. */
-export async function measurePairs(live: Map<ServerName, Contender>, settings: MeasureSettings, broken: string[]): Promise<MeasuredServers['paired']> {
+/**
+ * Every scenario's paired loads, half the connections each, when both servers are up; a failure is noted in `broken`.
+ *
+ */
+export async function measurePairs(
+  live: Map<ServerName, Contender>,
+  settings: MeasureSettings,
+  broken: string[],
+): Promise<MeasuredServers['paired']> {
   const paired: MeasuredServers['paired'] = {};
   const [plantstore, baseline] = [live.get('plantstore'), live.get('baseline')];
   if (settings.pairedSeconds <= 0 || !plantstore || !baseline) return paired;

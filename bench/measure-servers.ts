@@ -99,7 +99,10 @@ async function measure(contender: Contender, scenario: Scenario, settings: Measu
 }
 
 /** Starts every server, measures them all, and stops them; one that fails leaves the others measured. */
-export async function measureServers(servers: readonly ServerDefinition[], settings: MeasureSettings): Promise<MeasuredServers> {
+export async function measureServers(
+  servers: readonly ServerDefinition[],
+  settings: MeasureSettings,
+): Promise<MeasuredServers> {
   mkdirSync(settings.logDir, { recursive: true });
   const results: MeasuredServers['results'] = {};
   const broken: string[] = [];

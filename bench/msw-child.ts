@@ -39,7 +39,10 @@ export interface MswChildSettings {
 }
 
 export interface MswChildResult {
-  /** first: ms from the process's start (performance.timeOrigin) to the handler creation call, and to the first whole answer. */
+  /**
+   * first: ms from the process's start (performance.timeOrigin) to the handler creation call, and to the first whole
+   * answer.
+   */
   createCallMs?: number;
   firstAnswerMs?: number;
   /** steady: every measured request's ms, and the measured wall time. */
@@ -57,14 +60,19 @@ async function handlersMaker(settings: MswChildSettings): Promise<() => Promise<
     // As a user has it: the document imported or parsed already, handed over as an object.
     const text = readFileSync(settings.file, 'utf8');
     const document = settings.file.endsWith('.json') ? JSON.parse(text) : parse(text);
-    if (settings.trimServers) for (const server of document.servers ?? []) server.url = String(server.url).replace(/(.)\/+$/, '$1');
+    if (settings.trimServers)
+      for (const server of document.servers ?? []) server.url = String(server.url).replace(/(.)\/+$/, '$1');
     return () => fromOpenApi(document);
   }
   if (settings.kind === 'plantstore-prepared') {
-    const prepared = (await import(pathToFileURL(settings.module).href)) as { createHandlers(): Promise<RequestHandler[]> };
+    const prepared = (await import(pathToFileURL(settings.module).href)) as {
+      createHandlers(): Promise<RequestHandler[]>;
+    };
     return () => prepared.createHandlers();
   }
-  const library = (await import(pathToFileURL(settings.entry).href)) as { createHandlers(options: { spec: string }): Promise<RequestHandler[]> };
+  const library = (await import(pathToFileURL(settings.entry).href)) as {
+    createHandlers(options: { spec: string }): Promise<RequestHandler[]>;
+  };
   return () => library.createHandlers({ spec: settings.file });
 }
 
@@ -111,7 +119,12 @@ async function measure(settings: MswChildSettings): Promise<MswChildResult> {
   } catch (error) {
     const cause = (error as { cause?: Error }).cause?.message ?? (error as Error).message.split('\n')[0];
     const request = `${settings.request.method} ${settings.request.url}`;
-    return { statuses, failed: cause.includes('onUnhandledRequest') ? `no handler matched ${request}` : `no answer to ${request}: ${cause}` };
+    return {
+      statuses,
+      failed: cause.includes('onUnhandledRequest')
+        ? `no handler matched ${request}`
+        : `no answer to ${request}: ${cause}`,
+    };
   }
 }
 

@@ -46,7 +46,8 @@ export interface MswReport {
 }
 
 const ms = (n: number | undefined, digits = 0) => (n === undefined ? '-' : n.toFixed(digits));
-const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? '-' : `${(a / b).toFixed(2)}x`);
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || b === 0 ? '-' : `${(a / b).toFixed(2)}x`;
 export const statusText = (statuses: Record<string, number>) =>
   Object.entries(statuses)
     .map(([status, n]) => `${n} x ${status}`)
@@ -55,8 +56,18 @@ export const statusText = (statuses: Record<string, number>) =>
 function formatDocument(d: MswDocumentReport, runs: number): string[] {
   const ours = d.first.find((f) => f.name.startsWith('plantstore, prepared'));
   const theirs = d.first.find((f) => f.name.startsWith('@mswjs/source'));
-  const first = d.first.map((f) => [f.name, ms(f.fromStartMs), ms(f.fromCreateMs), f.failed ? `failed: ${f.failed}` : statusText(f.statuses)]);
-  first.push(['prepared ÷ @mswjs/source', ratio(ours?.fromStartMs, theirs?.fromStartMs), ratio(ours?.fromCreateMs, theirs?.fromCreateMs), '']);
+  const first = d.first.map((f) => [
+    f.name,
+    ms(f.fromStartMs),
+    ms(f.fromCreateMs),
+    f.failed ? `failed: ${f.failed}` : statusText(f.statuses),
+  ]);
+  first.push([
+    'prepared ÷ @mswjs/source',
+    ratio(ours?.fromStartMs, theirs?.fromStartMs),
+    ratio(ours?.fromCreateMs, theirs?.fromCreateMs),
+    '',
+  ]);
   const [a, b] = d.steady;
   const steady = d.steady.map((s) => [
     s.name,
@@ -65,10 +76,20 @@ function formatDocument(d: MswDocumentReport, runs: number): string[] {
     ms(s.p99Ms, 3),
     s.failed ? `failed: ${s.failed}` : statusText(s.statuses),
   ]);
-  steady.push(['plantstore ÷ @mswjs/source', ratio(a?.answersPerSecond, b?.answersPerSecond), ratio(a?.p50Ms, b?.p50Ms), ratio(a?.p99Ms, b?.p99Ms), '']);
+  steady.push([
+    'plantstore ÷ @mswjs/source',
+    ratio(a?.answersPerSecond, b?.answersPerSecond),
+    ratio(a?.p50Ms, b?.p50Ms),
+    ratio(a?.p99Ms, b?.p99Ms),
+    '',
+  ]);
   return [
     `${d.name} (${d.file}; prepared module ${(d.preparedModuleBytes / 1024).toFixed(0)} KB), ${d.request}`,
-    table([`first answer, median of ${runs} fresh process(es)`, 'from start ms', 'from create ms', 'answers'], first, 1),
+    table(
+      [`first answer, median of ${runs} fresh process(es)`, 'from start ms', 'from create ms', 'answers'],
+      first,
+      1,
+    ),
     table(['steady state, one request at a time', 'answers/s', 'p50 ms', 'p99 ms', 'answers'], steady, 1),
     ...(d.asPublished ? [`  note: ${d.asPublished}`] : []),
   ];

@@ -22,7 +22,14 @@ import { fetchLargeDocument, LARGE_DOCUMENTS } from './large-document-files.ts';
 import { getRequests, probeRequest } from './large-requests.ts';
 import { median } from './large-summary.ts';
 import type { ChildRequest, HandlerKind, MswChildResult, MswChildSettings } from './msw-child.ts';
-import { formatMswReport, statusText, type FirstAnswerSummary, type MswDocumentReport, type MswReport, type SteadySummary } from './msw-report-text.ts';
+import {
+  formatMswReport,
+  statusText,
+  type FirstAnswerSummary,
+  type MswDocumentReport,
+  type MswReport,
+  type SteadySummary,
+} from './msw-report-text.ts';
 import { headersOf, scenario } from './scenarios.ts';
 import { ROOT } from './servers.ts';
 
@@ -88,7 +95,12 @@ function documents(say: (line: string) => void): BenchDocument[] {
       origin: 'openapi/plant-store.yaml',
       title: 'POST /plants, valid create',
       // The child puts its request counter where the body has `$id`: a fresh id per create.
-      request: { method: 'POST', url: `${serverOf(readDocument(plantStore))}/plants`, headers: headersOf(valid), body: valid.body },
+      request: {
+        method: 'POST',
+        url: `${serverOf(readDocument(plantStore))}/plants`,
+        headers: headersOf(valid),
+        body: valid.body,
+      },
     },
     {
       name: 'Stripe',
@@ -110,7 +122,9 @@ function runChild(settings: MswChildSettings, env: NodeJS.ProcessEnv, timeoutMs:
       (error, stdout, stderr) => {
         const line = stdout.trim().split('\n').at(-1) ?? '';
         if (line.startsWith('{')) return resolve(JSON.parse(line) as MswChildResult);
-        const why = error?.killed ? `no result within ${timeoutMs / 1000} s` : (stderr.trim().split('\n').at(-1) ?? error?.message ?? 'no result');
+        const why = error?.killed
+          ? `no result within ${timeoutMs / 1000} s`
+          : (stderr.trim().split('\n').at(-1) ?? error?.message ?? 'no result');
         resolve({ statuses: {}, failed: why });
       },
     );
@@ -123,7 +137,11 @@ async function writePrepared(document: BenchDocument, entry: string): Promise<{ 
   // .mjs: no package.json of ours is found under node_modules to say that a .js is a module.
   const module = join(WORK, `${document.name.replace(/\W+/g, '-').toLowerCase()}.prepared.mjs`);
   const prepared = await prepareDocument(await loadSpec(document.file));
-  const { js } = preparedModule(prepared, `plantstore msw --spec ${relative(ROOT, document.file)}`, pathToFileURL(entry).href);
+  const { js } = preparedModule(
+    prepared,
+    `plantstore msw --spec ${relative(ROOT, document.file)}`,
+    pathToFileURL(entry).href,
+  );
   writeFileSync(module, js);
   return { module, bytes: Buffer.byteLength(js) };
 }
@@ -131,7 +149,8 @@ async function writePrepared(document: BenchDocument, entry: string): Promise<{ 
 function summariseFirst(config: FirstConfig, results: MswChildResult[]): FirstAnswerSummary {
   const answered = results.filter((r) => r.firstAnswerMs !== undefined && r.createCallMs !== undefined);
   const statuses: Record<string, number> = {};
-  for (const r of results) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  for (const r of results)
+    for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
   return {
     name: config.name,
     runs: results.length,
@@ -144,7 +163,8 @@ function summariseFirst(config: FirstConfig, results: MswChildResult[]): FirstAn
 
 function summariseSteady(name: string, result: MswChildResult): SteadySummary {
   const sorted = [...(result.latencies ?? [])].sort((a, b) => a - b);
-  const at = (p: number) => (sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+  const at = (p: number) =>
+    sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   return {
     name,
     answersPerSecond: result.wallMs ? (sorted.length * 1000) / result.wallMs : undefined,
@@ -155,7 +175,12 @@ function summariseSteady(name: string, result: MswChildResult): SteadySummary {
   };
 }
 
-async function measureDocument(document: BenchDocument, entry: string, options: MswOptions, say: (line: string) => void): Promise<MswDocumentReport> {
+async function measureDocument(
+  document: BenchDocument,
+  entry: string,
+  options: MswOptions,
+  say: (line: string) => void,
+): Promise<MswDocumentReport> {
   say(`bench: MSW, ${document.name}: writing the prepared module`);
   const { module, bytes } = await writePrepared(document, entry);
   const base: Omit<MswChildSettings, 'mode' | 'kind'> = {
@@ -195,16 +220,32 @@ async function measureDocument(document: BenchDocument, entry: string, options: 
     // Rounds interleave the configurations: the machine's load drifts, and each meets it alike.
     for (let round = 1; round <= options.runs; round++) {
       say(`bench: MSW, ${document.name}: first answers, round ${round}/${options.runs}`);
-      for (const config of FIRST_CONFIGS) results.get(config)!.push(await runChild({ ...base, mode: 'first', kind: config.kind }, envOf(config), timeoutMs));
+      for (const config of FIRST_CONFIGS)
+        results
+          .get(config)!
+          .push(await runChild({ ...base, mode: 'first', kind: config.kind }, envOf(config), timeoutMs));
     }
     const steady: SteadySummary[] = [];
     for (const [name, kind] of [
       ['plantstore', 'plantstore-prepared'],
       ['@mswjs/source', 'mswjs-source'],
     ] as const) {
-      say(`bench: MSW, ${document.name}: steady state, ${name} (${options.warmupSeconds} s warm-up + ${options.seconds} s)`);
-      const settings = { ...base, mode: 'steady', kind, warmupSeconds: options.warmupSeconds, seconds: options.seconds } as const;
-      steady.push(summariseSteady(name, await runChild(settings, envOf({ name, kind }), timeoutMs + (options.warmupSeconds + options.seconds) * 1000)));
+      say(
+        `bench: MSW, ${document.name}: steady state, ${name} (${options.warmupSeconds} s warm-up + ${options.seconds} s)`,
+      );
+      const settings = {
+        ...base,
+        mode: 'steady',
+        kind,
+        warmupSeconds: options.warmupSeconds,
+        seconds: options.seconds,
+      } as const;
+      steady.push(
+        summariseSteady(
+          name,
+          await runChild(settings, envOf({ name, kind }), timeoutMs + (options.warmupSeconds + options.seconds) * 1000),
+        ),
+      );
     }
     return {
       name: document.name,
@@ -225,10 +266,14 @@ async function measureDocument(document: BenchDocument, entry: string, options: 
  * without and with msw and prints the gzipped sizes): its output as it printed it, or why not.
  */
 function bundleSize(say: (line: string) => void): string {
-  if (!existsSync(BUNDLE_SIZE_SCRIPT)) return 'browser bundle: not measured (bench/bundle-size.ts is not in this checkout)';
+  if (!existsSync(BUNDLE_SIZE_SCRIPT))
+    return 'browser bundle: not measured (bench/bundle-size.ts is not in this checkout)';
   say('bench: MSW, browser bundle size (bench/bundle-size.ts)');
   try {
-    return execFileSync(process.execPath, [BUNDLE_SIZE_SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trimEnd();
+    return execFileSync(process.execPath, [BUNDLE_SIZE_SCRIPT], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trimEnd();
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
     return `browser bundle: bench/bundle-size.ts failed: ${stderr?.split('\n').at(-1) ?? (error as Error).message}`;
@@ -242,12 +287,19 @@ export async function measureMsw(options: MswOptions, say: (line: string) => voi
   // the children's collector threads would then share it.
   unpinSelf();
   mkdirSync(WORK, { recursive: true });
-  say('bench: MSW, building plantstore as the package ships it (bench/built-package.ts, tsc once per state of the sources)');
+  say(
+    'bench: MSW, building plantstore as the package ships it (bench/built-package.ts, tsc once per state of the sources)',
+  );
   const entry = join(builtPackage(), 'dist', 'msw', 'index.js');
   const report: MswReport = {
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
-    machine: { cores: availableParallelism(), node: process.version, loadAverageBefore: loadavg(), loadAverageAfter: [] },
+    machine: {
+      cores: availableParallelism(),
+      node: process.version,
+      loadAverageBefore: loadavg(),
+      loadAverageAfter: [],
+    },
     settings: { runs: options.runs, warmupSeconds: options.warmupSeconds, seconds: options.seconds },
     versions: versions(),
     documents: [],
@@ -263,7 +315,8 @@ export async function measureMsw(options: MswOptions, say: (line: string) => voi
 }
 
 function versions(): Record<string, string> {
-  const version = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (name: string) =>
+    (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
   return { msw: version('msw'), '@mswjs/source': version('@mswjs/source') };
 }
 

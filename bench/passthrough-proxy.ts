@@ -18,7 +18,8 @@ createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = String(value);
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = String(value);
     request(`${upstreams[turn++ % upstreams.length]}${req.url}`, {
       dispatcher,
       method: req.method as Dispatcher.HttpMethod,
@@ -28,7 +29,8 @@ createServer((req, res) => {
       async (answer) => {
         const body = Buffer.from(await answer.body.arrayBuffer());
         const out: Record<string, string> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = String(value);
+        for (const [name, value] of Object.entries(answer.headers))
+          if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = String(value);
         res.writeHead(answer.statusCode, { ...out, 'content-length': body.length });
         res.end(body);
       },
@@ -37,4 +39,6 @@ createServer((req, res) => {
       },
     );
   });
-}).listen(Number(values.port ?? 4021), '127.0.0.1', () => process.stderr.write(`listening on http://127.0.0.1:${values.port}\n`));
+}).listen(Number(values.port ?? 4021), '127.0.0.1', () =>
+  process.stderr.write(`listening on http://127.0.0.1:${values.port}\n`),
+);

@@ -13,7 +13,10 @@ export interface CliRun {
 }
 
 /** Runs `plantstore ...args` with stdout to `stdoutFile` (default /dev/null); wall time from spawn to exit. */
-export function runCli(args: string[], options: { core: number; stdoutFile?: string; timeoutMs?: number }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { core: number; stdoutFile?: string; timeoutMs?: number },
+): Promise<CliRun> {
   const out = openSync(options.stdoutFile ?? '/dev/null', 'w');
   const [command, commandArgs] = pinned(options.core, process.execPath, [join(ROOT, 'bin', 'plantstore.js'), ...args]);
   const started = performance.now();

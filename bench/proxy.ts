@@ -26,11 +26,23 @@ interface Figures {
 
 let nextId = 1;
 
-/** One load: valid creates with fresh ids over `connections` keep-alive connections; every latency kept (autocannon's histogram has 1 ms steps). */
-function load(url: string, connections: number, seconds: number): Promise<{ latencies: number[]; statuses: Record<string, number>; seconds: number }> {
+/**
+ * One load: valid creates with fresh ids over `connections` keep-alive connections; every latency kept (autocannon's
+ * histogram has 1 ms steps).
+ */
+function load(
+  url: string,
+  connections: number,
+  seconds: number,
+): Promise<{ latencies: number[]; statuses: Record<string, number>; seconds: number }> {
   const headers = { authorization: 'Bearer bench-token', 'content-type': 'application/json' };
   const requests = [
-    { method: 'POST', path: '/plants', headers, setupRequest: (request: object) => ({ ...request, body: `{"id":${nextId++},"name":"Fern","tag":"bench"}` }) },
+    {
+      method: 'POST',
+      path: '/plants',
+      headers,
+      setupRequest: (request: object) => ({ ...request, body: `{"id":${nextId++},"name":"Fern","tag":"bench"}` }),
+    },
   ];
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
@@ -47,7 +59,8 @@ function load(url: string, connections: number, seconds: number): Promise<{ late
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 async function measure(url: string, connections: number, seconds: number): Promise<Figures> {
   await load(url, connections, Math.min(1, seconds)); // warm-up: JIT, pools, compiled schemas
@@ -55,8 +68,14 @@ async function measure(url: string, connections: number, seconds: number): Promi
   const many = await load(url, connections, seconds);
   const sorted = latency.latencies.sort((a, b) => a - b);
   const statuses: Record<string, number> = {};
-  for (const result of [latency, many]) for (const [status, n] of Object.entries(result.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), requestsPerSecond: many.latencies.length / many.seconds, statuses };
+  for (const result of [latency, many])
+    for (const [status, n] of Object.entries(result.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    requestsPerSecond: many.latencies.length / many.seconds,
+    statuses,
+  };
 }
 
 /** Runs the proxy part; the exit code (0 unless the harness itself fails). */
@@ -75,7 +94,9 @@ export async function runProxyBench(argv: string[]): Promise<number> {
   const connections = Number(values.connections);
   const rounds = values.quick ? 1 : Number(values.rounds);
   if (!(seconds > 0) || !Number.isInteger(connections) || connections < 1 || !Number.isInteger(rounds) || rounds < 1) {
-    process.stderr.write(`bench proxy: --duration must be seconds above 0, --connections and --rounds whole numbers of 1 or more\n`);
+    process.stderr.write(
+      `bench proxy: --duration must be seconds above 0, --connections and --rounds whole numbers of 1 or more\n`,
+    );
     return 2;
   }
   const logs = tmpdir();
@@ -94,14 +115,28 @@ export async function runProxyBench(argv: string[]): Promise<number> {
         name: 'baseline',
         title: 'bare pass-through',
         stateful: true,
-        args: (port) => [join(ROOT, 'bench', 'passthrough-proxy.ts'), '--upstream', upstream.url, '--port', String(port)],
+        args: (port) => [
+          join(ROOT, 'bench', 'passthrough-proxy.ts'),
+          '--upstream',
+          upstream.url,
+          '--port',
+          String(port),
+        ],
       },
       {
         name: 'plantstore',
         title: 'plantstore proxy',
         stateful: true,
         asCommand: true,
-        args: (port) => [join(ROOT, 'bin', 'plantstore.js'), 'proxy', '--upstream', upstream.url, '--port', String(port), '--quiet'],
+        args: (port) => [
+          join(ROOT, 'bin', 'plantstore.js'),
+          'proxy',
+          '--upstream',
+          upstream.url,
+          '--port',
+          String(port),
+          '--quiet',
+        ],
       },
       {
         name: 'prism',
@@ -123,7 +158,9 @@ export async function runProxyBench(argv: string[]): Promise<number> {
     ];
     const targets: Array<[string, string]> = [['upstream alone', upstream.url]];
     for (const definition of proxies) {
-      const server = await startServer(definition, { logFile: join(logs, `plantstore-bench-${definition.title.replace(/\W+/g, '-')}.log`) });
+      const server = await startServer(definition, {
+        logFile: join(logs, `plantstore-bench-${definition.title.replace(/\W+/g, '-')}.log`),
+      });
       started.push(server);
       targets.push([definition.title, server.url]);
     }
@@ -147,11 +184,22 @@ export async function runProxyBench(argv: string[]): Promise<number> {
 function medianFigures(all: Figures[]): Figures {
   const median = (pick: (f: Figures) => number) => all.map(pick).sort((a, b) => a - b)[Math.floor(all.length / 2)];
   const statuses: Record<string, number> = {};
-  for (const f of all) for (const [status, n] of Object.entries(f.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-  return { p50: median((f) => f.p50), p99: median((f) => f.p99), requestsPerSecond: median((f) => f.requestsPerSecond), statuses };
+  for (const f of all)
+    for (const [status, n] of Object.entries(f.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  return {
+    p50: median((f) => f.p50),
+    p99: median((f) => f.p99),
+    requestsPerSecond: median((f) => f.requestsPerSecond),
+    statuses,
+  };
 }
 
-function formatProxyFigures(rows: Array<[string, Figures]>, connections: number, seconds: number, rounds: number): string {
+function formatProxyFigures(
+  rows: Array<[string, Figures]>,
+  connections: number,
+  seconds: number,
+  rounds: number,
+): string {
   const [, direct] = rows[0];
   const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '-').padStart(9);
   const lines = [

@@ -23,7 +23,18 @@ async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   const child = track(
     spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(join(tmpdir(), 'bench-redis-'))],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        mkdtempSync(join(tmpdir(), 'bench-redis-')),
+      ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
@@ -42,12 +53,27 @@ const mock = (title: string, extra: string[]) => ({
 });
 const proxy = (title: string, upstreams: RunningServer[]) => ({
   title,
-  args: (port: number) => [join(ROOT, 'bench', 'passthrough-proxy.ts'), ...upstreams.flatMap((u) => ['--upstream', u.url]), '--port', String(port)],
+  args: (port: number) => [
+    join(ROOT, 'bench', 'passthrough-proxy.ts'),
+    ...upstreams.flatMap((u) => ['--upstream', u.url]),
+    '--port',
+    String(port),
+  ],
 });
 
-async function measure(label: string, target: RunningServer, seconds: number, connections: number): Promise<LoadResult> {
+async function measure(
+  label: string,
+  target: RunningServer,
+  seconds: number,
+  connections: number,
+): Promise<LoadResult> {
   say(`bench: ${label}: ${seconds} s of valid creates, ${connections} connections`);
-  return warmAndMeasure(defaultGenerator(), { url: target.url, scenario: scenario('valid'), connections, seconds }, 1, target.pid);
+  return warmAndMeasure(
+    defaultGenerator(),
+    { url: target.url, scenario: scenario('valid'), connections, seconds },
+    1,
+    target.pid,
+  );
 }
 
 /**
@@ -77,7 +103,10 @@ async function pair(
 
 /** Runs the Redis part; returns the exit code (0 unless the harness failed). */
 export async function runRedisBench(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' } } });
+  const { values } = parseArgs({
+    args,
+    options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' } },
+  });
   const seconds = Number(values.seconds);
   const connections = Number(values.connections);
   mkdirSync(logDir, { recursive: true });
@@ -96,7 +125,10 @@ export async function runRedisBench(args: string[]): Promise<number> {
       connections,
     );
     await Promise.all([memory.stop(), onRedis.stop()]);
-    const single = await startServer(mock('replica', ['--state', redis.url, '--state-prefix', 'proxied-one']), log('replica'));
+    const single = await startServer(
+      mock('replica', ['--state', redis.url, '--state-prefix', 'proxied-one']),
+      log('replica'),
+    );
     const replicas = [
       await startServer(mock('replica a', ['--state', redis.url, '--state-prefix', 'proxied-two']), log('replica-a')),
       await startServer(mock('replica b', ['--state', redis.url, '--state-prefix', 'proxied-two']), log('replica-b')),

@@ -3,12 +3,15 @@ import type { BenchReport } from './bench-report.ts';
 import type { Scenario } from './scenarios.ts';
 import { SERVERS } from './servers.ts';
 
-const int = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
+const int = (n: number | undefined) =>
+  n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US');
 const ms = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(2));
-const mb = (bytes: number | undefined) => (bytes === undefined || Number.isNaN(bytes) ? '-' : (bytes / 1024 / 1024).toFixed(0));
+const mb = (bytes: number | undefined) =>
+  bytes === undefined || Number.isNaN(bytes) ? '-' : (bytes / 1024 / 1024).toFixed(0);
 const times = (n: number | undefined) => (n === undefined ? '-' : `${n >= 10 ? n.toFixed(0) : n.toFixed(2)}x`);
 
-const oddAnswers = (r: { unexpected: number; errors: number; timeouts: number }) => r.unexpected + r.errors + r.timeouts;
+const oddAnswers = (r: { unexpected: number; errors: number; timeouts: number }) =>
+  r.unexpected + r.errors + r.timeouts;
 
 export function table(header: string[], rows: string[][], leftColumns = 2): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -48,7 +51,11 @@ function formatPaired(report: BenchReport, scenarios: readonly Scenario[]): stri
     notes.push(
       `  *: the two load generators together used >= ${SATURATED_PERCENT}% of their shared core: they may have set the pace, pulling the ratio toward 1.`,
     );
-  return [table(['paired (same core, same time)', 'mock req/s', 'baseline req/s', 'mock ÷ baseline', 'odd'], rows, 1), ...notes, ''];
+  return [
+    table(['paired (same core, same time)', 'mock req/s', 'baseline req/s', 'mock ÷ baseline', 'odd'], rows, 1),
+    ...notes,
+    '',
+  ];
 }
 
 export function formatServers(report: BenchReport, scenarios: readonly Scenario[]): string {
@@ -87,11 +94,31 @@ export function formatServers(report: BenchReport, scenarios: readonly Scenario[
     '  x Prism, x baseline: plantstore req/s over theirs. odd: answers with another status than expected (statuses seen), errors, timeouts.',
   ];
   if ((report.servers.prism?.scenarios['valid-int64']?.statuses['400'] ?? 0) > 0) {
-    notes.push('  Prism 5.16 refuses ids past 2^53 with 400 (its int64 check stops at 9007199254740991): its int64 row measures refusals.');
+    notes.push(
+      '  Prism 5.16 refuses ids past 2^53 with 400 (its int64 check stops at 9007199254740991): its int64 row measures refusals.',
+    );
   }
-  if (saturated) notes.push(`  *: the load generator used >= ${SATURATED_PERCENT}% of its core; that server may be faster than measured.`);
+  if (saturated)
+    notes.push(
+      `  *: the load generator used >= ${SATURATED_PERCENT}% of its core; that server may be faster than measured.`,
+    );
   return [
-    table(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'cpu us/req', 'RSS MB', 'stored', 'x Prism', 'x baseline', 'odd'], rows),
+    table(
+      [
+        'scenario',
+        'server',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'cpu us/req',
+        'RSS MB',
+        'stored',
+        'x Prism',
+        'x baseline',
+        'odd',
+      ],
+      rows,
+    ),
     ...notes,
     '',
     ...formatPaired(report, scenarios),

@@ -52,16 +52,24 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
       generator: options.generator,
       startupSamples: options.startupSamples,
       pairedSeconds: options.pairedSeconds,
-      pinning: pinningUnavailable ? `off (${pinningUnavailable})` : `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}`,
+      pinning: pinningUnavailable
+        ? `off (${pinningUnavailable})`
+        : `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}`,
     },
     servers: {},
     ratios: {},
     bar: [],
   };
-  if (pinningUnavailable) say(`bench: warning: no CPU pinning (${pinningUnavailable}); the server and the load generator share cores`);
+  if (pinningUnavailable)
+    say(`bench: warning: no CPU pinning (${pinningUnavailable}); the server and the load generator share cores`);
   if (report.machine.loadAverageBefore[0] > 0.5)
-    say(`bench: note: load average ${report.machine.loadAverageBefore[0].toFixed(2)} before the run; other work on this machine skews the figures`);
-  const paired = options.pairedSeconds > 0 ? `; then per scenario ${options.pairedSeconds} s of the mock and the baseline loaded at the same time` : '';
+    say(
+      `bench: note: load average ${report.machine.loadAverageBefore[0].toFixed(2)} before the run; other work on this machine skews the figures`,
+    );
+  const paired =
+    options.pairedSeconds > 0
+      ? `; then per scenario ${options.pairedSeconds} s of the mock and the baseline loaded at the same time`
+      : '';
   say(
     `bench: load generator ${options.generator}; starting ${SERVERS.length} servers, then ${SCENARIOS.length} scenarios of ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per server${paired}`,
   );
@@ -78,7 +86,11 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
   say(`bench: conformance runner (verify --generate ${options.verifyGenerate})`);
   const verify = await measureVerify(options.verifyGenerate, resultsDir);
   const raw = report.servers.plantstore?.scenarios.valid?.requestsPerSecond;
-  report.verify = { ...verify, rawRequestsPerSecond: raw, ratioToRaw: raw && verify.casesPerSecond ? verify.casesPerSecond / raw : undefined };
+  report.verify = {
+    ...verify,
+    rawRequestsPerSecond: raw,
+    ratioToRaw: raw && verify.casesPerSecond ? verify.casesPerSecond / raw : undefined,
+  };
   report.bar = judgeBar(report.servers, measured.paired.valid);
   report.machine.loadAverageAfter = loadavg();
   report.wallSeconds = (performance.now() - started) / 1000;
@@ -86,7 +98,9 @@ async function bench(options: BenchOptions): Promise<{ report: BenchReport; brok
 }
 
 if (Number(process.versions.node.split('.')[0]) < 24) {
-  say(`bench: needs Node 24 (this is ${process.version}); run it with \`npm run bench\`, which puts the project's Node 24 first on PATH.`);
+  say(
+    `bench: needs Node 24 (this is ${process.version}); run it with \`npm run bench\`, which puts the project's Node 24 first on PATH.`,
+  );
   process.exit(2);
 }
 // The mock on Redis is a part of its own too (bench/redis-state.ts): --redis-only [--seconds S].

@@ -20,7 +20,15 @@ export interface Scenario {
 }
 
 export const SCENARIOS: readonly Scenario[] = [
-  { name: 'valid', title: 'valid creates', expectedStatus: 200, auth: true, body: '{"id":$id,"name":"Fern $id","tag":"green"}', idPrefix: '', idWidth: 1 },
+  {
+    name: 'valid',
+    title: 'valid creates',
+    expectedStatus: 200,
+    auth: true,
+    body: '{"id":$id,"name":"Fern $id","tag":"green"}',
+    idPrefix: '',
+    idWidth: 1,
+  },
   // 19 digits from 9007199200000000000, past 2^53, so the exact-integer path of a JSON parser is
   // taken (JSON.parse alone would merge 9007199254740993 into 9007199254740992), under 2^63.
   {
@@ -33,13 +41,31 @@ export const SCENARIOS: readonly Scenario[] = [
     idWidth: 11,
   },
   // Prism never answers malformed JSON (the connection hangs), so the invalid body is well-formed.
-  { name: 'invalid-body', title: 'invalid bodies', expectedStatus: 400, auth: true, body: '{"id":"x"}', idPrefix: '', idWidth: 1 },
-  { name: 'missing-token', title: 'missing tokens', expectedStatus: 401, auth: false, body: '{"id":1,"name":"Fern"}', idPrefix: '', idWidth: 1 },
+  {
+    name: 'invalid-body',
+    title: 'invalid bodies',
+    expectedStatus: 400,
+    auth: true,
+    body: '{"id":"x"}',
+    idPrefix: '',
+    idWidth: 1,
+  },
+  {
+    name: 'missing-token',
+    title: 'missing tokens',
+    expectedStatus: 401,
+    auth: false,
+    body: '{"id":1,"name":"Fern"}',
+    idPrefix: '',
+    idWidth: 1,
+  },
 ];
 
 /** The request headers of a scenario besides Host and Content-Length. */
 export const headersOf = (scenario: Scenario): Record<string, string> =>
-  scenario.auth ? { 'content-type': 'application/json', authorization: 'Bearer bench-token' } : { 'content-type': 'application/json' };
+  scenario.auth
+    ? { 'content-type': 'application/json', authorization: 'Bearer bench-token' }
+    : { 'content-type': 'application/json' };
 
 /** The body of the request numbered `counter`. */
 export function bodyOf(scenario: Scenario, counter: bigint): string {

@@ -38,7 +38,11 @@ function probe(url: string): Promise<number | undefined> {
       {
         method: 'POST',
         agent: false,
-        headers: { authorization: 'Bearer bench-token', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: 'Bearer bench-token',
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         res.resume();
@@ -70,9 +74,13 @@ export async function startServer(server: ServerCommand, options: { logFile: str
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(options.logFile, 'w');
   const script = server.args(port);
-  const [command, args] = server.asCommand ? pinned(SERVER_CORE, script[0], script.slice(1)) : pinned(SERVER_CORE, process.execPath, script);
+  const [command, args] = server.asCommand
+    ? pinned(SERVER_CORE, script[0], script.slice(1))
+    : pinned(SERVER_CORE, process.execPath, script);
   // A command finds its Node on PATH: this benchmark's Node 24, whatever else the shell has.
-  const env = server.asCommand ? { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` } : process.env;
+  const env = server.asCommand
+    ? { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` }
+    : process.env;
   const started = performance.now();
   // stdout and stderr to a file: the server pays for its logging as a user redirecting it would,
   // and nothing in this process has to drain a pipe meanwhile.
@@ -85,7 +93,10 @@ export async function startServer(server: ServerCommand, options: { logFile: str
   for (;;) {
     const status = await probe(url);
     if (status === 200) break;
-    if (exited) throw new Error(`${server.title} exited before answering (code ${child.exitCode}); its output:\n${tail(options.logFile)}`);
+    if (exited)
+      throw new Error(
+        `${server.title} exited before answering (code ${child.exitCode}); its output:\n${tail(options.logFile)}`,
+      );
     if (performance.now() - started > START_DEADLINE_MS) {
       await stop(child);
       throw new Error(
@@ -102,7 +113,12 @@ export async function startServer(server: ServerCommand, options: { logFile: str
     startupMs,
     logFile: options.logFile,
     memory: () => ({ rssBytes: readStatus(pid, 'VmRSS'), peakRssBytes: readStatus(pid, 'VmHWM') }),
-    exit: () => (child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : undefined),
+    exit: () =>
+      child.exitCode !== null
+        ? `code ${child.exitCode}`
+        : child.signalCode !== null
+          ? `signal ${child.signalCode}`
+          : undefined,
     stop: () => stop(child),
   };
 }

@@ -35,7 +35,9 @@ export async function runUnhappyPathBench(options: BenchOptions, say: (line: str
   const report: Record<string, unknown> = {
     startedAt: new Date().toISOString(),
     loadAverageBefore: loadavg(),
-    pinning: pinningUnavailable ? `unpinned (${pinningUnavailable})` : `servers on core ${SERVER_CORE}, generators on core ${LOAD_CORE}`,
+    pinning: pinningUnavailable
+      ? `unpinned (${pinningUnavailable})`
+      : `servers on core ${SERVER_CORE}, generators on core ${LOAD_CORE}`,
     settings: {
       generator: options.generator,
       connections: options.connections,
@@ -46,7 +48,10 @@ export async function runUnhappyPathBench(options: BenchOptions, say: (line: str
   let failed = false;
 
   const beforeCommit = commitOf(ROOT, `${UNHAPPY_COMMIT}^`);
-  if (!beforeCommit) say(`bench: no commit ${UNHAPPY_COMMIT.slice(0, 7)}^ in this checkout (a shallow clone?): the throughput comparison is left out`);
+  if (!beforeCommit)
+    say(
+      `bench: no commit ${UNHAPPY_COMMIT.slice(0, 7)}^ in this checkout (a shallow clone?): the throughput comparison is left out`,
+    );
   else {
     const trees = { before: materialize(ROOT, beforeCommit, join(ROOT, 'node_modules')), today: ROOT };
     const running: { server: { title: string }; running: RunningServer }[] = [];
@@ -58,7 +63,10 @@ export async function runUnhappyPathBench(options: BenchOptions, say: (line: str
           args: (port: number) => [join(root, 'bin', 'plantstore.js'), 'mock', '--port', String(port)],
           asCommand: true,
         };
-        running.push({ server, running: await startServer(server, { logFile: join(resultsDir, 'logs', `unhappy-path-${name}.log`) }) });
+        running.push({
+          server,
+          running: await startServer(server, { logFile: join(resultsDir, 'logs', `unhappy-path-${name}.log`) }),
+        });
       }
       for (const s of SCENARIOS) {
         const [before, today] = await loadAtOnce(running, s, options, options.durationSeconds);
@@ -108,12 +116,20 @@ export async function runUnhappyPathBench(options: BenchOptions, say: (line: str
         if (!result.ok) throw new Error(result.message);
         toServing.push(performance.now() - written);
         reloadMs.push(result.ms);
-        say(`  Stripe reload ${i}: serving the edit ${int(toServing.at(-1)!)} ms after the write (reload itself ${int(result.ms)} ms)`);
+        say(
+          `  Stripe reload ${i}: serving the edit ${int(toServing.at(-1)!)} ms after the write (reload itself ${int(result.ms)} ms)`,
+        );
       }
     } finally {
       await server.close();
     }
-    report.stripeReload = { startMs, toServingMs: toServing, reloadMs, medianToServingMs: median(toServing), medianReloadMs: median(reloadMs) };
+    report.stripeReload = {
+      startMs,
+      toServingMs: toServing,
+      reloadMs,
+      medianToServingMs: median(toServing),
+      medianReloadMs: median(reloadMs),
+    };
     say(
       `Stripe: start ${int(startMs)} ms; a --watch reload serves the edit after ${int(median(toServing))} ms (median of ${RELOADS}; the reload itself ${int(median(reloadMs))} ms)`,
     );
@@ -125,6 +141,8 @@ export async function runUnhappyPathBench(options: BenchOptions, say: (line: str
   }
   report.loadAverageAfter = loadavg();
   writeFileSync(join(resultsDir, 'unhappy-path.json'), `${JSON.stringify(report, null, 2)}\n`);
-  say(`load average ${(report.loadAverageBefore as number[])[0].toFixed(2)} before, ${loadavg()[0].toFixed(2)} after; bench/results/unhappy-path.json`);
+  say(
+    `load average ${(report.loadAverageBefore as number[])[0].toFixed(2)} before, ${loadavg()[0].toFixed(2)} after; bench/results/unhappy-path.json`,
+  );
   return failed ? 1 : 0;
 }

@@ -29,14 +29,28 @@ export async function measureVerify(generate: number, resultsDir: string): Promi
   rmSync(reportFile, { force: true });
   try {
     const run = await runCli(
-      ['verify', '--target', server.url, '--token', 'bench-token', '--generate', String(generate), '--seed', '1', '--json', reportFile],
+      [
+        'verify',
+        '--target',
+        server.url,
+        '--token',
+        'bench-token',
+        '--generate',
+        String(generate),
+        '--seed',
+        '1',
+        '--json',
+        reportFile,
+      ],
       { core: LOAD_CORE },
     );
     let report: { durationMs?: number; outcome?: string; cases?: unknown[] };
     try {
       report = JSON.parse(readFileSync(reportFile, 'utf8')) as typeof report;
     } catch {
-      return { skipped: `skipped: verify wrote no JSON report (exit ${run.code}): ${run.stderr.trim().split('\n')[0] ?? ''}` };
+      return {
+        skipped: `skipped: verify wrote no JSON report (exit ${run.code}): ${run.stderr.trim().split('\n')[0] ?? ''}`,
+      };
     }
     const cases = report.cases?.length ?? 0;
     const runnerMs = report.durationMs ?? run.wallMs;

@@ -28,7 +28,12 @@ const oldest = /^>=\s*(\d+)\.(\d+)\.(\d+)$/
   .slice(1)
   .map(Number);
 const running = process.versions.node.split('.').map(Number);
-const supported = running[0] !== oldest[0] ? running[0] > oldest[0] : running[1] !== oldest[1] ? running[1] > oldest[1] : running[2] >= oldest[2];
+const supported =
+  running[0] !== oldest[0]
+    ? running[0] > oldest[0]
+    : running[1] !== oldest[1]
+      ? running[1] > oldest[1]
+      : running[2] >= oldest[2];
 // A checkout runs src/ as it is; an installed package ships the compiled dist/ (Node strips no
 // types under node_modules), and no src/.
 const source = join(root, 'src', 'cli', 'main.ts');
@@ -36,7 +41,13 @@ const checkout = existsSync(source);
 const sized = (flags) => flags.some((flag) => flag.includes('--max-semi-space-size'));
 const userSized = sized([process.env.NODE_OPTIONS ?? '']);
 // What the Node 24 process must be started with: the flag this one got, else ours for the mock.
-const heapFlags = userSized ? [] : sized(process.execArgv) ? process.execArgv.filter((flag) => sized([flag])) : args.includes('mock') ? [HEAP_FLAG] : [];
+const heapFlags = userSized
+  ? []
+  : sized(process.execArgv)
+    ? process.execArgv.filter((flag) => sized([flag]))
+    : args.includes('mock')
+      ? [HEAP_FLAG]
+      : [];
 // (A flag the user set leaves heapFlags empty; one this process already has needs no new start.)
 
 /**
@@ -74,7 +85,11 @@ function alive(pid) {
 if (supported && heapFlags.length > 0 && !sized(process.execArgv) && typeof process.execve === 'function') {
   // V8 reads the flag only when it starts: replace this process (same pid) with one that has it.
   try {
-    process.execve(process.execPath, [process.execPath, ...process.execArgv, ...heapFlags, fileURLToPath(import.meta.url), ...args], process.env);
+    process.execve(
+      process.execPath,
+      [process.execPath, ...process.execArgv, ...heapFlags, fileURLToPath(import.meta.url), ...args],
+      process.env,
+    );
   } catch {
     // No execve on this platform (Windows): run with V8's default young generation.
   }
@@ -86,7 +101,9 @@ if (supported) {
   enableCompileCache?.(join(root, 'node_modules', '.cache', 'plantstore-compile'));
   if (!checkout && !existsSync(join(root, 'dist', 'cli', 'main.js'))) {
     // `npm pack` compiles dist/ (the prepack script); a git checkout installed as a package has none.
-    console.error(`plantstore: ${root} has no dist/: install the package from a tarball made by \`npm pack\`, not from a git URL.`);
+    console.error(
+      `plantstore: ${root} has no dist/: install the package from a tarball made by \`npm pack\`, not from a git URL.`,
+    );
     process.exit(2);
   }
   const { main } = await import(checkout ? '../src/cli/main.ts' : '../dist/cli/main.js');
@@ -106,7 +123,9 @@ if (supported) {
   // first on PATH.
   const node24 = join(root, 'node_modules', '.bin', 'node');
   if (!existsSync(node24)) {
-    console.error(`plantstore needs Node ${oldest.join('.')} or newer; this is Node ${process.versions.node}. Run \`npm ci\` in ${root} to fetch it.`);
+    console.error(
+      `plantstore needs Node ${oldest.join('.')} or newer; this is Node ${process.versions.node}. Run \`npm ci\` in ${root} to fetch it.`,
+    );
     process.exit(2);
   }
   // The mock runs in a process group of its own, so that a signal sent to this one's group

@@ -28,12 +28,18 @@ export function readRecipe(readme = join(root, 'README.md')): Record<string, Job
 }
 
 /** Runs the recipe's jobs; returns each job's exit status by name ("verify 1/4", ..., "merge"). */
-export async function runRecipe(workspace: string, port: number, log: (line: string) => void = () => {}): Promise<Record<string, number>> {
+export async function runRecipe(
+  workspace: string,
+  port: number,
+  log: (line: string) => void = () => {},
+): Promise<Record<string, number>> {
   const jobs = readRecipe();
   const artifacts = mkdtempSync(join(tmpdir(), 'plantstore-artifacts-'));
   const statuses: Record<string, number> = {};
   // Jobs in order of `needs`: the matrix first, then the jobs that wait for it.
-  const names = Object.keys(jobs).sort((a, b) => Number(jobs[a].needs !== undefined) - Number(jobs[b].needs !== undefined));
+  const names = Object.keys(jobs).sort(
+    (a, b) => Number(jobs[a].needs !== undefined) - Number(jobs[b].needs !== undefined),
+  );
   for (const name of names) {
     const job = jobs[name];
     if (Object.values(statuses).some((status) => status !== 0) && !runsAfterFailure(job.if)) {
@@ -43,8 +49,10 @@ export async function runRecipe(workspace: string, port: number, log: (line: str
     const [axis, values] = Object.entries(job.strategy?.matrix ?? {})[0] ?? [undefined, [undefined]];
     for (const value of values) {
       const label = axis === undefined ? name : `${name} ${String(value)}/${values.length}`;
-      statuses[label] = await runJob(job, { workspace, port, artifacts, matrix: axis === undefined ? {} : { [axis]: String(value) } }, (line) =>
-        log(`[${label}] ${line}`),
+      statuses[label] = await runJob(
+        job,
+        { workspace, port, artifacts, matrix: axis === undefined ? {} : { [axis]: String(value) } },
+        (line) => log(`[${label}] ${line}`),
       );
       log(`[${label}] exit ${statuses[label]}`);
     }
@@ -65,7 +73,9 @@ async function runJob(job: Job, context: JobContext, log: (line: string) => void
   const background: ChildProcess[] = [];
   let status = 0;
   const expand = (text: string) =>
-    text.replace(/\$\{\{\s*matrix\.(\w+)\s*\}\}/g, (_, key: string) => context.matrix[key] ?? '').replaceAll('127.0.0.1:8080', `127.0.0.1:${context.port}`);
+    text
+      .replace(/\$\{\{\s*matrix\.(\w+)\s*\}\}/g, (_, key: string) => context.matrix[key] ?? '')
+      .replaceAll('127.0.0.1:8080', `127.0.0.1:${context.port}`);
   try {
     for (const step of job.steps) {
       // After a failed step only the steps marked to run anyway do (the upload of what it wrote), as in Actions.
@@ -73,7 +83,8 @@ async function runJob(job: Job, context: JobContext, log: (line: string) => void
       if (step.uses?.startsWith('actions/checkout')) cpSync(context.workspace, dir, { recursive: true });
       else if (step.uses?.startsWith('actions/upload-artifact')) {
         const into = join(context.artifacts, expand(step.with!.name));
-        for (const file of globSync(expand(step.with!.path), { cwd: dir })) cpSync(join(dir, file), join(into, file), { recursive: true });
+        for (const file of globSync(expand(step.with!.path), { cwd: dir }))
+          cpSync(join(dir, file), join(into, file), { recursive: true });
         log(`artifact ${expand(step.with!.name)}: ${into}`);
       } else if (step.uses?.startsWith('actions/download-artifact')) {
         const pattern = new RegExp(`^${expand(step.with!.pattern).replaceAll('*', '.*')}$`);
@@ -81,7 +92,9 @@ async function runJob(job: Job, context: JobContext, log: (line: string) => void
         mkdirSync(into, { recursive: true });
         // merge-multiple: every matching artifact's files side by side in one folder.
         for (const artifact of globSync('*', { cwd: context.artifacts }).filter((a) => pattern.test(a)))
-          for (const file of globSync('**/*', { cwd: join(context.artifacts, artifact), withFileTypes: true }).filter((f) => f.isFile()))
+          for (const file of globSync('**/*', { cwd: join(context.artifacts, artifact), withFileTypes: true }).filter(
+            (f) => f.isFile(),
+          ))
             cpSync(join(file.parentPath, file.name), join(into, basename(file.name)));
       } else if (step.run !== undefined) {
         let command = expand(step.run.trim());
@@ -121,7 +134,8 @@ async function runJob(job: Job, context: JobContext, log: (line: string) => void
   return status;
 }
 
-const runsAfterFailure = (condition: string | undefined) => condition !== undefined && /always\(\)|!\s*cancelled\(\)/.test(condition);
+const runsAfterFailure = (condition: string | undefined) =>
+  condition !== undefined && /always\(\)|!\s*cancelled\(\)/.test(condition);
 
 if (import.meta.main) {
   const [workspace, ...rest] = process.argv.slice(2);
@@ -130,7 +144,9 @@ if (import.meta.main) {
     process.exit(2);
   }
   const at = rest.indexOf('--port');
-  const statuses = await runRecipe(resolve(workspace), at === -1 ? 8080 : Number(rest[at + 1]), (line) => console.log(line));
+  const statuses = await runRecipe(resolve(workspace), at === -1 ? 8080 : Number(rest[at + 1]), (line) =>
+    console.log(line),
+  );
   console.log(JSON.stringify(statuses));
   process.exit(statuses.merge ?? 1);
 }

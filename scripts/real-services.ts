@@ -28,7 +28,10 @@ const { values: flags } = parseArgs({
     require: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '3000' },
     concurrency: { type: 'string', default: '4' },
-    cache: { type: 'string', default: process.env.PLANTSTORE_REAL_SERVICES_CACHE ?? join(homedir(), '.cache', 'plantstore-real-services') },
+    cache: {
+      type: 'string',
+      default: process.env.PLANTSTORE_REAL_SERVICES_CACHE ?? join(homedir(), '.cache', 'plantstore-real-services'),
+    },
     json: { type: 'string' },
   },
 });
@@ -45,8 +48,18 @@ interface Service {
 }
 
 const SERVICES: Service[] = [
-  { name: 'ncs', spec: 'src/swagger.json', start: (dir, port, log) => startNode(dir, ['src/server.js'], { PORT: String(port) }, log), known: [] },
-  { name: 'scs', spec: 'src/swagger.json', start: (dir, port, log) => startNode(dir, ['src/server.js'], { PORT: String(port) }, log), known: [] },
+  {
+    name: 'ncs',
+    spec: 'src/swagger.json',
+    start: (dir, port, log) => startNode(dir, ['src/server.js'], { PORT: String(port) }, log),
+    known: [],
+  },
+  {
+    name: 'scs',
+    spec: 'src/swagger.json',
+    start: (dir, port, log) => startNode(dir, ['src/server.js'], { PORT: String(port) }, log),
+    known: [],
+  },
   {
     name: 'disease-sh-api',
     spec: 'src/public/apidocs/swagger_v3.json',
@@ -56,7 +69,20 @@ const SERVICES: Service[] = [
       // Debian's redis-server reads the app's own dump; nothing is saved back.
       const redis = spawn(
         'redis-server',
-        ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', data, '--dbfilename', 'dump.rdb', '--save', '', '--appendonly', 'no'],
+        [
+          '--port',
+          String(redisPort),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          data,
+          '--dbfilename',
+          'dump.rdb',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+        ],
         {
           stdio: ['ignore', 'pipe', 'pipe'],
         },
@@ -74,7 +100,10 @@ const SERVICES: Service[] = [
       return [...app, redis];
     },
     known: [
-      { name: "Redis: wrong number of arguments for 'hexists' (a repeated query key)", logged: /wrong number of arguments for 'hexists'/ },
+      {
+        name: "Redis: wrong number of arguments for 'hexists' (a repeated query key)",
+        logged: /wrong number of arguments for 'hexists'/,
+      },
       { name: 'RangeError: Invalid time value (a huge lastdays)', logged: /RangeError: Invalid time value/ },
     ],
   },
@@ -86,13 +115,22 @@ async function main(): Promise<number> {
     return flags.require ? 1 : 0;
   };
   const wanted = SERVICES.filter((service) => !flags.only || flags.only.includes(service.name));
-  if (spawnSync('npm', ['--version'], { stdio: 'ignore' }).status !== 0) return skip('npm is not on PATH (the apps install their dependencies with it)');
-  if (wanted.some((s) => s.name === 'disease-sh-api') && spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0)
+  if (spawnSync('npm', ['--version'], { stdio: 'ignore' }).status !== 0)
+    return skip('npm is not on PATH (the apps install their dependencies with it)');
+  if (
+    wanted.some((s) => s.name === 'disease-sh-api') &&
+    spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0
+  )
     return skip('redis-server is not installed (apt-get install -y redis-server); disease-sh-api needs it');
   const root = resolve(flags.cache);
   const source = await obtainApps(root);
   if (typeof source === 'string') return skip(source);
-  const rows: Array<{ service: string; report?: VerifyReport; error?: string; known: Array<{ name: string; found: boolean }> }> = [];
+  const rows: Array<{
+    service: string;
+    report?: VerifyReport;
+    error?: string;
+    known: Array<{ name: string; found: boolean }>;
+  }> = [];
   for (const service of wanted) {
     const dir = join(root, 'js_npm', 'rest', service.name);
     const installed = install(dir);
@@ -114,7 +152,11 @@ async function main(): Promise<number> {
         concurrency: Number(flags.concurrency),
         reporters: [{ name: 'console', stream: process.stdout, progress: process.stdout.isTTY === true }],
       });
-      rows.push({ service: service.name, report, known: service.known.map((k) => ({ name: k.name, found: k.logged.test(logged) })) });
+      rows.push({
+        service: service.name,
+        report,
+        known: service.known.map((k) => ({ name: k.name, found: k.logged.test(logged) })),
+      });
     } catch (error) {
       rows.push({ service: service.name, error: `${(error as Error).message}\n${logged.slice(-2000)}`, known: [] });
     } finally {
@@ -146,7 +188,10 @@ async function main(): Promise<number> {
     writeFileSync(
       flags.json,
       JSON.stringify(
-        rows.map((row) => ({ ...row, report: row.report && { summary: row.report.summary, faults: row.report.faults } })),
+        rows.map((row) => ({
+          ...row,
+          report: row.report && { summary: row.report.summary, faults: row.report.faults },
+        })),
         null,
         2,
       ),
@@ -169,7 +214,8 @@ async function obtainApps(root: string): Promise<true | string> {
     const git = (...args: string[]) => spawnSync('git', ['--git-dir', MIRROR, ...args], { maxBuffer: 1 << 30 });
     for (const path of paths) {
       const listed = git('ls-tree', '-r', '-z', 'HEAD', path);
-      if (listed.status !== 0) return `git ls-tree of ${path} in the EMB mirror ${MIRROR} failed: ${listed.stderr.toString()}`;
+      if (listed.status !== 0)
+        return `git ls-tree of ${path} in the EMB mirror ${MIRROR} failed: ${listed.stderr.toString()}`;
       for (const line of listed.stdout.toString().split('\0').filter(Boolean)) {
         const [meta, file] = line.split('\t');
         const blob = git('cat-file', 'blob', meta.split(' ')[2]);
@@ -193,7 +239,14 @@ async function obtainApps(root: string): Promise<true | string> {
     if (!response.ok) return `GitHub answered ${response.status} for ${EMB_TARBALL}`;
     const file = join(tmpdir(), `emb-${process.pid}.tar.gz`);
     writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    const untar = spawnSync('tar', ['-xzf', file, '-C', root, '--strip-components=1', ...paths.map((p) => `EMB-master/${p}`)]);
+    const untar = spawnSync('tar', [
+      '-xzf',
+      file,
+      '-C',
+      root,
+      '--strip-components=1',
+      ...paths.map((p) => `EMB-master/${p}`),
+    ]);
     rmSync(file, { force: true });
     if (untar.status !== 0) return `unpacking the EMB tarball failed: ${untar.stderr.toString()}`;
   }
@@ -201,7 +254,10 @@ async function obtainApps(root: string): Promise<true | string> {
   return true;
 }
 
-/** Installs an app's runtime dependencies once; its devDependencies point at EMB's own instrumentation, which is left out. */
+/**
+ * Installs an app's runtime dependencies once; its devDependencies point at EMB's own instrumentation, which is left
+ * out.
+ */
 function install(dir: string): string | undefined {
   if (existsSync(join(dir, 'node_modules', '.plantstore-installed'))) return undefined;
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -211,14 +267,27 @@ function install(dir: string): string | undefined {
   // The lock names the instrumentation as a file: link; without devDependencies it is resolved afresh.
   rmSync(join(dir, 'package-lock.json'), { force: true });
   console.log(`installing ${dir} (npm install --omit=dev) ...`);
-  const result = spawnSync('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8' });
+  const result = spawnSync(
+    'npm',
+    ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+    { cwd: dir, encoding: 'utf8' },
+  );
   if (result.status !== 0) return `npm install failed in ${dir}: ${result.stderr.slice(-2000)}`;
   writeFileSync(join(dir, 'node_modules', '.plantstore-installed'), '');
   return undefined;
 }
 
-async function startNode(dir: string, args: string[], env: Record<string, string>, log: (chunk: string) => void): Promise<ChildProcess[]> {
-  const child = spawn(process.execPath, args, { cwd: dir, env: { ...process.env, ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startNode(
+  dir: string,
+  args: string[],
+  env: Record<string, string>,
+  log: (chunk: string) => void,
+): Promise<ChildProcess[]> {
+  const child = spawn(process.execPath, args, {
+    cwd: dir,
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk: Buffer) => log(chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => log(chunk.toString()));
   return [child];

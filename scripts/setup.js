@@ -50,7 +50,10 @@ function progressLine(startedAt, folders) {
   if (folders.length === 0) return `plantstore: still installing (${seconds} s) ...`;
   // A folder is made before its files arrive; its package.json says the package is unpacked.
   const inPlace = folders.filter((folder) => existsSync(join(folder, 'package.json'))).length;
-  const stage = inPlace < folders.length ? `${inPlace} of ${folders.length} packages in place` : 'every package in place, running install scripts (Node 24)';
+  const stage =
+    inPlace < folders.length
+      ? `${inPlace} of ${folders.length} packages in place`
+      : 'every package in place, running install scripts (Node 24)';
   return `plantstore: still installing (${seconds} s): ${stage} ...`;
 }
 
@@ -63,7 +66,9 @@ async function main() {
   }
   const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
   const args = [existsSync(lockFile) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'];
-  console.error(`plantstore: first run: installing dependencies and a Node 24 for this checkout (npm ${args.join(' ')}); this usually takes ${USUAL} ...`);
+  console.error(
+    `plantstore: first run: installing dependencies and a Node 24 for this checkout (npm ${args.join(' ')}); this usually takes ${USUAL} ...`,
+  );
   const startedAt = Date.now();
   const folders = lockedFolders();
   const ticker = setInterval(() => console.error(progressLine(startedAt, folders)), PROGRESS_EVERY_MS);
@@ -81,7 +86,9 @@ async function main() {
     return status;
   }
   if (!existsSync(nodeBin)) {
-    console.error('plantstore: node_modules/.bin/node is missing after install; is the "node" devDependency in package.json?');
+    console.error(
+      'plantstore: node_modules/.bin/node is missing after install; is the "node" devDependency in package.json?',
+    );
     return 1;
   }
   console.error(`plantstore: installed in ${Math.round((Date.now() - startedAt) / 1000)} s.`);

@@ -14,7 +14,9 @@ const arg = (name: string, fallback: number) => {
 const seconds = arg('seconds', 60);
 const connections = arg('connections', 20);
 
-const child = spawn(process.execPath, ['bin/plantstore.js', 'mock', '--port', '0', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
+const child = spawn(process.execPath, ['bin/plantstore.js', 'mock', '--port', '0', '--quiet'], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
 const url = await new Promise<string>((resolve, reject) => {
   let err = '';
   child.stderr.on('data', (chunk) => {
@@ -28,7 +30,11 @@ const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid
 
 const agent = new Agent({ connections });
 const bodies = [
-  (i: number) => ({ status: 200, body: `{"id":${9007199254740993n + BigInt(i)},"name":"soak"}`, auth: 'Bearer soak-token' }),
+  (i: number) => ({
+    status: 200,
+    body: `{"id":${9007199254740993n + BigInt(i)},"name":"soak"}`,
+    auth: 'Bearer soak-token',
+  }),
   () => ({ status: 400, body: '{"id":"x"}', auth: 'Bearer soak-token' }),
   () => ({ status: 401, body: '{"id":1,"name":"a"}', auth: '' }),
   () => ({ status: 400, body: '{"id":1,', auth: 'Bearer soak-token' }),
@@ -55,7 +61,10 @@ console.log(`soak: ${seconds}s, ${connections} connections, against ${url}`);
 console.log('  t(s)   requests   RSS(MB)');
 const started = Date.now();
 const timer = setInterval(
-  () => console.log(`${String(Math.round((Date.now() - started) / 1000)).padStart(6)} ${String(sent).padStart(10)} ${rssMb().toFixed(1).padStart(9)}`),
+  () =>
+    console.log(
+      `${String(Math.round((Date.now() - started) / 1000)).padStart(6)} ${String(sent).padStart(10)} ${rssMb().toFixed(1).padStart(9)}`,
+    ),
   5000,
 );
 await Promise.all(Array.from({ length: connections }, worker));

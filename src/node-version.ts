@@ -11,7 +11,9 @@ import { PlantstoreError } from './errors.ts';
  * declare 22.19, @stoplight/prism-http and prism-core 24.18 (docs/design.md).
  */
 export const OLDEST_NODE: string = (() => {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    engines: { node: string };
+  };
   const found = /^>=\s*(\d+\.\d+\.\d+)$/.exec(manifest.engines.node);
   if (!found) throw new Error(`package.json engines.node must read ">=X.Y.Z", not "${manifest.engines.node}"`);
   return found[1];

@@ -123,7 +123,9 @@ function listKind(doc: Json, op: Operation): CollectionKind['list'] {
 
 const isArraySchema = (doc: Json, schema: Json) => {
   const s = resolve(doc, schema, '').value;
-  return Boolean(s && (s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array')) || (s.items && !s.properties)));
+  return Boolean(
+    s && (s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array')) || (s.items && !s.properties)),
+  );
 };
 
 /** An object schema's property schemas, allOf/anyOf/oneOf members' included. */
@@ -132,6 +134,8 @@ export function propertiesOf(doc: Json, schema: Json, depth = 0): Json[] {
   if (!s || typeof s !== 'object' || depth > 8) return [];
   return [
     ...Object.values<Json>(s.properties ?? {}),
-    ...[...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])].flatMap((member: Json) => propertiesOf(doc, member, depth + 1)),
+    ...[...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])].flatMap((member: Json) =>
+      propertiesOf(doc, member, depth + 1),
+    ),
   ];
 }

@@ -63,7 +63,13 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
         const parameter = resolve(doc, raw, '').value;
         if (parameter && typeof parameter === 'object') byKey.set(`${parameter.in}:${parameter.name}`, parameter);
       }
-      operations.push({ method, path, pointer: `${item.pointer}/${method}`, operation, parameters: [...byKey.values()] });
+      operations.push({
+        method,
+        path,
+        pointer: `${item.pointer}/${method}`,
+        operation,
+        parameters: [...byKey.values()],
+      });
     }
   }
   return { doc, version: declared.startsWith('3.1') ? '3.1' : '3.0', operations };

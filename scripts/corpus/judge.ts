@@ -1,8 +1,9 @@
 // Decides, from the document alone, whether an answer to a valid request is a correct one. A valid
 // request deserves a declared success (2xx/3xx: exact, class or default); the one refusal a
 // stateful mock may rightly give it is a declared 404 (exact, 4XX or default) for a resource named
-// in the path that it does not hold (counted apart, so a mock cannot hide behind it unseen). The answer's media type must be declared for that status, and a JSON body must match
-// the declared schema (checked by the harness's own Ajv, see schema-judge.ts).
+// in the path that it does not hold (counted apart, so a mock cannot hide behind it unseen). The answer's media type
+// must be declared for that status, and a JSON body must match the declared schema (checked by the harness's own Ajv,
+// see schema-judge.ts).
 import { pointerOf, resolve, type Json, type Operation } from './document.ts';
 import type { SchemaJudge } from './schema-judge.ts';
 
@@ -13,19 +14,32 @@ export interface Answer {
 }
 
 export type MissCode =
-  'no-answer' | 'server-error' | 'refused' | 'status-undeclared' | 'content-type' | 'body-missing' | 'body-unexpected' | 'body-invalid' | 'judge-error';
+  | 'no-answer'
+  | 'server-error'
+  | 'refused'
+  | 'status-undeclared'
+  | 'content-type'
+  | 'body-missing'
+  | 'body-unexpected'
+  | 'body-invalid'
+  | 'judge-error';
 /** `notFound`: a declared 404 for a resource the path names and the server does not hold. */
 export type Judgement = { ok: true; notFound?: boolean } | { ok: false; code: MissCode; detail: string };
 
 const miss = (code: MissCode, detail: string): Judgement => ({ ok: false, code, detail });
 const snippet = (body: Buffer) => body.toString('utf8', 0, 400).replace(/\s+/g, ' ').trim();
 const mediaTypeOf = (value: string) => value.split(';')[0].trim().toLowerCase();
-export const isJsonMedia = (media: string) => /^application\/(.+\+)?json$/.test(media) || media === '*/*' || /\+json$/.test(media);
+export const isJsonMedia = (media: string) =>
+  /^application\/(.+\+)?json$/.test(media) || media === '*/*' || /\+json$/.test(media);
 
 /** The key of `responses` that declares `status`: exact, then its class (`2XX`), then `default`. */
 export function declaredResponseKey(responses: Json, status: number): string | undefined {
   const keys = Object.keys(responses ?? {});
-  return keys.find((k) => k === String(status)) ?? keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`) ?? keys.find((k) => k === 'default');
+  return (
+    keys.find((k) => k === String(status)) ??
+    keys.find((k) => k.toUpperCase() === `${String(status)[0]}XX`) ??
+    keys.find((k) => k === 'default')
+  );
 }
 
 /** The declared media type (a key of `content`) that a sent Content-Type matches, wildcards included. */
@@ -44,7 +58,10 @@ export function judgeAnswer(doc: Json, schemas: SchemaJudge, op: Operation, answ
   const key = declaredResponseKey(responses, answer.status);
   if (answer.status >= 500) return miss('server-error', `${answer.status} ${snippet(answer.body)}`);
   if (key === undefined)
-    return miss('status-undeclared', `${answer.status} not declared (declared: ${Object.keys(responses).join(', ') || 'none'}) ${snippet(answer.body)}`);
+    return miss(
+      'status-undeclared',
+      `${answer.status} not declared (declared: ${Object.keys(responses).join(', ') || 'none'}) ${snippet(answer.body)}`,
+    );
   // A 404 declared by the operation (exact, 4XX or default) for a path naming a resource is the
   // truth from a stateful mock that does not hold it; any other refusal of a valid request is a miss.
   const notFound = answer.status === 404 && op.path.includes('{');
@@ -57,7 +74,10 @@ export function judgeAnswer(doc: Json, schemas: SchemaJudge, op: Operation, answ
   if (!declaresBody)
     return answer.body.length === 0 || bodyless
       ? ok
-      : miss('body-unexpected', `${answer.status} declares no content, got ${answer.contentType ?? 'no type'} ${snippet(answer.body)}`);
+      : miss(
+          'body-unexpected',
+          `${answer.status} declares no content, got ${answer.contentType ?? 'no type'} ${snippet(answer.body)}`,
+        );
   if (bodyless) return ok;
   if (answer.contentType === undefined)
     return answer.body.length === 0
@@ -65,7 +85,10 @@ export function judgeAnswer(doc: Json, schemas: SchemaJudge, op: Operation, answ
       : miss('content-type', `${answer.status} has a body but no Content-Type`);
   const mediaKey = matchMediaType(content, answer.contentType);
   if (mediaKey === undefined)
-    return miss('content-type', `${answer.status} ${mediaTypeOf(answer.contentType)} not declared (declared: ${Object.keys(content).join(', ')})`);
+    return miss(
+      'content-type',
+      `${answer.status} ${mediaTypeOf(answer.contentType)} not declared (declared: ${Object.keys(content).join(', ')})`,
+    );
   const media = resolve(doc, content[mediaKey], '').value;
   if (!media?.schema || !isJsonMedia(mediaTypeOf(answer.contentType))) return ok;
   if (answer.body.length === 0) return miss('body-missing', `${answer.status} ${mediaKey}: empty body`);
@@ -77,5 +100,8 @@ export function judgeAnswer(doc: Json, schemas: SchemaJudge, op: Operation, answ
   }
   const verdict = schemas.validate(`${response.pointer}/content/${pointerOf(mediaKey).slice(2)}/schema`, value);
   if (verdict.ok) return ok;
-  return miss(verdict.reason.startsWith('the judge') ? 'judge-error' : 'body-invalid', `${answer.status} ${verdict.reason}`);
+  return miss(
+    verdict.reason.startsWith('the judge') ? 'judge-error' : 'body-invalid',
+    `${answer.status} ${verdict.reason}`,
+  );
 }

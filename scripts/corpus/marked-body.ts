@@ -51,7 +51,18 @@ const DRESSED: Record<string, (mark: string) => string> = {
   'uri-reference': (m) => `https://example.com/${m}`,
   hostname: (m) => `${m}.example.com`,
 };
-const PLAIN_FORMATS = new Set(['', 'password', 'string', 'text', 'html', 'markdown', 'phone', 'tel', 'name', 'description']);
+const PLAIN_FORMATS = new Set([
+  '',
+  'password',
+  'string',
+  'text',
+  'html',
+  'markdown',
+  'phone',
+  'tel',
+  'name',
+  'description',
+]);
 
 interface Field {
   path: string[];
@@ -61,11 +72,13 @@ interface Field {
   list?: boolean;
 }
 
-const typesOf = (schema: Json): string[] => (Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type]);
+const typesOf = (schema: Json): string[] =>
+  Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
 
 /** A list of strings that one item satisfies: its items' schema, else undefined. */
 function stringItems(doc: Json, schema: Json): Json {
-  if (!typesOf(schema).includes('array') || (typeof schema.minItems === 'number' && schema.minItems > 1)) return undefined;
+  if (!typesOf(schema).includes('array') || (typeof schema.minItems === 'number' && schema.minItems > 1))
+    return undefined;
   const items = resolve(doc, schema.items, '').value;
   return items && typeof items === 'object' && typesOf(items).includes('string') ? items : undefined;
 }
@@ -86,7 +99,8 @@ function stringFields(doc: Json, schema: Json, prefix: string[] = [], seen = new
     else if ((types.includes('object') || (types.length === 0 && property.properties)) && prefix.length < 2)
       fields.push(...stringFields(doc, property, [...prefix, name], seen));
   }
-  for (const member of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) fields.push(...stringFields(doc, member, prefix, seen));
+  for (const member of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])])
+    fields.push(...stringFields(doc, member, prefix, seen));
   return fields;
 }
 
@@ -98,7 +112,8 @@ function stringFields(doc: Json, schema: Json, prefix: string[] = [], seen = new
 function dress(schema: Json, shapes: string[], current: unknown): { value: string; mark: string } | undefined {
   if (schema.enum !== undefined || schema.const !== undefined) return undefined;
   const format = String(schema.format ?? '').toLowerCase();
-  const wrap = DRESSED[format] ?? (PLAIN_FORMATS.has(format) || !(format in KNOWN_FORMATS) ? (m: string) => m : undefined);
+  const wrap =
+    DRESSED[format] ?? (PLAIN_FORMATS.has(format) || !(format in KNOWN_FORMATS) ? (m: string) => m : undefined);
   if (!wrap) return undefined;
   let pattern: RegExp | undefined;
   try {
@@ -112,7 +127,8 @@ function dress(schema: Json, shapes: string[], current: unknown): { value: strin
       : [];
   for (const shape of shapes) {
     for (let value of [wrap(shape), ...spliced(shape)]) {
-      if (typeof schema.minLength === 'number' && value.length < schema.minLength) value = value.padEnd(schema.minLength, 'x');
+      if (typeof schema.minLength === 'number' && value.length < schema.minLength)
+        value = value.padEnd(schema.minLength, 'x');
       if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) continue;
       if (pattern && !pattern.test(value)) continue;
       return { value, mark: shape };
@@ -150,7 +166,8 @@ const KNOWN_FORMATS = Object.fromEntries(
 
 function getAt(target: Record<string, unknown>, path: string[]): unknown {
   let node: unknown = target;
-  for (const key of path) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
   return node;
 }
 
@@ -193,7 +210,10 @@ export function markBody(
       path: `/${path.map((k) => k.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`,
       value: marks[i],
     }));
-    return { ok: true, body: { body: JSON.stringify(value), contentType: plan.mediaKey, marks, value, fields: patchFields } };
+    return {
+      ok: true,
+      body: { body: JSON.stringify(value), contentType: plan.mediaKey, marks, value, fields: patchFields },
+    };
   }
   if (!plan.valid) return { ok: false, reason: `no example or sample of the ${plan.mediaKey} body validates` };
   const schema = resolve(loaded.doc, atPointer(loaded.doc, plan.schemaPointer), '').value;
@@ -202,11 +222,13 @@ export function markBody(
   if (items && Array.isArray(plan.value)) {
     const fit = dress(items, nextMarks(), plan.value[0]);
     const value = fit ? [fit.value] : undefined;
-    if (!fit || !requests.validate(plan.schemaPointer, value).ok) return { ok: false, reason: 'no string field takes a mark' };
+    if (!fit || !requests.validate(plan.schemaPointer, value).ok)
+      return { ok: false, reason: 'no string field takes a mark' };
     const encoded = encodeBody(concreteMediaType(plan.mediaKey), value, plan.encoding);
     return { ok: true, body: { ...encoded, marks: [fit.mark], value: value!, fields: [] } };
   }
-  if (plan.value === null || typeof plan.value !== 'object' || Array.isArray(plan.value)) return { ok: false, reason: 'the body is not an object' };
+  if (plan.value === null || typeof plan.value !== 'object' || Array.isArray(plan.value))
+    return { ok: false, reason: 'the body is not an object' };
   const base = { ...(plan.value as Record<string, unknown>) };
   // An update keeps the item's key as it is (the key named by the item path's parameter): a person
   // updating an item does not rename it on the way, and a mock may rightly refuse a body whose key
@@ -238,7 +260,8 @@ export function markBody(
     chosen = [];
     for (const field of dressed) if (valid([...chosen, field])) chosen.push(field);
   }
-  if (chosen.length === 0) return { ok: false, reason: fields.length === 0 ? 'no string field to mark' : 'no string field takes a mark' };
+  if (chosen.length === 0)
+    return { ok: false, reason: fields.length === 0 ? 'no string field to mark' : 'no string field takes a mark' };
   const value = build(chosen);
   const encoded = encodeBody(concreteMediaType(plan.mediaKey), value, plan.encoding);
   return { ok: true, body: { ...encoded, marks: chosen.map((f) => f.mark), value, fields: chosen.map((f) => f.path) } };

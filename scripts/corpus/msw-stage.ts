@@ -11,7 +11,7 @@ import { loadSpec } from '../../src/document/load-spec.ts';
 import { createMockEngine } from '../../src/mock/engine.ts';
 import { createHandlers } from '../../src/msw/handlers.ts';
 import { prepareDocument } from '../../src/msw/prepare.ts';
-import type { MockRequest } from '../../src/http/types.ts';
+import type { HttpRequest } from '../../src/http/types.ts';
 import type { LoadedDocument } from './document.ts';
 import { judgeAnswer, type Answer } from './judge.ts';
 import type { ProbeRequest } from './probe-request.ts';
@@ -46,7 +46,12 @@ interface Probe {
 const snippet = (body: Buffer) => body.toString('utf8', 0, 120).replace(/\s+/g, ' ').trim();
 const mediaOf = (type: string | undefined) => type?.split(';')[0].trim().toLowerCase();
 
-export async function runMswStage(file: string, loaded: LoadedDocument, probes: Probe[], responses: SchemaJudge): Promise<MswResult> {
+export async function runMswStage(
+  file: string,
+  loaded: LoadedDocument,
+  probes: Probe[],
+  responses: SchemaJudge,
+): Promise<MswResult> {
   const result: MswResult = { probed: 0, agreed: 0, bothValid: 0, disagreements: [] };
   let server: ReturnType<typeof setupServer> | undefined;
   try {
@@ -71,7 +76,12 @@ export async function runMswStage(file: string, loaded: LoadedDocument, probes: 
       const expected = await engineAnswer(engine, probe.request);
       const got = await fetchAnswer(probe.request);
       const disagree = (reason: string) =>
-        result.disagreements.push({ operation: probe.label, engineStatus: expected.status, mswStatus: 'status' in got ? got.status : undefined, reason });
+        result.disagreements.push({
+          operation: probe.label,
+          engineStatus: expected.status,
+          mswStatus: 'status' in got ? got.status : undefined,
+          reason,
+        });
       if ('error' in got) {
         disagree(got.error);
         continue;
@@ -93,7 +103,11 @@ export async function runMswStage(file: string, loaded: LoadedDocument, probes: 
         continue;
       }
       const op = loaded.operations[index];
-      if (got.status < 300 && judgeAnswer(loaded.doc, responses, op, expected).ok && judgeAnswer(loaded.doc, responses, op, got).ok) {
+      if (
+        got.status < 300 &&
+        judgeAnswer(loaded.doc, responses, op, expected).ok &&
+        judgeAnswer(loaded.doc, responses, op, got).ok
+      ) {
         result.agreed++;
         result.bothValid++;
         continue;
@@ -108,7 +122,7 @@ export async function runMswStage(file: string, loaded: LoadedDocument, probes: 
   return result;
 }
 
-function toMockRequest(probe: ProbeRequest): MockRequest {
+function toMockRequest(probe: ProbeRequest): HttpRequest {
   const [path, query = ''] = splitTarget(probe.target);
   const headers: Record<string, string> = { host: new URL(MSW_BASE).host };
   for (const [name, value] of Object.entries(probe.headers)) headers[name.toLowerCase()] = value;
@@ -156,7 +170,8 @@ async function fetchAnswer(probe: ProbeRequest): Promise<(Answer & { unhandled?:
 
 /** Where two JSON-ish values first differ, as a pointer, for the round-trip message. */
 function firstDifference(a: unknown, b: unknown, at = ''): string {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return `${at || '/'}: ${String(a)} became ${String(b)}`;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object')
+    return `${at || '/'}: ${String(a)} became ${String(b)}`;
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const [x, y] = [(a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]];
     if (!isDeepStrictEqual(x, y)) return firstDifference(x, y, `${at}/${key}`);

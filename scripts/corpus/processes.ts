@@ -20,7 +20,11 @@ export function killAll(): void {
 }
 
 export function spawnTracked(command: string, args: string[], cwd: string): ChildProcess {
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  const child = spawn(command, args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -59,7 +63,13 @@ const firstLine = (text: string) =>
  * Spawns a server and waits for `listening` to match its output (group 1: the URL), then for the
  * first answer to any request. Fails with the first line of its output when it exits first.
  */
-export function startServer(command: string, args: string[], cwd: string, listening: RegExp, timeoutMs: number): Promise<StartResult> {
+export function startServer(
+  command: string,
+  args: string[],
+  cwd: string,
+  listening: RegExp,
+  timeoutMs: number,
+): Promise<StartResult> {
   const started = performance.now();
   const child = spawnTracked(command, args, cwd);
   let output = '';
@@ -74,7 +84,12 @@ export function startServer(command: string, args: string[], cwd: string, listen
       done(result);
     };
     const timer = setTimeout(
-      () => finish({ ok: false, error: `no listening line within ${timeoutMs / 1000} s`, elapsedMs: performance.now() - started }),
+      () =>
+        finish({
+          ok: false,
+          error: `no listening line within ${timeoutMs / 1000} s`,
+          elapsedMs: performance.now() - started,
+        }),
       timeoutMs,
     );
     const read = (chunk: Buffer, stream: 'out' | 'err') => {
@@ -88,7 +103,12 @@ export function startServer(command: string, args: string[], cwd: string, listen
         output = '';
         void firstAnswer(url, timeoutMs).then(
           () => finish({ ok: true, server: { child, url, startMs: performance.now() - started } }),
-          (error: Error) => finish({ ok: false, error: `listening, but no answer: ${error.message}`, elapsedMs: performance.now() - started }),
+          (error: Error) =>
+            finish({
+              ok: false,
+              error: `listening, but no answer: ${error.message}`,
+              elapsedMs: performance.now() - started,
+            }),
         );
       }
     };

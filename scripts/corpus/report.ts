@@ -29,7 +29,10 @@ export function row(r: DocumentResult): string[] {
       : r.selfVerify.out !== undefined
         ? 'out'
         : `${r.selfVerify.exitCode === 0 ? 'pass' : 'FAIL'} ${r.selfVerify.passed}/${r.selfVerify.cases}`;
-  const sigterm = r.sigterm === undefined ? '-' : `${r.sigterm.ok ? '' : 'FAIL '}${ms(r.sigterm.loadingMs)}/${ms(r.sigterm.listeningMs)}`;
+  const sigterm =
+    r.sigterm === undefined
+      ? '-'
+      : `${r.sigterm.ok ? '' : 'FAIL '}${ms(r.sigterm.loadingMs)}/${ms(r.sigterm.listeningMs)}`;
   return [
     r.name,
     r.harnessError ? '?' : String(r.operations),
@@ -49,7 +52,9 @@ export function row(r: DocumentResult): string[] {
 
 export function formatTable(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '))
+    .join('\n');
 }
 
 /** The most frequent miss codes, each with one example, as indented lines. */
@@ -78,7 +83,10 @@ export interface Totals {
   prismProbes: number;
   /** The same figures restricted to documents both servers loaded. */
   bothLoaded: { documents: number; plantstoreCorrect: number; prismCorrect: number; probes: number };
-  /** The MSW stage: documents it ran on, those it could not set up, probes owed (a document it could not set up owes all its operations') and agreements. */
+  /**
+   * The MSW stage: documents it ran on, those it could not set up, probes owed (a document it could not set up owes
+   * all its operations') and agreements.
+   */
   msw: { documents: number; errors: number; probes: number; agreed: number; bothValid: number; unhandled: number };
   /** The state stage, against plantstore and against Prism. */
   state: StateTotals;
@@ -169,7 +177,10 @@ export function mswLines(results: DocumentResult[]): string[] {
   return results.flatMap((r) => [
     ...(r.msw?.error !== undefined ? [`    ${r.name}: (set-up) ${r.msw.error}`] : []),
     ...(r.msw?.disagreements ?? []).map((d) =>
-      `    ${r.name}: ${d.operation}: engine ${d.engineStatus ?? '-'}, msw ${d.mswStatus ?? '-'}: ${d.reason}`.slice(0, 300),
+      `    ${r.name}: ${d.operation}: engine ${d.engineStatus ?? '-'}, msw ${d.mswStatus ?? '-'}: ${d.reason}`.slice(
+        0,
+        300,
+      ),
     ),
   ]);
 }

@@ -67,7 +67,13 @@ interface Probe {
   request: ProbeRequest;
 }
 
-async function runProbes(url: string, probes: Probe[], loaded: LoadedDocument, responses: SchemaJudge, result: ServerResult): Promise<void> {
+async function runProbes(
+  url: string,
+  probes: Probe[],
+  loaded: LoadedDocument,
+  responses: SchemaJudge,
+  result: ServerResult,
+): Promise<void> {
   for (const [index, probe] of probes.entries()) {
     const answer = await send(url, probe.request);
     result.total++;
@@ -83,7 +89,11 @@ async function runProbes(url: string, probes: Probe[], loaded: LoadedDocument, r
   }
 }
 
-export async function runDocument(document: CorpusDocument, settings: RunSettings, say: (line: string) => void): Promise<DocumentResult> {
+export async function runDocument(
+  document: CorpusDocument,
+  settings: RunSettings,
+  say: (line: string) => void,
+): Promise<DocumentResult> {
   const result: DocumentResult = {
     name: document.name,
     origin: document.origin,
@@ -101,15 +111,25 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
     result.operations = loaded.operations.length;
     responses = createSchemaJudge(loaded.doc, loaded.version, 'response');
     requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
-    probes = loaded.operations.map((op) => ({ label: `${op.method.toUpperCase()} ${op.path}`, request: buildProbe(loaded!, requests!, op) }));
-    for (const probe of probes) for (const caveat of probe.request.caveats) result.caveats.push(`${probe.label}: ${caveat}`);
+    probes = loaded.operations.map((op) => ({
+      label: `${op.method.toUpperCase()} ${op.path}`,
+      request: buildProbe(loaded!, requests!, op),
+    }));
+    for (const probe of probes)
+      for (const caveat of probe.request.caveats) result.caveats.push(`${probe.label}: ${caveat}`);
   } catch (error) {
     result.harnessError = (error as Error).message.split('\n')[0].slice(0, 300);
     loaded = undefined;
   }
 
   say(`  ${document.name}: plantstore mock ...`);
-  const started = await startServer(process.execPath, plantstoreArgs(settings.root, document.file), settings.root, LISTENING, settings.startTimeoutMs);
+  const started = await startServer(
+    process.execPath,
+    plantstoreArgs(settings.root, document.file),
+    settings.root,
+    LISTENING,
+    settings.startTimeoutMs,
+  );
   if (started.ok) {
     const { server } = started;
     result.plantstore.loaded = true;
@@ -117,16 +137,27 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
     if (loaded && responses) await runProbes(server.url, probes, loaded, responses, result.plantstore);
     // The probes created resources; the state stage and the verifier each start from an empty
     // store, as on a fresh mock.
-    const reset = () => fetch(`${server.url}/__mock/state`, { method: 'DELETE', signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+    const reset = () =>
+      fetch(`${server.url}/__mock/state`, { method: 'DELETE', signal: AbortSignal.timeout(10_000) }).catch(
+        () => undefined,
+      );
     if (settings.state && loaded && requests) {
       say(`  ${document.name}: state ...`);
       await reset();
-      result.plantstore.state = await runStateStage(server.url, loaded, requests, { timeoutMs: settings.stateTimeoutMs });
+      result.plantstore.state = await runStateStage(server.url, loaded, requests, {
+        timeoutMs: settings.stateTimeoutMs,
+      });
     }
     if (settings.verify) {
       say(`  ${document.name}: self-verify ...`);
       await reset();
-      result.selfVerify = await selfVerify(settings.root, document.file, server.url, settings.verifyTimeoutMs, authFlags(loaded?.doc));
+      result.selfVerify = await selfVerify(
+        settings.root,
+        document.file,
+        server.url,
+        settings.verifyTimeoutMs,
+        authFlags(loaded?.doc),
+      );
     }
     await stop(server.child, 5000);
   } else result.plantstore.error = started.error.slice(0, 300);
@@ -142,13 +173,21 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
   if (settings.prism) {
     say(`  ${document.name}: prism ...`);
     const port = await freePort();
-    const prism = await startServer(process.execPath, prismArgs(settings.root, document.file, port), settings.root, PRISM_LISTENING, settings.startTimeoutMs);
+    const prism = await startServer(
+      process.execPath,
+      prismArgs(settings.root, document.file, port),
+      settings.root,
+      PRISM_LISTENING,
+      settings.startTimeoutMs,
+    );
     result.prism = { loaded: prism.ok, correct: 0, notFound: 0, total: 0, misses: [] };
     if (prism.ok) {
       result.prism.startMs = prism.server.startMs;
       if (loaded && responses) await runProbes(prism.server.url, probes, loaded, responses, result.prism);
       if (settings.state && loaded && requests)
-        result.prism.state = await runStateStage(prism.server.url, loaded, requests, { timeoutMs: settings.stateTimeoutMs });
+        result.prism.state = await runStateStage(prism.server.url, loaded, requests, {
+          timeoutMs: settings.stateTimeoutMs,
+        });
       await stop(prism.server.child, 5000);
     } else result.prism.error = prism.error.slice(0, 300);
   }
@@ -160,10 +199,12 @@ export async function runDocument(document: CorpusDocument, settings: RunSetting
  * its credentials: a basic pair, an API key, a token (the mock accepts any well-formed one).
  */
 function authFlags(doc: unknown): string[] {
-  const schemes = ((doc as { components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } } | undefined)?.components
-    ?.securitySchemes ?? {}) as Record<string, { type?: string; scheme?: string }>;
+  const schemes = ((
+    doc as { components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } } | undefined
+  )?.components?.securitySchemes ?? {}) as Record<string, { type?: string; scheme?: string }>;
   return Object.entries(schemes).flatMap(([name, scheme]) => {
-    if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') return ['--auth', `${name}=probe:probe-password`];
+    if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic')
+      return ['--auth', `${name}=probe:probe-password`];
     if (scheme.type === 'apiKey') return ['--auth', `${name}=probe-key`];
     return ['--auth', `${name}=${PROBE_TOKEN}`];
   });

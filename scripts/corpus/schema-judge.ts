@@ -11,8 +11,12 @@ import { openapiSchemaToJsonSchema } from '@openapi-contrib/openapi-schema-to-js
 import type { Json } from './document.ts';
 
 // ajv-draft-04 and ajv-formats are CommonJS with a default export, which Node's ESM interop wraps.
-const AjvDraft04 = ((m: { default?: unknown }) => m.default ?? m)(createRequire(import.meta.url)('ajv-draft-04')) as new (options: object) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const AjvDraft04 = ((m: { default?: unknown }) => m.default ?? m)(
+  createRequire(import.meta.url)('ajv-draft-04'),
+) as new (options: object) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv,
+) => Ajv;
 
 const DOC_ID = 'https://corpus.invalid/document.json';
 
@@ -33,7 +37,13 @@ export function createSchemaJudge(doc: Json, version: '3.0' | '3.1', direction: 
   const hidden = direction === 'response' ? 'writeOnly' : 'readOnly';
   // Before the conversion, which drops readOnly and writeOnly (draft-04 has neither).
   forEachSchema(view, (schema) => toJsonSchema(stripAccessOnly(schema, hidden)));
-  const options = { strict: false, validateSchema: false, logger: false as const, unicodeRegExp: false, allErrors: false };
+  const options = {
+    strict: false,
+    validateSchema: false,
+    logger: false as const,
+    unicodeRegExp: false,
+    allErrors: false,
+  };
   const ajv = version === '3.0' ? new AjvDraft04(options) : (new Ajv2020(options) as unknown as Ajv);
   addFormats(ajv);
   if (version === '3.0') view.id = DOC_ID;
@@ -60,7 +70,11 @@ export function createSchemaJudge(doc: Json, version: '3.0' | '3.1', direction: 
 }
 
 function convert30(schema: Json): Json {
-  const out = openapiSchemaToJsonSchema(schema, { cloneSchema: false, supportPatternProperties: true, strictMode: false }) as Json;
+  const out = openapiSchemaToJsonSchema(schema, {
+    cloneSchema: false,
+    supportPatternProperties: true,
+    strictMode: false,
+  }) as Json;
   // The converter stamps draft-04's $schema on its result; the document's own Ajv knows its dialect.
   if (out && typeof out === 'object') delete out.$schema;
   return out;
@@ -107,7 +121,8 @@ const MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions',
  */
 export function forEachSchema(doc: Json, map: (schema: Json) => Json): void {
   const schemas = doc?.components?.schemas;
-  if (schemas && typeof schemas === 'object') for (const name of Object.keys(schemas)) schemas[name] = map(schemas[name]);
+  if (schemas && typeof schemas === 'object')
+    for (const name of Object.keys(schemas)) schemas[name] = map(schemas[name]);
   const visit = (node: Json, skipSchemas: boolean) => {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach((child) => visit(child, false));

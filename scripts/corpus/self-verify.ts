@@ -15,14 +15,23 @@ export interface SelfVerifyResult {
   failed: number;
   /** First failing cases' findings, or why there is no report. */
   problems: string[];
-  /** Set when verify said, with exit 2, that the document has nothing to verify (webhooks only): out of the bar, with this reason. */
+  /**
+   * Set when verify said, with exit 2, that the document has nothing to verify (webhooks only): out of the bar, with
+   * this reason.
+   */
   out?: string;
 }
 
 // verify's own words for a document without operations (src/runner/verify.ts).
 const NOTHING_TO_VERIFY = /^plantstore: (nothing to verify: .*)$/m;
 
-export async function selfVerify(root: string, file: string, url: string, timeoutMs: number, auth: string[] = []): Promise<SelfVerifyResult> {
+export async function selfVerify(
+  root: string,
+  file: string,
+  url: string,
+  timeoutMs: number,
+  auth: string[] = [],
+): Promise<SelfVerifyResult> {
   const dir = mkdtempSync(join(tmpdir(), 'corpus-verify-'));
   const report = join(dir, 'report.json');
   const args = [
@@ -72,7 +81,10 @@ export async function selfVerify(root: string, file: string, url: string, timeou
   } catch {
     const out = exitCode === 2 ? NOTHING_TO_VERIFY.exec(stderr)?.[1] : undefined;
     if (out !== undefined) result.out = out;
-    else if (!timedOut) result.problems.push(`no JSON report: ${stderr.split('\n').find((l) => l.trim()) ?? `exit ${exitCode}`}`.slice(0, 300));
+    else if (!timedOut)
+      result.problems.push(
+        `no JSON report: ${stderr.split('\n').find((l) => l.trim()) ?? `exit ${exitCode}`}`.slice(0, 300),
+      );
   }
   rmSync(dir, { recursive: true, force: true });
   return result;

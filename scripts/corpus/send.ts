@@ -23,7 +23,12 @@ export async function send(base: string, probe: ProbeRequest): Promise<SentAnswe
     const body = Buffer.from(await answer.body.arrayBuffer());
     const type = answer.headers['content-type'];
     const location = answer.headers.location;
-    return { status: answer.statusCode, contentType: Array.isArray(type) ? type[0] : type, body, location: Array.isArray(location) ? location[0] : location };
+    return {
+      status: answer.statusCode,
+      contentType: Array.isArray(type) ? type[0] : type,
+      body,
+      location: Array.isArray(location) ? location[0] : location,
+    };
   } catch (error) {
     return { error: `${(error as Error).name}: ${(error as Error).message}` };
   }

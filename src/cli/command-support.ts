@@ -28,10 +28,19 @@ export function withSpecOption<T>(y: Argv<T>) {
 }
 
 /** Loads the document a command names; its warnings go to stderr as one line, not one per flaw. */
-export async function loadCommandSpec(argv: { spec: string; 'remote-refs'?: boolean; strict?: boolean }): Promise<LoadedSpec> {
-  const spec = await loadAuditedSpec(argv.spec, { remoteRefs: argv['remote-refs'] === true, strict: argv.strict === true });
+export async function loadCommandSpec(argv: {
+  spec: string;
+  'remote-refs'?: boolean;
+  strict?: boolean;
+}): Promise<LoadedSpec> {
+  const spec = await loadAuditedSpec(argv.spec, {
+    remoteRefs: argv['remote-refs'] === true,
+    strict: argv.strict === true,
+  });
   if (spec.warnings.length > 0) {
-    process.stderr.write(`plantstore: ${spec.file}: ${spec.warnings.length} warning(s) about the document (plantstore spec --check --spec FILE lists them)\n`);
+    process.stderr.write(
+      `plantstore: ${spec.file}: ${spec.warnings.length} warning(s) about the document (plantstore spec --check --spec FILE lists them)\n`,
+    );
   }
   return spec;
 }
@@ -54,7 +63,8 @@ export function isStdin(file: string | undefined): boolean {
 /** Reads a file, or stdin for '-' or no file; a missing file is a usage error. */
 export async function readInput(file: string | undefined, stdin: NodeJS.ReadStream = process.stdin): Promise<string> {
   if (isStdin(file)) {
-    if (file === undefined && stdin.isTTY) throw new PlantstoreError('USAGE', 'no payload: give a FILE, or pipe JSON into stdin (or pass - for stdin)');
+    if (file === undefined && stdin.isTTY)
+      throw new PlantstoreError('USAGE', 'no payload: give a FILE, or pipe JSON into stdin (or pass - for stdin)');
     const chunks: Buffer[] = [];
     for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
     return Buffer.concat(chunks).toString('utf8');

@@ -44,7 +44,9 @@ export async function main(argv: string[]): Promise<void> {
   ]);
   const cli: Argv = yargs(argv)
     .scriptName('plantstore')
-    .usage('$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).')
+    .usage(
+      '$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).',
+    )
     .command(mockCommand)
     .command(verifyCommand)
     .command(mergeReportsCommand)
@@ -60,7 +62,9 @@ export async function main(argv: string[]): Promise<void> {
       'completion',
       'Print a shell-completion script (bash/zsh)',
       (command) =>
-        command.example('$0 completion >> ~/.bashrc', 'complete plantstore commands and flags in bash').example('$0 completion >> ~/.zshrc', 'the same in zsh'),
+        command
+          .example('$0 completion >> ~/.bashrc', 'complete plantstore commands and flags in bash')
+          .example('$0 completion >> ~/.zshrc', 'the same in zsh'),
       () => {
         cli.showCompletionScript();
       },
@@ -72,11 +76,14 @@ export async function main(argv: string[]): Promise<void> {
     .alias('h', 'help')
     .version()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue('Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or configuration error.')
+    .epilogue(
+      'Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or configuration error.',
+    )
     .fail((message, error) => {
       // Throwing stops yargs from running the command after a failed check. While a command runs,
       // yargs holds that command's options (getOptions, which its types leave out).
-      const known = () => Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+      const known = () =>
+        Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
       if (message) throw new UsageError(withFlagSuggestions(message, argv, known()));
       throw error;
     });

@@ -15,7 +15,9 @@ export interface ReportFlags {
 /** The console reporter on stdout, and one file reporter per --junit, --json, --html and --exchanges. */
 export function reportersFor(flags: ReportFlags, progress: boolean): ReporterTarget[] {
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
-  const reporters: ReporterTarget[] = [{ name: flags.reporter as ReporterName, stream: process.stdout, color, progress }];
+  const reporters: ReporterTarget[] = [
+    { name: flags.reporter as ReporterName, stream: process.stdout, color, progress },
+  ];
   if (flags.junit) reporters.push({ name: 'junit', file: flags.junit });
   if (flags.json) reporters.push({ name: 'json', file: flags.json });
   if (flags.html) reporters.push({ name: 'html', file: flags.html });

@@ -3,7 +3,15 @@
 // exceptions, enough for the words APIs name their collections with.
 
 const UNCHANGED = /(?:ss|us|is|ics|news|series|species|data|media|info)$/i;
-const IRREGULAR: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman', feet: 'foot', teeth: 'tooth', mice: 'mouse' };
+const IRREGULAR: Record<string, string> = {
+  people: 'person',
+  children: 'child',
+  men: 'man',
+  women: 'woman',
+  feet: 'foot',
+  teeth: 'tooth',
+  mice: 'mouse',
+};
 const KEEP_IE = /(?:movie|cookie|calorie|zombie|rookie|selfie|pie|tie|lie|die)s$/i;
 
 /** The singular of a collection's name: `albums` -> `album`, `categories` -> `category`, `analyses` -> `analysis`. */

@@ -41,7 +41,8 @@ export function mendDocument(document: Obj): Mended {
     const pointer = at('#/paths', path);
     if (!isObj(item) || typeof item.$ref === 'string') continue;
     const discriminator = pathDiscriminator(path);
-    if (discriminator) warn(pointer, `the path key carries ${discriminator.describe}; requests are routed on it (${discriminator.how})`);
+    if (discriminator)
+      warn(pointer, `the path key carries ${discriminator.describe}; requests are routed on it (${discriminator.how})`);
     mendParameters(item.parameters, `${pointer}/parameters`, warn);
     for (const method of HTTP_METHODS) {
       const operation = item[method];
@@ -50,19 +51,23 @@ export function mendDocument(document: Obj): Mended {
       mendParameters(operation.parameters, `${op}/parameters`, warn);
       if (isObj(operation.requestBody)) mendContent(operation.requestBody.content, `${op}/requestBody/content`, warn);
       if (isObj(operation.responses))
-        for (const [status, response] of Object.entries(operation.responses)) mendResponse(response, at(`${op}/responses`, status), warn);
+        for (const [status, response] of Object.entries(operation.responses))
+          mendResponse(response, at(`${op}/responses`, status), warn);
     }
   }
   const components = isObj(document.components) ? document.components : {};
   if (isObj(components.parameters))
-    for (const [name, parameter] of Object.entries(components.parameters)) mendParameter(parameter, at('#/components/parameters', name), warn);
+    for (const [name, parameter] of Object.entries(components.parameters))
+      mendParameter(parameter, at('#/components/parameters', name), warn);
   if (isObj(components.responses))
-    for (const [name, response] of Object.entries(components.responses)) mendResponse(response, at('#/components/responses', name), warn);
+    for (const [name, response] of Object.entries(components.responses))
+      mendResponse(response, at('#/components/responses', name), warn);
   if (isObj(components.requestBodies))
     for (const [name, body] of Object.entries(components.requestBodies))
       if (isObj(body)) mendContent(body.content, `${at('#/components/requestBodies', name)}/content`, warn);
   if (isObj(components.securitySchemes))
-    for (const [name, scheme] of Object.entries(components.securitySchemes)) mendScheme(scheme, at('#/components/securitySchemes', name), warn);
+    for (const [name, scheme] of Object.entries(components.securitySchemes))
+      mendScheme(scheme, at('#/components/securitySchemes', name), warn);
   mendSchemas(document, '#', warn, mended.tolerated);
   return mended;
 }
@@ -129,7 +134,10 @@ function mendScheme(scheme: unknown, pointer: string, warn: Warn): void {
   if (scheme.type === 'apiKey' && (typeof scheme.name !== 'string' || typeof scheme.in !== 'string')) {
     scheme.in = typeof scheme.in === 'string' ? scheme.in : 'header';
     scheme.name = typeof scheme.name === 'string' ? scheme.name : 'Authorization';
-    warn(pointer, `an apiKey scheme without \`name\` or \`in\`; read as the ${String(scheme.in)} "${String(scheme.name)}"`);
+    warn(
+      pointer,
+      `an apiKey scheme without \`name\` or \`in\`; read as the ${String(scheme.in)} "${String(scheme.name)}"`,
+    );
   }
 }
 
@@ -158,7 +166,10 @@ function mendSchemas(root: Obj, rootPointer: string, warn: Warn, tolerated: stri
     }
     if (!isSchemaMap && isObj(obj.properties) && typeof obj.properties.$ref === 'string') {
       tolerated.push(`${pointer}/properties`);
-      warn(`${pointer}/properties`, `\`properties\` given by a $ref (${obj.properties.$ref}); read as the map it refers to`);
+      warn(
+        `${pointer}/properties`,
+        `\`properties\` given by a $ref (${obj.properties.$ref}); read as the map it refers to`,
+      );
     }
     for (const [child, value] of Object.entries(obj)) walk(value, at(pointer, child), isSchemaMap ? undefined : child);
   };
@@ -197,6 +208,9 @@ export function pathDiscriminator(key: string): PathDiscriminator | undefined {
     value,
     where,
     describe: `a discriminator after "${key[path.length]}" (${name}=${value})`,
-    how: where === 'header' ? `the ${name} header, as AWS clients send it` : `the ${name} value in the query or the form body`,
+    how:
+      where === 'header'
+        ? `the ${name} header, as AWS clients send it`
+        : `the ${name} value in the query or the form body`,
   };
 }

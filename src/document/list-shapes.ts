@@ -36,10 +36,34 @@ export interface Paging {
   firstPage: number;
 }
 
-const ITEM_NAMES = ['items', 'data', 'results', 'value', 'values', 'records', 'entries', 'elements', 'content', 'list', 'rows', 'objects', 'resources'];
+const ITEM_NAMES = [
+  'items',
+  'data',
+  'results',
+  'value',
+  'values',
+  'records',
+  'entries',
+  'elements',
+  'content',
+  'list',
+  'rows',
+  'objects',
+  'resources',
+];
 const SELF_NAMES = ['href', 'url', 'self', 'uri'];
 const FIELD_NAMES: Record<Exclude<keyof ListEnvelope, 'items' | 'nextKind' | 'self' | 'selfKind'>, string[]> = {
-  total: ['total', 'totalcount', 'totalresults', 'totalitems', 'totalsize', 'totalrecords', 'totalelements', 'totalentries', 'count'],
+  total: [
+    'total',
+    'totalcount',
+    'totalresults',
+    'totalitems',
+    'totalsize',
+    'totalrecords',
+    'totalelements',
+    'totalentries',
+    'count',
+  ],
   hasMore: ['hasmore', 'hasnext', 'hasnextpage', 'more', 'moreresults', 'truncated'],
   next: [
     'next',
@@ -79,7 +103,18 @@ const PARAM_NAMES: Record<'limit' | 'offset' | 'page' | 'after' | 'before', stri
   limit: ['limit', 'perpage', 'pagesize', 'maxresults', 'top', 'size', 'count', 'max'],
   offset: ['offset', 'skip', 'start', 'startindex'],
   page: ['page', 'pagenumber', 'pageindex', 'pageno'],
-  after: ['startingafter', 'after', 'cursor', 'pagetoken', 'nexttoken', 'continuationtoken', 'continuation', 'marker', 'startafter', 'nextcursor'],
+  after: [
+    'startingafter',
+    'after',
+    'cursor',
+    'pagetoken',
+    'nexttoken',
+    'continuationtoken',
+    'continuation',
+    'marker',
+    'startafter',
+    'nextcursor',
+  ],
   before: ['endingbefore', 'before'],
 };
 
@@ -89,7 +124,10 @@ type Obj = Record<string, unknown>;
 
 const envelopes = new WeakMap<object, Map<string, ListEnvelope | undefined>>();
 
-/** The envelope of a list answer, or undefined when the answer is not a wrapped list (a bare array, an item); once per schema and name. */
+/**
+ * The envelope of a list answer, or undefined when the answer is not a wrapped list (a bare array, an item); once per
+ * schema and name.
+ */
 export function findListEnvelope(schema: unknown, document: unknown, segment: string): ListEnvelope | undefined {
   if (schema === null || typeof schema !== 'object') return undefined;
   let bySegment = envelopes.get(schema);
@@ -112,11 +150,19 @@ function computeEnvelope(schema: unknown, document: unknown, segment: string): L
   let items = wanted.map((name) => named.get(name)).find((name) => name !== undefined);
   const fields = pageFields(properties, document);
   // An unnamed array is a list only beside a page field and holding objects: a Plant's `tags` is not one.
-  if (items === undefined && arrays.length === 1 && Object.keys(fields).length > 0 && holdsObjects(arrays[0][1], document)) items = arrays[0][0];
+  if (
+    items === undefined &&
+    arrays.length === 1 &&
+    Object.keys(fields).length > 0 &&
+    holdsObjects(arrays[0][1], document)
+  )
+    items = arrays[0][0];
   if (items === undefined) return undefined;
   const envelope: ListEnvelope = { items, ...fields };
   if (envelope.next !== undefined) envelope.nextKind = kindOf(envelope.next, properties, document);
-  const self = [...properties].find(([name, p]) => SELF_NAMES.includes(normal(name)) && resolveSchema(p, document)?.type === 'string');
+  const self = [...properties].find(
+    ([name, p]) => SELF_NAMES.includes(normal(name)) && resolveSchema(p, document)?.type === 'string',
+  );
   if (self) {
     const format = resolveSchema(self[1], document)?.format;
     envelope.self = self[0];
@@ -154,7 +200,13 @@ function kindOf(path: string, properties: Map<string, unknown>, document: unknow
   if (second !== undefined) schema = resolveSchema(objectShape(schema, document).properties.get(second), document);
   const types = Array.isArray(schema?.type) ? schema.type : [schema?.type];
   if (types.includes('integer') || types.includes('number')) return 'number';
-  if (schema?.format === 'uri' || schema?.format === 'url' || /ur[il]|link|href/i.test(path) || normal(path.split('.').pop() ?? '') === 'next') return 'url';
+  if (
+    schema?.format === 'uri' ||
+    schema?.format === 'url' ||
+    /ur[il]|link|href/i.test(path) ||
+    normal(path.split('.').pop() ?? '') === 'next'
+  )
+    return 'url';
   return 'cursor';
 }
 
@@ -177,14 +229,20 @@ export function findPaging(parameters: ParameterSpec[], document: unknown): Pagi
     ...(page && { page: page.name }),
     ...(after && { after: after.name }),
     ...(before && { before: before.name }),
-    ...(typeof limitDefault === 'number' && Number.isInteger(limitDefault) && limitDefault > 0 && { defaultLimit: limitDefault }),
+    ...(typeof limitDefault === 'number' &&
+      Number.isInteger(limitDefault) &&
+      limitDefault > 0 && { defaultLimit: limitDefault }),
     firstPage,
   };
 }
 
 function isArray(schema: Obj | undefined): boolean {
   if (!schema) return false;
-  return schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array')) || (schema.type === undefined && schema.items !== undefined);
+  return (
+    schema.type === 'array' ||
+    (Array.isArray(schema.type) && schema.type.includes('array')) ||
+    (schema.type === undefined && schema.items !== undefined)
+  );
 }
 
 function isObject(schema: Obj | undefined): schema is Obj {

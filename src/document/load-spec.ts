@@ -21,7 +21,11 @@ export interface LoadOptions {
 }
 
 /** Warnings about the operations of a loaded document, given its compiled validators. */
-export type LoadAudit = (spec: LoadedSpec, operations: Operation[], validators: Validators) => string[] | Promise<string[]>;
+export type LoadAudit = (
+  spec: LoadedSpec,
+  operations: Operation[],
+  validators: Validators,
+) => string[] | Promise<string[]>;
 
 /**
  * Loads, validates and dereferences an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one
@@ -70,7 +74,8 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     const mended = mendDocument(bundled);
     typos = badTypes(bundled);
     const verdict = await officialVerdict(bundled, [...mended.tolerated, ...typos.map((typo) => typo.pointer)]);
-    if (verdict.errors.length > 0) throw new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, verdict.errors.slice(0, 20));
+    if (verdict.errors.length > 0)
+      throw new PlantstoreError('SPEC_INVALID', `${file}: not a valid OpenAPI document`, verdict.errors.slice(0, 20));
     warnings = [...read.notes, ...mended.warnings, ...verdict.warnings];
     bundledText = JSON.stringify(bundled);
   }

@@ -16,7 +16,10 @@ export type OpenApiDocument = {
 export interface LoadedSpec {
   /** Absolute path of the root file. */
   file: string;
-  /** Every local file it was read from, the root included (`mock --watch` watches them); absent for a document not read from files. */
+  /**
+   * Every local file it was read from, the root included (`mock --watch` watches them); absent for a document not read
+   * from files.
+   */
   files?: string[];
   /** '3.0' or '3.1': decides the JSON Schema dialect of its schemas. */
   dialect: '3.0' | '3.1';
@@ -44,5 +47,8 @@ export interface LoadedSpec {
  * Prism's refusal; per declared code; and per class (`"4"`) for every code the operation does
  * not declare. `asked` is the asked code itself, as Prism answers through a range or `default`.
  */
-export type ForcedChoiceTable = Record<string, { none: number | { refused: string }; codes: Record<string, ForcedCode>; classes: Record<string, ForcedCode> }>;
+export type ForcedChoiceTable = Record<
+  string,
+  { none: number | { refused: string }; codes: Record<string, ForcedCode>; classes: Record<string, ForcedCode> }
+>;
 export type ForcedCode = number | 'asked' | 'refused';

@@ -17,19 +17,25 @@ let validator: Promise<ValidatorInstance> | undefined;
 
 /** Judges a bundled document (internal `$ref`s only) by the official schema of its version. */
 export async function officialVerdict(document: object, tolerated: string[] = []): Promise<OfficialVerdict> {
-  validator ??= import('@seriousme/openapi-schema-validator').then(({ Validator }) => new Validator({ allErrors: true }) as unknown as ValidatorInstance);
+  validator ??= import('@seriousme/openapi-schema-validator').then(
+    ({ Validator }) => new Validator({ allErrors: true }) as unknown as ValidatorInstance,
+  );
   const result = await (await validator).validate(document);
   if (result.valid) return { errors: [], warnings: [] };
   // A message instead of a list: the validator's own reference check stumbled on something the
   // schema allows (a property named `$ref` or `$id`, as GitHub's and Appwrite's have). The
   // document's version was checked before, so this says nothing the toolkit cannot read.
-  if (typeof result.errors === 'string') return { errors: [], warnings: [`the official schema's checker could not finish: ${result.errors}`] };
+  if (typeof result.errors === 'string')
+    return { errors: [], warnings: [`the official schema's checker could not finish: ${result.errors}`] };
   // Places the lenient loader already named (lenient.ts): their errors say nothing new.
   const places = tolerated.map((pointer) => pointer.slice(1));
   // (A `properties` given by a $ref, or a `type` that is no JSON type, is refused at the schema
   // that holds it, as no branch of the schema-or-reference choice fits.)
   const named = (path: string) =>
-    places.some((place) => path === place || path.startsWith(`${place}/`) || place === `${path}/properties` || place === `${path}/type`);
+    places.some(
+      (place) =>
+        path === place || path.startsWith(`${place}/`) || place === `${path}/properties` || place === `${path}/type`,
+    );
   const rest = (result.errors ?? []).filter((error) => !named(error.instancePath));
   if (rest.length === 0) return { errors: [], warnings: [] };
   return classify(rest, document);
@@ -41,7 +47,9 @@ export async function officialVerdict(document: object, tolerated: string[] = []
  * deepest errors at each place say what is wrong, so the branch noise is dropped.
  */
 function classify(errors: ErrorObject[], document: object): OfficialVerdict {
-  const deepest = errors.filter((error) => !NOISE.has(error.keyword) && !(error.keyword === 'required' && error.params.missingProperty === '$ref'));
+  const deepest = errors.filter(
+    (error) => !NOISE.has(error.keyword) && !(error.keyword === 'required' && error.params.missingProperty === '$ref'),
+  );
   const chosen = deepest.length > 0 ? deepest : errors;
   const verdict: OfficialVerdict = { errors: [], warnings: [] };
   const seen = new Set<string>();

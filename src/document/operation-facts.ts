@@ -10,7 +10,10 @@ export const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
 
 const successes = new WeakMap<Operation, number>();
 
-/** The status a request answered without a forced choice gets: the lowest declared 2xx (200 when none is declared); computed once per operation. */
+/**
+ * The status a request answered without a forced choice gets: the lowest declared 2xx (200 when none is declared);
+ * computed once per operation.
+ */
 export function successStatus(operation: Operation): number {
   let success = successes.get(operation);
   if (success === undefined) {

@@ -58,11 +58,15 @@ type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Lists the operations of a loaded document, in document order. */
-/** The header and query names (lower case) under which the operations' apiKey schemes send their keys: secrets, like Authorization. */
+/**
+ * The header and query names (lower case) under which the operations' apiKey schemes send their keys: secrets, like
+ * Authorization.
+ */
 export function apiKeyNames(operations: Operation[]): Set<string> {
   const names = new Set<string>();
   for (const operation of operations)
-    for (const scheme of operation.security.flat()) if (scheme.type === 'apiKey' && scheme.parameterName) names.add(scheme.parameterName.toLowerCase());
+    for (const scheme of operation.security.flat())
+      if (scheme.type === 'apiKey' && scheme.parameterName) names.add(scheme.parameterName.toLowerCase());
   return names;
 }
 
@@ -184,7 +188,9 @@ export function findResponse(operation: Operation, status: number): ResponseSpec
  * `derive`, kept per operation and status: what the mock works out from the document for an answer
  * (its plan, an error's content) is fixed by the document, so each pair is worked out once.
  */
-export function perOperationStatus<T>(derive: (operation: Operation, status: number) => T): (operation: Operation, status: number) => T {
+export function perOperationStatus<T>(
+  derive: (operation: Operation, status: number) => T,
+): (operation: Operation, status: number) => T {
   const cache = new WeakMap<Operation, Map<number, T>>();
   return (operation, status) => {
     let byStatus = cache.get(operation);
@@ -214,7 +220,9 @@ export function declaredStatuses(operation: Operation): number[] {
 }
 
 function computeStatuses(operation: Operation): number[] {
-  return operation.responses.flatMap((r) => (/^\d{3}$/.test(r.status) ? [Number(r.status)] : /^\dXX$/.test(r.status) ? [Number(r.status[0]) * 100] : []));
+  return operation.responses.flatMap((r) =>
+    /^\d{3}$/.test(r.status) ? [Number(r.status)] : /^\dXX$/.test(r.status) ? [Number(r.status[0]) * 100] : [],
+  );
 }
 
 /** The JSON content of a set of media types: application/json first, then any +json type. */
@@ -225,7 +233,12 @@ export function jsonContent(contents: MediaContent[]): MediaContent | undefined 
 export function isJsonMediaType(mediaType: string): boolean {
   if (mediaType === 'application/json') return true; // nearly every request: no split, no regex
   const essence = mediaType.split(';')[0].trim().toLowerCase();
-  return essence === 'application/json' || /^[a-z]+\/[^;]*\+json$/.test(essence) || essence === '*/*' || essence === 'application/*';
+  return (
+    essence === 'application/json' ||
+    /^[a-z]+\/[^;]*\+json$/.test(essence) ||
+    essence === '*/*' ||
+    essence === 'application/*'
+  );
 }
 
 /**
@@ -235,6 +248,7 @@ export function isJsonMediaType(mediaType: string): boolean {
  */
 export function preferDeclared(operation: Operation, candidates: number[]): number {
   const declared = declaredStatuses(operation);
-  const covered = (status: number) => declared.includes(status) || operation.responses.some((r) => r.status === `${String(status)[0]}XX`);
+  const covered = (status: number) =>
+    declared.includes(status) || operation.responses.some((r) => r.status === `${String(status)[0]}XX`);
   return candidates.find(covered) ?? candidates[0];
 }

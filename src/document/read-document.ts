@@ -30,7 +30,10 @@ export async function readDocument(file: string, options: ReadOptions): Promise<
   try {
     document = (await parser.bundle(file, resolveOptions as never)) as unknown as OpenApiDocument;
   } catch (error) {
-    throw (await describeSyntaxError(error)) ?? describeReadError(file, error, (parser as unknown as { schema?: unknown }).schema);
+    throw (
+      (await describeSyntaxError(error)) ??
+      describeReadError(file, error, (parser as unknown as { schema?: unknown }).schema)
+    );
   }
   const files = parser.$refs.paths().filter((path) => !/^https?:/i.test(path));
   const notes: string[] = [];
@@ -46,10 +49,18 @@ async function convertSwagger2(file: string, document: OpenApiDocument): Promise
   keepAllowEmptyValue(document);
   try {
     // patch: fix the small, well-known slips of 2.0 documents instead of refusing them.
-    const { openapi } = await swagger2openapi.convertObj(document, { patch: true, warnOnly: true, resolve: false, direct: false });
+    const { openapi } = await swagger2openapi.convertObj(document, {
+      patch: true,
+      warnOnly: true,
+      resolve: false,
+      direct: false,
+    });
     return openapi as OpenApiDocument;
   } catch (error) {
-    throw new PlantstoreError('SPEC_INVALID', `${file}: cannot convert this Swagger 2.0 document to OpenAPI 3.0: ${firstLine(error)}`);
+    throw new PlantstoreError(
+      'SPEC_INVALID',
+      `${file}: cannot convert this Swagger 2.0 document to OpenAPI 3.0: ${firstLine(error)}`,
+    );
   }
 }
 
@@ -63,7 +74,11 @@ function keepAllowEmptyValue(document: OpenApiDocument): void {
     if (!Array.isArray(list)) return;
     for (const parameter of list as Array<Record<string, unknown>>) {
       if (parameter === null || typeof parameter !== 'object' || parameter.allowEmptyValue !== false) continue;
-      if ((parameter.in === 'formData' || parameter.in === 'query') && parameter.type === 'string' && parameter.minLength === undefined)
+      if (
+        (parameter.in === 'formData' || parameter.in === 'query') &&
+        parameter.type === 'string' &&
+        parameter.minLength === undefined
+      )
         parameter.minLength = 1;
     }
   };
@@ -76,7 +91,12 @@ function keepAllowEmptyValue(document: OpenApiDocument): void {
   }
 }
 
-type RefParserError = Error & { source?: string; path?: Array<string | number>; code?: string; errors?: RefParserError[] };
+type RefParserError = Error & {
+  source?: string;
+  path?: Array<string | number>;
+  code?: string;
+  errors?: RefParserError[];
+};
 
 /** One clear message for a read failure: the file (where the fault is), the pointer and the reason. */
 export function describeReadError(file: string, error: unknown, root?: unknown): PlantstoreError {
@@ -87,9 +107,11 @@ export function describeReadError(file: string, error: unknown, root?: unknown):
   if (missing !== undefined && !(Array.isArray(err.path) && err.path.length > 0)) {
     const place = referringPlace(root, missing);
     if (place !== undefined)
-      return new PlantstoreError('SPEC_INVALID', `${file}: ${place}: $ref "${missing}" resolves to nothing in the document`, [
-        'Define the target there, or correct the reference.',
-      ]);
+      return new PlantstoreError(
+        'SPEC_INVALID',
+        `${file}: ${place}: $ref "${missing}" resolves to nothing in the document`,
+        ['Define the target there, or correct the reference.'],
+      );
   }
   const remote = /https?:\/\/[^\s"']+/i.exec(message)?.[0];
   if (remote && /resolve|resolver|http/i.test(message)) {
@@ -99,8 +121,14 @@ export function describeReadError(file: string, error: unknown, root?: unknown):
     ]);
   }
   const where = err.source ? resolve(decodeURI(err.source.replace(/^file:\/\//, ''))) : file;
-  const pointer = Array.isArray(err.path) && err.path.length > 0 ? `#/${err.path.map((p) => escapePointerToken(String(p))).join('/')}: ` : '';
-  return new PlantstoreError(/Unsupported|Unrecognized/.test(message) ? 'SPEC_UNSUPPORTED' : 'SPEC_INVALID', `${where}: ${pointer}${message}`);
+  const pointer =
+    Array.isArray(err.path) && err.path.length > 0
+      ? `#/${err.path.map((p) => escapePointerToken(String(p))).join('/')}: `
+      : '';
+  return new PlantstoreError(
+    /Unsupported|Unrecognized/.test(message) ? 'SPEC_UNSUPPORTED' : 'SPEC_INVALID',
+    `${where}: ${pointer}${message}`,
+  );
 }
 
 /**
@@ -121,11 +149,18 @@ async function describeSyntaxError(error: unknown): Promise<PlantstoreError | un
   const [found] = parseDocument(text, { prettyErrors: true }).errors;
   const kind = /\.json$/i.test(where) ? 'JSON' : 'YAML';
   if (!found?.linePos) {
-    return new PlantstoreError('SPEC_INVALID', `${where}: not valid ${kind}: ${firstLine(err).replace(/^Error parsing .*?: /, '')}`);
+    return new PlantstoreError(
+      'SPEC_INVALID',
+      `${where}: not valid ${kind}: ${firstLine(err).replace(/^Error parsing .*?: /, '')}`,
+    );
   }
   const [reason, excerpt = ''] = found.message.split(/ at line \d+, column \d+:\n\n/);
   const { line, col } = found.linePos[0];
-  return new PlantstoreError('SPEC_INVALID', `${where}:${line}:${col}: not valid ${kind}: ${reason}`, excerpt.replace(/\n$/, '').split('\n'));
+  return new PlantstoreError(
+    'SPEC_INVALID',
+    `${where}:${line}:${col}: not valid ${kind}: ${reason}`,
+    excerpt.replace(/\n$/, '').split('\n'),
+  );
 }
 
 /** The JSON pointer of the first `$ref` in the document whose value is `target`. */

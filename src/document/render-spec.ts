@@ -19,11 +19,15 @@ export async function renderSpec(spec: LoadedSpec, options: { mode: SpecMode; fo
     try {
       document = await SwaggerParser.bundle(spec.file);
     } catch (error) {
-      throw new PlantstoreError('SPEC_INVALID', `${spec.file}: cannot bundle: ${(error as Error).message.split('\n')[0]}`);
+      throw new PlantstoreError(
+        'SPEC_INVALID',
+        `${spec.file}: cannot bundle: ${(error as Error).message.split('\n')[0]}`,
+      );
     }
   }
   // A dereferenced document shares one object per $ref target; YAML would turn those into
   // anchors and aliases (&a1 / *a1), which many OpenAPI tools do not read.
-  if (options.format === 'yaml') return (await import('yaml')).default.stringify(document, { aliasDuplicateObjects: false });
+  if (options.format === 'yaml')
+    return (await import('yaml')).default.stringify(document, { aliasDuplicateObjects: false });
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -43,18 +43,28 @@ export function resolveTarget(spec: LoadedSpec, name: string): ExampleTarget {
   if (operation) {
     const media = jsonContent(operation.requestBody?.contents ?? []);
     if (!media?.schema) {
-      throw new PlantstoreError('USAGE', `${name} (${operation.method} ${operation.path}) has no JSON request body schema`, [
-        `Operations with one: ${operationsWithBody(operations).join(', ') || '(none)'}`,
-      ]);
+      throw new PlantstoreError(
+        'USAGE',
+        `${name} (${operation.method} ${operation.path}) has no JSON request body schema`,
+        [`Operations with one: ${operationsWithBody(operations).join(', ') || '(none)'}`],
+      );
     }
-    return { name, kind: 'operation', pointer: media.schemaPointer, schema: media.schema, operation, mediaType: media.mediaType };
+    return {
+      name,
+      kind: 'operation',
+      pointer: media.schemaPointer,
+      schema: media.schema,
+      operation,
+      mediaType: media.mediaType,
+    };
   }
   const ids = operations.map((op) => op.id);
   const guess = [...schemas, ...ids].find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-  throw new PlantstoreError('UNKNOWN_NAME', `unknown schema or operationId '${name}'${guess ? `; did you mean '${guess}'?` : ''}`, [
-    `Schemas: ${schemas.join(', ') || '(none)'}`,
-    `operationIds: ${ids.join(', ') || '(none)'}`,
-  ]);
+  throw new PlantstoreError(
+    'UNKNOWN_NAME',
+    `unknown schema or operationId '${name}'${guess ? `; did you mean '${guess}'?` : ''}`,
+    [`Schemas: ${schemas.join(', ') || '(none)'}`, `operationIds: ${ids.join(', ') || '(none)'}`],
+  );
 }
 
 /** The names of components.schemas, in document order. */

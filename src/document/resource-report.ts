@@ -5,7 +5,10 @@ import type { Resource } from './resources.ts';
 /** One line per collection: kept (and how), or answered from the document and why. */
 export function collectionLine(resource: Resource): string {
   if (!resource.kept) return `${resource.collection}: ${resource.why}`;
-  const parts = [`kept${resource.parents.length > 0 ? ` per ${resource.parents.map((p) => `{${p}}`).join('/')}` : ''}`, `key ${keyWords(resource)}`];
+  const parts = [
+    `kept${resource.parents.length > 0 ? ` per ${resource.parents.map((p) => `{${p}}`).join('/')}` : ''}`,
+    `key ${keyWords(resource)}`,
+  ];
   if (resource.listEnvelope) parts.push(`list wrapped in "${resource.listEnvelope.items}"`);
   if (resource.paging) parts.push(`paged by ${pagingWords(resource)}`);
   return `${resource.collection}: ${parts.join(', ')}`;
@@ -23,7 +26,8 @@ export function formatResourceMap(resources: Resource[]): string {
   for (const r of resources) {
     lines.push('', `${r.collection}  ${r.kept ? 'kept' : 'answered from the document'}`);
     if (!r.kept) lines.push(`  why:         ${r.why.replace(/^answered from the document: /, '')}`);
-    if (r.parents.length > 0) lines.push(`  parents:     ${r.parents.map((p) => `{${p}}`).join(', ')} (items are kept per parent)`);
+    if (r.parents.length > 0)
+      lines.push(`  parents:     ${r.parents.map((p) => `{${p}}`).join(', ')} (items are kept per parent)`);
     if (r.itemPath) lines.push(`  item path:   ${r.itemPath}`);
     lines.push(`  key:         ${keyWords(r)}, ${r.keyType === 'integer' ? 'an integer' : 'a string'}`);
     lines.push(
@@ -34,9 +38,14 @@ export function formatResourceMap(resources: Resource[]): string {
     if (r.listEnvelope) {
       const { items, nextKind, selfKind, ...fields } = r.listEnvelope;
       const named = Object.entries(fields).map(([what, field]) => `${what} ${field}`);
-      lines.push(`  list:        wrapped, items in "${items}"${named.length > 0 ? `; ${named.join(', ')}` : ''}${nextKind ? ` (next is a ${nextKind})` : ''}`);
+      lines.push(
+        `  list:        wrapped, items in "${items}"${named.length > 0 ? `; ${named.join(', ')}` : ''}${nextKind ? ` (next is a ${nextKind})` : ''}`,
+      );
     } else if (r.operations.list) lines.push('  list:        a bare array');
-    if (r.paging) lines.push(`  paging:      ${pagingWords(r)}${r.paging.defaultLimit !== undefined ? `, ${r.paging.defaultLimit} a page by default` : ''}`);
+    if (r.paging)
+      lines.push(
+        `  paging:      ${pagingWords(r)}${r.paging.defaultLimit !== undefined ? `, ${r.paging.defaultLimit} a page by default` : ''}`,
+      );
     if (r.encodings.length > 0) lines.push(`  encodings:   ${r.encodings.join(', ')}`);
     const mapped = Object.entries(r.fieldMap);
     if (mapped.length > 0) lines.push(`  fields:      ${mapped.map(([from, to]) => `${from} -> ${to}`).join(', ')}`);

@@ -25,7 +25,10 @@ export interface Resource {
   parents: string[];
   /** The body field that carries the key (none: the mock numbers items and the key lives in the path only). */
   keyField?: string;
-  /** Why that key, in words (`named by {username}`, `x-plantstore-id`, `a conventional key name`, `numbered by the mock`). */
+  /**
+   * Why that key, in words (`named by {username}`, `x-plantstore-id`, `a conventional key name`, `numbered by the
+   * mock`).
+   */
   keySource: string;
   keyType: 'integer' | 'string';
   /** Singular noun for messages ("plant" for /plants). */
@@ -43,9 +46,15 @@ export interface Resource {
   paging?: Paging;
   /** The request media types of its creates and updates. */
   encodings: string[];
-  /** Request field -> stored (answer) field, where the document spells one name two ways (`FriendlyName` -> `friendly_name`). */
+  /**
+   * Request field -> stored (answer) field, where the document spells one name two ways (`FriendlyName` ->
+   * `friendly_name`).
+   */
   fieldMap: Record<string, string>;
-  /** Per parent, in order: the answer field that names it (`{ServiceSid}` -> `service_sid`), filled from the path at the create; '' for none. */
+  /**
+   * Per parent, in order: the answer field that names it (`{ServiceSid}` -> `service_sid`), filled from the path at
+   * the create; '' for none.
+   */
   parentFields: string[];
 }
 
@@ -65,7 +74,10 @@ export interface ResourceBinding {
   parentParams: string[];
   /** The literal parts of the collection around its parents (`['/users/', '/playlists']`). */
   collectionParts: string[];
-  /** An item path outside its collection (Spotify's /playlists/{id} beside /users/{user_id}/playlists): the item is found under any parent. */
+  /**
+   * An item path outside its collection (Spotify's /playlists/{id} beside /users/{user_id}/playlists): the item is
+   * found under any parent.
+   */
   anyParent: boolean;
   resource: Resource;
 }
@@ -81,7 +93,8 @@ export function collectionOf(binding: ResourceBinding, params: Record<string, st
 
 /** Whether a stored collection's name belongs to a binding's collection (any parent). */
 export function collectionMatcher(binding: ResourceBinding): (stored: string) => boolean {
-  if (binding.parentParams.length === 0 && !binding.collection.includes('{')) return (stored) => stored === binding.collection;
+  if (binding.parentParams.length === 0 && !binding.collection.includes('{'))
+    return (stored) => stored === binding.collection;
   const source = binding.collectionParts.map(escapeRegExp).join('[^/]*');
   const pattern = new RegExp(`^${source}$`);
   return (stored) => pattern.test(stored);
@@ -140,13 +153,16 @@ function candidateOf(operation: Operation, document: unknown): Candidate | undef
       return { operation, role: 'create', place };
     if (
       operation.method === 'GET' &&
-      (resolveSchema(responseSchema, document)?.type === 'array' || findListEnvelope(responseSchema, document, lastSegment(place.collection)))
+      (resolveSchema(responseSchema, document)?.type === 'array' ||
+        findListEnvelope(responseSchema, document, lastSegment(place.collection)))
     )
       return { operation, role: 'list', place };
     return undefined;
   }
   if (operation.method === 'POST')
-    return body?.schema !== undefined && describesObject(body.schema, document) ? { operation, role: 'merge', place } : undefined;
+    return body?.schema !== undefined && describesObject(body.schema, document)
+      ? { operation, role: 'merge', place }
+      : undefined;
   const role = ITEM_ROLES[operation.method];
   return role ? { operation, role, place } : undefined;
 }
@@ -155,7 +171,10 @@ function candidateOf(operation: Operation, document: unknown): Candidate | undef
  * The resource map of a document: every collection a person would see, and the binding of each
  * operation that fits a convention. Worked out once, at load.
  */
-export function buildResourceMap(operations: Operation[], document: unknown): { resources: Resource[]; bindings: Map<Operation, ResourceBinding> } {
+export function buildResourceMap(
+  operations: Operation[],
+  document: unknown,
+): { resources: Resource[]; bindings: Map<Operation, ResourceBinding> } {
   const groups = new Map<string, Candidate[]>();
   for (const operation of operations) {
     const candidate = candidateOf(operation, document);
@@ -170,7 +189,9 @@ export function buildResourceMap(operations: Operation[], document: unknown): { 
   for (const [name, members] of [...groups]) {
     if (members.some((m) => m.role === 'create' || m.role === 'list') || name.includes('{}')) continue;
     const last = lastSegment(name).toLowerCase();
-    const hosts = createGroups.filter(([other]) => other !== name && other.includes('{}') && lastSegment(other).toLowerCase() === last);
+    const hosts = createGroups.filter(
+      ([other]) => other !== name && other.includes('{}') && lastSegment(other).toLowerCase() === last,
+    );
     if (hosts.length !== 1) continue;
     hosts[0][1].push(...members.map((m) => ({ ...m, alias: true })));
     groups.delete(name);
@@ -234,17 +255,26 @@ function describeResource(members: Candidate[], document: unknown): Resource {
     .map((m) => objectShape(requestContent(m.operation)?.schema, document));
   const answerShapes = members.map((m) => objectShape(itemSchemaOf(m, document), document));
   const answerFields = new Map<string, unknown>();
-  for (const shape of answerShapes) for (const [name, schema] of shape.properties) if (!answerFields.has(name)) answerFields.set(name, schema);
+  for (const shape of answerShapes)
+    for (const [name, schema] of shape.properties) if (!answerFields.has(name)) answerFields.set(name, schema);
   const allFields = new Map(answerFields);
-  for (const shape of requestShapes) for (const [name, schema] of shape.properties) if (!allFields.has(name)) allFields.set(name, schema);
+  for (const shape of requestShapes)
+    for (const [name, schema] of shape.properties) if (!allFields.has(name)) allFields.set(name, schema);
   const idField = [...requestShapes, ...answerShapes].find((s) => s.idField)?.idField;
 
   const key = chooseKey(idField, keyParam, noun, allFields, itemPath !== undefined);
-  const paramSchema = resolveSchema(itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema, document);
+  const paramSchema = resolveSchema(
+    itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
+    document,
+  );
   const fieldSchema = key.field ? resolveSchema(allFields.get(key.field), document) : undefined;
   const typed = paramSchema?.type ?? fieldSchema?.type;
   const keyType =
-    typed === 'string' || (Array.isArray(typed) && typed.includes('string')) ? 'string' : typed === undefined && key.field === undefined ? 'string' : 'integer';
+    typed === 'string' || (Array.isArray(typed) && typed.includes('string'))
+      ? 'string'
+      : typed === undefined && key.field === undefined
+        ? 'string'
+        : 'integer';
 
   const fieldMap: Record<string, string> = {};
   const normalAnswers = new Map([...answerFields.keys()].map((name) => [normal(name), name]));
@@ -356,7 +386,8 @@ function successSchema(operation: Operation): unknown {
   let known = successSchemas.get(operation);
   if (!known) {
     let ok: { status: string; contents: MediaContent[] } | undefined;
-    for (const r of operation.responses) if (/^2\d\d$/.test(r.status) && (ok === undefined || Number(r.status) < Number(ok.status))) ok = r;
+    for (const r of operation.responses)
+      if (/^2\d\d$/.test(r.status) && (ok === undefined || Number(r.status) < Number(ok.status))) ok = r;
     known = { schema: ok && jsonContent(ok.contents)?.schema };
     successSchemas.set(operation, known);
   }
@@ -382,7 +413,11 @@ function declaresLocation(operation: Operation, document: unknown): boolean {
   return Object.entries(responses).some(([status, response]) => {
     if (!status.startsWith('2')) return false;
     const headers = resolveSchema(response, document)?.headers;
-    return headers !== null && typeof headers === 'object' && Object.keys(headers).some((name) => name.toLowerCase() === 'location');
+    return (
+      headers !== null &&
+      typeof headers === 'object' &&
+      Object.keys(headers).some((name) => name.toLowerCase() === 'location')
+    );
   });
 }
 

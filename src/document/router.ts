@@ -5,7 +5,9 @@ import { pathDiscriminator, type PathDiscriminator } from './lenient.ts';
 import type { Operation } from './operations.ts';
 
 export type RouteResult =
-  { kind: 'operation'; operation: Operation; params: Record<string, string> } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
+  | { kind: 'operation'; operation: Operation; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'not-found' };
 
 interface Route {
   template: string;
@@ -84,14 +86,20 @@ export function createRouter(operations: Operation[]): Router {
     }
     route.byMethod.set(operation.method, operation);
   }
-  const routes = [...templated.values()].sort((a, b) => b.literalSegments - a.literalSegments || b.literalChars - a.literalChars);
+  const routes = [...templated.values()].sort(
+    (a, b) => b.literalSegments - a.literalSegments || b.literalChars - a.literalChars,
+  );
   const allowOf = (methods: Map<string, Operation>) => [...methods.keys()];
   // A literal path has no parameters: its answers are built once, frozen, and shared.
   const literalResults = new Map<string, { byMethod: Map<string, RouteResult>; notAllowed: RouteResult }>();
   for (const [path, methods] of literal) {
     const byMethod = new Map<string, RouteResult>();
-    for (const [method, operation] of methods) byMethod.set(method, Object.freeze({ kind: 'operation', operation, params: Object.freeze({}) }) as RouteResult);
-    literalResults.set(path, { byMethod, notAllowed: Object.freeze({ kind: 'method-not-allowed', allow: Object.freeze(allowOf(methods)) }) as RouteResult });
+    for (const [method, operation] of methods)
+      byMethod.set(method, Object.freeze({ kind: 'operation', operation, params: Object.freeze({}) }) as RouteResult);
+    literalResults.set(path, {
+      byMethod,
+      notAllowed: Object.freeze({ kind: 'method-not-allowed', allow: Object.freeze(allowOf(methods)) }) as RouteResult,
+    });
   }
 
   return (method, pathname, hints) => {
@@ -102,7 +110,8 @@ export function createRouter(operations: Operation[]): Router {
       const matching = chooseDiscriminated(candidates, hints);
       const operation = matching.find((candidate) => candidate.method === method);
       if (operation) return { kind: 'operation', operation, params: {} };
-      if (matching.length > 0) return { kind: 'method-not-allowed', allow: matching.map((candidate) => candidate.method) };
+      if (matching.length > 0)
+        return { kind: 'method-not-allowed', allow: matching.map((candidate) => candidate.method) };
     }
     let notAllowed: RouteResult | undefined;
     for (const route of routes) {
@@ -125,7 +134,10 @@ export function createRouter(operations: Operation[]): Router {
 }
 
 /** The operations whose discriminator the request carries (one per method, as a rule). */
-function chooseDiscriminated(candidates: Array<{ operation: Operation; discriminator: PathDiscriminator }>, hints: RouteHints): Operation[] {
+function chooseDiscriminated(
+  candidates: Array<{ operation: Operation; discriminator: PathDiscriminator }>,
+  hints: RouteHints,
+): Operation[] {
   let query: URLSearchParams | undefined;
   let form: URLSearchParams | undefined;
   const valueOf = (d: PathDiscriminator): string | undefined => {
@@ -147,7 +159,9 @@ function chooseDiscriminated(candidates: Array<{ operation: Operation; discrimin
     }
     return form.get(d.name) ?? undefined;
   };
-  return candidates.filter(({ discriminator }) => valueOf(discriminator) === discriminator.value).map(({ operation }) => operation);
+  return candidates
+    .filter(({ discriminator }) => valueOf(discriminator) === discriminator.value)
+    .map(({ operation }) => operation);
 }
 
 /**

@@ -24,7 +24,10 @@ export interface ObjectShape {
 
 const shapeCache = new WeakMap<object, ObjectShape>();
 
-/** The declared properties and required names of an object schema, merged over allOf/anyOf/oneOf; computed once per schema. */
+/**
+ * The declared properties and required names of an object schema, merged over allOf/anyOf/oneOf; computed once per
+ * schema.
+ */
 export function objectShape(schema: unknown, document: unknown): ObjectShape {
   if (schema === null || typeof schema !== 'object') return computeShape(schema, document);
   let shape = shapeCache.get(schema);

@@ -34,7 +34,8 @@ export function badTypes(document: object): BadType[] {
       const bad = types.find((type) => typeof type !== 'string' || !JSON_TYPES.has(type));
       if (bad !== undefined && pointer !== '#') found.push({ pointer: `${pointer}/type`, type: String(bad) });
     }
-    for (const [child, value] of Object.entries(obj)) walk(value, `${pointer}/${escapePointerToken(child)}`, isMap ? undefined : child);
+    for (const [child, value] of Object.entries(obj))
+      walk(value, `${pointer}/${escapePointerToken(child)}`, isMap ? undefined : child);
   };
   walk(document, '#', undefined);
   return found;
@@ -59,7 +60,11 @@ export function brokenOperations(operations: Operation[], bad: BadType[], docume
       ...operation.responses.flatMap((r) => r.contents.map((c) => c.schema)),
     ];
     const hit = reach(schemas, byObject, document);
-    if (hit) broken.set(operation, `the schema at ${schemaOf(hit)} has type "${hit.type}", which is not a JSON type; correct it in the document`);
+    if (hit)
+      broken.set(
+        operation,
+        `the schema at ${schemaOf(hit)} has type "${hit.type}", which is not a JSON type; correct it in the document`,
+      );
   }
   return broken;
 }
@@ -78,7 +83,8 @@ function reach(roots: unknown[], targets: Map<object, BadType>, document: object
     // A circular reference stays a `$ref` in the dereferenced document.
     const ref = (node as Obj).$ref;
     if (typeof ref === 'string' && ref.startsWith('#')) stack.push(getAtPointer(document, ref));
-    for (const [key, value] of Object.entries(node)) if (key !== 'example' && key !== 'examples' && !key.startsWith('x-')) stack.push(value);
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'example' && key !== 'examples' && !key.startsWith('x-')) stack.push(value);
   }
   return undefined;
 }
@@ -86,8 +92,13 @@ function reach(roots: unknown[], targets: Map<object, BadType>, document: object
 /** The loader's warning for each bad type: the place, and the operations it breaks. */
 export function badTypeWarnings(bad: BadType[], broken: Map<Operation, string>): string[] {
   return bad.map((b) => {
-    const names = [...broken].filter(([, why]) => why.startsWith(`the schema at ${schemaOf(b)} `)).map(([operation]) => operation.id);
-    const breaks = names.length === 0 ? 'no operation uses it' : `${names.join(', ')} answer${names.length === 1 ? 's' : ''} 500 until it is corrected`;
+    const names = [...broken]
+      .filter(([, why]) => why.startsWith(`the schema at ${schemaOf(b)} `))
+      .map(([operation]) => operation.id);
+    const breaks =
+      names.length === 0
+        ? 'no operation uses it'
+        : `${names.join(', ')} answer${names.length === 1 ? 's' : ''} 500 until it is corrected`;
     return `${b.pointer}: "${b.type}" is not a JSON type (${[...JSON_TYPES].join(', ')}); ${breaks}`;
   });
 }

@@ -1,7 +1,7 @@
 // A cache of validated, bundled documents and their warnings. Reading, bundling and validating a
 // document against the official OpenAPI schema costs from ~0.3 s (a small document) to ~3.5 s
-// (GitHub's), for a result that only changes when a file of the document changes. An entry records the sha256 of every file the document was read from; any
-// change in any of them misses, and the document is validated again.
+// (GitHub's), for a result that only changes when a file of the document changes. An entry records the sha256 of every
+// file the document was read from; any change in any of them misses, and the document is validated again.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,12 +21,20 @@ interface CacheEntry {
 }
 
 const cacheDir = (() => {
-  const projectCache = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '.cache', 'plantstore');
+  const projectCache = join(
+    dirname(fileURLToPath(import.meta.url)),
+    '..',
+    '..',
+    'node_modules',
+    '.cache',
+    'plantstore',
+  );
   return process.env.PLANTSTORE_CACHE_DIR ?? projectCache;
 })();
 
 const fileHash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const entryPath = (root: string) => join(cacheDir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+const entryPath = (root: string) =>
+  join(cacheDir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
 
 /**
  * Where the artefacts made from one version of a document are cached (the compiled validators),
@@ -49,15 +57,25 @@ export function noteDerivedCache(spec: object, root: string, version: string): v
   derived.set(spec, { base: entryPath(root).slice(0, -'.json'.length), version });
 }
 
-/** The cache of what is made from a loaded document; undefined when it was not cached (PLANTSTORE_NO_CACHE, a read-only checkout). */
+/**
+ * The cache of what is made from a loaded document; undefined when it was not cached (PLANTSTORE_NO_CACHE, a read-only
+ * checkout).
+ */
 export function derivedCacheOf(spec: object): DerivedCache | undefined {
   return derived.get(spec);
 }
 
 /** The cached document for a root file (as JSON text), if every file it was read from is unchanged. */
-export function readCachedSpec(
-  root: string,
-): { dialect: '3.0' | '3.1'; warnings: string[]; badTypes: CacheEntry['badTypes']; documentText: string; version: string; files: string[] } | undefined {
+export function readCachedSpec(root: string):
+  | {
+      dialect: '3.0' | '3.1';
+      warnings: string[];
+      badTypes: CacheEntry['badTypes'];
+      documentText: string;
+      version: string;
+      files: string[];
+    }
+  | undefined {
   if (process.env.PLANTSTORE_NO_CACHE) return undefined;
   try {
     const text = readFileSync(entryPath(root), 'utf8');
@@ -81,7 +99,10 @@ export function readCachedSpec(
   }
 }
 
-/** Writes a file whole or not at all (its folder made if missing): a concurrent reader, or a crash, sees the old file or the new. */
+/**
+ * Writes a file whole or not at all (its folder made if missing): a concurrent reader, or a crash, sees the old file
+ * or the new.
+ */
 export function writeAtomically(target: string, data: string | Uint8Array): void {
   mkdirSync(dirname(target), { recursive: true });
   const temporary = `${target}.${process.pid}.tmp`;

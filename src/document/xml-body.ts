@@ -56,12 +56,19 @@ function mapArray(values: unknown[], itemSchema: Obj | undefined, document: unkn
 function xmlOf(schema: Obj | undefined): { name?: string; attribute?: boolean; wrapped?: boolean } {
   const xml = schema?.xml;
   if (!isObj(xml)) return {};
-  return { name: typeof xml.name === 'string' ? xml.name : undefined, attribute: xml.attribute === true, wrapped: xml.wrapped === true };
+  return {
+    name: typeof xml.name === 'string' ? xml.name : undefined,
+    attribute: xml.attribute === true,
+    wrapped: xml.wrapped === true,
+  };
 }
 
 // After dereferencing, a response schema is the very object under components/schemas.
 function componentName(schema: Obj | undefined, document: unknown): string | undefined {
-  const schemas = isObj(document) && isObj(document.components) && isObj(document.components.schemas) ? document.components.schemas : {};
+  const schemas =
+    isObj(document) && isObj(document.components) && isObj(document.components.schemas)
+      ? document.components.schemas
+      : {};
   for (const [name, candidate] of Object.entries(schemas)) if (candidate === schema) return name;
   return undefined;
 }

@@ -7,7 +7,13 @@ import { PlantstoreError } from '../errors.ts';
 import { stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { getAtPointer } from '../document/json-pointer.ts';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
-import { createValidators, formatIssues, type SchemaCheck, type ValidationIssue, type Validators } from '../validation/validator.ts';
+import {
+  createValidators,
+  formatIssues,
+  type SchemaCheck,
+  type ValidationIssue,
+  type Validators,
+} from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
 import { fakerSchema } from './faker-schema.ts';
 import type { ExampleTarget } from '../document/resolve-target.ts';
@@ -39,7 +45,10 @@ export interface ExampleGenerator {
   invalidExamples(target: ExampleTarget, options: InvalidExampleOptions): InvalidExample[];
   /** One valid example of the schema at a document pointer (a response body for the mock). */
   generateOne(pointer: string, seed: number): JsonValue;
-  /** Compact exact JSON of a value; for an example from `examples` it is the text already made to check distinctness. */
+  /**
+   * Compact exact JSON of a value; for an example from `examples` it is the text already made to check distinctness.
+   *
+   */
   compactJson(value: JsonValue): string;
 }
 
@@ -64,7 +73,10 @@ interface Prepared {
  * const generator = createExampleGenerator(spec);
  * const plants = generator.examples(resolveTarget(spec, 'NewPlant'), { seed: 1, count: 10 });
  */
-export function createExampleGenerator(spec: LoadedSpec, validators: Validators = createValidators(spec)): ExampleGenerator {
+export function createExampleGenerator(
+  spec: LoadedSpec,
+  validators: Validators = createValidators(spec),
+): ExampleGenerator {
   const random = createSeededRandom(1);
   // Views of schema nodes (faker-schema.ts), each made once: what invalid examples break, and the
   // same with long strings and arrays capped, which json-schema-faker draws from.
@@ -200,7 +212,10 @@ export function createExampleGenerator(spec: LoadedSpec, validators: Validators 
       entry.faker.seed = seed;
       return generateSync(entry.fakerSchema, entry.faker) as JsonValue;
     } catch (error) {
-      throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${entry.pointer}: json-schema-faker cannot generate it: ${(error as Error).message}`);
+      throw new PlantstoreError(
+        'SPEC_INVALID',
+        `${spec.file}: ${entry.pointer}: json-schema-faker cannot generate it: ${(error as Error).message}`,
+      );
     }
   }
 

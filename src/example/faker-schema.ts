@@ -37,7 +37,12 @@ const CHILD_SCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'el
  * maxLengths and maxItems; the uncapped view is what invalid examples break. Each `done` map must
  * serve one `capped` and `filled` pair only.
  */
-export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>(), capped = true, filled = false): unknown {
+export function fakerSchema(
+  schema: unknown,
+  done = new WeakMap<object, unknown>(),
+  capped = true,
+  filled = false,
+): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const cached = done.get(schema);
   if (cached !== undefined) return cached;
@@ -47,7 +52,8 @@ export function fakerSchema(schema: unknown, done = new WeakMap<object, unknown>
   for (const key of Object.keys(copy)) if (key.startsWith('x-')) delete copy[key];
   for (const key of CHILD_MAPS) {
     const map = copy[key];
-    if (map && typeof map === 'object') copy[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, walk(child)]));
+    if (map && typeof map === 'object')
+      copy[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, walk(child)]));
   }
   for (const key of CHILD_LISTS) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(walk);
   for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = walk(copy[key]);

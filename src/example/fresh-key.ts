@@ -5,11 +5,24 @@ import type { JsonValue } from '../json/exact-json.ts';
 import type { ResourceBinding } from '../document/resources.ts';
 
 /** The body with the create's key set to a value made from `unique` that the schema accepts, else as it was. */
-export function withFreshKey(body: JsonValue, binding: ResourceBinding | undefined, check: (value: JsonValue) => { ok: boolean }, unique: bigint): JsonValue {
+export function withFreshKey(
+  body: JsonValue,
+  binding: ResourceBinding | undefined,
+  check: (value: JsonValue) => { ok: boolean },
+  unique: bigint,
+): JsonValue {
   const field = binding?.keyField;
-  if (binding?.role !== 'create' || field === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, field))
+  if (
+    binding?.role !== 'create' ||
+    field === undefined ||
+    body === null ||
+    typeof body !== 'object' ||
+    Array.isArray(body) ||
+    !Object.hasOwn(body, field)
+  )
     return body;
-  const candidates: JsonValue[] = binding.keyType === 'integer' ? [unique] : [`${binding.noun}-${unique}`, uuidOf(unique), unique.toString(36)];
+  const candidates: JsonValue[] =
+    binding.keyType === 'integer' ? [unique] : [`${binding.noun}-${unique}`, uuidOf(unique), unique.toString(36)];
   for (const candidate of candidates) {
     const next = { ...body, [field]: candidate };
     if (check(next).ok) return next;

@@ -31,6 +31,11 @@ export function generateOne(spec: LoadedSpec, pointer: string, seed: number, val
  * Negative payloads for a schema name or operationId, each breaking exactly one rule and saying which.
  * @example for (const negative of invalidExamples(spec, 'createPlant', { seed: 1 })) console.log(negative.description);
  */
-export function invalidExamples(spec: LoadedSpec, name: string, options: InvalidExampleOptions, validators?: Validators): InvalidExample[] {
+export function invalidExamples(
+  spec: LoadedSpec,
+  name: string,
+  options: InvalidExampleOptions,
+  validators?: Validators,
+): InvalidExample[] {
   return generatorFor(spec, validators).invalidExamples(resolveTarget(spec, name), options);
 }

@@ -7,14 +7,18 @@ import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { isJsonMediaType, type Operation } from '../document/operations.ts';
 import type { Validators } from '../validation/validator.ts';
 
-/** One warning per JSON response schema no valid body can be generated for, naming the operations that answer with it. */
+/**
+ * One warning per JSON response schema no valid body can be generated for, naming the operations that answer with it.
+ *
+ */
 export function auditGeneration(spec: LoadedSpec, operations: Operation[], validators: Validators): string[] {
   const failures = new Map<unknown, { pointer: string; reason: string; operations: string[] }>();
   const passed = new Set<unknown>();
   for (const operation of operations) {
     for (const response of operation.responses) {
       for (const content of response.contents) {
-        if (content.schema === undefined || typeof content.schema !== 'object' || !isJsonMediaType(content.mediaType)) continue;
+        if (content.schema === undefined || typeof content.schema !== 'object' || !isJsonMediaType(content.mediaType))
+          continue;
         const known = failures.get(content.schema);
         if (known) {
           if (!known.operations.includes(operation.id)) known.operations.push(operation.id);

@@ -10,7 +10,9 @@ import { rangeBreaks } from './range-breaks.ts';
 export type InvalidRule = 'required' | 'type' | 'range' | 'additional' | 'malformed';
 
 /** One negative payload: `body` is JSON that breaks one rule; `rawBody` is text that is not JSON. */
-export type InvalidExample = { rule: InvalidRule; pointer: string; description: string } & ({ body: JsonValue } | { rawBody: string });
+export type InvalidExample = { rule: InvalidRule; pointer: string; description: string } & (
+  { body: JsonValue } | { rawBody: string }
+);
 
 export interface InvalidExampleSource {
   schema: unknown;
@@ -75,7 +77,14 @@ function listMutations(source: InvalidExampleSource, base: JsonValue): Mutation[
   return found.sort((a, b) => RULE_ORDER.indexOf(a.rule) - RULE_ORDER.indexOf(b.rule));
 }
 
-function collect(source: InvalidExampleSource, schema: unknown, value: JsonValue, path: string[], depth: number, out: Mutation[]): void {
+function collect(
+  source: InvalidExampleSource,
+  schema: unknown,
+  value: JsonValue,
+  path: string[],
+  depth: number,
+  out: Mutation[],
+): void {
   const facts = describeSchema(schema, source.resolveRef);
   const wrong = wrongTypeValue(facts, value);
   if (wrong)
@@ -86,12 +95,22 @@ function collect(source: InvalidExampleSource, schema: unknown, value: JsonValue
       apply: (b) => ({ body: setAt(b, path, wrong.value) }),
     });
   for (const broken of rangeBreaks(facts, value))
-    out.push({ rule: 'range', path, description: broken.description, apply: (b) => ({ body: setAt(b, path, broken.value) }) });
+    out.push({
+      rule: 'range',
+      path,
+      description: broken.description,
+      apply: (b) => ({ body: setAt(b, path, broken.value) }),
+    });
   if (depth >= MAX_NESTING) return;
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     for (const key of facts.required) {
       if (key in value)
-        out.push({ rule: 'required', path: [...path, key], description: 'removed required field', apply: (b) => ({ body: removeAt(b, [...path, key]) }) });
+        out.push({
+          rule: 'required',
+          path: [...path, key],
+          description: 'removed required field',
+          apply: (b) => ({ body: removeAt(b, [...path, key]) }),
+        });
     }
     if (facts.closed) {
       const extra = unusedKey(facts, value);
@@ -126,7 +145,14 @@ function wrongTypeValue(facts: SchemaFacts, value: JsonValue): { value: JsonValu
   const allows = (type: string) => facts.types.has(type) || (type === 'integer' && facts.types.has('number'));
   // An object sent as its JSON text (double encoding) is as realistic as an id sent as a string.
   const asString: Array<[string, JsonValue]> = [
-    ['string', typeof value === 'string' ? 'x' : typeof value === 'object' && value !== null ? stringifyJson(value) : String(value)],
+    [
+      'string',
+      typeof value === 'string'
+        ? 'x'
+        : typeof value === 'object' && value !== null
+          ? stringifyJson(value)
+          : String(value),
+    ],
   ];
   const pick = [...asString, ...WRONG_VALUES].find(([type]) => !allows(type));
   return pick ? { value: pick[1] } : undefined;
@@ -137,9 +163,19 @@ function malformed(base: JsonValue): Mutation {
   const isObject = base !== null && typeof base === 'object' && !Array.isArray(base);
   if (isObject || Array.isArray(base)) {
     const what = isObject ? 'closing brace' : 'closing bracket';
-    return { rule: 'malformed', path: [], description: `malformed JSON: the ${what} is missing`, apply: () => ({ rawBody: text.slice(0, -1) }) };
+    return {
+      rule: 'malformed',
+      path: [],
+      description: `malformed JSON: the ${what} is missing`,
+      apply: () => ({ rawBody: text.slice(0, -1) }),
+    };
   }
-  return { rule: 'malformed', path: [], description: 'malformed JSON: a trailing comma', apply: () => ({ rawBody: `${text},` }) };
+  return {
+    rule: 'malformed',
+    path: [],
+    description: 'malformed JSON: a trailing comma',
+    apply: () => ({ rawBody: `${text},` }),
+  };
 }
 
 function unusedKey(facts: SchemaFacts, value: object): string {

@@ -11,6 +11,7 @@ import type { LoadedSpec } from '../document/loaded-spec.ts';
 export function loadAuditedSpec(path?: string, options: Omit<LoadOptions, 'audit'> = {}): Promise<LoadedSpec> {
   return loadSpec(path, {
     ...options,
-    audit: async (spec, operations, validators) => (await import('./generation-audit.ts')).auditGeneration(spec, operations, validators),
+    audit: async (spec, operations, validators) =>
+      (await import('./generation-audit.ts')).auditGeneration(spec, operations, validators),
   });
 }

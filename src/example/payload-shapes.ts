@@ -18,9 +18,11 @@ export interface Fixture {
 /** The operation a curl command or fixture needs; fails clearly when a schema has none. */
 export function requireOperation(target: ExampleTarget): Operation {
   if (target.operation) return target.operation;
-  throw new PlantstoreError('USAGE', `schema ${target.name} is not the JSON request body of any operation, so there is no request to build`, [
-    'Pass an operationId instead, or use --as body.',
-  ]);
+  throw new PlantstoreError(
+    'USAGE',
+    `schema ${target.name} is not the JSON request body of any operation, so there is no request to build`,
+    ['Pass an operationId instead, or use --as body.'],
+  );
 }
 
 /** A ready curl command; $PLANTSTORE_TOKEN (the variable verify reads too) stays for the shell to expand. */

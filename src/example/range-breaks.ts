@@ -19,7 +19,8 @@ const FORMAT_BOUNDS: Record<string, [bigint, bigint]> = {
 
 /** The out-of-range replacements for a value of a schema node. */
 export function rangeBreaks(facts: SchemaFacts, value: JsonValue): RangeBreak[] {
-  if (typeof value === 'number' || typeof value === 'bigint') return numberBreaks(facts, typeof value === 'bigint' || Number.isInteger(value));
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return numberBreaks(facts, typeof value === 'bigint' || Number.isInteger(value));
   if (typeof value === 'string') return stringBreaks(facts);
   return [];
 }
@@ -37,7 +38,10 @@ function numberBreaks(facts: SchemaFacts, integer: boolean): RangeBreak[] {
       description: `out of range: ${next} is ${upper.exclusive ? 'not below the exclusive maximum' : 'above the maximum'} ${upper.value}`,
     });
   } else if (bounds) {
-    out.push({ value: toJsonInteger(bounds[1] + 1n), description: `out of range: ${bounds[1] + 1n} is one past the ${facts.format} maximum` });
+    out.push({
+      value: toJsonInteger(bounds[1] + 1n),
+      description: `out of range: ${bounds[1] + 1n} is one past the ${facts.format} maximum`,
+    });
   }
   if (lower) {
     const next = lower.exclusive ? lower.value : integer ? Math.ceil(lower.value) - 1 : lower.value - 1;
@@ -46,12 +50,16 @@ function numberBreaks(facts: SchemaFacts, integer: boolean): RangeBreak[] {
       description: `out of range: ${next} is ${lower.exclusive ? 'not above the exclusive minimum' : 'below the minimum'} ${lower.value}`,
     });
   } else if (bounds) {
-    out.push({ value: toJsonInteger(bounds[0] - 1n), description: `out of range: ${bounds[0] - 1n} is one below the ${facts.format} minimum` });
+    out.push({
+      value: toJsonInteger(bounds[0] - 1n),
+      description: `out of range: ${bounds[0] - 1n} is one below the ${facts.format} minimum`,
+    });
   }
   if (facts.enum && integer) {
     const numbers = facts.enum.filter((item): item is number => typeof item === 'number');
     const outside = numbers.length > 0 ? Math.max(...numbers) + 1 : 0;
-    if (!facts.enum.includes(outside)) out.push({ value: outside, description: `out of range: ${outside} is not one of the allowed values` });
+    if (!facts.enum.includes(outside))
+      out.push({ value: outside, description: `out of range: ${outside} is not one of the allowed values` });
   }
   return out;
 }
@@ -59,15 +67,24 @@ function numberBreaks(facts: SchemaFacts, integer: boolean): RangeBreak[] {
 function stringBreaks(facts: SchemaFacts): RangeBreak[] {
   const out: RangeBreak[] = [];
   if (typeof facts.maxLength === 'number') {
-    out.push({ value: 'x'.repeat(facts.maxLength + 1), description: `out of range: ${facts.maxLength + 1} characters, above maxLength ${facts.maxLength}` });
+    out.push({
+      value: 'x'.repeat(facts.maxLength + 1),
+      description: `out of range: ${facts.maxLength + 1} characters, above maxLength ${facts.maxLength}`,
+    });
   }
   if (typeof facts.minLength === 'number' && facts.minLength > 0) {
-    out.push({ value: 'x'.repeat(facts.minLength - 1), description: `out of range: ${facts.minLength - 1} characters, below minLength ${facts.minLength}` });
+    out.push({
+      value: 'x'.repeat(facts.minLength - 1),
+      description: `out of range: ${facts.minLength - 1} characters, below minLength ${facts.minLength}`,
+    });
   }
   if (Array.isArray(facts.enum)) {
     let outside = 'not-an-allowed-value';
     while (facts.enum.includes(outside)) outside += '!';
-    out.push({ value: outside, description: `out of range: ${stringifyJson(outside)} is not one of the allowed values` });
+    out.push({
+      value: outside,
+      description: `out of range: ${stringifyJson(outside)} is not one of the allowed values`,
+    });
   }
   return out;
 }
@@ -79,9 +96,14 @@ function within(bound: { value: number; exclusive: boolean } | undefined, bounds
 }
 
 /** minimum/maximum with its exclusive flag, in either dialect; the tighter one when both are given. */
-function limit(inclusive: number | undefined, exclusive: number | boolean | undefined, side: 'min' | 'max'): { value: number; exclusive: boolean } | undefined {
+function limit(
+  inclusive: number | undefined,
+  exclusive: number | boolean | undefined,
+  side: 'min' | 'max',
+): { value: number; exclusive: boolean } | undefined {
   if (typeof exclusive === 'number') {
-    const inclusiveIsTighter = typeof inclusive === 'number' && (side === 'max' ? inclusive < exclusive : inclusive > exclusive);
+    const inclusiveIsTighter =
+      typeof inclusive === 'number' && (side === 'max' ? inclusive < exclusive : inclusive > exclusive);
     return inclusiveIsTighter ? { value: inclusive, exclusive: false } : { value: exclusive, exclusive: true };
   }
   if (typeof inclusive === 'number') return { value: inclusive, exclusive: exclusive === true };

@@ -23,10 +23,13 @@ type Item = { json: JsonValue } | { raw: string };
 
 /** Renders payloads as stdout text, ending with a newline. */
 export function renderPayloads(payloads: Payload[], options: RenderOptions): string {
-  if (options.as === 'curl') return payloads.map((payload) => `${toCurl(payload, options.target, options.baseUrl)}\n`).join('');
+  if (options.as === 'curl')
+    return payloads.map((payload) => `${toCurl(payload, options.target, options.baseUrl)}\n`).join('');
   const items: Item[] =
     options.as === 'fixture'
-      ? payloads.map((payload, index) => ({ json: toFixture(payload, options.target, fixtureName(options, index, payload), options.invalid) as JsonValue }))
+      ? payloads.map((payload, index) => ({
+          json: toFixture(payload, options.target, fixtureName(options, index, payload), options.invalid) as JsonValue,
+        }))
       : payloads.map((payload) => ('body' in payload ? { json: payload.body } : { raw: payload.rawBody }));
   switch (options.format) {
     case 'ndjson': {
@@ -34,7 +37,9 @@ export function renderPayloads(payloads: Payload[], options: RenderOptions): str
       return items.map((item) => `${'raw' in item ? item.raw : compact(item.json)}\n`).join('');
     }
     case 'yaml':
-      return YAML.stringify(options.list ? items.map(asJson) : asJson(items[0] ?? { json: null }), { aliasDuplicateObjects: false });
+      return YAML.stringify(options.list ? items.map(asJson) : asJson(items[0] ?? { json: null }), {
+        aliasDuplicateObjects: false,
+      });
     case 'json':
       if (!options.list && items.length === 1 && 'raw' in items[0]) return `${items[0].raw}\n`;
       return `${stringifyJson(options.list ? items.map(asJson) : asJson(items[0] ?? { json: null }), 2)}\n`;

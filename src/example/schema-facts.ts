@@ -33,14 +33,25 @@ export function describeSchema(schema: unknown, resolveRef: (ref: string) => unk
     if (node === null || typeof node !== 'object' || visited.has(node)) return;
     visited.add(node);
     const n = node as Node;
-    if (facts.types.size === 0 && n.type !== undefined) for (const type of [n.type].flat()) facts.types.add(String(type));
+    if (facts.types.size === 0 && n.type !== undefined)
+      for (const type of [n.type].flat()) facts.types.add(String(type));
     if (n.properties && typeof n.properties === 'object') {
-      for (const [key, value] of Object.entries(n.properties)) if (!facts.properties.has(key)) facts.properties.set(key, value);
+      for (const [key, value] of Object.entries(n.properties))
+        if (!facts.properties.has(key)) facts.properties.set(key, value);
     }
     if (Array.isArray(n.required)) for (const key of n.required) facts.required.add(String(key));
     if (n.additionalProperties === false || n.unevaluatedProperties === false) facts.closed = true;
     facts.items ??= n.items;
-    for (const key of ['format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'enum'] as const) {
+    for (const key of [
+      'format',
+      'minimum',
+      'maximum',
+      'exclusiveMinimum',
+      'exclusiveMaximum',
+      'minLength',
+      'maxLength',
+      'enum',
+    ] as const) {
       if (facts[key] === undefined && n[key] !== undefined) (facts as unknown as Node)[key] = n[key];
     }
     if (Array.isArray(n.allOf)) n.allOf.forEach(visit);

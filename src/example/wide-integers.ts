@@ -55,7 +55,8 @@ export function toJsonInteger(value: bigint): number | bigint {
  * range (within the schema's own bounds); returns every other value unchanged.
  */
 export function widenInteger(value: unknown, schema: unknown, random: SeededRandom): unknown {
-  if (typeof value !== 'number' || !Number.isInteger(value) || schema === null || typeof schema !== 'object') return value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || schema === null || typeof schema !== 'object')
+    return value;
   const node = schema as Schema;
   if (node.format !== 'int64' && node.format !== 'int32') return value;
   let range = ranges.get(node);
@@ -68,10 +69,12 @@ export function widenInteger(value: unknown, schema: unknown, random: SeededRand
   // 1 in 8: an edge value, 1 in 8: what json-schema-faker drew (small, readable numbers), else
   // uniform over the range, which puts most int64 values past 2^53.
   if (draw === 0 && range.edges.length > 0) return toJsonInteger(range.edges[random.next32() % range.edges.length]);
-  if (draw === 1 && BigInt(value) >= range.min && BigInt(value) <= range.max && BigInt(value) % range.step === 0n) return value;
+  if (draw === 1 && BigInt(value) >= range.min && BigInt(value) <= range.max && BigInt(value) % range.step === 0n)
+    return value;
   const slots = (range.max - range.min) / range.step + 1n;
   if (range.draw === 'int64') return toJsonInteger(random.int64());
-  if (range.draw === 'number') return Number(range.min) + Math.floor((random.next32() / 0x1_0000_0000) * Number(slots)) * Number(range.step);
+  if (range.draw === 'number')
+    return Number(range.min) + Math.floor((random.next32() / 0x1_0000_0000) * Number(slots)) * Number(range.step);
   return toJsonInteger(range.min + random.below(slots) * range.step);
 }
 
@@ -79,7 +82,8 @@ function rangeOf(schema: Schema): IntegerRange | null {
   // enum and const already name the allowed values; a non-integer type is not ours to change.
   if (schema.enum !== undefined || schema.const !== undefined) return NOT_WIDENED;
   const type = schema.type;
-  if (type !== undefined && type !== 'integer' && !(Array.isArray(type) && type.includes('integer'))) return NOT_WIDENED;
+  if (type !== undefined && type !== 'integer' && !(Array.isArray(type) && type.includes('integer')))
+    return NOT_WIDENED;
   let [min, max] = FORMAT_RANGES[schema.format as string];
   const lower = bound(schema.minimum, schema.exclusiveMinimum, 'min');
   const upper = bound(schema.maximum, schema.exclusiveMaximum, 'max');
@@ -87,7 +91,8 @@ function rangeOf(schema: Schema): IntegerRange | null {
   if (upper !== undefined && upper < max) max = upper;
   let step = 1n;
   if (schema.multipleOf !== undefined) {
-    if (typeof schema.multipleOf !== 'number' || !Number.isInteger(schema.multipleOf) || schema.multipleOf <= 0) return NOT_WIDENED;
+    if (typeof schema.multipleOf !== 'number' || !Number.isInteger(schema.multipleOf) || schema.multipleOf <= 0)
+      return NOT_WIDENED;
     step = BigInt(schema.multipleOf);
     min = ceilDiv(min, step) * step;
     max = floorDiv(max, step) * step;
@@ -96,7 +101,12 @@ function rangeOf(schema: Schema): IntegerRange | null {
   const edges = CANDIDATE_EDGES.filter((edge) => edge >= min && edge <= max && edge % step === 0n);
   if (!edges.includes(min)) edges.push(min);
   if (!edges.includes(max)) edges.push(max);
-  const draw = min === INT64_MIN && max === INT64_MAX && step === 1n ? 'int64' : max - min < 2n ** 32n && -SAFE < min && max < SAFE ? 'number' : 'bigint';
+  const draw =
+    min === INT64_MIN && max === INT64_MAX && step === 1n
+      ? 'int64'
+      : max - min < 2n ** 32n && -SAFE < min && max < SAFE
+        ? 'number'
+        : 'bigint';
   return { min, max, step, edges, draw };
 }
 

@@ -5,11 +5,19 @@ import type { AddressInfo } from 'node:net';
 import { PlantstoreError } from '../errors.ts';
 
 /** Listens; on failure runs `cleanup` and throws LISTEN_FAILED. Resolves to the base URL and port. */
-export async function listen(server: Server, host: string, port: number, cleanup: () => unknown): Promise<{ url: string; port: number }> {
+export async function listen(
+  server: Server,
+  host: string,
+  port: number,
+  cleanup: () => unknown,
+): Promise<{ url: string; port: number }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       void cleanup();
-      const why = error.code === 'EADDRINUSE' ? 'the port is in use (pick another with --port, or 0 for any free port)' : error.message;
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'the port is in use (pick another with --port, or 0 for any free port)'
+          : error.message;
       reject(new PlantstoreError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${why}`));
     });
     server.listen(port, host, resolve);

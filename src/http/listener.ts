@@ -1,5 +1,5 @@
 // The mock's socket on node:http: the thin adapter that turns Node's IncomingMessage into a
-// MockRequest and a MockResponse back into Node's answer. Everything about HTTP itself (framing,
+// HttpRequest and an HttpAnswer back into Node's answer. Everything about HTTP itself (framing,
 // keep-alive, pipelining, 100-continue, header and request deadlines) is Node's; the adapter only
 // adds the limits that are the mock's own (body size), answers Node's refusals in the document's
 // error shape instead of Node's bare status lines, and makes sure no client can pin a socket: a
@@ -9,7 +9,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline, Readable } from 'node:stream';
-import type { MockRequest, MockResponse } from './types.ts';
+import type { HttpRequest, HttpAnswer } from './types.ts';
 import { http } from './node-http.ts';
 import { createSocketFaults } from './socket-faults.ts';
 
@@ -21,11 +21,20 @@ export interface ListenerOptions {
   requestTimeoutMs: number;
   /** Idle keep-alive connections close after this long (Node's default is 5 s). */
   keepAliveTimeoutMs?: number;
-  /** Most connections open at once; past it the oldest idle one is closed to make room (one that never sent a byte first), or, when none is idle, the new one. */
+  /**
+   * Most connections open at once; past it the oldest idle one is closed to make room (one that never sent a byte
+   * first), or, when none is idle, the new one.
+   */
   maxConnections?: number;
-  /** A connection that has sent no byte is closed after this long (default: the shorter of the keep-alive and header deadlines). */
+  /**
+   * A connection that has sent no byte is closed after this long (default: the shorter of the keep-alive and header
+   * deadlines).
+   */
   firstByteTimeoutMs?: number;
-  /** After a refusal that closes the connection, how long the client has to read it before the socket is destroyed (default: the header deadline, at most 1 s). */
+  /**
+   * After a refusal that closes the connection, how long the client has to read it before the socket is destroyed
+   * (default: the header deadline, at most 1 s).
+   */
   refusalGraceMs?: number;
   /** Error-shaped body for the answers the adapter gives itself (400, 408, 413, 431, ...). */
   errorBody(status: number, message: string): string;
@@ -34,7 +43,7 @@ export interface ListenerOptions {
   onError(message: string): void;
 }
 
-export type Handler = (request: MockRequest) => MockResponse | Promise<MockResponse>;
+export type Handler = (request: HttpRequest) => HttpAnswer | Promise<HttpAnswer>;
 
 /** How long an idle keep-alive connection stays open: Node's default keepAliveTimeout. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -74,7 +83,10 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     requestTimeout: options.requestTimeoutMs,
     keepAliveTimeout: keepAliveTimeoutMs,
     // Node checks both deadlines on this interval (30 s by default): a fraction of the shorter.
-    connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(1_000, options.headersTimeoutMs / 4, options.requestTimeoutMs / 4))),
+    connectionsCheckingInterval: Math.max(
+      10,
+      Math.floor(Math.min(1_000, options.headersTimeoutMs / 4, options.requestTimeoutMs / 4)),
+    ),
     noDelay: true,
     // A repeated header is joined with ", " (Authorization keeps its first: its count says more).
     joinDuplicateHeaders: true,
@@ -174,19 +186,27 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   };
   // The mock's faults (a reset, a cut body, ...) break the answer on purpose; socket-faults.ts does it.
   const faults = createSocketFaults();
-  const deliver = (res: ServerResponse, response: MockResponse) =>
+  const deliver = (res: ServerResponse, response: HttpAnswer) =>
     response.fault === undefined ? send(res, response, options) : faults.carryOut(res, response);
   const serve = (req: IncomingMessage, res: ServerResponse, authorizations: number) => {
     readBody(req, options.maxBodyBytes, options.oversizedBodies === 'stream').then(
       (body) => {
         if (body === undefined) {
-          refuse(res, options, 413, `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`, graceMs);
+          refuse(
+            res,
+            options,
+            413,
+            `the body is larger than the limit of ${options.maxBodyBytes} bytes (--max-body)`,
+            graceMs,
+          );
           return;
         }
-        let response: MockResponse | Promise<MockResponse>;
+        let response: HttpAnswer | Promise<HttpAnswer>;
         try {
           response = handle(
-            Buffer.isBuffer(body) ? toMockRequest(req, body, authorizations) : { ...toMockRequest(req, EMPTY, authorizations), bodyStream: body },
+            Buffer.isBuffer(body)
+              ? toMockRequest(req, body, authorizations)
+              : { ...toMockRequest(req, EMPTY, authorizations), bodyStream: body },
           );
         } catch (error) {
           response = Promise.reject(error);
@@ -215,7 +235,13 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
   // RFC 9110 §10.1.1: an expectation other than 100-continue may be refused with 417; the body it
   // announced is never read, so the connection closes after the answer.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    refuse(res, options, 417, `the expectation "${req.headers.expect}" is not supported (only 100-continue is)`, graceMs);
+    refuse(
+      res,
+      options,
+      417,
+      `the expectation "${req.headers.expect}" is not supported (only 100-continue is)`,
+      graceMs,
+    );
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || (error.code === 'ECONNRESET' && !socket.readable)) {
@@ -225,7 +251,9 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     const reason = (error as { reason?: string }).reason ?? error.message.replace(/^Parse Error: /, '');
     const [status, message] =
       CLIENT_ERRORS[error.code ?? ''] ??
-      (reason === 'Invalid HTTP version' ? [505, 'this HTTP version is not supported: the mock speaks HTTP/1.1'] : [400, `malformed HTTP request: ${reason}`]);
+      (reason === 'Invalid HTTP version'
+        ? [505, 'this HTTP version is not supported: the mock speaks HTTP/1.1']
+        : [400, `malformed HTTP request: ${reason}`]);
     const body = options.errorBody(status, message);
     // Answers owed to requests read before the bad bytes go first (Node's own refusal is written
     // ahead of them and drops them); if one of them closed the connection, it said all there was.
@@ -282,11 +310,17 @@ function framingRefusal(req: IncomingMessage, hosts: number): [number, string] |
   if (req.httpVersionMajor !== 1) return [505, `HTTP/${req.httpVersion} is not supported: the mock speaks HTTP/1.1`];
   // RFC 9112 §3.2: exactly one Host in HTTP/1.1.
   if (req.httpVersionMinor >= 1 && hosts !== 1)
-    return [400, hosts === 0 ? 'malformed HTTP request: an HTTP/1.1 request needs a Host header' : 'malformed HTTP request: more than one Host header'];
+    return [
+      400,
+      hosts === 0
+        ? 'malformed HTTP request: an HTTP/1.1 request needs a Host header'
+        : 'malformed HTTP request: more than one Host header',
+    ];
   const coding = req.headers['transfer-encoding'];
   if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
     // RFC 9112 §6.3: without chunked last the body's length cannot be known: 400, then close.
-    if (!/(?:^|,)[ \t]*chunked[ \t]*$/i.test(coding)) return [400, `malformed HTTP request: Transfer-Encoding "${coding}" does not end with chunked`];
+    if (!/(?:^|,)[ \t]*chunked[ \t]*$/i.test(coding))
+      return [400, `malformed HTTP request: Transfer-Encoding "${coding}" does not end with chunked`];
     // RFC 9112 §6.1: a transfer coding the server does not decode is refused with 501.
     return [501, `the transfer coding "${coding}" is not supported (only chunked is)`];
   }
@@ -295,8 +329,15 @@ function framingRefusal(req: IncomingMessage, hosts: number): [number, string] |
 
 const EMPTY = Buffer.alloc(0);
 
-/** The body as one Buffer; past the limit undefined (the rest is not kept), or with `stream` all of it as it comes, unread. */
-function readBody(req: IncomingMessage, limit: number, stream: boolean): Promise<Buffer | AsyncIterable<Uint8Array> | undefined> {
+/**
+ * The body as one Buffer; past the limit undefined (the rest is not kept), or with `stream` all of it as it comes,
+ * unread.
+ */
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+  stream: boolean,
+): Promise<Buffer | AsyncIterable<Uint8Array> | undefined> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     if (stream) return Promise.resolve(req);
@@ -354,7 +395,7 @@ function countHeaders(raw: string[]): { hosts: number; authorizations: number } 
   return { hosts, authorizations };
 }
 
-function toMockRequest(req: IncomingMessage, body: Buffer, authorizationCount: number): MockRequest {
+function toMockRequest(req: IncomingMessage, body: Buffer, authorizationCount: number): HttpRequest {
   let target = req.url ?? '/';
   // An absolute-form target (POST http://host/plants?x=1) routes on its path and keeps its query.
   if (!target.startsWith('/') && target !== '*') {
@@ -372,11 +413,11 @@ function toMockRequest(req: IncomingMessage, body: Buffer, authorizationCount: n
   };
 }
 
-function send(res: ServerResponse, response: MockResponse, options: ListenerOptions): void {
+function send(res: ServerResponse, response: HttpAnswer, options: ListenerOptions): void {
   if (res.destroyed) return;
   const { status, headers, body } = response;
   if (response.stream) {
-    sendStream(res, response as MockResponse & { stream: AsyncIterable<Uint8Array> });
+    sendStream(res, response as HttpAnswer & { stream: AsyncIterable<Uint8Array> });
     return;
   }
   try {
@@ -392,8 +433,11 @@ function send(res: ServerResponse, response: MockResponse, options: ListenerOpti
   res.end(body);
 }
 
-/** A streamed body: its length is the headers' to say (or it is chunked); a source that fails mid-way ends the connection, so the client sees a cut answer, never a complete-looking one. */
-function sendStream(res: ServerResponse, response: MockResponse & { stream: AsyncIterable<Uint8Array> }): void {
+/**
+ * A streamed body: its length is the headers' to say (or it is chunked); a source that fails mid-way ends the
+ * connection, so the client sees a cut answer, never a complete-looking one.
+ */
+function sendStream(res: ServerResponse, response: HttpAnswer & { stream: AsyncIterable<Uint8Array> }): void {
   res.writeHead(response.status, response.headers);
   pipeline(Readable.from(response.stream, { objectMode: false }), res, (error) => {
     if (error) res.destroy();
@@ -403,7 +447,11 @@ function sendStream(res: ServerResponse, response: MockResponse & { stream: Asyn
 function refuse(res: ServerResponse, options: ListenerOptions, status: number, message: string, graceMs: number): void {
   const body = options.errorBody(status, message);
   res.shouldKeepAlive = false;
-  res.writeHead(status, { 'content-type': errorType(options, status), 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(status, {
+    'content-type': errorType(options, status),
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   res.end(body);
   // Node destroys the socket once the answer is flushed; a client that never reads never lets it
   // flush. The grace counts from when the refusal reaches the socket (after the answers owed before it).
@@ -426,8 +474,12 @@ function linger(socket: Socket, graceMs: number): void {
 }
 
 /** The answer to a request the handler failed on: a mock bug, already logged. */
-function internalError(options: ListenerOptions): MockResponse {
-  return { status: 500, headers: { 'content-type': errorType(options, 500) }, body: options.errorBody(500, 'internal mock error; see the mock log') };
+function internalError(options: ListenerOptions): HttpAnswer {
+  return {
+    status: 500,
+    headers: { 'content-type': errorType(options, 500) },
+    body: options.errorBody(500, 'internal mock error; see the mock log'),
+  };
 }
 
 const errorType = (options: ListenerOptions, status: number) => options.errorType?.(status) ?? 'application/json';

@@ -1,15 +1,15 @@
-// The mock's socket faults, carried out on the connection (their meanings: src/mock/faults.ts).
+// The mock's socket faults, carried out on the connection (their meanings: src/mock/answer/faults.ts).
 // Each one ends its connection: a client never gets a later answer on a connection it cannot trust.
 // Everything waiting (a timeout's open connection, a slow body's timers) is ended by stop(), so that
 // the mock stops at once.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { MockResponse } from './types.ts';
+import type { HttpAnswer } from './types.ts';
 import { http } from './node-http.ts';
 import { SLOW_BODY_PAUSE_MS, SLOW_BODY_PIECES } from './fault-pace.ts';
 
 export interface SocketFaults {
-  carryOut(res: ServerResponse, response: MockResponse): void;
+  carryOut(res: ServerResponse, response: HttpAnswer): void;
   /** Ends every fault still under way (the mock is stopping). */
   stop(): void;
 }
@@ -80,15 +80,16 @@ export function createSocketFaults(): SocketFaults {
   };
 }
 
-function bytesOf(body: MockResponse['body']): Buffer {
+function bytesOf(body: HttpAnswer['body']): Buffer {
   if (body === undefined) return Buffer.alloc(0);
   return typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
 /** The status line and headers of an answer, with the Content-Length of its whole body. */
-function headOf(response: MockResponse, length: number): Buffer {
+function headOf(response: HttpAnswer, length: number): Buffer {
   const lines = [`HTTP/1.1 ${response.status} ${http.STATUS_CODES[response.status] ?? ''}`];
-  for (const [name, value] of Object.entries(response.headers)) if (name.toLowerCase() !== 'content-length') lines.push(`${name}: ${value}`);
+  for (const [name, value] of Object.entries(response.headers))
+    if (name.toLowerCase() !== 'content-length') lines.push(`${name}: ${value}`);
   lines.push(`content-length: ${length}`, 'connection: close');
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`);
 }

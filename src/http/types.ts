@@ -3,7 +3,7 @@
 // proxy judges its upstream's answers in them.
 import type { JsonValue } from '../json/exact-json.ts';
 
-export interface MockRequest {
+export interface HttpRequest {
   method: string;
   /** The path as sent, without the query ("/plants"). */
   path: string;
@@ -17,11 +17,14 @@ export interface MockRequest {
   body: Uint8Array | string;
   /** A body over the size limit, still arriving, unread (the proxy's); `body` is then empty. */
   bodyStream?: AsyncIterable<Uint8Array>;
-  /** A fault this request is answered with (src/mock/faults.ts): the engine answers it as a forced answer, changing no state, and journals it. */
+  /**
+   * A fault this request is answered with (src/mock/answer/faults.ts): the engine answers it as a forced answer,
+   * changing no state, and journals it.
+   */
   fault?: { kind: string; status?: number; by: string };
 }
 
-export interface MockResponse {
+export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
   /** Serialized body (text, or bytes for a binary media type), or undefined for none (204, HEAD). */
@@ -35,3 +38,8 @@ export interface MockResponse {
   /** Send this answer broken, as the listener's socket-faults.ts says (the mock's faults). */
   fault?: 'reset' | 'close' | 'timeout' | 'malformed' | 'slow-body';
 }
+
+/** @deprecated The earlier name of HttpRequest, kept for code written against it. */
+export type MockRequest = HttpRequest;
+/** @deprecated The earlier name of HttpAnswer, kept for code written against it. */
+export type MockResponse = HttpAnswer;

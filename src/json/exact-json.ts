@@ -19,7 +19,9 @@ export function parseJson(text: string): JsonParseResult {
     // an unsafe or infinite double (a fraction's double is what JSON gives either way). This
     // replaced a regex pre-scan of the text (16-digit runs or exponents), 9% of a create.
     const value = JSON.parse(text) as JsonValue;
-    return holdsUnsafeNumber(value) ? { ok: true, value: readExactly(text), plain: false } : { ok: true, value, plain: true };
+    return holdsUnsafeNumber(value)
+      ? { ok: true, value: readExactly(text), plain: false }
+      : { ok: true, value, plain: true };
   } catch (error) {
     if (error instanceof NumberRangeError) return { ok: false, message: error.message };
     return describeSyntaxError(error as Error, text);

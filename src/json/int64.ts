@@ -61,7 +61,8 @@ function project(value: JsonValue): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       const item = project(value[key]);
-      if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
       else out[key] = item;
     }
     return out;

@@ -37,7 +37,11 @@ export function guardJson(text: string, maxDepth: number): GuardResult {
         const keys = keySets[keySets.length - 1];
         if (keys) {
           if (keys.has(key))
-            return { ok: false, problem: 'duplicate-key', message: `the key "${key}" appears twice in one object; its meaning would be ambiguous` };
+            return {
+              ok: false,
+              problem: 'duplicate-key',
+              message: `the key "${key}" appears twice in one object; its meaning would be ambiguous`,
+            };
           keys.add(key);
         }
         expectKey = false;
@@ -45,7 +49,8 @@ export function guardJson(text: string, maxDepth: number): GuardResult {
       continue;
     }
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > maxDepth) return { ok: false, problem: 'depth', message: `JSON nested deeper than ${maxDepth} levels` };
+      if (++depth > maxDepth)
+        return { ok: false, problem: 'depth', message: `JSON nested deeper than ${maxDepth} levels` };
       keySets.push(c === 0x7b ? new Set() : null);
       expectKey = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {

@@ -53,7 +53,8 @@ export function readValidJson<T>(text: string, number: (literal: string) => T): 
         i++; // :
         const item = value(depth + 1);
         // "__proto__" is an own key in JSON, as JSON.parse makes it; never the prototype.
-        if (key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
         else object[key] = item;
         skipSpace();
         if (text.charCodeAt(i++) === 0x7d) return object; // else a comma

@@ -34,7 +34,10 @@ export interface LoggerOptions {
   format: LogFormat;
   /** Leave out request lines and info. */
   quiet: boolean;
-  /** Where lines go. A stream that fails (its reader went away: `plantstore mock 2>&1 | head`) ends the log, never the mock. */
+  /**
+   * Where lines go. A stream that fails (its reader went away: `plantstore mock 2>&1 | head`) ends the log, never the
+   * mock.
+   */
   stream: { write(chunk: string): unknown; on?(event: 'error', listener: (error: Error) => void): unknown };
 }
 

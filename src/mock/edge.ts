@@ -4,12 +4,12 @@
 // with). A request that asks for none of it, on a mock started without --latency, --fault-rate or
 // any switch, goes straight to the engine: one test of a header and the query.
 import type { Logger } from '../log/logger.ts';
-import type { MockRequest, MockResponse } from '../http/types.ts';
+import type { HttpRequest, HttpAnswer } from '../http/types.ts';
 import type { MockEngine, Eventually } from './engine.ts';
-import type { UnhappyPath, Plan } from './unhappy-path.ts';
-import { needsAnswer, type Fault } from './faults.ts';
-import { ADMIN_PREFIX } from './admin.ts';
-import type { JournalRecord } from './journal.ts';
+import type { UnhappyPath, Plan } from './answer/unhappy-path.ts';
+import { needsAnswer, type Fault } from './answer/faults.ts';
+import { ADMIN_PREFIX } from './admin/admin.ts';
+import type { JournalRecord } from './admin/journal.ts';
 
 /** The engine and planner of the document now loaded, swapped together by a reload. */
 export interface Loaded {
@@ -21,13 +21,13 @@ export interface EdgeSetup {
   loaded: () => Loaded;
   logger: Logger;
   /** The /__mock/ page and its switches, or undefined (--no-admin). */
-  page?: (request: MockRequest, loaded: Loaded) => Eventually<MockResponse> | undefined;
+  page?: (request: HttpRequest, loaded: Loaded) => Eventually<HttpAnswer> | undefined;
   /** Journal admin calls? No: they would crowd out the API's traffic. */
   journalSize: number;
 }
 
 export interface Edge {
-  handle(request: MockRequest): Eventually<MockResponse>;
+  handle(request: HttpRequest): Eventually<HttpAnswer>;
   /** Ends every delay still waiting: their answers go out now (the mock is stopping). */
   stop(): void;
 }
@@ -52,20 +52,24 @@ export function createEdge(setup: EdgeSetup): Edge {
           waiting.add(entry);
         });
 
-  const note = (request: MockRequest, plan: Plan, status: number, problems: string[], fault?: Fault) =>
+  const note = (request: HttpRequest, plan: Plan, status: number, problems: string[], fault?: Fault) =>
     noteUnanswered(setup.loaded().engine, logger, setup.journalSize, request, plan, status, problems, fault);
 
-  async function unhappily(request: MockRequest, engine: MockEngine, plan: Plan): Promise<MockResponse> {
+  async function unhappily(request: HttpRequest, engine: MockEngine, plan: Plan): Promise<HttpAnswer> {
     if (!plan.ok) {
       note(request, plan, 400, [plan.message]);
-      return { status: 400, headers: { 'content-type': engine.errorType(400) }, body: engine.errorBody(400, plan.message) };
+      return {
+        status: 400,
+        headers: { 'content-type': engine.errorType(400) },
+        body: engine.errorBody(400, plan.message),
+      };
     }
     await wait(plan.delayMs);
     const { fault } = plan;
     if (fault === undefined) return engine.handle(request);
     if (!needsAnswer(fault)) {
       note(request, plan, 0, [`fault: ${fault.kind}, asked by ${fault.by}`], fault);
-      return { status: 0, headers: {}, fault: fault.kind as MockResponse['fault'] };
+      return { status: 0, headers: {}, fault: fault.kind as HttpAnswer['fault'] };
     }
     const answer = await engine.handle({ ...request, fault });
     if (fault.kind !== 'status') return { ...answer, fault: fault.kind };
@@ -103,7 +107,7 @@ export function noteUnanswered(
   engine: MockEngine,
   logger: Logger,
   journalSize: number,
-  request: MockRequest,
+  request: HttpRequest,
   plan: Plan,
   status: number,
   problems: string[],

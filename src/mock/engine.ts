@@ -12,43 +12,59 @@ import { NO_CONTENT_STATUSES } from '../document/operation-facts.ts';
 import { brokenOperations } from '../document/schema-types.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { createValidators, formatIssues, type ValidationIssue, type Validators } from '../validation/validator.ts';
-import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin.ts';
-import { createAdminAccess } from './admin-access.ts';
-import { createEngineState, type EngineState } from './state-api.ts';
-import { createAnswers, type Admitted, type Eventually, type StateOutcome } from './answers.ts';
-import { authenticate } from './auth.ts';
-import { bearerToken } from './bearer-token.ts';
-import { isPreflight, preflightResponse } from './cors.ts';
-import { INVALID } from './declared-answers.ts';
-import { readPreferences } from './forced-response.ts';
-import type { MockRequest, MockResponse } from '../http/types.ts';
-import { createJournal, type Journal, type JournalRecord } from './journal.ts';
+import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin/admin.ts';
+import { createAdminAccess } from './admin/admin-access.ts';
+import { createEngineState, type EngineState } from './admin/state-api.ts';
+import { createAnswers, type Admitted, type Eventually, type StateReply } from './answer/answers.ts';
+import { authenticate } from './request/auth.ts';
+import { bearerToken } from './request/bearer-token.ts';
+import { isPreflight, preflightResponse } from './request/cors.ts';
+import { INVALID } from './answer/declared-answers.ts';
+import { readPreferences } from './answer/forced-response.ts';
+import type { HttpRequest, HttpAnswer } from '../http/types.ts';
+import { createJournal, type Journal, type JournalRecord } from './admin/journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
-import { readParameters } from './parameters.ts';
-import { readBody, type BodyResult } from './request-body.ts';
+import { readParameters } from './request/parameters.ts';
+import { readRequestBody, type BodyResult } from './request/request-body.ts';
 import { buildResourceMap, type Resource, type ResourceBinding } from '../document/resources.ts';
-import type { Outcome } from './responder.ts';
+import type { Reply } from './answer/responder.ts';
 import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 import { StateUnavailableError } from '../state/state-unavailable.ts';
 
-export type { Eventually } from './answers.ts';
+export type { Eventually } from './answer/answers.ts';
 
-/** The request passed every check a server makes before acting, or the mock's refusal and why (said by answers.error). */
-export type Admission = ({ ok: true } & Admitted) | { ok: false; code: AdmissionCode; outcome: Outcome; issues?: ValidationIssue[] };
+/**
+ * The request passed every check a server makes before acting, or the mock's refusal and why (said by answers.error).
+ *
+ */
+export type Admission =
+  ({ ok: true } & Admitted) | { ok: false; code: AdmissionCode; reply: Reply; issues?: ValidationIssue[] };
 
 /** Which check refused a request. */
 export type AdmissionCode =
-  'broken-schema' | 'no-operation' | 'method-not-allowed' | 'unauthorized' | 'invalid-parameter' | 'unsupported-media-type' | 'invalid-body';
+  | 'broken-schema'
+  | 'no-operation'
+  | 'method-not-allowed'
+  | 'unauthorized'
+  | 'invalid-parameter'
+  | 'unsupported-media-type'
+  | 'invalid-body';
 
-const refused = (code: AdmissionCode, outcome: Outcome): Admission => ({ ok: false, code, outcome });
+const refused = (code: AdmissionCode, reply: Reply): Admission => ({ ok: false, code, reply });
 
 export interface MockEngine {
-  /** Answers one request; never throws for any input. Synchronous unless it must wait (a durable write, a forced response). */
-  handle(request: MockRequest): Eventually<MockResponse>;
-  /** Runs the checks a server makes before it acts (route, security, parameters, body) without answering or changing state. */
-  admit(request: MockRequest): Eventually<Admission>;
+  /**
+   * Answers one request; never throws for any input. Synchronous unless it must wait (a durable write, a forced
+   * response).
+   */
+  handle(request: HttpRequest): Eventually<HttpAnswer>;
+  /**
+   * Runs the checks a server makes before it acts (route, security, parameters, body) without answering or changing
+   * state.
+   */
+  admit(request: HttpRequest): Eventually<Admission>;
   /** The document's Error-shaped body for answers given outside the engine (413, 408). */
   errorBody(status: number, message: string): string;
   /** The Content-Type of errorBody's text (`application/problem+json` for problem details). */
@@ -66,7 +82,10 @@ export interface MockEngine {
   readonly validators: Validators;
   /** The REST roles of the operations (create, list, read, ...), by operation. */
   readonly bindings: Map<Operation, ResourceBinding>;
-  /** The document's collections: kept or answered from the document, keys, list envelopes, paging (`spec --resources` prints them). */
+  /**
+   * The document's collections: kept or answered from the document, keys, list envelopes, paging (`spec --resources`
+   * prints them).
+   */
   readonly resources: Resource[];
   readonly store: StateStore;
   /** List, seed and reset the state (one tenant's, named by its hash, with --isolate-by token). */
@@ -110,7 +129,11 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   const secretNames = apiKeyNames(operations);
   const journal = setup.journal ?? createJournal(options.journalSize, secretNames);
   if (setup.journal) journal.redactAlso(secretNames);
-  const webhooks = createWebhooks(spec, validators, logger, { url: options.webhookUrl, retries: options.webhookRetries, backoffMs: options.webhookBackoffMs });
+  const webhooks = createWebhooks(spec, validators, logger, {
+    url: options.webhookUrl,
+    retries: options.webhookRetries,
+    backoffMs: options.webhookBackoffMs,
+  });
   // --isolate-by token: one view of the store per token (named by the token's hash). Views and
   // hashes are kept for the first 10,000 tokens only: a client that sends a new token each time
   // must not grow the heap (a view is cheap to make again).
@@ -126,7 +149,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return view;
   };
   const tenantOfToken = new Map<string, string>(); // a hash per token, not per request
-  const storeFor = (request: MockRequest) => {
+  const storeFor = (request: HttpRequest) => {
     if (options.isolateBy !== 'token') return store;
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) return tenantStore('anonymous');
@@ -156,13 +179,18 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   };
 
   // Not async: most answers are ready at once, and the listener then writes them in the same tick.
-  function respond(request: MockRequest): Eventually<Outcome> {
+  function respond(request: HttpRequest): Eventually<Reply> {
     // The admin API first: its prefix is reserved, so it never shadows the document (--no-admin frees it).
     if (options.admin && request.path.startsWith(ADMIN_PREFIX)) {
       const access = adminAccess(request);
       if (!access.ok)
         return {
-          ...answers.raw(request, 401, { error: 401, message: access.message }, { 'www-authenticate': 'Bearer realm="plantstore-admin"' }),
+          ...answers.raw(
+            request,
+            401,
+            { error: 401, message: access.message },
+            { 'www-authenticate': 'Bearer realm="plantstore-admin"' },
+          ),
           problems: [access.message],
         };
       return handleAdmin(request, admin);
@@ -179,9 +207,13 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
    * A refused request gets the error admit described (answers.error); an admitted one gets what
    * answers.decide decides, and whatever that changed is announced to the webhooks.
    */
-  function answer(admitted: Admission): Eventually<Outcome> {
+  function answer(admitted: Admission): Eventually<Reply> {
     // Which check refused it goes to the journal with the pointers (the /__mock/ page says it).
-    if (!admitted.ok) return { ...admitted.outcome, refusal: { check: admitted.code, pointers: admitted.issues?.map((issue) => issue.pointer) ?? [] } };
+    if (!admitted.ok)
+      return {
+        ...admitted.reply,
+        refusal: { check: admitted.code, pointers: admitted.issues?.map((issue) => issue.pointer) ?? [] },
+      };
     const decided = answers.decide(admitted, storeFor(admitted.request), readPreferences(admitted.request));
     // (No function per request: the common answer is ready now, and only a change is announced.)
     if (decided instanceof Promise) return decided.then(announced);
@@ -192,36 +224,63 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
    * Every check a server makes before it acts, and what the request asks for once it passes them:
    * route -> authenticate -> parameters -> body. The proxy runs these checks alone.
    */
-  function admit(request: MockRequest): Eventually<Admission> {
+  function admit(request: HttpRequest): Eventually<Admission> {
     // HEAD without its own operation is GET without a body (RFC 9110).
     let routed = route(request.method, request.path, request);
     if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path, request);
     if (routed.kind === 'not-found')
-      return refused('no-operation', answers.error(request, undefined, 404, `no operation at ${request.path}; the document declares ${declaredRoutes}`));
+      return refused(
+        'no-operation',
+        answers.error(
+          request,
+          undefined,
+          404,
+          `no operation at ${request.path}; the document declares ${declaredRoutes}`,
+        ),
+      );
     if (routed.kind === 'method-not-allowed')
       return refused(
         'method-not-allowed',
-        answers.error(request, undefined, 405, `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`, {
-          allow: routed.allow.join(', '),
-        }),
+        answers.error(
+          request,
+          undefined,
+          405,
+          `${request.method} is not declared for ${request.path}; allowed: ${routed.allow.join(', ')}`,
+          {
+            allow: routed.allow.join(', '),
+          },
+        ),
       );
     const { operation, params } = routed;
     // A schema the document got wrong (a `type` that names no JSON type): said at load, and here.
     const broken = brokenBy.get(operation);
-    if (broken !== undefined) return refused('broken-schema', answers.error(request, operation, 500, `the mock cannot answer ${operation.id}: ${broken}`));
+    if (broken !== undefined)
+      return refused(
+        'broken-schema',
+        answers.error(request, operation, 500, `the mock cannot answer ${operation.id}: ${broken}`),
+      );
     // Security before anything else about the request, as a real server would.
     const auth = authenticate(operation.security, request, policy);
-    if (!auth.ok) return refused('unauthorized', answers.error(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge }));
+    if (!auth.ok)
+      return refused(
+        'unauthorized',
+        answers.error(request, operation, 401, auth.message, { 'www-authenticate': auth.challenge }),
+      );
     const parameters = readParameters(operation, params, request, validators, document);
-    if (!parameters.ok) return refused('invalid-parameter', answers.error(request, operation, preferDeclared(operation, INVALID), parameters.message));
+    if (!parameters.ok)
+      return refused(
+        'invalid-parameter',
+        answers.error(request, operation, preferDeclared(operation, INVALID), parameters.message),
+      );
     // A multipart body is read by the platform's parser, which only answers later.
-    const body = readBody(operation, request, options.maxDepth, document);
-    if (body instanceof Promise) return body.then((read) => checkBody(request, operation, params, parameters.values, read));
+    const body = readRequestBody(operation, request, options.maxDepth, document);
+    if (body instanceof Promise)
+      return body.then((read) => checkBody(request, operation, params, parameters.values, read));
     return checkBody(request, operation, params, parameters.values, body);
   }
 
   function checkBody(
-    request: MockRequest,
+    request: HttpRequest,
     operation: Operation,
     params: Record<string, string>,
     query: Record<string, JsonValue>,
@@ -230,7 +289,12 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     if (!body.ok)
       return refused(
         body.status === 415 ? 'unsupported-media-type' : 'invalid-body',
-        answers.error(request, operation, body.status === 400 ? preferDeclared(operation, INVALID) : body.status, body.message),
+        answers.error(
+          request,
+          operation,
+          body.status === 400 ? preferDeclared(operation, INVALID) : body.status,
+          body.message,
+        ),
       );
     if (body.value !== undefined && body.content?.schema !== undefined) {
       const result = validators.at(body.content.schemaPointer)(body.value, body.plain);
@@ -239,22 +303,27 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
           ok: false,
           code: 'invalid-body',
           issues: result.issues,
-          outcome: answers.error(request, operation, preferDeclared(operation, INVALID), `invalid request body: ${formatIssues(result.issues)}`),
+          reply: answers.error(
+            request,
+            operation,
+            preferDeclared(operation, INVALID),
+            `invalid request body: ${formatIssues(result.issues)}`,
+          ),
         };
     }
     return { ok: true, request, operation, params, query, body };
   }
 
-  function announced(outcome: StateOutcome): StateOutcome {
-    if (outcome.changed) webhooks.announce(bindings.get(outcome.operation!)!, outcome.changed);
-    return outcome;
+  function announced(reply: StateReply): StateReply {
+    if (reply.changed) webhooks.announce(bindings.get(reply.operation!)!, reply.changed);
+    return reply;
   }
 
-  function record(request: MockRequest, outcome: Outcome, started: number): void {
+  function record(request: HttpRequest, reply: Reply, started: number): void {
     const durationMs = performance.now() - started;
     const time = Date.now();
-    const { status } = outcome.response;
-    const operationId = outcome.operation?.id;
+    const { status } = reply.response;
+    const operationId = reply.operation?.id;
     // One note for both: the log formats its line from it at once; the journal keeps it as it is
     // and redacts and formats it when the entry is read.
     const noted: JournalRecord = {
@@ -266,8 +335,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       durationMs,
       operationId,
       headers: request.headers,
-      problems: outcome.problems,
-      refusal: outcome.refusal,
+      problems: reply.problems,
+      refusal: reply.refusal,
       fault: request.fault,
     };
     logger.request(noted);
@@ -277,33 +346,38 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
 
   // Only a bug gets here, or a store that lives elsewhere and is away (503: nothing was stored);
   // the client still gets a well-formed answer.
-  const bug = (request: MockRequest, error: unknown): Outcome => {
-    if (error instanceof StateUnavailableError) return answers.error(request, undefined, 503, error.message, { 'retry-after': '1' });
-    logger.error(`plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
+  const bug = (request: HttpRequest, error: unknown): Reply => {
+    if (error instanceof StateUnavailableError)
+      return answers.error(request, undefined, 503, error.message, { 'retry-after': '1' });
+    logger.error(
+      `plantstore bug while answering ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`,
+    );
     return answers.error(request, undefined, 500, 'internal mock error; see the mock log');
   };
-  const finish = (request: MockRequest, outcome: Outcome, started: number): MockResponse => {
-    record(request, outcome, started);
-    const { response } = outcome;
-    return request.method === 'HEAD' || (NO_CONTENT_STATUSES.has(response.status) && response.body !== undefined) ? { ...response, body: undefined } : response;
+  const finish = (request: HttpRequest, reply: Reply, started: number): HttpAnswer => {
+    record(request, reply, started);
+    const { response } = reply;
+    return request.method === 'HEAD' || (NO_CONTENT_STATUSES.has(response.status) && response.body !== undefined)
+      ? { ...response, body: undefined }
+      : response;
   };
 
   return {
     handle(request) {
       const started = performance.now();
-      let outcome: Eventually<Outcome>;
+      let reply: Eventually<Reply>;
       try {
-        outcome = respond(request);
+        reply = respond(request);
       } catch (error) {
-        outcome = bug(request, error);
+        reply = bug(request, error);
       }
-      if (outcome instanceof Promise) {
-        return outcome.then(
+      if (reply instanceof Promise) {
+        return reply.then(
           (done) => finish(request, done, started),
           (error) => finish(request, bug(request, error), started),
         );
       }
-      return finish(request, outcome, started);
+      return finish(request, reply, started);
     },
     warmUp: () => startWarmUp(spec, operations, validators),
     admit,

@@ -1,7 +1,7 @@
 // Every mock option, resolved once at the boundary (CLI flags or library call) into one typed
 // object; the engine never checks for undefined.
 import type { LogFormat } from '../log/logger.ts';
-import type { Latency } from './latency.ts';
+import type { Latency } from './answer/latency.ts';
 
 export { LOG_FORMATS, type LogFormat } from '../log/logger.ts';
 import { DEFAULT_SPEC_PATH, defaultStateBytes } from '../platform/host.ts';
@@ -48,7 +48,10 @@ export interface MockOptions {
   stateFile: string | null;
   /** redis://host:port/db: every record in Redis, shared by every mock on it; null keeps state in this process. */
   stateUrl: string | null;
-  /** A further namespace for the Redis keys (beside the document's hash): several mocks of one document on one Redis, apart. */
+  /**
+   * A further namespace for the Redis keys (beside the document's hash): several mocks of one document on one Redis,
+   * apart.
+   */
   statePrefix: string | null;
   /** 'token': each bearer token gets its own state. */
   isolateBy: IsolationMode;
@@ -71,7 +74,10 @@ export interface MockOptions {
   adminToken: string | null;
   /** Every answer's delay (--latency 200, 100-800, 3g), or null for none. */
   latency: Latency | null;
-  /** The share of requests, 0 to 1, answered with a random fault (a declared 5xx or 429, or a socket fault), drawn by seed. */
+  /**
+   * The share of requests, 0 to 1, answered with a random fault (a declared 5xx or 429, or a socket fault), drawn by
+   * seed.
+   */
   faultRate: number;
   /** Reload the document, and the files it refers to, when they change. */
   watch: boolean;

@@ -11,14 +11,14 @@ import { openFileStore } from '../state/file-store.ts';
 import { openSharedStore } from './shared-store.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
 import { resolveMockOptions, type AbsentItemMode, type MockOptions } from './options.ts';
-import { documentWarnings, unmockable, verdictOf } from './check-spec.ts';
+import { documentWarnings, unmockable, verdictOf } from './admin/check-spec.ts';
 import { listOperations } from '../document/operations.ts';
 import { bindResources } from '../document/resources.ts';
-import { absentItemWarnings } from './absent-items.ts';
-import { parseLatency, type Latency } from './latency.ts';
-import { createUnhappyPath } from './unhappy-path.ts';
+import { absentItemWarnings } from './answer/absent-items.ts';
+import { parseLatency, type Latency } from './answer/latency.ts';
+import { createUnhappyPath } from './answer/unhappy-path.ts';
 import { createEdge, type Loaded } from './edge.ts';
-import { createMockPage } from './mock-page.ts';
+import { createMockPage } from './admin/mock-page.ts';
 import { watchFiles } from './watch-files.ts';
 
 export interface MockServer {
@@ -52,7 +52,9 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const spec = await loadAuditedSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
   const nothing = unmockable(spec);
   if (nothing !== undefined)
-    throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${nothing}`, ['Add at least one path with an operation (get, post, ...) under `paths`.']);
+    throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${nothing}`, [
+      'Add at least one path with an operation (get, post, ...) under `paths`.',
+    ]);
   warnAbout(spec, logger, options.absentItems);
   const fileStore = store
     ? undefined
@@ -65,12 +67,19 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const kept = store ?? fileStore ?? createMemoryStore({ maxBytes: options.maxStateBytes });
   const unhappyOptions = { latency: options.latency, faultRate: options.faultRate, seed: options.seed };
   const build = (loadedSpec: LoadedSpec, before?: Loaded): Loaded => {
-    const engine = createMockEngine({ spec: loadedSpec, options, logger, store: kept, journal: before?.engine.journal });
+    const engine = createMockEngine({
+      spec: loadedSpec,
+      options,
+      logger,
+      store: kept,
+      journal: before?.engine.journal,
+    });
     const unhappy = createUnhappyPath(loadedSpec, engine.operations, unhappyOptions);
     for (const warning of unhappy.warnings) logger.warn(`${loadedSpec.file}: ${warning}`);
     // The page's switches stay on for the operations that still exist.
     for (const { operation, switch: on } of before?.unhappy.describe() ?? [])
-      if (on.latency !== null || on.fault !== null) unhappy.setSwitch(operation, on.latency?.label ?? null, on.fault, on.times);
+      if (on.latency !== null || on.fault !== null)
+        unhappy.setSwitch(operation, on.latency?.label ?? null, on.fault, on.times);
     return { engine, unhappy };
   };
   let loaded = build(spec);
@@ -108,12 +117,24 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
       stopWarmUp = built.engine.warmUp();
       watcher?.watchOnly(next.files ?? [next.file]);
       const ms = performance.now() - started;
-      for (const collection of dropped) logger.info(`${collection}: no longer in the document; its stored records are dropped`);
-      result = { ok: true, ms, message: `reloaded ${next.file} in ${Math.round(ms)} ms: ${built.engine.operations.length} operations` };
+      for (const collection of dropped)
+        logger.info(`${collection}: no longer in the document; its stored records are dropped`);
+      result = {
+        ok: true,
+        ms,
+        message: `reloaded ${next.file} in ${Math.round(ms)} ms: ${built.engine.operations.length} operations`,
+      };
       logger.info(result.message);
     } catch (error) {
-      const why = error instanceof PlantstoreError ? [error.message, ...error.details.slice(0, 5)].join('\n  ') : String((error as Error).message ?? error);
-      result = { ok: false, ms: performance.now() - started, message: `reload failed; still serving the last good document. ${why}` };
+      const why =
+        error instanceof PlantstoreError
+          ? [error.message, ...error.details.slice(0, 5)].join('\n  ')
+          : String((error as Error).message ?? error);
+      result = {
+        ok: false,
+        ms: performance.now() - started,
+        message: `reload failed; still serving the last good document. ${why}`,
+      };
       logger.error(result.message);
       stopWarmUp = loaded.engine.warmUp();
     }
@@ -137,7 +158,9 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   const watcher = options.watch ? watchFiles(spec.files ?? [spec.file], onChange, logger.error) : undefined;
   if (watcher) {
     const others = (spec.files ?? []).length - 1;
-    logger.info(`--watch: reloading on changes to ${spec.file}${others > 0 ? ` and the ${others} file(s) it refers to` : ''}`);
+    logger.info(
+      `--watch: reloading on changes to ${spec.file}${others > 0 ? ` and the ${others} file(s) it refers to` : ''}`,
+    );
   }
 
   return {
@@ -199,5 +222,8 @@ function warnAbout(spec: LoadedSpec, logger: Logger, absentItems: AbsentItemMode
   const own = warnings.filter((warning) => !absent.has(warning));
   const shown = own.slice(0, 10);
   for (const warning of shown) logger.warn(`${spec.file}: ${warning}`);
-  if (own.length > shown.length) logger.warn(`${spec.file}: ${own.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`);
+  if (own.length > shown.length)
+    logger.warn(
+      `${spec.file}: ${own.length - shown.length} more warning(s); plantstore spec --check --spec FILE lists them all`,
+    );
 }

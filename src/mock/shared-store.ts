@@ -10,9 +10,11 @@ import type { MockOptions } from './options.ts';
 export async function openSharedStore(spec: LoadedSpec, options: MockOptions, logger: Logger) {
   const url = options.stateUrl!;
   if (!/^rediss?:\/\/[^\s]+$/.test(url))
-    throw new PlantstoreError('USAGE', `--state ${url}: expected a Redis URL, redis://host:port/db (rediss:// for TLS)`, [
-      'Without --state the mock keeps its state in memory; --state-file FILE keeps it in a file.',
-    ]);
+    throw new PlantstoreError(
+      'USAGE',
+      `--state ${url}: expected a Redis URL, redis://host:port/db (rediss:// for TLS)`,
+      ['Without --state the mock keeps its state in memory; --state-file FILE keeps it in a file.'],
+    );
   const { openRedisStore, redisNamespace } = await import('../state/redis-store.ts');
   const store = await openRedisStore({
     url,

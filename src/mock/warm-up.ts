@@ -60,8 +60,11 @@ function compile(validators: Validators, pointer: string): void {
 /** An operation's request, parameter and response schemas. */
 function schemaPointers(operation: Operation): string[] {
   const pointers: string[] = [];
-  for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) pointers.push(content.schemaPointer);
-  for (const parameter of operation.parameters) if (parameter.schema !== undefined) pointers.push(parameter.schemaPointer);
-  for (const response of operation.responses) for (const content of response.contents) if (content.schema !== undefined) pointers.push(content.schemaPointer);
+  for (const content of operation.requestBody?.contents ?? [])
+    if (content.schema !== undefined) pointers.push(content.schemaPointer);
+  for (const parameter of operation.parameters)
+    if (parameter.schema !== undefined) pointers.push(parameter.schemaPointer);
+  for (const response of operation.responses)
+    for (const content of response.contents) if (content.schema !== undefined) pointers.push(content.schemaPointer);
   return pointers;
 }

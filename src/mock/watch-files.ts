@@ -13,7 +13,11 @@ export interface FileWatcher {
   close(): void;
 }
 
-export function watchFiles(files: readonly string[], onChange: (file: string) => void, onError: (message: string) => void): FileWatcher {
+export function watchFiles(
+  files: readonly string[],
+  onChange: (file: string) => void,
+  onError: (message: string) => void,
+): FileWatcher {
   const folders = new Map<string, { watcher: FSWatcher; names: Set<string> }>();
   let timer: NodeJS.Timeout | undefined;
   let last = '';

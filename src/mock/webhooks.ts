@@ -52,7 +52,12 @@ export interface Webhooks {
 }
 
 /** Prepares the document's webhooks; announces nothing without --webhook-url. */
-export function createWebhooks(spec: LoadedSpec, validators: Validators, logger: Logger, options: WebhookOptions): Webhooks {
+export function createWebhooks(
+  spec: LoadedSpec,
+  validators: Validators,
+  logger: Logger,
+  options: WebhookOptions,
+): Webhooks {
   const declared = readWebhooks(spec);
   const log: Delivery[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -70,10 +75,14 @@ export function createWebhooks(spec: LoadedSpec, validators: Validators, logger:
         .toLowerCase()
         .split(/[^a-z0-9]+/);
     const named = declared.filter(
-      (w) => words(w.name).some((word) => word === binding.noun || word === `${binding.noun}s`) && words(w.name).some((word) => verbs.includes(word)),
+      (w) =>
+        words(w.name).some((word) => word === binding.noun || word === `${binding.noun}s`) &&
+        words(w.name).some((word) => verbs.includes(word)),
     );
     const fitting =
-      binding.role === 'create' && named.length === 0 ? declared.filter((w) => w.schemaPointer && validators.at(w.schemaPointer)(payload).ok) : named;
+      binding.role === 'create' && named.length === 0
+        ? declared.filter((w) => w.schemaPointer && validators.at(w.schemaPointer)(payload).ok)
+        : named;
     const found = fitting.length === 1 ? fitting[0] : undefined;
     byRole.set(cacheKey, found);
     return found;
@@ -85,7 +94,11 @@ export function createWebhooks(spec: LoadedSpec, validators: Validators, logger:
       try {
         const answer = await fetch(delivery.url, {
           method: webhook.method,
-          headers: { 'content-type': webhook.mediaType, 'user-agent': 'plantstore-mock', 'x-plantstore-webhook': webhook.name },
+          headers: {
+            'content-type': webhook.mediaType,
+            'user-agent': 'plantstore-mock',
+            'x-plantstore-webhook': webhook.name,
+          },
           body: stringifyJson(delivery.payload),
           signal: AbortSignal.timeout(5_000),
           redirect: 'manual',
@@ -100,10 +113,13 @@ export function createWebhooks(spec: LoadedSpec, validators: Validators, logger:
       } catch (error) {
         delivery.lastError = (error as Error).message;
       }
-      if (attempt <= options.retries) await new Promise((resolve) => setTimeout(resolve, options.backoffMs * 2 ** (attempt - 1)));
+      if (attempt <= options.retries)
+        await new Promise((resolve) => setTimeout(resolve, options.backoffMs * 2 ** (attempt - 1)));
     }
     delivery.status = 'failed';
-    logger.warn(`webhook ${webhook.name} to ${delivery.url} failed after ${delivery.attempts} attempts: ${delivery.lastError}`);
+    logger.warn(
+      `webhook ${webhook.name} to ${delivery.url} failed after ${delivery.attempts} attempts: ${delivery.lastError}`,
+    );
   };
 
   return {
@@ -111,7 +127,14 @@ export function createWebhooks(spec: LoadedSpec, validators: Validators, logger:
       if (!options.url || declared.length === 0) return;
       const webhook = match(binding, payload);
       if (!webhook) return;
-      const delivery: Delivery = { id: nextId++, webhook: webhook.name, url: options.url, status: 'pending', attempts: 0, payload };
+      const delivery: Delivery = {
+        id: nextId++,
+        webhook: webhook.name,
+        url: options.url,
+        status: 'pending',
+        attempts: 0,
+        payload,
+      };
       log.push(delivery);
       if (log.length > 200) log.shift();
       const check = webhook.schemaPointer ? validators.at(webhook.schemaPointer)(payload) : { ok: true as const };
@@ -136,10 +159,8 @@ function readWebhooks(spec: LoadedSpec): Webhook[] {
   const out: Webhook[] = [];
   for (const [name, item] of Object.entries(spec.document.webhooks ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
-      const content = ((operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } })?.requestBody?.content ?? {}) as Record<
-        string,
-        { schema?: unknown }
-      >;
+      const content = ((operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } })?.requestBody
+        ?.content ?? {}) as Record<string, { schema?: unknown }>;
       const mediaType = Object.keys(content).find(isJsonMediaType);
       if (!mediaType || typeof operation !== 'object') continue;
       out.push({

@@ -1,11 +1,11 @@
 // The mock without a server: the engine behind MSW request handlers, in a test runner (setupServer)
-// or a page (setupWorker). A request MSW hands over becomes the engine's MockRequest and its
+// or a page (setupWorker). A request MSW hands over becomes the engine's HttpRequest and its
 // answer a Response; nothing else differs from `plantstore mock`, so the two answer alike.
 import { delay, http, type HttpHandler } from 'msw';
 import { createMockEngine, type MockEngine } from '../mock/engine.ts';
 import { DEFAULT_MOCK_OPTIONS, type MockOptions } from '../mock/options.ts';
-import type { MockRequest, MockResponse } from '../http/types.ts';
-import type { JournalEntry } from '../mock/journal.ts';
+import type { HttpRequest, HttpAnswer } from '../http/types.ts';
+import type { JournalEntry } from '../mock/admin/journal.ts';
 import type { JsonValue } from '../json/exact-json.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { createMemoryStore, type StateStore, type StoredRecord } from '../state/store.ts';
@@ -17,15 +17,23 @@ import { loadDocument, type DocumentSource } from './load-document.ts';
 import { escapeRegExp, templateSource } from '../document/router.ts';
 import { reasonPhrase } from '../platform/host.ts';
 import type { Operation } from '../document/operations.ts';
-import { parseLatency, type Latency } from '../mock/latency.ts';
-import { createUnhappyPath, type Plan } from '../mock/unhappy-path.ts';
+import { parseLatency, type Latency } from '../mock/answer/latency.ts';
+import { createUnhappyPath, type Plan } from '../mock/answer/unhappy-path.ts';
 import { noteUnanswered } from '../mock/edge.ts';
 import { SLOW_BODY_PAUSE_MS, SLOW_BODY_PIECES } from '../http/fault-pace.ts';
 
 /** The mock's options that mean something without a socket (no port, host, deadlines or connection cap). */
 export type HandlerMockOptions = Pick<
   MockOptions,
-  'tokens' | 'declaredOnly' | 'absentItems' | 'seed' | 'journalSize' | 'maxBodyBytes' | 'maxDepth' | 'maxStateBytes' | 'isolateBy'
+  | 'tokens'
+  | 'declaredOnly'
+  | 'absentItems'
+  | 'seed'
+  | 'journalSize'
+  | 'maxBodyBytes'
+  | 'maxDepth'
+  | 'maxStateBytes'
+  | 'isolateBy'
 >;
 
 export interface CreateHandlersOptions extends Partial<HandlerMockOptions> {
@@ -77,7 +85,10 @@ export interface HandlerSwitches {
    * latency as `mock --latency` takes it, fault one of reset, close, timeout, malformed, slow-body
    * or a status the operation declares; null clears one. Throws on a value it cannot read.
    */
-  set(operation: string, settings: { latency?: number | string | null; fault?: string | number | null; times?: number | null }): void;
+  set(
+    operation: string,
+    settings: { latency?: number | string | null; fault?: string | number | null; times?: number | null },
+  ): void;
   /** Turns every switch off. */
   clear(): void;
 }
@@ -92,12 +103,14 @@ export type PlantstoreHandlers = HttpHandler[] & {
 
 /**
  * MSW request handlers that answer for a document as `plantstore mock` does.
- * @example const handlers = await createHandlers({ spec: prepared, baseUrl: '/api' }); setupWorker(...handlers).start();
+ * @example const handlers = await createHandlers({ spec: prepared, baseUrl: '/api' });
+ * setupWorker(...handlers).start();
  */
 export async function createHandlers(options: CreateHandlersOptions): Promise<PlantstoreHandlers> {
   const { spec: source, baseUrl, persist, logger = silentLogger, latency, faultRate = 0, ...mockOptions } = options;
   const spec = await loadDocument(source);
-  // The mock's default limit too (64 MB in a page): without one, a long test run grows the heap until the tab or Node gives up.
+  // The mock's default limit too (64 MB in a page): without one, a long test run grows the heap until the tab or Node
+  // gives up.
   const store = storeFor(spec, persist, logger, mockOptions.maxStateBytes ?? DEFAULT_MOCK_OPTIONS.maxStateBytes);
   const engineOptions = { ...mockOptions, admin: true, host: '127.0.0.1', cors: false };
   const engine = createMockEngine({ spec, logger, store, options: engineOptions });
@@ -118,7 +131,9 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
   const followUps = new Set<string>();
   const handler = http.all(routesPattern(engine.operations, base), async ({ request }) => {
     if (followUps.delete(request.url)) {
-      logger.warn(`msw/node followed a redirect without Location to ${request.url}; fetch with redirect: 'manual' to see the answer itself`);
+      logger.warn(
+        `msw/node followed a redirect without Location to ${request.url}; fetch with redirect: 'manual' to see the answer itself`,
+      );
       return Response.error();
     }
     const url = new URL(request.url);
@@ -130,7 +145,7 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const mockRequest: MockRequest = {
+    const mockRequest: HttpRequest = {
       method: request.method,
       path: url.pathname.slice(base.path.length) || '/',
       query: url.search.slice(1),
@@ -146,22 +161,35 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
 
   // What a page's fetch can be made to see: a delay, a declared error, a network error, a body that
   // fails or trickles. A TCP reset and a close are both the one network error fetch knows.
-  async function unhappily(request: MockRequest, plan: Plan): Promise<Response> {
+  async function unhappily(request: HttpRequest, plan: Plan): Promise<Response> {
     if (!plan.ok) {
       noteUnanswered(engine, logger, journalSize, request, plan, 400, [plan.message]);
-      return new Response(engine.errorBody(400, plan.message), { status: 400, headers: { 'content-type': engine.errorType(400) } });
+      return new Response(engine.errorBody(400, plan.message), {
+        status: 400,
+        headers: { 'content-type': engine.errorType(400) },
+      });
     }
     if (plan.delayMs > 0) await delay(plan.delayMs);
     const { fault } = plan;
     if (fault === undefined) return toResponse(await engine.handle(request));
     if (fault.kind === 'reset' || fault.kind === 'close' || fault.kind === 'timeout') {
-      noteUnanswered(engine, logger, journalSize, request, plan, 0, [`fault: ${fault.kind}, asked by ${fault.by}`], fault);
+      noteUnanswered(
+        engine,
+        logger,
+        journalSize,
+        request,
+        plan,
+        0,
+        [`fault: ${fault.kind}, asked by ${fault.by}`],
+        fault,
+      );
       if (fault.kind === 'timeout') await delay('infinite');
       return Response.error();
     }
     const answer = await engine.handle({ ...request, fault });
     if (fault.kind === 'status') {
-      if (answer.status === 429 && answer.headers['retry-after'] === undefined) answer.headers = { ...answer.headers, 'retry-after': '1' };
+      if (answer.status === 429 && answer.headers['retry-after'] === undefined)
+        answer.headers = { ...answer.headers, 'retry-after': '1' };
       return toResponse(answer);
     }
     return brokenBody(answer, fault.kind);
@@ -171,7 +199,10 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
   const tenantFor = (scope: StateScope | undefined) => {
     if (scope?.token === undefined) return undefined;
     if (engineOptions.isolateBy !== 'token')
-      throw new PlantstoreError('USAGE', "state scoped by token needs createHandlers({ isolateBy: 'token' }): without it every token shares one state");
+      throw new PlantstoreError(
+        'USAGE',
+        "state scoped by token needs createHandlers({ isolateBy: 'token' }): without it every token shares one state",
+      );
     return tenantOf(scope.token);
   };
   // The engine's state API, as the admin API uses it: a seed here is checked and numbered as POST /__mock/state's.
@@ -183,7 +214,10 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
     },
     reset: (scope) => engine.state.reset(tenantFor(scope)),
   };
-  const journal: HandlerJournal = { list: (limit) => engine.journal.entries(limit), clear: () => engine.journal.clear() };
+  const journal: HandlerJournal = {
+    list: (limit) => engine.journal.entries(limit),
+    clear: () => engine.journal.clear(),
+  };
   const switches: HandlerSwitches = {
     set(operation, settings) {
       const problem = unhappy.setSwitch(operation, settings.latency, settings.fault, settings.times);
@@ -195,24 +229,42 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
 }
 
 /** A full state is refused in the handlers' own words: there is no flag and no admin API here. */
-const HANDLER_WORDS = { limit: 'maxStateBytes', clear: 'handlers.state.reset()', raise: 'create the handlers with a larger maxStateBytes' };
+const HANDLER_WORDS = {
+  limit: 'maxStateBytes',
+  clear: 'handlers.state.reset()',
+  raise: 'create the handlers with a larger maxStateBytes',
+};
 
-function storeFor(spec: LoadedSpec, persist: CreateHandlersOptions['persist'], logger: Logger, maxBytes: number): StateStore {
+function storeFor(
+  spec: LoadedSpec,
+  persist: CreateHandlersOptions['persist'],
+  logger: Logger,
+  maxBytes: number,
+): StateStore {
   const limits = { maxBytes, words: HANDLER_WORDS };
   if (!persist) return createMemoryStore(limits);
   const chosen = persist === true ? {} : persist;
   const storage = chosen.storage ?? (globalThis as { localStorage?: WebStorage }).localStorage;
-  if (!storage) throw new PlantstoreError('USAGE', 'persist needs Web Storage: this host has no localStorage; pass persist: { storage }');
+  if (!storage)
+    throw new PlantstoreError(
+      'USAGE',
+      'persist needs Web Storage: this host has no localStorage; pass persist: { storage }',
+    );
   return createWebStorageStore(storage, chosen.key ?? `plantstore:${spec.document.info.title}`, logger, limits);
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Whether msw/node's interceptor (its FetchRequest) will follow this answer to `<dir>/null`. */
-function followedByMswNode(request: Request, answer: MockResponse): boolean {
-  if (!REDIRECTS.has(answer.status) || Object.keys(answer.headers).some((name) => name.toLowerCase() === 'location')) return false;
+function followedByMswNode(request: Request, answer: HttpAnswer): boolean {
+  if (!REDIRECTS.has(answer.status) || Object.keys(answer.headers).some((name) => name.toLowerCase() === 'location'))
+    return false;
   // It refuses to follow a request with a body (but for a 303) before it requests anything.
-  return request.redirect === 'follow' && request.constructor.name === 'FetchRequest' && (answer.status === 303 || request.body === null);
+  return (
+    request.redirect === 'follow' &&
+    request.constructor.name === 'FetchRequest' &&
+    (answer.status === 303 || request.body === null)
+  );
 }
 
 function tooLarge(engine: MockEngine, maxBodyBytes: number): Response {
@@ -230,9 +282,17 @@ function readLatency(latency: number | string | undefined): Latency | null {
   return read.latency;
 }
 
-/** malformed: half the body, then the stream fails (fetch's body read rejects); slow-body: the body in pieces, msw's delay() apart. */
-function brokenBody(answer: MockResponse, kind: 'malformed' | 'slow-body'): Response {
-  const bytes = answer.body === undefined ? new Uint8Array(0) : typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body;
+/**
+ * malformed: half the body, then the stream fails (fetch's body read rejects); slow-body: the body in pieces, msw's
+ * delay() apart.
+ */
+function brokenBody(answer: HttpAnswer, kind: 'malformed' | 'slow-body'): Response {
+  const bytes =
+    answer.body === undefined
+      ? new Uint8Array(0)
+      : typeof answer.body === 'string'
+        ? new TextEncoder().encode(answer.body)
+        : answer.body;
   const size = Math.max(1, Math.ceil(bytes.length / SLOW_BODY_PIECES));
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -248,10 +308,14 @@ function brokenBody(answer: MockResponse, kind: 'malformed' | 'slow-body'): Resp
       controller.close();
     },
   });
-  return new Response(stream, { status: answer.status, statusText: reasonPhrase(answer.status) ?? '', headers: answer.headers });
+  return new Response(stream, {
+    status: answer.status,
+    statusText: reasonPhrase(answer.status) ?? '',
+    headers: answer.headers,
+  });
 }
 
-function toResponse(answer: MockResponse): Response {
+function toResponse(answer: HttpAnswer): Response {
   // The engine gives no body for HEAD, 204, 205 and 304 (a Response cannot hold one for the last three).
   const body = answer.body === undefined ? null : answer.body;
   // With its reason phrase, as the HTTP mock's answers and MSW's own HttpResponse have it.
@@ -270,7 +334,9 @@ interface Base {
 }
 
 function firstServerUrl(spec: LoadedSpec): string {
-  const [server] = (spec.document.servers as Array<{ url?: string; variables?: Record<string, { default?: string }> }> | undefined) ?? [];
+  const [server] =
+    (spec.document.servers as Array<{ url?: string; variables?: Record<string, { default?: string }> }> | undefined) ??
+    [];
   if (typeof server?.url !== 'string') return '/';
   return server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => server.variables?.[name]?.default ?? whole);
 }
@@ -281,7 +347,10 @@ function parseBase(baseUrl: string): Base {
     try {
       url = new URL(baseUrl);
     } catch {
-      throw new PlantstoreError('USAGE', `baseUrl ${baseUrl} is not a URL; give an absolute URL (https://api.example.com/v1) or a path (/api)`);
+      throw new PlantstoreError(
+        'USAGE',
+        `baseUrl ${baseUrl} is not a URL; give an absolute URL (https://api.example.com/v1) or a path (/api)`,
+      );
     }
     return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
   }

@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import type { LoadedSpec } from '../document/loaded-spec.ts';
 import { listOperations } from '../document/operations.ts';
-import { forcedChoiceTable } from '../mock/forced-response.ts';
+import { forcedChoiceTable } from '../mock/answer/forced-response.ts';
 import { PREPARED_FORMAT, type PreparedDocument } from './prepared.ts';
 
 /** The prepared form of a loaded document. */

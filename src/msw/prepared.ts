@@ -18,7 +18,8 @@ export interface PreparedDocument {
   forcedChoices: ForcedChoiceTable;
 }
 
-export const isPrepared = (value: unknown): value is PreparedDocument => typeof value === 'object' && value !== null && 'plantstorePrepared' in value;
+export const isPrepared = (value: unknown): value is PreparedDocument =>
+  typeof value === 'object' && value !== null && 'plantstorePrepared' in value;
 
 /** The loaded document a prepared one stands for. */
 export function specOfPrepared(prepared: PreparedDocument): LoadedSpec {

@@ -31,4 +31,5 @@ export const DEFAULT_SPEC_PATH = '';
 export const requireAjvDraft04 = (): unknown => ajvDraft04;
 
 /** The reason phrase of a status (the `statuses` package's table, which Node's matches). */
-export const reasonPhrase = (status: number): string | undefined => (statuses.message as Record<number, string | undefined>)[status];
+export const reasonPhrase = (status: number): string | undefined =>
+  (statuses.message as Record<number, string | undefined>)[status];

@@ -31,7 +31,13 @@ export const afterIO = (step: () => void): unknown => setImmediate(step);
 export const cancelAfterIO = (handle: unknown): void => clearImmediate(handle as NodeJS.Immediate);
 
 /** The built-in Plant Store document: the default wherever a command takes --spec. */
-export const DEFAULT_SPEC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi', 'plant-store.yaml');
+export const DEFAULT_SPEC_PATH = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'openapi',
+  'plant-store.yaml',
+);
 
 const requireHere = createRequire(import.meta.url);
 /**

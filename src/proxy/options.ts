@@ -14,15 +14,24 @@ export interface ProxyOptions {
   errors: boolean;
   /** Folder to write each exchange into as a verify fixture; null records nothing. */
   record: string | null;
-  /** With `record`: leave out every exchange that had a violation, either way, instead of recording it with comments. */
+  /**
+   * With `record`: leave out every exchange that had a violation, either way, instead of recording it with comments.
+   *
+   */
   recordSkipViolations: boolean;
-  /** Answer from the stateful mock where the upstream lacks an operation (404, 405, 501 on a documented path, or refused connection). */
+  /**
+   * Answer from the stateful mock where the upstream lacks an operation (404, 405, 501 on a documented path, or
+   * refused connection).
+   */
   mockMissing: boolean;
   /** PEM file of a certificate to trust (a self-signed upstream); null trusts the system's only. */
   ca: string | null;
   /** Milliseconds to the upstream's headers, and between two chunks of its body. */
   timeoutMs: number;
-  /** Largest body held and validated, each way; a larger answer streams through unvalidated, a larger request is refused (413). */
+  /**
+   * Largest body held and validated, each way; a larger answer streams through unvalidated, a larger request is
+   * refused (413).
+   */
   maxBodyBytes: number;
   /** Exchanges kept for GET /__mock/requests. */
   journalSize: number;

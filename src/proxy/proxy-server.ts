@@ -27,7 +27,8 @@ export type StartProxyServerOptions = Partial<ProxyOptions> & { upstream: string
 
 /**
  * Loads the document and starts a validating proxy in front of `upstream`.
- * @example const proxy = await startProxyServer({ upstream: 'http://127.0.0.1:8080', port: 0 }); await fetch(`${proxy.url}/plants`); await proxy.close();
+ * @example const proxy = await startProxyServer({ upstream: 'http://127.0.0.1:8080', port: 0 }); await
+ * fetch(`${proxy.url}/plants`); await proxy.close();
  */
 export async function startProxyServer(input: StartProxyServerOptions): Promise<ProxyServer> {
   const { logger = silentLogger, ...partial } = input;
@@ -42,9 +43,20 @@ export async function startProxyServer(input: StartProxyServerOptions): Promise<
   const engine = createMockEngine({
     spec,
     logger: engineLogger,
-    options: { journalSize: 0, maxBodyBytes: options.maxBodyBytes, host: options.host, adminToken: options.adminToken, cors: false },
+    options: {
+      journalSize: 0,
+      maxBodyBytes: options.maxBodyBytes,
+      host: options.host,
+      adminToken: options.adminToken,
+      cors: false,
+    },
   });
-  const upstream = createUpstream({ url: upstreamUrl, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, ca });
+  const upstream = createUpstream({
+    url: upstreamUrl,
+    timeoutMs: options.timeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
+    ca,
+  });
   const handler = createProxyHandler({ spec, engine, upstream, options, logger });
   const server = createListener(handler.handle, {
     maxBodyBytes: options.maxBodyBytes,
@@ -85,7 +97,8 @@ function parseUpstream(text: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new PlantstoreError('USAGE', `--upstream must be an http(s) URL, got ${url.protocol} (${text})`);
-  if (url.search !== '' || url.hash !== '') throw new PlantstoreError('USAGE', `--upstream takes a base URL without a query or fragment, got ${text}`);
+  if (url.search !== '' || url.hash !== '')
+    throw new PlantstoreError('USAGE', `--upstream takes a base URL without a query or fragment, got ${text}`);
   return url;
 }
 

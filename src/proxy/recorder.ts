@@ -5,8 +5,8 @@
 // create made (its key in a path, in a query parameter or body field named like a key, or the same
 // key sent again) joins that create's fixture as a later step with the same variable (or a
 // reference to the create's answer, for a key the server made); a create's text field that a later
-// path names (a username) is made run-unique then. What a step expects follows the contract, not the upstream: a request the contract
-// refuses expects a refusal ("4xx", as the runner's own negative cases) even where the upstream
+// path names (a username) is made run-unique then. What a step expects follows the contract, not the upstream: a
+// request the contract refuses expects a refusal ("4xx", as the runner's own negative cases) even where the upstream
 // accepted it, and every violation seen is written above the step as a comment. Credentials become
 // {{token}}. Each fixture is one YAML file, rewritten as its steps grow; integers keep every digit.
 import { mkdirSync } from 'node:fs';
@@ -15,17 +15,17 @@ import { join } from 'node:path';
 import { Document, type YAMLSeq } from 'yaml';
 import { CREDENTIAL_QUERY, isCredentialHeader } from '../http/credential-headers.ts';
 import { parseJson, type JsonValue } from '../json/exact-json.ts';
-import type { MockRequest } from '../http/types.ts';
+import type { HttpRequest } from '../http/types.ts';
 import type { FixtureRequest, FixtureStep, StatusExpectation } from '../runner/fixture.ts';
 import { findResponse, isJsonMediaType, jsonContent, type Operation } from '../document/operations.ts';
 import { keyString, type ResourceBinding } from '../document/resources.ts';
 import { textOf } from '../http/bytes.ts';
 import type { Validators } from '../validation/validator.ts';
-import { withUniqueField, type UniqueBody } from '../runner/generated-request-parts.ts';
+import { withUniqueField, type UniqueBody } from '../runner/generate/generated-request-parts.ts';
 import type { Violation } from './violations.ts';
 
 export interface RecordedExchange {
-  request: MockRequest;
+  request: HttpRequest;
   operation?: Operation;
   status: number;
   /** The answer's JSON body, when it has one. */
@@ -89,10 +89,16 @@ interface Named {
  */
 const KEY_NAME = /id$/i;
 const LONG_KEY = 6;
-const namesKey = (name: string, value: string, keyField: string | undefined) => KEY_NAME.test(name) || name === keyField || value.length >= LONG_KEY;
+const namesKey = (name: string, value: string, keyField: string | undefined) =>
+  KEY_NAME.test(name) || name === keyField || value.length >= LONG_KEY;
 
 /** The first created key named in the query or anywhere in the body (see namesKey). */
-function referredIn(query: string, body: JsonValue | undefined, keyField: string | undefined, created: Map<string, Created>): Created | undefined {
+function referredIn(
+  query: string,
+  body: JsonValue | undefined,
+  keyField: string | undefined,
+  created: Map<string, Created>,
+): Created | undefined {
   if (created.size === 0) return undefined;
   if (query !== '') {
     for (const [name, value] of new URLSearchParams(query)) {
@@ -104,7 +110,8 @@ function referredIn(query: string, body: JsonValue | undefined, keyField: string
   const walk = (value: JsonValue, name: string) => {
     if (found) return;
     if (Array.isArray(value)) value.forEach((item) => walk(item, name));
-    else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(item, key);
+    else if (value !== null && typeof value === 'object')
+      for (const [key, item] of Object.entries(value)) walk(item, key);
     else {
       const text = keyString(value);
       const match = text === undefined ? undefined : created.get(text);
@@ -115,14 +122,27 @@ function referredIn(query: string, body: JsonValue | undefined, keyField: string
   return found;
 }
 
-/** The query (`text`: every value is text) or body with every value that names `created`'s key (see namesKey) replaced by its variable. */
-function replaceKey(value: JsonValue, created: Created, keyField: string | undefined, text: boolean, name = ''): JsonValue {
+/**
+ * The query (`text`: every value is text) or body with every value that names `created`'s key (see namesKey) replaced
+ * by its variable.
+ */
+function replaceKey(
+  value: JsonValue,
+  created: Created,
+  keyField: string | undefined,
+  text: boolean,
+  name = '',
+): JsonValue {
   if (Array.isArray(value)) return value.map((item) => replaceKey(item, created, keyField, text, name));
   if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceKey(item, created, keyField, text, key)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, replaceKey(item, created, keyField, text, key)]),
+    );
   const written = keyString(value);
   // A body value is replaced only where its type is the key's: the variable takes the key's type.
-  return written === created.key && (text || sameType(value, created)) && namesKey(name, written, keyField) ? created.variable : value;
+  return written === created.key && (text || sameType(value, created)) && namesKey(name, written, keyField)
+    ? created.variable
+    : value;
 }
 
 const sameType = (value: JsonValue, created: Created) => (created.type === 'string') === (typeof value === 'string');
@@ -157,13 +177,23 @@ export function createRecorder(setup: RecorderSetup): Recorder {
     writeAtomically(fixture.file, document.toString({ lineWidth: 0 }));
   };
 
-  /** The named field made run-unique in its create (as a key is), now that a later step refers to it; undefined when no form fits or the fixture has used its three. */
+  /**
+   * The named field made run-unique in its create (as a key is), now that a later step refers to it; undefined when no
+   * form fits or the fixture has used its three.
+   */
   const promote = (field: Named, value: string): Created | undefined => {
     named.delete(value);
     const { fixture, body } = field;
     const template = body.step.request.body;
     if (fixture.uniques >= 3 || !isRecord(template)) return undefined;
-    const unique = withUniqueField({ template, sample: body.sample }, field.field, 'string', `${field.noun}-`, field.check, (fixture.uniques + 1) as 1 | 2 | 3);
+    const unique = withUniqueField(
+      { template, sample: body.sample },
+      field.field,
+      'string',
+      `${field.noun}-`,
+      field.check,
+      (fixture.uniques + 1) as 1 | 2 | 3,
+    );
     if (!unique) return undefined;
     fixture.uniques++;
     body.step.request.body = unique.template;
@@ -180,7 +210,8 @@ export function createRecorder(setup: RecorderSetup): Recorder {
       if (setup.skipViolations && violations.length > 0) return;
       const binding = operation && setup.bindings.get(operation);
       const requestJson = jsonBody(request);
-      // The contract refuses this request, whatever the upstream made of it: nothing it "created" exists on a correct server.
+      // The contract refuses this request, whatever the upstream made of it: nothing it "created" exists on a correct
+      // server.
       const refused = violations.some((violation) => violation.where === 'request');
       const keyField = binding?.keyField;
       const sentKey = keyField !== undefined && isRecord(requestJson) ? keyString(requestJson[keyField]) : undefined;
@@ -203,9 +234,18 @@ export function createRecorder(setup: RecorderSetup): Recorder {
       const fixtureRequest = toFixtureRequest(request, requestJson, setup.secretNames, secrets);
       if (parent) {
         const { key, variable } = parent;
-        fixtureRequest.path = segments.map((segment) => (segment !== '' && decodeSafe(segment) === key ? variable : segment)).join('/');
-        if (fixtureRequest.query) fixtureRequest.query = replaceKey(fixtureRequest.query as JsonValue, parent, keyField, true) as FixtureRequest['query'];
-        if (fixtureRequest.body !== undefined) fixtureRequest.body = replaceKey(fixtureRequest.body, parent, keyField, false);
+        fixtureRequest.path = segments
+          .map((segment) => (segment !== '' && decodeSafe(segment) === key ? variable : segment))
+          .join('/');
+        if (fixtureRequest.query)
+          fixtureRequest.query = replaceKey(
+            fixtureRequest.query as JsonValue,
+            parent,
+            keyField,
+            true,
+          ) as FixtureRequest['query'];
+        if (fixtureRequest.body !== undefined)
+          fixtureRequest.body = replaceKey(fixtureRequest.body, parent, keyField, false);
       }
       const hide = hideSecrets(fixtureRequest, secrets);
       const expect = { status: refused ? ('4xx' as const) : expectedStatus(operation, exchange.status) };
@@ -220,11 +260,24 @@ export function createRecorder(setup: RecorderSetup): Recorder {
       } else {
         count++;
         const file = join(setup.dir, `${String(count).padStart(4, '0')}-${fileSafe(label)}.yaml`);
-        fixture = { file, name: `${String(count).padStart(4, '0')} ${label}`, steps: [step], notes: [note], uniques: 0 };
+        fixture = {
+          file,
+          name: `${String(count).padStart(4, '0')} ${label}`,
+          steps: [step],
+          notes: [note],
+          uniques: 0,
+        };
         files.push(file);
       }
       // A create the contract allows: its key is made run-unique, and later steps that name it join this fixture.
-      if (binding?.role === 'create' && keyField !== undefined && !refused && !duplicate && exchange.status >= 200 && exchange.status < 300) {
+      if (
+        binding?.role === 'create' &&
+        keyField !== undefined &&
+        !refused &&
+        !duplicate &&
+        exchange.status >= 200 &&
+        exchange.status < 300
+      ) {
         const fromResponse = isRecord(exchange.responseJson) ? keyString(exchange.responseJson[keyField]) : undefined;
         let variable: string | undefined;
         if (sentKey !== undefined && isRecord(requestJson) && isRecord(fixtureRequest.body) && fixture.uniques < 3) {
@@ -244,9 +297,11 @@ export function createRecorder(setup: RecorderSetup): Recorder {
             fixtureRequest.body = unique.template;
             variable = String(unique.template[keyField]);
           }
-        } else if (sentKey === undefined && fromResponse !== undefined) variable = `{{steps.${stepName}.response.body.${keyField}}}`;
+        } else if (sentKey === undefined && fromResponse !== undefined)
+          variable = `{{steps.${stepName}.response.body.${keyField}}}`;
         const key = sentKey ?? fromResponse;
-        if (key !== undefined && variable !== undefined) created.set(key, { fixture, key, type: binding.keyType, variable });
+        if (key !== undefined && variable !== undefined)
+          created.set(key, { fixture, key, type: binding.keyType, variable });
         if (isRecord(requestJson)) {
           const check = requestCheck(operation, setup.validators);
           const body = { step, sample: requestJson };
@@ -262,7 +317,9 @@ export function createRecorder(setup: RecorderSetup): Recorder {
 
 /** The comment above a step: what broke the contract, and why the step expects what it does. */
 function violationNote(violations: Violation[], refused: boolean, status: number): string {
-  const lines = violations.map((v) => ` - ${v.where} ${v.code}${v.pointer ? ` ${v.pointer}` : ''}: ${v.message.replace(/\s+/g, ' ')}`);
+  const lines = violations.map(
+    (v) => ` - ${v.where} ${v.code}${v.pointer ? ` ${v.pointer}` : ''}: ${v.message.replace(/\s+/g, ' ')}`,
+  );
   const why = refused
     ? status < 400
       ? ` The contract refuses this request; the upstream answered ${status}. A correct server answers 4xx.`
@@ -272,7 +329,10 @@ function violationNote(violations: Violation[], refused: boolean, status: number
 }
 
 /** Checks a body against the create's JSON request schema, or undefined when it has none. */
-function requestCheck(operation: Operation | undefined, validators: Validators): ((value: JsonValue) => { ok: boolean }) | undefined {
+function requestCheck(
+  operation: Operation | undefined,
+  validators: Validators,
+): ((value: JsonValue) => { ok: boolean }) | undefined {
   const content = operation?.requestBody && jsonContent(operation.requestBody.contents);
   return content?.schema === undefined ? undefined : validators.at(content.schemaPointer);
 }
@@ -300,13 +360,22 @@ function uniqueKey(
       const below = n > 0n;
       const sample = below ? n - (1n << 51n) : n + (1n << 51n);
       const candidate = { ...body.sample, [field]: sample };
-      if (check(candidate).ok) return { template: { ...body.template, [field]: `{{unique${below ? 'Below' : 'Above'} ${n}}}` }, sample: candidate };
+      if (check(candidate).ok)
+        return {
+          template: { ...body.template, [field]: `{{unique${below ? 'Below' : 'Above'} ${n}}}` },
+          sample: candidate,
+        };
     }
   }
   return withUniqueField(body, field, type, `${noun}-`, check, ordinal);
 }
 
-function toFixtureRequest(request: MockRequest, json: JsonValue | undefined, secretNames: ReadonlySet<string>, secrets: string[]): FixtureRequest {
+function toFixtureRequest(
+  request: HttpRequest,
+  json: JsonValue | undefined,
+  secretNames: ReadonlySet<string>,
+  secrets: string[],
+): FixtureRequest {
   const out: FixtureRequest = { method: request.method, path: request.path };
   if (request.query !== '') {
     const query: Record<string, string | string[]> = {};
@@ -346,15 +415,23 @@ function toFixtureRequest(request: MockRequest, json: JsonValue | undefined, sec
   return out;
 }
 
-/** Every remaining occurrence of a credential (echoed in a body, a path) becomes {{token}}; returns the same hiding for other text. */
+/**
+ * Every remaining occurrence of a credential (echoed in a body, a path) becomes {{token}}; returns the same hiding for
+ * other text.
+ */
 function hideSecrets(request: FixtureRequest, secrets: string[]): (text: string) => string {
   const long = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
   if (long.length === 0) return (text) => text;
-  const hide = (text: string) => long.reduce((out, secret) => out.replaceAll(secret, '{{token}}').replaceAll(encodeURIComponent(secret), '{{token}}'), text);
+  const hide = (text: string) =>
+    long.reduce(
+      (out, secret) => out.replaceAll(secret, '{{token}}').replaceAll(encodeURIComponent(secret), '{{token}}'),
+      text,
+    );
   const walk = (value: JsonValue): JsonValue => {
     if (typeof value === 'string') return hide(value);
     if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
     return value;
   };
   request.path = hide(request.path);
@@ -384,7 +461,7 @@ function fileSafe(label: string): string {
   return label.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60);
 }
 
-function jsonBody(request: MockRequest): JsonValue | undefined {
+function jsonBody(request: HttpRequest): JsonValue | undefined {
   if (request.body.length === 0) return undefined;
   const parsed = parseJson(textOf(request.body));
   return parsed.ok ? parsed.value : undefined;

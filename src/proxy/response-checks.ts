@@ -4,9 +4,9 @@
 // caller already made, a JSON parse and one compiled schema.
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { parseJson } from '../json/exact-json.ts';
-import { coerce, typesOf } from '../mock/coerce-text.ts';
-import type { MockResponse } from '../http/types.ts';
-import { CONTRACT_CHECKS } from '../runner/contract-checks.ts';
+import { coerce, typesOf } from '../mock/request/coerce-text.ts';
+import type { HttpAnswer } from '../http/types.ts';
+import { CONTRACT_CHECKS } from '../runner/run/contract-checks.ts';
 import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { findResponse, type Operation } from '../document/operations.ts';
@@ -15,7 +15,13 @@ import type { Validators } from '../validation/validator.ts';
 import type { Violation } from './violations.ts';
 
 /** `withBody` false: an answer that has no body by definition (HEAD, 204, 304): only its status is judged. */
-export type ResponseChecker = (route: RouteResult, status: number, headers: Record<string, string>, body: Buffer, withBody: boolean) => Violation[];
+export type ResponseChecker = (
+  route: RouteResult,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+  withBody: boolean,
+) => Violation[];
 
 interface DeclaredHeader {
   name: string;
@@ -53,21 +59,38 @@ export function createResponseChecker(spec: LoadedSpec, validators: Validators):
       return violations;
     }
     if (!withBody) {
-      for (const finding of CONTRACT_CHECKS.status({ route, response: { status, headers, text: '' }, validators, strict: false })) {
-        if (finding.severity === 'failure') violations.push({ where: 'response', code: finding.code, pointer: '', message: finding.message });
+      for (const finding of CONTRACT_CHECKS.status({
+        route,
+        response: { status, headers, text: '' },
+        validators,
+        strict: false,
+      })) {
+        if (finding.severity === 'failure')
+          violations.push({ where: 'response', code: finding.code, pointer: '', message: finding.message });
       }
       return violations;
     }
     const text = decoded(body, headers['content-encoding']);
-    const response: MockResponse = { status, headers, text: text ?? '', json: text === undefined || text === '' ? undefined : parseJson(text) };
+    const response: HttpAnswer = {
+      status,
+      headers,
+      text: text ?? '',
+      json: text === undefined || text === '' ? undefined : parseJson(text),
+    };
     const context = { route, response, validators, strict: false };
     for (const name of ['status', 'content-type', 'body'] as const) {
       // An encoding the proxy cannot read leaves the body and its type unjudged, not wrongly judged.
       if (name !== 'status' && text === undefined) continue;
       for (const finding of CONTRACT_CHECKS[name](context)) {
-        // The off-contract class (401, 404, 405, 415 undeclared) is a warning in the runner, and so here: not a violation.
+        // The off-contract class (401, 404, 405, 415 undeclared) is a warning in the runner, and so here: not a
+        // violation.
         if (finding.severity !== 'failure') continue;
-        violations.push({ where: 'response', code: finding.code, pointer: finding.pointer ?? '', message: finding.message });
+        violations.push({
+          where: 'response',
+          code: finding.code,
+          pointer: finding.pointer ?? '',
+          message: finding.message,
+        });
       }
     }
     if (declared) {
@@ -84,19 +107,32 @@ export function createResponseChecker(spec: LoadedSpec, validators: Validators):
           continue;
         }
         const problem = header.check?.(value);
-        if (problem) violations.push({ where: 'response', code: 'invalid-header', pointer: '', message: `${header.name}: ${problem}` });
+        if (problem)
+          violations.push({
+            where: 'response',
+            code: 'invalid-header',
+            pointer: '',
+            message: `${header.name}: ${problem}`,
+          });
       }
     }
     return violations;
   };
 }
 
-function readDeclaredHeaders(spec: LoadedSpec, validators: Validators, operation: Operation, status: string): DeclaredHeader[] {
+function readDeclaredHeaders(
+  spec: LoadedSpec,
+  validators: Validators,
+  operation: Operation,
+  status: string,
+): DeclaredHeader[] {
   const base = `${operation.pointer}/responses/${escapePointerToken(status)}/headers`;
   const declared = getAtPointer(spec.document, base);
   if (declared === null || typeof declared !== 'object') return [];
   const out: DeclaredHeader[] = [];
-  for (const [name, header] of Object.entries(declared as Record<string, { required?: boolean; schema?: Record<string, unknown> }>)) {
+  for (const [name, header] of Object.entries(
+    declared as Record<string, { required?: boolean; schema?: Record<string, unknown> }>,
+  )) {
     // RFC 9110 and OpenAPI: Content-Type is described by the content, not as a header.
     if (name.toLowerCase() === 'content-type' || header === null || typeof header !== 'object') continue;
     const schema = header.schema;

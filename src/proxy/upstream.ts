@@ -4,9 +4,9 @@
 // Nothing is retried and redirects are not followed: the client sees what the upstream said.
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
-import { describeFailure, type TransportFailureCode } from '../runner/http-client.ts';
+import { describeFailure, type TransportFailureCode } from '../runner/run/http-client.ts';
 import { joined } from '../http/listener.ts';
-import type { MockRequest } from '../http/types.ts';
+import type { HttpRequest } from '../http/types.ts';
 
 export interface UpstreamOptions {
   /** The upstream's base URL; its path is kept in front of every request's path. */
@@ -20,7 +20,10 @@ export interface UpstreamOptions {
 
 export type UpstreamAnswer =
   | { ok: true; status: number; headers: Record<string, string>; body: Buffer; durationMs: number }
-  /** Over the cap: `stream` is the whole body (what was read, then the rest as it comes); `declared` its announced length. */
+  /**
+   * Over the cap: `stream` is the whole body (what was read, then the rest as it comes); `declared` its announced
+   * length.
+   */
   | {
       ok: true;
       status: number;
@@ -32,7 +35,7 @@ export type UpstreamAnswer =
   | { ok: false; code: TransportFailureCode; message: string; durationMs: number };
 
 export interface Upstream {
-  forward(request: MockRequest): Promise<UpstreamAnswer>;
+  forward(request: HttpRequest): Promise<UpstreamAnswer>;
   close(): Promise<void>;
 }
 
@@ -75,7 +78,11 @@ export function endToEndHeaders(headers: Record<string, string | string[] | unde
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined || HOP_BY_HOP.has(name) || extra?.has(name)) continue;
-    out[name] = Array.isArray(value) ? (name === 'set-cookie' ? (value as unknown as string) : value.join(', ')) : value;
+    out[name] = Array.isArray(value)
+      ? name === 'set-cookie'
+        ? (value as unknown as string)
+        : value.join(', ')
+      : value;
   }
   return out;
 }
@@ -120,7 +127,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         });
         gotHeaders = true;
         const answered = endToEndHeaders(response.headers);
-        const declared = response.headers['content-length'] === undefined ? undefined : Number(response.headers['content-length']);
+        const declared =
+          response.headers['content-length'] === undefined ? undefined : Number(response.headers['content-length']);
         if (declared !== undefined && declared > options.maxBodyBytes) {
           return {
             ok: true,
@@ -132,7 +140,13 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         }
         // Its length is known and within the cap (the common answer): undici's own reader, the fastest.
         if (declared !== undefined)
-          return { ok: true, status: response.statusCode, headers: answered, body: Buffer.from(await response.body.arrayBuffer()), durationMs: elapsed() };
+          return {
+            ok: true,
+            status: response.statusCode,
+            headers: answered,
+            body: Buffer.from(await response.body.arrayBuffer()),
+            durationMs: elapsed(),
+          };
         const chunks: Buffer[] = [];
         let size = 0;
         const iterator = response.body[Symbol.asyncIterator]();
@@ -145,7 +159,13 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           if (size > options.maxBodyBytes) {
             // A chunked answer that turns out too large: what was read, then the rest as it comes.
             const rest = { [Symbol.asyncIterator]: () => iterator };
-            return { ok: true, status: response.statusCode, headers: answered, oversized: { stream: joined(chunks, rest) }, durationMs: elapsed() };
+            return {
+              ok: true,
+              status: response.statusCode,
+              headers: answered,
+              oversized: { stream: joined(chunks, rest) },
+              durationMs: elapsed(),
+            };
           }
         }
         return {

@@ -32,7 +32,7 @@ export function requestViolations(refusal: Extract<Admission, { ok: false }>): V
       pointer: issue.pointer,
       message: `request body ${issue.pointer || '(root)'}: ${issue.message}`,
     }));
-  const message = refusal.outcome.problems?.[0] ?? `refused with ${refusal.outcome.response.status}`;
+  const message = refusal.reply.problems?.[0] ?? `refused with ${refusal.reply.response.status}`;
   return [{ where: 'request', code: refusal.code, pointer: '', message }];
 }
 
@@ -57,7 +57,12 @@ export function violationsHeader(violations: Violation[]): string {
     if (size + part.length + 1 + (i < violations.length - 1 ? 120 : 0) > MAX_VIOLATIONS_HEADER_BYTES) {
       const left = violations.length - i;
       parts.push(
-        asciiJson({ where: 'response', code: 'truncated', pointer: '', message: `${left} more violation${left === 1 ? '' : 's'}; see GET /__mock/requests` }),
+        asciiJson({
+          where: 'response',
+          code: 'truncated',
+          pointer: '',
+          message: `${left} more violation${left === 1 ? '' : 's'}; see GET /__mock/requests`,
+        }),
       );
       break;
     }
@@ -81,7 +86,12 @@ function asciiJson(value: unknown): string {
 export interface ViolationSummary {
   add(operationId: string | undefined, violations: Violation[]): void;
   /** { total, exchanges, byOperation: { createPlant: { "request/missing-required-field": 2 } } } */
-  read(): { exchanges: number; exchangesWithViolations: number; total: number; byOperation: Record<string, Record<string, number>> };
+  read(): {
+    exchanges: number;
+    exchangesWithViolations: number;
+    total: number;
+    byOperation: Record<string, Record<string, number>>;
+  };
   clear(): void;
 }
 
@@ -111,7 +121,9 @@ export function createViolationSummary(): ViolationSummary {
       exchanges,
       exchangesWithViolations: broken,
       total,
-      byOperation: Object.fromEntries([...counts].map(([operation, byCode]) => [operation, Object.fromEntries(byCode)])),
+      byOperation: Object.fromEntries(
+        [...counts].map(([operation, byCode]) => [operation, Object.fromEntries(byCode)]),
+      ),
     }),
     clear() {
       exchanges = 0;

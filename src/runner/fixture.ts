@@ -34,7 +34,10 @@ export interface FixtureExpectation {
   listAtMost?: number;
   /** Generated hostile cases only: any answer but a 5xx will do, and an undeclared 4xx only warns. */
   hostile?: boolean;
-  /** Generated only: what this step expects is advice (an undeclared method's 405): unmet, it warns, unless --strict. */
+  /**
+   * Generated only: what this step expects is advice (an undeclared method's 405): unmet, it warns, unless --strict.
+   *
+   */
   advisory?: boolean;
 }
 
@@ -42,7 +45,10 @@ export interface FixtureStep {
   name: string;
   request: FixtureRequest;
   expect: FixtureExpectation;
-  /** Generated steps only: the operation the request was built for, judged as that one even where look-alike paths route elsewhere. */
+  /**
+   * Generated steps only: the operation the request was built for, judged as that one even where look-alike paths
+   * route elsewhere.
+   */
   operationId?: string;
 }
 
@@ -52,6 +58,9 @@ export interface Case {
   name: string;
   source: string;
   steps: FixtureStep[];
-  /** Generated hostile cases: what was made hostile and how ("query lastdays: numbers"), part of a fault's signature. */
+  /**
+   * Generated hostile cases: what was made hostile and how ("query lastdays: numbers"), part of a fault's signature.
+   *
+   */
   probe?: string;
 }

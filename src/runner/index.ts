@@ -9,9 +9,15 @@ export {
   type VerifyOptions,
 } from './verify-options.ts';
 export { DEFAULT_FIXTURES_DIR, FIXTURE_SCHEMA_PATH, loadFixtures } from './load-fixtures.ts';
-export { OFF_CONTRACT_STATUSES } from './contract-checks.ts';
-export { REPORTERS, REPORTER_NAMES, type Reporter, type ReporterContext, type ReporterName } from './reporters/index.ts';
-export { parseAuthFlags } from './credentials.ts';
+export { OFF_CONTRACT_STATUSES } from './run/contract-checks.ts';
+export {
+  REPORTERS,
+  REPORTER_NAMES,
+  type Reporter,
+  type ReporterContext,
+  type ReporterName,
+} from './reporters/index.ts';
+export { parseAuthFlags } from './generate/credentials.ts';
 export { parseShard, type Shard } from './shard.ts';
 export { mergeReports, writeMerged, type MergedRun } from './merge-reports.ts';
 export type {

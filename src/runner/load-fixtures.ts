@@ -13,7 +13,7 @@ import type { JsonValue } from '../json/exact-json.ts';
 import { toValidationView } from '../json/int64.ts';
 import { escapePointerToken } from '../document/json-pointer.ts';
 import type { Case, FixtureExpectation, FixtureRequest, FixtureStep } from './fixture.ts';
-import { checkVariable, variablesIn } from './variables.ts';
+import { checkVariable, variablesIn } from './run/variables.ts';
 
 const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
@@ -42,10 +42,11 @@ export function loadFixtures(paths: string[]): Case[] {
   const cases: Case[] = [];
   for (const file of expandPaths(paths, problems)) cases.push(...loadFile(file, validate, problems));
   if (problems.length > 0) {
-    throw new PlantstoreError('FIXTURE_INVALID', `${problems.length} problem${problems.length === 1 ? '' : 's'} in fixture files`, [
-      ...problems,
-      `The format: docs/reference.md "Fixtures", and ${relative(process.cwd(), FIXTURE_SCHEMA_PATH)}.`,
-    ]);
+    throw new PlantstoreError(
+      'FIXTURE_INVALID',
+      `${problems.length} problem${problems.length === 1 ? '' : 's'} in fixture files`,
+      [...problems, `The format: docs/reference.md "Fixtures", and ${relative(process.cwd(), FIXTURE_SCHEMA_PATH)}.`],
+    );
   }
   return cases;
 }
@@ -96,7 +97,8 @@ function loadFile(file: string, validate: ValidateFunction, problems: string[]):
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { intAsBigInt: true, lineCounter, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
-    for (const error of document.errors) problems.push(`${shown}:${place(lineCounter, error.pos[0])}: ${error.message.split('\n')[0]}`);
+    for (const error of document.errors)
+      problems.push(`${shown}:${place(lineCounter, error.pos[0])}: ${error.message.split('\n')[0]}`);
     return [];
   }
   const value = exactNumbers(document.toJS());
@@ -110,11 +112,13 @@ function loadFile(file: string, validate: ValidateFunction, problems: string[]):
       return `${shown}:${placeOf(document, lineCounter, full)}: ${full || '(fixture)'}`;
     };
     if (!validate(toValidationView(item as JsonValue))) {
-      for (const error of relevantErrors(validate.errors ?? [])) problems.push(`${at(error.instancePath)}: ${describe(error)}`);
+      for (const error of relevantErrors(validate.errors ?? []))
+        problems.push(`${at(error.instancePath)}: ${describe(error)}`);
       return;
     }
     const fixture = item as RawFixture;
-    if (names.has(fixture.name)) problems.push(`${at('/name')}: another fixture in this file is named '${fixture.name}'`);
+    if (names.has(fixture.name))
+      problems.push(`${at('/name')}: another fixture in this file is named '${fixture.name}'`);
     names.add(fixture.name);
     checkSteps(fixture, at, problems);
   });
@@ -154,12 +158,18 @@ function stringsAt(value: unknown, pointer: string, out: Array<[string, string]>
 
 /** YAML's BigInts back to numbers where a double holds them exactly (the toolkit's JsonValue). */
 function exactNumbers(value: unknown): unknown {
-  if (typeof value === 'bigint') return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+  if (typeof value === 'bigint')
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
   if (Array.isArray(value)) return value.map(exactNumbers);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value))
-      Object.defineProperty(out, key, { value: exactNumbers(item), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: exactNumbers(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return value;
@@ -169,12 +179,18 @@ function exactNumbers(value: unknown): unknown {
 function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
   const composite = errors.filter((e) => ['anyOf', 'oneOf', 'not'].includes(e.keyword));
   return errors.filter(
-    (e) => !composite.some((c) => c !== e && e.schemaPath.startsWith(`${c.schemaPath.slice(0, c.schemaPath.lastIndexOf('/'))}/${c.keyword}/`)),
+    (e) =>
+      !composite.some(
+        (c) =>
+          c !== e && e.schemaPath.startsWith(`${c.schemaPath.slice(0, c.schemaPath.lastIndexOf('/'))}/${c.keyword}/`),
+      ),
   );
 }
 
 function describe(error: ErrorObject): string {
-  const custom = (error.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[error.keyword];
+  const custom = (error.parentSchema as { 'x-messages'?: Record<string, string> } | undefined)?.['x-messages']?.[
+    error.keyword
+  ];
   if (custom) return custom;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { PlantstoreError } from '../errors.ts';
 import { parseJson } from '../json/exact-json.ts';
-import { groupFaults } from './faults.ts';
+import { groupFaults } from './run/faults.ts';
 import { summarize, type CaseResult, type OperationCoverage, type VerifyReport } from './report.ts';
 import type { PlannedOperation } from './reporters/index.ts';
 import type { ShardPart } from './shard.ts';
@@ -26,15 +26,21 @@ export interface MergedRun {
  * @example const { report } = mergeReports(['shard-1.json', 'shard-2.json']); report.outcome;
  */
 export function mergeReports(files: string[]): MergedRun {
-  if (files.length === 0) throw mismatch('no report to merge', ['Pass the --json report of every shard: plantstore merge-reports reports/*.json']);
+  if (files.length === 0)
+    throw mismatch('no report to merge', [
+      'Pass the --json report of every shard: plantstore merge-reports reports/*.json',
+    ]);
   const parts = files.map((file) => ({ file, report: readShard(file) }));
   const [first] = parts;
   const same = (what: string, read: (report: ShardReport) => unknown) => {
     for (const part of parts.slice(1))
       if (read(part.report) !== read(first.report))
-        throw mismatch(`${part.file} was run with ${what} ${String(read(part.report))}, ${first.file} with ${what} ${String(read(first.report))}`, [
-          'Every shard of a run must use the same document, seed, options and plantstore version; run them again alike.',
-        ]);
+        throw mismatch(
+          `${part.file} was run with ${what} ${String(read(part.report))}, ${first.file} with ${what} ${String(read(first.report))}`,
+          [
+            'Every shard of a run must use the same document, seed, options and plantstore version; run them again alike.',
+          ],
+        );
   };
   same('a shard count of', (r) => r.shard.count);
   same('seed', (r) => r.seed);
@@ -47,7 +53,8 @@ export function mergeReports(files: string[]): MergedRun {
   const byIndex = new Map<number, string>();
   for (const { file, report } of parts) {
     const twice = byIndex.get(report.shard.index);
-    if (twice !== undefined) throw mismatch(`shard ${report.shard.index}/${count} is given twice: ${twice} and ${file}`);
+    if (twice !== undefined)
+      throw mismatch(`shard ${report.shard.index}/${count} is given twice: ${twice} and ${file}`);
     byIndex.set(report.shard.index, file);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
@@ -60,10 +67,13 @@ export function mergeReports(files: string[]): MergedRun {
   const cases = new Array<CaseResult | undefined>(total);
   for (const { file, report } of parts) {
     const { positions } = report.shard;
-    if (positions.length !== report.cases.length) throw mismatch(`${file}: its shard lists ${positions.length} positions for ${report.cases.length} cases`);
+    if (positions.length !== report.cases.length)
+      throw mismatch(`${file}: its shard lists ${positions.length} positions for ${report.cases.length} cases`);
     positions.forEach((position, i) => {
       if (!Number.isInteger(position) || position < 0 || position >= total || cases[position] !== undefined)
-        throw mismatch(`${file}: case ${report.cases[i].id} claims position ${position}, which is out of range or another shard's`);
+        throw mismatch(
+          `${file}: case ${report.cases[i].id} claims position ${position}, which is out of range or another shard's`,
+        );
       cases[position] = report.cases[i];
     });
   }
@@ -113,23 +123,40 @@ function readShard(file: string): ShardReport {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw mismatch(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw mismatch(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
   const parsed = parseJson(text);
   const report = parsed.ok ? (parsed.value as unknown as Partial<ShardReport>) : undefined;
   if (!report || typeof report !== 'object' || report.reportVersion !== 1 || !Array.isArray(report.cases))
     throw mismatch(`${file} is not a plantstore verify --json report${parsed.ok ? '' : ` (${parsed.message})`}`);
   if (report.shard === undefined)
-    throw mismatch(`${file} is the report of a whole run, not of a shard`, ['Run each job with verify --shard i/n --json FILE, then merge those files.']);
+    throw mismatch(`${file} is the report of a whole run, not of a shard`, [
+      'Run each job with verify --shard i/n --json FILE, then merge those files.',
+    ]);
   return report as ShardReport;
 }
 
-const mismatch = (message: string, details: string[] = []) => new PlantstoreError('SHARD_MISMATCH', `merge-reports: ${message}`, details);
+const mismatch = (message: string, details: string[] = []) =>
+  new PlantstoreError('SHARD_MISMATCH', `merge-reports: ${message}`, details);
 
-/** The distinct faults of the whole run (each part's shrunk request kept), its coverage table and warnings, from the parts'. */
-function mergedFindings(reports: VerifyReport[], results: CaseResult[]): Pick<VerifyReport, 'faults' | 'coverage' | 'warnings'> {
-  const shrunk = new Map(reports.flatMap((report) => (report.faults ?? []).filter((fault) => fault.shrunk).map((fault) => [fault.key, fault.shrunk!])));
-  const faults = groupFaults(results).map((fault) => (shrunk.has(fault.key) ? { ...fault, shrunk: shrunk.get(fault.key) } : fault));
+/**
+ * The distinct faults of the whole run (each part's shrunk request kept), its coverage table and warnings, from the
+ * parts'.
+ */
+function mergedFindings(
+  reports: VerifyReport[],
+  results: CaseResult[],
+): Pick<VerifyReport, 'faults' | 'coverage' | 'warnings'> {
+  const shrunk = new Map(
+    reports.flatMap((report) =>
+      (report.faults ?? []).filter((fault) => fault.shrunk).map((fault) => [fault.key, fault.shrunk!]),
+    ),
+  );
+  const faults = groupFaults(results).map((fault) =>
+    shrunk.has(fault.key) ? { ...fault, shrunk: shrunk.get(fault.key) } : fault,
+  );
   const rank = { 'not-reached': 0, reached: 1, failed: 2 } as const;
   const coverage = new Map<string, OperationCoverage>();
   for (const row of reports.flatMap((report) => report.coverage ?? [])) {
@@ -139,7 +166,8 @@ function mergedFindings(reports: VerifyReport[], results: CaseResult[]): Pick<Ve
       continue;
     }
     seen.requests += row.requests;
-    for (const [status, state] of Object.entries(row.statuses)) if (rank[state] > rank[seen.statuses[status] ?? 'not-reached']) seen.statuses[status] = state;
+    for (const [status, state] of Object.entries(row.statuses))
+      if (rank[state] > rank[seen.statuses[status] ?? 'not-reached']) seen.statuses[status] = state;
     for (const status of row.undeclared) if (!seen.undeclared.includes(status)) seen.undeclared.push(status);
   }
   const warnings = [...new Set(reports.flatMap((report) => report.warnings ?? []))];

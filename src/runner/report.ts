@@ -3,11 +3,11 @@
 // (src/http/types.ts) as a reader wants them, with the body as a JSON value, so a report reads
 // like a mock journal entry. Nothing in here ever holds the token (see redact.ts).
 import type { JsonValue } from '../json/exact-json.ts';
-import type { MockRequest, MockResponse } from '../http/types.ts';
+import type { HttpRequest, HttpAnswer } from '../http/types.ts';
 import type { ShardPart } from './shard.ts';
 
 /** A request as the report shows it: credentials redacted, the body as a value. */
-export interface PlainRequest extends Pick<MockRequest, 'method' | 'path' | 'query'> {
+export interface PlainRequest extends Pick<HttpRequest, 'method' | 'path' | 'query'> {
   /** Header names in lower case. */
   headers: Record<string, string>;
   /** The JSON body as a value, a raw body as text, or undefined for none. */
@@ -15,7 +15,7 @@ export interface PlainRequest extends Pick<MockRequest, 'method' | 'path' | 'que
 }
 
 /** An answer as the report shows it: credentials redacted, the body as a value. */
-export interface PlainResponse extends Pick<MockResponse, 'status' | 'headers'> {
+export interface PlainResponse extends Pick<HttpAnswer, 'status' | 'headers'> {
   /** The parsed JSON body when it is JSON, else its text (cut to a few KiB); undefined when empty. */
   body?: JsonValue;
 }
@@ -53,7 +53,10 @@ export interface StepResult {
 export type CaseStatus = 'passed' | 'failed' | 'skipped';
 
 export interface CaseResult {
-  /** Unique within a run: "<fixture file>#<name>", "generated/<operation>/<n>" or "generated/sequence/<collection>/<n>". */
+  /**
+   * Unique within a run: "<fixture file>#<name>", "generated/<operation>/<n>" or
+   * "generated/sequence/<collection>/<n>".
+   */
   id: string;
   name: string;
   /** The fixture file (relative to the working directory) or 'generated'. */
@@ -102,12 +105,18 @@ export interface VerifyReport {
   durationMs: number;
   outcome: 'passed' | 'failed';
   summary: VerifySummary;
-  /** Set when the run stopped early because the server stopped answering (the cases not run are skipped with this reason). */
+  /**
+   * Set when the run stopped early because the server stopped answering (the cases not run are skipped with this
+   * reason).
+   */
   stopped?: string;
   cases: CaseResult[];
   /** With --generate: the operations that got no generated case, each with the reason. */
   uncovered: UncoveredOperation[];
-  /** The findings grouped into distinct faults (faults.ts), failures first; each failure shrunk to its smallest request. */
+  /**
+   * The findings grouped into distinct faults (faults.ts), failures first; each failure shrunk to its smallest
+   * request.
+   */
   faults?: Fault[];
   /** Every declared operation by declared status: reached, failed or not reached (coverage.ts). */
   coverage?: OperationCoverage[];

@@ -11,7 +11,12 @@ import { parseShard, type Shard } from './shard.ts';
 
 /** Where a reporter writes: a stream (the console), or a file written when the run ends. */
 export type ReporterTarget =
-  | { name: ReporterName; stream: { write(chunk: string): unknown; isTTY?: boolean }; color?: boolean; progress?: boolean }
+  | {
+      name: ReporterName;
+      stream: { write(chunk: string): unknown; isTTY?: boolean };
+      color?: boolean;
+      progress?: boolean;
+    }
   | { name: ReporterName; file: string };
 
 export interface VerifyOptions {
@@ -102,9 +107,13 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
   try {
     targetUrl = new URL(options.target);
   } catch {
-    throw usage(`--target ${JSON.stringify(options.target)} is not a URL`, 'Give the base URL of the server, e.g. --target http://127.0.0.1:4010');
+    throw usage(
+      `--target ${JSON.stringify(options.target)} is not a URL`,
+      'Give the base URL of the server, e.g. --target http://127.0.0.1:4010',
+    );
   }
-  if (targetUrl.protocol !== 'http:' && targetUrl.protocol !== 'https:') throw usage(`--target must be an http:// or https:// URL, got ${targetUrl.protocol}`);
+  if (targetUrl.protocol !== 'http:' && targetUrl.protocol !== 'https:')
+    throw usage(`--target must be an http:// or https:// URL, got ${targetUrl.protocol}`);
   if (targetUrl.search || targetUrl.hash) throw usage('--target is a base URL: leave out the query and fragment');
   for (const [name, value, min] of [
     ['--generate', options.generate, 0],
@@ -116,7 +125,8 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
     ['--max-response-size', options.maxResponseBytes, 1],
     ['--concurrency', options.concurrency, 1],
   ] as const) {
-    if (!Number.isSafeInteger(value) || value < min) throw usage(`${name} must be a whole number of ${min} or more, got ${value}`);
+    if (!Number.isSafeInteger(value) || value < min)
+      throw usage(`${name} must be a whole number of ${min} or more, got ${value}`);
   }
   // A path that is not there is named as such, before "nothing to run" could hide it.
   if (!usesBuiltIn && !existsSync(resolve(spec))) {
@@ -126,9 +136,15 @@ export function resolveVerifyOptions(input: VerifyInput): ResolvedVerifyOptions 
   }
   const missing = options.fixtures.filter((path) => !existsSync(resolve(path)));
   if (missing.length > 0)
-    throw usage(`--fixtures ${missing.join(', ')}: no such file or folder`, 'Pass fixture files or folders (YAML/JSON), or leave --fixtures out.');
+    throw usage(
+      `--fixtures ${missing.join(', ')}: no such file or folder`,
+      'Pass fixture files or folders (YAML/JSON), or leave --fixtures out.',
+    );
   if (options.fixtures.length === 0 && options.generate === 0) {
-    throw usage('nothing to run: no fixtures and no generated cases', 'Pass --fixtures PATH, or --generate N to build cases from the document.');
+    throw usage(
+      'nothing to run: no fixtures and no generated cases',
+      'Pass --fixtures PATH, or --generate N to build cases from the document.',
+    );
   }
   let caPem: string | undefined;
   if (options.ca !== undefined) {
@@ -154,7 +170,10 @@ export function parseHeaderFlags(flags: string[]): Record<string, string> {
     const colon = flag.indexOf(':');
     const name = colon === -1 ? '' : flag.slice(0, colon).trim();
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw usage(`--header ${JSON.stringify(flag)} is not "Name: value"`, 'For example: --header "X-Request-Source: ci"');
+      throw usage(
+        `--header ${JSON.stringify(flag)} is not "Name: value"`,
+        'For example: --header "X-Request-Source: ci"',
+      );
     headers[name.toLowerCase()] = flag.slice(colon + 1).trim();
   }
   return headers;

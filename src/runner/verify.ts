@@ -7,23 +7,23 @@ import { loadAuditedSpec } from '../example/load-audited-spec.ts';
 import { listOperations } from '../document/operations.ts';
 import { createRouter } from '../document/router.ts';
 import { createValidators } from '../validation/validator.ts';
-import { authSecrets, checkAuth } from './credentials.ts';
+import { authSecrets, checkAuth } from './generate/credentials.ts';
 import type { Case } from './fixture.ts';
-import { generateCases } from './generated-cases.ts';
-import { createHttpClient, type HttpClient } from './http-client.ts';
+import { generateCases } from './generate/generated-cases.ts';
+import { createHttpClient, type HttpClient } from './run/http-client.ts';
 import { loadFixtures } from './load-fixtures.ts';
-import { createOutageWatch, OUTAGE_LIMIT } from './outage.ts';
+import { createOutageWatch, OUTAGE_LIMIT } from './run/outage.ts';
 import { LIVENESS_TIMEOUT_MS } from './defaults.ts';
-import { createRedactor, credentialNames, isCredentialHeader, redactUrl, type Redactor } from './redact.ts';
+import { createRedactor, credentialNames, isCredentialHeader, redactUrl, type Redactor } from './run/redact.ts';
 import { summarize, type CaseResult, type UncoveredOperation, type VerifyReport } from './report.ts';
 import { REPORTERS, type Reporter } from './reporters/index.ts';
-import { runCase, type CaseContext } from './run-case.ts';
-import { runCases } from './run-cases.ts';
-import { coverageOf } from './coverage.ts';
-import { groupFaults, type Fault } from './faults.ts';
-import { shrinkFaults } from './shrink.ts';
+import { runCase, type CaseContext } from './run/run-case.ts';
+import { runCases } from './run/run-cases.ts';
+import { coverageOf } from './run/coverage.ts';
+import { groupFaults, type Fault } from './run/faults.ts';
+import { shrinkFaults } from './run/shrink.ts';
 import type { Operation } from '../document/operations.ts';
-import { stringsIn, variablesIn } from './variables.ts';
+import { stringsIn, variablesIn } from './run/variables.ts';
 import { documentHash } from '../document/document-hash.ts';
 import { plantstoreVersion } from './plantstore-version.ts';
 import { shardPositions, type ShardPart } from './shard.ts';
@@ -33,7 +33,8 @@ import { resolveVerifyOptions, type ReporterTarget, type VerifyInput } from './v
  * Verifies the server at `target` against the document: replays the fixtures, runs the generated
  * cases, and returns the report (it throws only for usage and configuration errors, and with
  * TARGET_UNREACHABLE when no connection to the target can be made).
- * @example const report = await verify({ target: 'http://127.0.0.1:4010', token: 'secret' }); report.outcome === 'passed';
+ * @example const report = await verify({ target: 'http://127.0.0.1:4010', token: 'secret' }); report.outcome ===
+ * 'passed';
  */
 export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const options = resolveVerifyOptions(input);
@@ -50,7 +51,9 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const all = [...(options.fixtures.length > 0 ? loadFixtures(options.fixtures) : []), ...generated.cases];
   const whole = select(all, options.filter);
   if (whole.length === 0)
-    throw operations.length === 0 && options.fixtures.length === 0 ? noOperation(spec.document) : nothingToRun(operations.length, generated.uncovered);
+    throw operations.length === 0 && options.fixtures.length === 0
+      ? noOperation(spec.document)
+      : nothingToRun(operations.length, generated.uncovered);
   // --shard i/n: this job's part; each case keeps its whole-run position (and so its {{uniqueId}}).
   const positions = options.shard ? shardPositions(whole, options.shard) : whole.map((_, position) => position);
   const cases = options.shard ? positions.map((position) => whole[position]) : whole;
@@ -60,10 +63,19 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     .filter(([name]) => isCredentialHeader(name))
     .map(([, value]) => value);
   // Credentials are redacted by place (run-case.ts); this catches long ones a server echoes back.
-  const redact = createRedactor([options.token, ...credentialHeaders, ...authSecrets(options.auth), decodeURIComponent(options.targetUrl.password)]);
+  const redact = createRedactor([
+    options.token,
+    ...credentialHeaders,
+    ...authSecrets(options.auth),
+    decodeURIComponent(options.targetUrl.password),
+  ]);
   const names = credentialNames(operations.flatMap((operation) => operation.security.flat()));
   const outputs = options.reporters.map((target) => openReporter(target));
-  const client = createHttpClient({ timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, ca: options.caPem });
+  const client = createHttpClient({
+    timeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    ca: options.caPem,
+  });
   await reachable(client, options.targetUrl, Math.min(options.timeoutMs, PROBE_TIMEOUT_MS), redact);
   const context: CaseContext = {
     target: options.targetUrl,
@@ -94,7 +106,8 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
   const outage = createOutageWatch();
   let stopped: string | undefined;
   let timeLimited = false;
-  // Time-outs in a row, in the order cases finish: at OUTAGE_LIMIT the server is asked whether it answers anything at all.
+  // Time-outs in a row, in the order cases finish: at OUTAGE_LIMIT the server is asked whether it answers anything at
+  // all.
   let timeoutsInARow = 0;
   const hungAlone = new Set<string>();
   const deadline = options.timeLimitMs > 0 ? startedAt.getTime() + options.timeLimitMs : Infinity;
@@ -115,11 +128,15 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
       run: async (testCase, index) => {
         const result = await runSafely(testCase, context, options.uniqueIdBase + BigInt(positions[index]));
         timeoutsInARow = timedOut(result) ? timeoutsInARow + 1 : 0;
-        if (timeoutsInARow >= OUTAGE_LIMIT && (await stillAnswers(client, options.targetUrl, Math.min(options.timeoutMs, LIVENESS_TIMEOUT_MS)))) {
+        if (
+          timeoutsInARow >= OUTAGE_LIMIT &&
+          (await stillAnswers(client, options.targetUrl, Math.min(options.timeoutMs, LIVENESS_TIMEOUT_MS)))
+        ) {
           timeoutsInARow = 0;
           hungAlone.add(result.id);
           for (const finding of result.steps.flatMap((step) => step.findings))
-            if (finding.code === 'timeout') finding.message += '; the server still answers other requests, so this input hung it';
+            if (finding.code === 'timeout')
+              finding.message += '; the server still answers other requests, so this input hung it';
         }
         return result;
       },
@@ -133,12 +150,18 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
       let shrinkIndex = 0;
       // Shrinking gets what is left of --time-limit, and at most as long again as the run took.
       const shrinkDeadline = Math.min(deadline, Date.now() + Math.max(Date.now() - startedAt.getTime(), 5000));
-      await shrinkFaults(faults, byId, (testCase) => runSafely(testCase, context, options.uniqueIdBase + BigInt(whole.length + ++shrinkIndex)), shrinkDeadline);
+      await shrinkFaults(
+        faults,
+        byId,
+        (testCase) => runSafely(testCase, context, options.uniqueIdBase + BigInt(whole.length + ++shrinkIndex)),
+        shrinkDeadline,
+      );
     }
   } finally {
     await client.close();
   }
-  if (timeLimited) warnings.push(`--time-limit ${options.timeLimitMs / 1000} s cut the run: the cases not started are skipped`);
+  if (timeLimited)
+    warnings.push(`--time-limit ${options.timeLimitMs / 1000} s cut the run: the cases not started are skipped`);
   const summary = summarize(results);
   const shard: ShardPart | undefined = options.shard && {
     ...options.shard,
@@ -179,7 +202,11 @@ function timedOut(result: CaseResult): boolean {
 
 /** Any answer at all to a plain GET of the target's base path: the server's loop still runs. */
 async function stillAnswers(client: HttpClient, target: URL, timeoutMs: number): Promise<boolean> {
-  const outcome = await client.send(target, { method: 'GET', path: target.pathname, query: '', headers: {}, body: '' }, timeoutMs);
+  const outcome = await client.send(
+    target,
+    { method: 'GET', path: target.pathname, query: '', headers: {}, body: '' },
+    timeoutMs,
+  );
   return outcome.ok || outcome.status !== undefined;
 }
 
@@ -211,15 +238,23 @@ async function reachable(client: HttpClient, target: URL, timeoutMs: number, red
   const probe = await client.probe(target, timeoutMs);
   if (probe.ok) return;
   await client.close();
-  throw new PlantstoreError('TARGET_UNREACHABLE', redact(`cannot reach ${redactUrl(target).origin}: ${probe.message}`), [
-    probe.code === 'tls-error' ? 'No case was run.' : 'No case was run. Start the server, or point --target at where it listens.',
-  ]);
+  throw new PlantstoreError(
+    'TARGET_UNREACHABLE',
+    redact(`cannot reach ${redactUrl(target).origin}: ${probe.message}`),
+    [
+      probe.code === 'tls-error'
+        ? 'No case was run.'
+        : 'No case was run. Start the server, or point --target at where it listens.',
+    ],
+  );
 }
 
 function select(cases: Case[], filter: string[]): Case[] {
   if (filter.length === 0) return cases;
   const needles = filter.map((f) => f.toLowerCase());
-  const selected = cases.filter((c) => needles.some((needle) => c.name.toLowerCase().includes(needle) || c.id.toLowerCase().includes(needle)));
+  const selected = cases.filter((c) =>
+    needles.some((needle) => c.name.toLowerCase().includes(needle) || c.id.toLowerCase().includes(needle)),
+  );
   if (selected.length === 0) {
     throw new PlantstoreError('USAGE', `no case matches --filter ${filter.map((f) => JSON.stringify(f)).join(', ')}`, [
       `There are ${cases.length} cases, e.g. ${cases
@@ -246,7 +281,10 @@ function nothingToRun(operationCount: number, uncovered: UncoveredOperation[]): 
 // server answers: there is nothing to verify, which is said plainly rather than as a missing flag.
 function noOperation(document: { webhooks?: Record<string, unknown> }): PlantstoreError {
   const webhooks = Object.keys(document.webhooks ?? {}).length;
-  const what = webhooks > 0 ? `only ${webhooks} webhook${webhooks === 1 ? '' : 's'}, requests the API sends rather than answers` : 'no webhooks either';
+  const what =
+    webhooks > 0
+      ? `only ${webhooks} webhook${webhooks === 1 ? '' : 's'}, requests the API sends rather than answers`
+      : 'no webhooks either';
   return new PlantstoreError('USAGE', `nothing to verify: the document declares no operation under paths (${what})`, [
     'verify checks the answers a server gives to the operations under paths; add paths to the document, or pass --fixtures PATH.',
   ]);
@@ -256,9 +294,13 @@ function noOperation(document: { webhooks?: Record<string, unknown> }): Plantsto
 function requireToken(cases: Case[]): void {
   const users = cases.filter((c) => stringsIn(c.steps).some((text) => variablesIn(text).includes('token')));
   if (users.length === 0) return;
-  throw new PlantstoreError('USAGE', `${users.length} case${users.length === 1 ? ' uses' : 's use'} {{token}}, but no token was given`, [
-    'Pass --token TOKEN (or set PLANTSTORE_TOKEN). The plantstore mock accepts any well-formed token, e.g. --token test-token.',
-  ]);
+  throw new PlantstoreError(
+    'USAGE',
+    `${users.length} case${users.length === 1 ? ' uses' : 's use'} {{token}}, but no token was given`,
+    [
+      'Pass --token TOKEN (or set PLANTSTORE_TOKEN). The plantstore mock accepts any well-formed token, e.g. --token test-token.',
+    ],
+  );
 }
 
 async function runSafely(testCase: Case, context: CaseContext, uniqueId: bigint): Promise<CaseResult> {
@@ -266,7 +308,9 @@ async function runSafely(testCase: Case, context: CaseContext, uniqueId: bigint)
     return await runCase(testCase, context, uniqueId);
   } catch (error) {
     // Only a runner bug gets here; the run goes on and the case says what happened.
-    const message = context.redact(`plantstore bug while running this case (please report it): ${(error as Error).stack ?? String(error)}`);
+    const message = context.redact(
+      `plantstore bug while running this case (please report it): ${(error as Error).stack ?? String(error)}`,
+    );
     return {
       id: testCase.id,
       name: testCase.name,
@@ -282,10 +326,21 @@ async function runSafely(testCase: Case, context: CaseContext, uniqueId: bigint)
 
 export function openReporter(target: ReporterTarget): { reporter: Reporter; close(): void } {
   const factory = REPORTERS[target.name];
-  if (!factory) throw new PlantstoreError('USAGE', `unknown reporter '${target.name}'; reporters: ${Object.keys(REPORTERS).join(', ')}`);
+  if (!factory)
+    throw new PlantstoreError(
+      'USAGE',
+      `unknown reporter '${target.name}'; reporters: ${Object.keys(REPORTERS).join(', ')}`,
+    );
   if ('stream' in target) {
     const tty = target.stream.isTTY === true;
-    return { reporter: factory({ write: (chunk) => target.stream.write(chunk), color: target.color ?? tty, progress: target.progress ?? tty }), close() {} };
+    return {
+      reporter: factory({
+        write: (chunk) => target.stream.write(chunk),
+        color: target.color ?? tty,
+        progress: target.progress ?? tty,
+      }),
+      close() {},
+    };
   }
   // A report file is written whole when the run ends; its folder is made now (a missing one is
   // created, as `mkdir -p` would), so a bad path fails before any request.

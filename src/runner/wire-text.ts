@@ -1,5 +1,5 @@
 // A parameter's or header's text read as the value its schema's type describes, by the rules the
-// mock reads request text with (src/mock/coerce-text.ts: a number literal by the schema's numeric
+// mock reads request text with (src/mock/request/coerce-text.ts: a number literal by the schema's numeric
 // type, exactly when past 2^53; true/false; "" as null where null is allowed), for primitives
 // only. The runner may not import the mock (they are separate adapters of the one engine), and a
 // judgement of "forbidden" must read the text as the server under test is told to.

@@ -9,7 +9,15 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { decodeLog, encodeEntry, encodePutText, HEADER, type LogEntry } from './state-log.ts';
-import { createMemoryStore, recordText, StateFullError, type MemoryStore, type MemoryStoreLimits, type StateStore, type StoredRecord } from './store.ts';
+import {
+  createMemoryStore,
+  recordText,
+  StateFullError,
+  type MemoryStore,
+  type MemoryStoreLimits,
+  type StateStore,
+  type StoredRecord,
+} from './store.ts';
 import { PlantstoreError } from '../errors.ts';
 
 const MIN_COMPACT_LINES = 1000;
@@ -69,7 +77,13 @@ export async function openFileStore(file: string, logger: Logger, limits: Memory
 
   // An insert or a replace: one serialization (or none, with the body's text) for both the memory
   // and the log line.
-  const put = (change: StateStore['insert'], collection: string, key: string, record: StoredRecord, text: string | undefined) => {
+  const put = (
+    change: StateStore['insert'],
+    collection: string,
+    key: string,
+    record: StoredRecord,
+    text: string | undefined,
+  ) => {
     const stored = recordText(record, text);
     if (!change(collection, key, record, stored)) return false;
     queue.push(encodePutText(collection, key, stored));
@@ -122,7 +136,8 @@ function load(file: string, memory: StateStore, logger: Logger): number {
   try {
     for (const entry of decoded.entries) {
       if (entry.op === 'put') {
-        if (!memory.replace(entry.collection, entry.key, entry.record)) memory.insert(entry.collection, entry.key, entry.record);
+        if (!memory.replace(entry.collection, entry.key, entry.record))
+          memory.insert(entry.collection, entry.key, entry.record);
       } else if (entry.op === 'delete') memory.remove(entry.collection, entry.key);
       else if (entry.op === 'clear') memory.clear();
     }

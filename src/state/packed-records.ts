@@ -8,7 +8,10 @@
 import { Buffer } from 'node:buffer';
 import { randomInt } from 'node:crypto';
 
-/** Chunks start at 4 KB and double to 1 MB: a collection of a few records (one per tenant under --isolate-by token) takes little. */
+/**
+ * Chunks start at 4 KB and double to 1 MB: a collection of a few records (one per tenant under --isolate-by token)
+ * takes little.
+ */
 const FIRST_CHUNK_BYTES = 1 << 12;
 const CHUNK_BYTES = 1 << 20;
 /** A slot whose record was removed (its chunk field). */
@@ -16,7 +19,10 @@ const REMOVED = -1;
 /** In the table's slot field: 0 is an empty place, -1 a place whose record was removed, else slot + 1. */
 const EMPTY = 0;
 const GONE = -1;
-/** Per slot: chunk, offset, key bytes (negative: UTF-16LE, else Latin-1), text bytes (negative: UTF-16LE, else UTF-8). */
+/**
+ * Per slot: chunk, offset, key bytes (negative: UTF-16LE, else Latin-1), text bytes (negative: UTF-16LE, else UTF-8).
+ *
+ */
 const SLOT_FIELDS = 4;
 /**
  * Slots come in pages of 1,024 (16 KB), added as needed: one array that doubled would be copied
@@ -24,7 +30,10 @@ const SLOT_FIELDS = 4;
  */
 const PAGE_BITS = 10;
 const PAGE_SLOTS = 1 << PAGE_BITS;
-/** Removed and replaced records' bytes are reclaimed (the live ones copied anew) past this much and past the live bytes. */
+/**
+ * Removed and replaced records' bytes are reclaimed (the live ones copied anew) past this much and past the live
+ * bytes.
+ */
 const MIN_GARBAGE_BYTES = 4 * CHUNK_BYTES;
 
 /**
@@ -90,7 +99,8 @@ export class PackedRecords {
     if (this.#table[2 * free + 1] === EMPTY) this.#filled++;
     this.#table[2 * free] = this.#hashedValue;
     this.#table[2 * free + 1] = slot + 1;
-    if (this.#filled * 4 > (this.#mask + 1) * 3) this.#rehash(this.#live * 2 > this.#mask + 1 ? (this.#mask + 1) * 2 : this.#mask + 1);
+    if (this.#filled * 4 > (this.#mask + 1) * 3)
+      this.#rehash(this.#live * 2 > this.#mask + 1 ? (this.#mask + 1) * 2 : this.#mask + 1);
     return this;
   }
 
@@ -167,7 +177,9 @@ export class PackedRecords {
     const keyBytes = wide ? 2 * key.length : key.length;
     const textWide = !text.isWellFormed();
     const most = keyBytes + (textWide ? 2 : 3) * text.length;
-    const chunk = this.#chunkFor(this.#end + most <= this.#room || textWide ? most : keyBytes + Buffer.byteLength(text, 'utf8'));
+    const chunk = this.#chunkFor(
+      this.#end + most <= this.#room || textWide ? most : keyBytes + Buffer.byteLength(text, 'utf8'),
+    );
     const offset = this.#end;
     chunk.write(key, offset, keyBytes, wide ? 'utf16le' : 'latin1');
     const textBytes = chunk.write(text, offset + keyBytes, textWide ? 'utf16le' : 'utf8');
@@ -175,11 +187,16 @@ export class PackedRecords {
     this.#point(slot, offset, wide ? -keyBytes : keyBytes, textWide ? -textBytes : textBytes);
   }
 
-  /** The last chunk, or a new one (twice the last's size up to 1 MB, or `bytes` when more) when `bytes` do not fit in it. */
+  /**
+   * The last chunk, or a new one (twice the last's size up to 1 MB, or `bytes` when more) when `bytes` do not fit in
+   * it.
+   */
   #chunkFor(bytes: number): Buffer {
     if (this.#end + bytes > this.#room || this.#chunks.length === 0) {
       const last = this.#chunks.length === 0 ? 0 : this.#chunks[this.#chunks.length - 1].length;
-      this.#chunks.push(Buffer.allocUnsafeSlow(Math.max(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, 2 * last)), bytes)));
+      this.#chunks.push(
+        Buffer.allocUnsafeSlow(Math.max(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, 2 * last)), bytes)),
+      );
       this.#room = this.#chunks[this.#chunks.length - 1].length;
       this.#end = 0;
     }
@@ -280,7 +297,8 @@ export class PackedRecords {
       this.#end += bytes;
     }
     const table = this.#table;
-    for (let place = 0; place < table.length / 2; place++) if (table[2 * place + 1] > 0) table[2 * place + 1] = renumbered[table[2 * place + 1] - 1] + 1;
+    for (let place = 0; place < table.length / 2; place++)
+      if (table[2 * place + 1] > 0) table[2 * place + 1] = renumbered[table[2 * place + 1] - 1] + 1;
     let places = 16;
     while (places < 2 * this.#live) places *= 2;
     this.#rehash(places);

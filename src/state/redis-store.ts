@@ -58,7 +58,8 @@ export function redisNamespace(documentHash: string, prefix: string | null): str
 /**
  * Connects to Redis (without waiting for it to be up: a mock whose Redis is away answers 503 until
  * it is back) and returns the store.
- * @example const store = await openRedisStore({ url: 'redis://127.0.0.1:6379/0', namespace: redisNamespace(hash, null), logger });
+ * @example const store = await openRedisStore({ url: 'redis://127.0.0.1:6379/0', namespace: redisNamespace(hash, null),
+ * logger });
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   requireClient();
@@ -75,10 +76,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     overhead: RECORD_OVERHEAD_BYTES,
     commandTimeoutMs: timeoutMs,
   };
-  const worker = new Worker(new URL(`./redis-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url), {
-    workerData: setup,
-    transferList: [port2],
-  });
+  const worker = new Worker(
+    new URL(`./redis-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+    {
+      workerData: setup,
+      transferList: [port2],
+    },
+  );
   // The worker's log lines, and its first word on the connection (up, or not yet).
   const first = new Promise<void>((resolve, reject) => {
     worker.on('message', (message: { log?: 'warn' | 'info'; line?: string; ready?: boolean }) => {
@@ -87,7 +91,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     });
     worker.once('error', reject);
   });
-  worker.on('error', (error) => logger.error(`plantstore bug: the Redis worker failed: ${error.stack ?? String(error)}`));
+  worker.on('error', (error) =>
+    logger.error(`plantstore bug: the Redis worker failed: ${error.stack ?? String(error)}`),
+  );
   await first;
   worker.unref();
   port1.unref();
@@ -107,11 +113,17 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
         const answer = received.message as Answer;
         if (answer.id !== id) continue;
         if (answer.ok) return answer.value;
-        if (answer.unavailable) throw new StateUnavailableError(`the mock's state is unavailable (Redis at ${where} cannot be reached); try again shortly`);
+        if (answer.unavailable)
+          throw new StateUnavailableError(
+            `the mock's state is unavailable (Redis at ${where} cannot be reached); try again shortly`,
+          );
         throw new Error(`plantstore bug: Redis refused a store command: ${answer.message}`);
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new StateUnavailableError(`the mock's state is unavailable (Redis at ${where} did not answer within ${wait} ms); try again shortly`);
+      if (left <= 0)
+        throw new StateUnavailableError(
+          `the mock's state is unavailable (Redis at ${where} did not answer within ${wait} ms); try again shortly`,
+        );
       Atomics.wait(flag, 0, 0, left);
       Atomics.store(flag, 0, 0);
     }
@@ -142,7 +154,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 
   return {
     insert(collection, key, record, text) {
-      const code = call('insert', [collection, key, recordText(record, text), maxBytes, MAX_COLLECTION_RECORDS]) as number;
+      const code = call('insert', [
+        collection,
+        key,
+        recordText(record, text),
+        maxBytes,
+        MAX_COLLECTION_RECORDS,
+      ]) as number;
       if (code < 0) refused(code, collection);
       return code === 1;
     },
@@ -152,7 +170,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     },
     list(collection, offset = 0, limit = Number.POSITIVE_INFINITY) {
       if (limit <= 0) return [];
-      const texts = call('list', [collection, offset, Number.isFinite(limit) ? limit : -1], BULK_TIMEOUT_MS) as Array<string | null>;
+      const texts = call('list', [collection, offset, Number.isFinite(limit) ? limit : -1], BULK_TIMEOUT_MS) as Array<
+        string | null
+      >;
       // (A record removed by another replica between the two reads of the script cannot happen: it is one step.)
       return texts.filter((text): text is string => text !== null).map(read);
     },
@@ -166,7 +186,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
       call('clear', [], BULK_TIMEOUT_MS);
     },
     snapshot: () => Object.fromEntries(dump(true).map(({ collection, texts }) => [collection, texts.map(read)])),
-    entries: () => dump(true).flatMap(({ collection, keys, texts }) => keys.map((key, i): [string, string, StoredRecord] => [collection, key, read(texts[i])])),
+    entries: () =>
+      dump(true).flatMap(({ collection, keys, texts }) =>
+        keys.map((key, i): [string, string, StoredRecord] => [collection, key, read(texts[i])]),
+      ),
     keys: () => dump(false).flatMap(({ collection, keys }) => keys.map((key): [string, string] => [collection, key])),
     size: () => call('size', []) as number,
     // Every change is acknowledged by Redis before the call returns: nothing waits to be written.
@@ -189,7 +212,10 @@ function requireClient(): void {
   try {
     createRequire(import.meta.url).resolve('ioredis');
   } catch {
-    throw new PlantstoreError('USAGE', '--state redis:// needs the ioredis package, which is not installed: npm install ioredis');
+    throw new PlantstoreError(
+      'USAGE',
+      '--state redis:// needs the ioredis package, which is not installed: npm install ioredis',
+    );
   }
 }
 

@@ -23,13 +23,15 @@ export interface WorkerSetup {
 }
 
 export type Request = { id: number; op: string; args: Array<string | number> };
-export type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; unavailable: boolean; message: string };
+export type Answer =
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; unavailable: boolean; message: string };
 
 // A record's weight, as the memory store reckons it: key, text and overhead (bytes here, characters there).
 const WEIGH = `local function weigh(k, text) return #k + #text + tonumber(ARGV[#ARGV]) end`;
 
 const SCRIPTS = {
-  // ARGV: ns, collection, key, text, maxBytes (-1: none), maxRecords, overhead -> 1 stored, 0 exists, -1 too heavy, -2 collection full
+  // ARGV: ns, collection, key, text, maxBytes (-1: none), maxRecords, overhead -> 1 stored, 0 exists, -1 too heavy, -2
+  // collection full
   insert: `${WEIGH}
     local ns, c, k, text = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
     local h = ns .. 'h:' .. c
@@ -131,7 +133,10 @@ function serve(setup: WorkerSetup): void {
     if (state === 'down') return;
     const first = state === 'connecting';
     state = 'down';
-    say('warn', `state: Redis at ${where} is ${first ? 'unreachable' : 'gone'} (${error.code ?? error.message}); answering 503 and reconnecting with backoff`);
+    say(
+      'warn',
+      `state: Redis at ${where} is ${first ? 'unreachable' : 'gone'} (${error.code ?? error.message}); answering 503 and reconnecting with backoff`,
+    );
     if (first) parentPort!.postMessage({ ready: false });
   });
   client.on('close', () => {

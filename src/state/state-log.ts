@@ -22,7 +22,9 @@ export function encodeEntry(entry: LogEntry): string {
 
 /** A put whose record is already JSON text (the memory store's): the same line encodeEntry writes. */
 export function encodePutText(collection: string, key: string, recordJson: string): string {
-  return line(`{"op":"put","collection":${JSON.stringify(collection)},"key":${JSON.stringify(key)},"record":${recordJson}}`);
+  return line(
+    `{"op":"put","collection":${JSON.stringify(collection)},"key":${JSON.stringify(key)},"record":${recordJson}}`,
+  );
 }
 
 function line(json: string): string {
@@ -50,10 +52,14 @@ export function decodeLog(text: string, file: string): DecodedLog {
     if (!entry) {
       const isLast = end === -1 || text.slice(end + 1).trim() === '';
       if (isLast) return { entries, validBytes: Buffer.byteLength(text.slice(0, offset)), tornTail: true };
-      throw new PlantstoreError('STATE_FILE_CORRUPT', `${file}: line ${lineNumber} is damaged (checksum or JSON), and records follow it`, [
-        'The file was changed by something other than plantstore, or the disk is failing.',
-        'Nothing was loaded, so nothing is lost: restore the file from a backup, or move it away to start empty.',
-      ]);
+      throw new PlantstoreError(
+        'STATE_FILE_CORRUPT',
+        `${file}: line ${lineNumber} is damaged (checksum or JSON), and records follow it`,
+        [
+          'The file was changed by something other than plantstore, or the disk is failing.',
+          'Nothing was loaded, so nothing is lost: restore the file from a backup, or move it away to start empty.',
+        ],
+      );
     }
     if (lineNumber === 1 && entry.op !== 'header') {
       throw new PlantstoreError('STATE_FILE_CORRUPT', `${file}: not a plantstore state file (no header line)`, [

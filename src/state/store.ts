@@ -70,7 +70,11 @@ export interface StateLimitWords {
   raise: string;
 }
 
-export const CLI_WORDS: StateLimitWords = { limit: '--max-state-mb', clear: 'DELETE /__mock/state', raise: 'start the mock with a larger --max-state-mb' };
+export const CLI_WORDS: StateLimitWords = {
+  limit: '--max-state-mb',
+  clear: 'DELETE /__mock/state',
+  raise: 'start the mock with a larger --max-state-mb',
+};
 
 export const overWeight = (maxBytes: number, words: StateLimitWords) =>
   new StateFullError(
@@ -172,7 +176,8 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
       size = 0;
       bytes = 0;
     },
-    snapshot: () => Object.fromEntries([...collections].map(([name, records]) => [name, Array.from(records.values(), read)])),
+    snapshot: () =>
+      Object.fromEntries([...collections].map(([name, records]) => [name, Array.from(records.values(), read)])),
     entries: () => Array.from(texts(), ([name, key, text]) => [name, key, read(text)]),
     keys: () => Array.from(texts(), ([name, key]) => [name, key]),
     size: () => size,

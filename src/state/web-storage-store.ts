@@ -15,7 +15,12 @@ export interface WebStorage {
 type Saved = { format: 1; records: Array<[collection: string, key: string, record: StoredRecord]> };
 
 /** A store that starts with what `storage` holds under `key` and writes every change back to it. */
-export function createWebStorageStore(storage: WebStorage, key: string, logger: Logger, limits: MemoryStoreLimits = {}): StateStore {
+export function createWebStorageStore(
+  storage: WebStorage,
+  key: string,
+  logger: Logger,
+  limits: MemoryStoreLimits = {},
+): StateStore {
   const memory = createMemoryStore(limits);
   const text = storage.getItem(key);
   if (text !== null) {
@@ -34,8 +39,10 @@ export function createWebStorageStore(storage: WebStorage, key: string, logger: 
     return result;
   };
   return {
-    insert: (collection, recordKey, record, recordText) => changed(memory.insert(collection, recordKey, record, recordText)),
-    replace: (collection, recordKey, record, recordText) => changed(memory.replace(collection, recordKey, record, recordText)),
+    insert: (collection, recordKey, record, recordText) =>
+      changed(memory.insert(collection, recordKey, record, recordText)),
+    replace: (collection, recordKey, record, recordText) =>
+      changed(memory.replace(collection, recordKey, record, recordText)),
     remove: (collection, recordKey) => changed(memory.remove(collection, recordKey)),
     clear: () => changed(memory.clear()),
     get: (collection, recordKey) => memory.get(collection, recordKey),
@@ -53,7 +60,10 @@ export function createWebStorageStore(storage: WebStorage, key: string, logger: 
         else storage.setItem(key, stringifyJson({ format: 1, records: memory.entries() } as never));
       } catch (error) {
         // A full storage quota: the page goes on with its state in memory, as without persistence.
-        if (!warned) logger.warn(`the state could not be saved in the page's storage (${(error as Error).message}); it lasts until the page is closed`);
+        if (!warned)
+          logger.warn(
+            `the state could not be saved in the page's storage (${(error as Error).message}); it lasts until the page is closed`,
+          );
         warned = true;
       }
       return undefined;

@@ -9,7 +9,10 @@ declare module 'qs' {
     duplicates?: 'combine' | 'first' | 'last';
   }
   export function parse(text: string, options?: ParseOptions): Record<string, unknown>;
-  export function stringify(value: unknown, options?: { arrayFormat?: 'indices' | 'brackets' | 'repeat' | 'comma'; encode?: boolean }): string;
+  export function stringify(
+    value: unknown,
+    options?: { arrayFormat?: 'indices' | 'brackets' | 'repeat' | 'comma'; encode?: boolean },
+  ): string;
   const qs: { parse: typeof parse; stringify: typeof stringify };
   export default qs;
 }

@@ -52,7 +52,10 @@ export const canCache = (spec: object): boolean => derivedCacheOf(spec) !== unde
  * undefined when there is no entry for this version of it. `runtime` names the toolkit's own
  * values the code requires (its formats, its keywords); Ajv's runtime modules are required as they are.
  */
-export function readCompiled(spec: object, runtime: Record<string, unknown>): Map<string, ValidateFunction> | undefined {
+export function readCompiled(
+  spec: object,
+  runtime: Record<string, unknown>,
+): Map<string, ValidateFunction> | undefined {
   const cache = derivedCacheOf(spec);
   if (!cache) return undefined;
   try {
@@ -61,7 +64,13 @@ export function readCompiled(spec: object, runtime: Record<string, unknown>): Ma
     if (!text.startsWith(HEADER) || lineEnd < 0) return undefined;
     const header = JSON.parse(text.slice(HEADER.length, lineEnd)) as Header;
     const code = text.slice(lineEnd + 1);
-    if (header.format !== FORMAT || header.version !== cache.version || header.ajv !== ajvVersion || header.sha256 !== digest(code)) return undefined;
+    if (
+      header.format !== FORMAT ||
+      header.version !== cache.version ||
+      header.ajv !== ajvVersion ||
+      header.sha256 !== digest(code)
+    )
+      return undefined;
     const exports: Record<string, ValidateFunction> = {};
     const load = (name: string): unknown => {
       if (Object.hasOwn(runtime, name)) return runtime[name];
@@ -70,11 +79,17 @@ export function readCompiled(spec: object, runtime: Record<string, unknown>): Ma
     };
     // The code is Ajv's, written by this toolkit, and checked against its digest above.
     const cachedData = readCodeCache(cache.base + V8_SUFFIX, header.sha256);
-    const script = new Script(`(function (exports, require) {${code}\n})`, { filename: cache.base + SUFFIX, cachedData });
+    const script = new Script(`(function (exports, require) {${code}\n})`, {
+      filename: cache.base + SUFFIX,
+      cachedData,
+    });
     (script.runInThisContext() as (exports: object, require: (name: string) => unknown) => void)(exports, load);
     if (cachedData === undefined || script.cachedDataRejected) {
       try {
-        writeAtomically(cache.base + V8_SUFFIX, Buffer.concat([Buffer.from(header.sha256, 'hex'), script.createCachedData()]));
+        writeAtomically(
+          cache.base + V8_SUFFIX,
+          Buffer.concat([Buffer.from(header.sha256, 'hex'), script.createCachedData()]),
+        );
       } catch {
         // a read-only cache: the next start parses the module again
       }
@@ -85,7 +100,10 @@ export function readCompiled(spec: object, runtime: Record<string, unknown>): Ma
   }
 }
 
-/** Stores the standalone code of a document's compiled validators; a failure to write only costs the next start its compiling. */
+/**
+ * Stores the standalone code of a document's compiled validators; a failure to write only costs the next start its
+ * compiling.
+ */
 export function writeCompiled(spec: object, code: string): boolean {
   const cache = derivedCacheOf(spec);
   if (!cache) return false;

@@ -81,7 +81,8 @@ export function prepareForValidation<T extends object>(bundled: T): T {
     if (!names) {
       if (Array.isArray(source.required) && source.required.length > 0) splitRequired(source, bundled);
       for (const key of Object.keys(source)) {
-        if (FREE_DATA.has(key) || key.startsWith('x-') || DROPPED.has(key) || key === '$recursiveRef') delete source[key];
+        if (FREE_DATA.has(key) || key.startsWith('x-') || DROPPED.has(key) || key === '$recursiveRef')
+          delete source[key];
         else if (key === 'nullable' && source.type === undefined) delete source[key];
       }
       if (isObj(source.discriminator) && Array.isArray(source.oneOf)) {
@@ -104,7 +105,10 @@ function splitRequired(schema: Obj, root: object): void {
   if (readOnly.size === 0 && writeOnly.size === 0) return;
   const names = required.map(String);
   schema.required = names.filter((name) => !readOnly.has(name) && !writeOnly.has(name));
-  const directional: DirectionalRequired = { request: names.filter((name) => writeOnly.has(name)), response: names.filter((name) => readOnly.has(name)) };
+  const directional: DirectionalRequired = {
+    request: names.filter((name) => writeOnly.has(name)),
+    response: names.filter((name) => readOnly.has(name)),
+  };
   schema[DIRECTIONAL] = directional;
 }
 
@@ -115,7 +119,8 @@ function hiddenProperties(schema: Obj, root: object, flag: 'readOnly' | 'writeOn
     const s = follow(node, root);
     if (!s || depth > 8) return;
     if (isObj(s.properties)) {
-      for (const [name, property] of Object.entries(s.properties)) if (follow(property, root)?.[flag] === true) hidden.add(name);
+      for (const [name, property] of Object.entries(s.properties))
+        if (follow(property, root)?.[flag] === true) hidden.add(name);
     }
     if (Array.isArray(s.allOf)) for (const branch of s.allOf) visit(branch, depth + 1);
   };

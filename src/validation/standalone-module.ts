@@ -19,7 +19,10 @@ export function* standaloneModule(ajv: Ajv, refs: Record<string, string>): Gener
   for (const [name, id] of Object.entries(refs)) {
     const validate = ajv.getSchema(id);
     if (!validate?.source) throw new Error(`standalone code: no compiled schema with id ${id}`);
-    parts.push(_`exports${getProperty(name)} = ${validate.source.validateName};`.toString(), validateCode(validate.source).toString());
+    parts.push(
+      _`exports${getProperty(name)} = ${validate.source.validateName};`.toString(),
+      validateCode(validate.source).toString(),
+    );
     yield;
   }
   return parts.join('\n');
@@ -36,7 +39,8 @@ export function* standaloneModule(ajv: Ajv, refs: Record<string, string>): Gener
 
   function refValidateCode(n: ValueScopeName): Code | undefined {
     const ref = n.value?.ref as unknown;
-    if (n.prefix === 'validate' && typeof ref === 'function') return validateCode((ref as { source?: SourceCode }).source);
+    if (n.prefix === 'validate' && typeof ref === 'function')
+      return validateCode((ref as { source?: SourceCode }).source);
     if ((n.prefix === 'root' || n.prefix === 'wrapper') && typeof ref === 'object' && ref !== null) {
       const { validate, validateName } = ref as { validate?: { source?: SourceCode }; validateName?: ValueScopeName };
       if (!validateName) throw new Error('standalone code: ajv internal error');

@@ -17,7 +17,12 @@ export const ROOT_LABEL = '(root)';
  * Validates JSON text against a components.schemas name or an operationId's request body.
  * @example validatePayload(spec, 'NewPlant', '{"name":"Fern"}') // { kind: 'invalid', issues: [/id: is required] }
  */
-export function validatePayload(spec: LoadedSpec, name: string, text: string, validators: Validators = createValidators(spec)): PayloadVerdict {
+export function validatePayload(
+  spec: LoadedSpec,
+  name: string,
+  text: string,
+  validators: Validators = createValidators(spec),
+): PayloadVerdict {
   // Resolve first: an unknown name is a usage error even when the payload is also broken.
   const target = resolveTarget(spec, name);
   const parsed = parseJson(text);

@@ -13,7 +13,13 @@ import { isInt32, isInt64, toValidationView } from '../json/int64.ts';
 import { escapePointerToken, getAtPointer } from '../document/json-pointer.ts';
 import { type LoadedSpec } from '../document/loaded-spec.ts';
 import { listOperations } from '../document/operations.ts';
-import { bundledPointer, DIRECTIONAL, prepareForValidation, type Direction, type DirectionalRequired } from './schema-view.ts';
+import {
+  bundledPointer,
+  DIRECTIONAL,
+  prepareForValidation,
+  type Direction,
+  type DirectionalRequired,
+} from './schema-view.ts';
 import { canCache, readCompiled, writeCompiled } from './compiled-cache.ts';
 import { requireAjvDraft04 } from '../platform/host.ts';
 import { standaloneModule } from './standalone-module.ts';
@@ -25,7 +31,9 @@ const ajvDraft04 = (): new (options: object) => Ajv => {
   const loaded = requireAjvDraft04() as { default?: unknown };
   return (loaded.default ?? loaded) as new (options: object) => Ajv;
 };
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv,
+) => Ajv;
 
 // ajv-formats' formats, with exact int32/int64 over projected doubles (its int64 accepts any
 // integer). Compiled code requires them, and the DIRECTIONAL keyword's check, by these names,
@@ -103,7 +111,10 @@ function createAjv(spec: LoadedSpec, source = false): Ajv {
     keyword: DIRECTIONAL,
     type: 'object',
     schemaType: 'object',
-    error: { message: 'must have required property', params: ({ params }) => _`{missingProperty: ${params.missingProperty}}` },
+    error: {
+      message: 'must have required property',
+      params: ({ params }) => _`{missingProperty: ${params.missingProperty}}`,
+    },
     code: requiredInDirection,
   });
   // Schemas are compiled by reference into the bundled document, so a component used by many
@@ -130,8 +141,14 @@ function missingInDirection(request: string[], response: string[], data: Record<
 function requiredInDirection(cxt: KeywordCxt): void {
   const { gen, data } = cxt;
   const schema = cxt.schema as DirectionalRequired;
-  const check = gen.scopeValue('func', { ref: missingInDirection, code: _`require("plantstore:directional").missingInDirection` });
-  const missing = gen.const('missing', _`${check}(${stringify(schema.request)}, ${stringify(schema.response)}, ${data})`);
+  const check = gen.scopeValue('func', {
+    ref: missingInDirection,
+    code: _`require("plantstore:directional").missingInDirection`,
+  });
+  const missing = gen.const(
+    'missing',
+    _`${check}(${stringify(schema.request)}, ${stringify(schema.response)}, ${data})`,
+  );
   gen.forOf('name', missing, (name) => cxt.error(false, { missingProperty: name }));
 }
 
@@ -158,18 +175,24 @@ export function schemaWarnings(spec: LoadedSpec): string[] {
     if (schema === undefined || typeof schema === 'boolean' || checked.has(schema)) continue;
     checked.add(schema);
     // A flaw such as a repeated enum item fails the meta-schema but compiles and checks as meant.
-    if (!ajv.validateSchema(schema as object)) warnings.push(`${pointer}: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
+    if (!ajv.validateSchema(schema as object))
+      warnings.push(`${pointer}: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
   }
   return warnings;
 }
 
 /** Every schema the mock, the runner and the CLI may compile: components and each operation's. */
 function schemaPointers(spec: LoadedSpec): string[] {
-  const pointers = Object.keys(spec.document.components?.schemas ?? {}).map((name) => `#/components/schemas/${escapePointerToken(name)}`);
+  const pointers = Object.keys(spec.document.components?.schemas ?? {}).map(
+    (name) => `#/components/schemas/${escapePointerToken(name)}`,
+  );
   for (const operation of listOperations(spec)) {
-    for (const content of operation.requestBody?.contents ?? []) if (content.schema !== undefined) pointers.push(content.schemaPointer);
-    for (const response of operation.responses) for (const content of response.contents) if (content.schema !== undefined) pointers.push(content.schemaPointer);
-    for (const parameter of operation.parameters) if (parameter.schema !== undefined) pointers.push(parameter.schemaPointer);
+    for (const content of operation.requestBody?.contents ?? [])
+      if (content.schema !== undefined) pointers.push(content.schemaPointer);
+    for (const response of operation.responses)
+      for (const content of response.contents) if (content.schema !== undefined) pointers.push(content.schemaPointer);
+    for (const parameter of operation.parameters)
+      if (parameter.schema !== undefined) pointers.push(parameter.schemaPointer);
   }
   return pointers;
 }
@@ -211,7 +234,10 @@ export function createValidators(spec: LoadedSpec): Validators {
       if (saved !== undefined || ajv === undefined || compiled.size === 0 || !ajv.opts.code.source) return false;
       let code: string;
       try {
-        code = yield* standaloneModule(ajv, Object.fromEntries([...compiled].map((where) => [where, `${DOCUMENT_ID}${where}`])));
+        code = yield* standaloneModule(
+          ajv,
+          Object.fromEntries([...compiled].map((where) => [where, `${DOCUMENT_ID}${where}`])),
+        );
       } catch {
         return false; // a schema Ajv cannot write out: the next start compiles, as without a cache
       }
@@ -222,9 +248,15 @@ export function createValidators(spec: LoadedSpec): Validators {
   };
 }
 
-function compile(spec: LoadedSpec, pointer: string, side: Direction, validateAt: (where: string) => ValidateFunction | undefined): SchemaCheck {
+function compile(
+  spec: LoadedSpec,
+  pointer: string,
+  side: Direction,
+  validateAt: (where: string) => ValidateFunction | undefined,
+): SchemaCheck {
   const normalized = pointer.startsWith('#') ? pointer : `#${pointer}`;
-  if (getAtPointer(spec.document, normalized) === undefined) throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
+  if (getAtPointer(spec.document, normalized) === undefined)
+    throw new PlantstoreError('SPEC_INVALID', `${spec.file}: ${pointer}: no schema there`);
   const where = bundledPointer(spec.bundled, normalized);
   let validate: ValidateFunction | undefined;
   try {
@@ -285,7 +317,11 @@ function toIssue(error: ErrorObject): ValidationIssue {
       return { code: 'unevaluatedProperties', pointer: at(params.unevaluatedProperty), message: 'is not allowed' };
     case 'format': {
       const range =
-        params.format === 'int64' ? ' (-9223372036854775808 to 9223372036854775807)' : params.format === 'int32' ? ' (-2147483648 to 2147483647)' : '';
+        params.format === 'int64'
+          ? ' (-9223372036854775808 to 9223372036854775807)'
+          : params.format === 'int32'
+            ? ' (-2147483648 to 2147483647)'
+            : '';
       return { code: 'format', pointer: error.instancePath, message: `must be ${String(params.format)}${range}` };
     }
     default:

@@ -8,10 +8,10 @@ import * as hostNode from '../../src/platform/host.ts';
 import * as hostBrowser from '../../src/platform/host.browser.ts';
 import * as cacheNode from '../../src/validation/compiled-cache.ts';
 import * as cacheBrowser from '../../src/validation/compiled-cache.browser.ts';
-import * as bodyNode from '../../src/mock/dynamic-body.ts';
-import * as bodyBrowser from '../../src/mock/dynamic-body.browser.ts';
-import * as prismNode from '../../src/mock/prism-negotiator.ts';
-import * as prismBrowser from '../../src/mock/prism-negotiator.browser.ts';
+import * as bodyNode from '../../src/mock/answer/dynamic-body.ts';
+import * as bodyBrowser from '../../src/mock/answer/dynamic-body.browser.ts';
+import * as prismNode from '../../src/mock/answer/prism-negotiator.ts';
+import * as prismBrowser from '../../src/mock/answer/prism-negotiator.browser.ts';
 import * as loadNode from '../../src/msw/load-document.ts';
 import * as loadBrowser from '../../src/msw/load-document.browser.ts';
 import { PackedRecords as RecordsNode } from '../../src/state/packed-records.ts';
@@ -29,7 +29,11 @@ const sameTypes: Array<[unknown, unknown]> = [
 
 const twinsIn = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? twinsIn(join(dir, entry.name)) : entry.name.endsWith('.browser.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? twinsIn(join(dir, entry.name))
+      : entry.name.endsWith('.browser.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 
 describe('browser twins', () => {
@@ -39,8 +43,8 @@ describe('browser twins', () => {
         .map((file) => relative('src', file))
         .sort(),
     ).toEqual([
-      'mock/dynamic-body.browser.ts',
-      'mock/prism-negotiator.browser.ts',
+      'mock/answer/dynamic-body.browser.ts',
+      'mock/answer/prism-negotiator.browser.ts',
       'msw/load-document.browser.ts',
       'platform/host.browser.ts',
       'state/packed-records.browser.ts',
@@ -49,7 +53,8 @@ describe('browser twins', () => {
   });
 
   it('export what their Node modules export', () => {
-    for (const [browser, node] of sameTypes.slice(0, 3)) expect(Object.keys(browser as object).sort()).toEqual(Object.keys(node as object).sort());
+    for (const [browser, node] of sameTypes.slice(0, 3))
+      expect(Object.keys(browser as object).sort()).toEqual(Object.keys(node as object).sort());
   });
 
   it('keep records as Node does: insertion order, replace in place, delete', () => {

@@ -1,6 +1,7 @@
 // The layout, held by dependency-cruiser: no import cycles (type-only imports included), and the
 // layers point one way only, from the command line down to plain data:
-//   cli, index.ts -> proxy | msw -> mock | runner -> example -> document, validation, state -> json, log, http, platform, errors
+//   cli, index.ts -> proxy | msw -> mock | runner -> example -> document, validation, state -> json, log, http,
+// platform, errors
 import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { describe, expect, it } from 'vitest';
@@ -14,11 +15,69 @@ const RULES: IForbiddenRuleType[] = [
   { name: 'no-cycles', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
   { name: 'base-stays-below', severity: 'error', from: { path: BASE }, to: { path: ABOVE_BASE } },
   { name: 'model-stays-below', severity: 'error', from: { path: MODEL }, to: { path: ABOVE_MODEL } },
-  { name: 'example-stays-below', severity: 'error', from: { path: '^src/example/' }, to: { path: '^src/(mock|runner|proxy|msw|cli)/|^src/index\\.ts$' } },
-  { name: 'mock-and-runner-apart', severity: 'error', from: { path: '^src/mock/' }, to: { path: '^src/(runner|proxy|msw|cli)/|^src/index\\.ts$' } },
-  { name: 'runner-and-mock-apart', severity: 'error', from: { path: '^src/runner/' }, to: { path: '^src/(mock|proxy|msw|cli)/|^src/index\\.ts$' } },
-  { name: 'msw-below-cli', severity: 'error', from: { path: '^src/msw/' }, to: { path: '^src/(proxy|runner|cli)/|^src/index\\.ts$' } },
-  { name: 'proxy-below-cli', severity: 'error', from: { path: '^src/proxy/' }, to: { path: '^src/cli/|^src/index\\.ts$' } },
+  {
+    name: 'example-stays-below',
+    severity: 'error',
+    from: { path: '^src/example/' },
+    to: { path: '^src/(mock|runner|proxy|msw|cli)/|^src/index\\.ts$' },
+  },
+  {
+    name: 'mock-and-runner-apart',
+    severity: 'error',
+    from: { path: '^src/mock/' },
+    to: { path: '^src/(runner|proxy|msw|cli)/|^src/index\\.ts$' },
+  },
+  {
+    name: 'runner-and-mock-apart',
+    severity: 'error',
+    from: { path: '^src/runner/' },
+    to: { path: '^src/(mock|proxy|msw|cli)/|^src/index\\.ts$' },
+  },
+  {
+    name: 'msw-below-cli',
+    severity: 'error',
+    from: { path: '^src/msw/' },
+    to: { path: '^src/(proxy|runner|cli)/|^src/index\\.ts$' },
+  },
+  // Inside the mock, one request's steps: reading the request, then making the answer, then the admin
+  // API that reports on both; the engine and the server (at the folder's top) assemble them.
+  {
+    name: 'mock-request-first',
+    severity: 'error',
+    from: { path: '^src/mock/request/' },
+    to: { path: '^src/mock/(answer|admin)/' },
+  },
+  {
+    name: 'mock-answer-before-admin',
+    severity: 'error',
+    from: { path: '^src/mock/answer/' },
+    to: { path: '^src/mock/admin/' },
+  },
+  {
+    name: 'mock-steps-below-engine',
+    severity: 'error',
+    from: { path: '^src/mock/(request|answer|admin)/' },
+    to: { path: '^src/mock/(engine|server)\\.ts$' },
+  },
+  // Inside the runner: cases are generated, then run; running may use what generation planned, never the reverse.
+  {
+    name: 'runner-generate-before-run',
+    severity: 'error',
+    from: { path: '^src/runner/generate/' },
+    to: { path: '^src/runner/run/' },
+  },
+  {
+    name: 'runner-steps-below-verify',
+    severity: 'error',
+    from: { path: '^src/runner/(generate|run)/' },
+    to: { path: '^src/runner/(verify|verify-options|merge-reports|shard|index)\\.ts$|^src/runner/reporters/' },
+  },
+  {
+    name: 'proxy-below-cli',
+    severity: 'error',
+    from: { path: '^src/proxy/' },
+    to: { path: '^src/cli/|^src/index\\.ts$' },
+  },
 ];
 
 describe('the layout of src/', () => {

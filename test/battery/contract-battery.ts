@@ -21,7 +21,10 @@ export interface BatteryRequest {
   path: string;
   /** The raw query string without "?" ('' or absent for none). */
   query?: string;
-  /** Header names in lower case. The transport adds none of its own (no Content-Type for a body); redirects are followed (fetch's default). */
+  /**
+   * Header names in lower case. The transport adds none of its own (no Content-Type for a body); redirects are
+   * followed (fetch's default).
+   */
   headers?: Record<string, string>;
   /** The body text, sent as its UTF-8 bytes (so that fetch adds no Content-Type). */
   body?: string;
@@ -50,7 +53,10 @@ export interface BatteryJournalEntry {
 export interface BatteryTransport {
   readonly kind: TransportKind;
   send(request: BatteryRequest): Promise<BatteryResponse>;
-  /** Seeds all or nothing, as `POST /__mock/state` or `handlers.state.seed()`: the JSON text of `{"/plants": [...]}`, int64 exact. */
+  /**
+   * Seeds all or nothing, as `POST /__mock/state` or `handlers.state.seed()`: the JSON text of `{"/plants": [...]}`,
+   * int64 exact.
+   */
   seed(collectionsJson: string): Promise<{ ok: true } | { ok: false; message: string }>;
   /** The stored records as JSON text (`{"/plants": [...]}`), int64 exact. */
   state(): Promise<string>;
@@ -64,7 +70,13 @@ export interface BatteryTransport {
 export interface BatterySuite {
   document: string;
   /** Mock options, as both `startMockServer` and `createHandlers` take them. */
-  options: { isolateBy?: 'none' | 'token'; tokens?: string[]; declaredOnly?: boolean; absentItems?: 'document' | '404'; maxStateBytes?: number };
+  options: {
+    isolateBy?: 'none' | 'token';
+    tokens?: string[];
+    declaredOnly?: boolean;
+    absentItems?: 'document' | '404';
+    maxStateBytes?: number;
+  };
 }
 
 const PLANT_STORE = 'openapi/plant-store.yaml';
@@ -90,7 +102,9 @@ export const BATTERY_SUITES = {
 export type SuiteId = keyof typeof BATTERY_SUITES;
 
 /** The documents the suites need, each once (a browser run prepares each with `plantstore msw`). */
-export const BATTERY_DOCUMENTS: readonly string[] = [...new Set(Object.values(BATTERY_SUITES).map((suite: BatterySuite) => suite.document))];
+export const BATTERY_DOCUMENTS: readonly string[] = [
+  ...new Set(Object.values(BATTERY_SUITES).map((suite: BatterySuite) => suite.document)),
+];
 
 export interface BatteryCase {
   name: string;
@@ -129,8 +143,14 @@ export async function runBattery(transport: BatteryTransport, options: RunBatter
       await batteryCase.run(tester);
       results.push({ suite: options.suite, name: batteryCase.name, ok: true });
     } catch (error) {
-      const problem = error instanceof BatteryFailure ? error.message : `the case threw: ${(error as Error)?.stack ?? String(error)}`;
-      results.push({ suite: options.suite, name: batteryCase.name, ok: false, problem: `${problem}${tester.lastExchange()}` });
+      const problem =
+        error instanceof BatteryFailure ? error.message : `the case threw: ${(error as Error)?.stack ?? String(error)}`;
+      results.push({
+        suite: options.suite,
+        name: batteryCase.name,
+        ok: false,
+        problem: `${problem}${tester.lastExchange()}`,
+      });
     }
   }
   return results;
@@ -168,7 +188,9 @@ export class Tester {
     if (!this.last) return '';
     const { request, response } = this.last;
     const query = request.query ? `?${request.query}` : '';
-    const body = response.unhandled ? '(unhandled)' : `${response.status} ${JSON.stringify(response.headers)} ${response.text.slice(0, 300)}`;
+    const body = response.unhandled
+      ? '(unhandled)'
+      : `${response.status} ${JSON.stringify(response.headers)} ${response.text.slice(0, 300)}`;
     return `\n  last: ${request.method} ${request.path}${query} -> ${body}`;
   }
 }
@@ -180,7 +202,8 @@ function equal(actual: unknown, expected: unknown, what: string): void {
 }
 
 function includes(text: string, part: string, what: string): void {
-  if (!text.includes(part)) fail(`${what}: expected it to contain ${JSON.stringify(part)}, got ${JSON.stringify(text)}`);
+  if (!text.includes(part))
+    fail(`${what}: expected it to contain ${JSON.stringify(part)}, got ${JSON.stringify(text)}`);
 }
 
 /** JSON text with object keys sorted, so two values compare whatever their key order. */
@@ -188,7 +211,9 @@ function stable(value: unknown): string {
   if (value === undefined) return 'undefined';
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : v,
   );
 }
@@ -212,7 +237,8 @@ function json(response: BatteryResponse, type = 'application/json'): unknown {
 }
 
 function noBody(response: BatteryResponse): void {
-  if (response.bytes.length !== 0) fail(`expected no body, got ${response.bytes.length} bytes: ${JSON.stringify(response.text.slice(0, 200))}`);
+  if (response.bytes.length !== 0)
+    fail(`expected no body, got ${response.bytes.length} bytes: ${JSON.stringify(response.text.slice(0, 200))}`);
 }
 
 /** The Plant Store's Error: exactly `{error: <status>, message}` in application/json, the message holding `says`. */
@@ -236,7 +262,8 @@ function problemDetails(response: BatteryResponse, expected: number, title: stri
 
 /** The exact digits of an int64 in a JSON text, next to its field name. */
 function exactNumber(text: string, field: string, digits: string, what: string): void {
-  if (!new RegExp(`"${field}"\\s*:\\s*${digits}(?![0-9.eE])`).test(text)) fail(`${what}: expected "${field}": ${digits} exactly in ${text.slice(0, 300)}`);
+  if (!new RegExp(`"${field}"\\s*:\\s*${digits}(?![0-9.eE])`).test(text))
+    fail(`${what}: expected "${field}": ${digits} exactly in ${text.slice(0, 300)}`);
 }
 
 function header(response: BatteryResponse, name: string, expected: string | RegExp): void {
@@ -247,7 +274,8 @@ function header(response: BatteryResponse, name: string, expected: string | RegE
 }
 
 function noHeader(response: BatteryResponse, name: string): void {
-  if (response.headers[name] !== undefined) fail(`header ${name} should be absent, got ${JSON.stringify(response.headers[name])}`);
+  if (response.headers[name] !== undefined)
+    fail(`header ${name} should be absent, got ${JSON.stringify(response.headers[name])}`);
 }
 
 // ---------------------------------------------------------------- requests
@@ -258,7 +286,8 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 const createPlant = (t: Tester, body: string, headers: Record<string, string> = {}) =>
   t.send({ method: 'POST', path: '/plants', headers: { ...bearer(), ...JSON_TYPE, ...headers }, body });
-const get = (t: Tester, path: string, query = '', headers: Record<string, string> = bearer()) => t.send({ method: 'GET', path, query, headers });
+const get = (t: Tester, path: string, query = '', headers: Record<string, string> = bearer()) =>
+  t.send({ method: 'GET', path, query, headers });
 
 async function stateText(t: Tester): Promise<string> {
   return t.transport.state();
@@ -290,9 +319,14 @@ const plantStore: BatteryCase[] = [
       for (const id of ['9007199254740992', '9007199254740993', '9223372036854775807', '-9223372036854775808'])
         status(await createPlant(t, `{"id":${id},"name":"p${id}"}`), 200);
       const state = await stateText(t);
-      for (const id of ['9007199254740992', '9007199254740993', '9223372036854775807', '-9223372036854775808']) exactNumber(state, 'id', id, 'the stored id');
+      for (const id of ['9007199254740992', '9007199254740993', '9223372036854775807', '-9223372036854775808'])
+        exactNumber(state, 'id', id, 'the stored id');
       plantError(await createPlant(t, '{"id":9223372036854775808,"name":"too big"}'), 400, 'invalid request body: /id');
-      plantError(await createPlant(t, '{"id":9007199254740993,"name":"again"}'), 400, 'a plant with id 9007199254740993 already exists');
+      plantError(
+        await createPlant(t, '{"id":9007199254740993,"name":"again"}'),
+        400,
+        'a plant with id 9007199254740993 already exists',
+      );
     },
   },
   {
@@ -379,7 +413,8 @@ const plantStore: BatteryCase[] = [
     suite: 'plant-store',
     only: ['http'],
     async run(t) {
-      for (const path of ['/nothing-here', '/plants/', '/PLANTS']) plantError(await get(t, path), 404, `no operation at ${path}`);
+      for (const path of ['/nothing-here', '/plants/', '/PLANTS'])
+        plantError(await get(t, path), 404, `no operation at ${path}`);
     },
   },
   {
@@ -429,7 +464,11 @@ const plantStore: BatteryCase[] = [
         400,
         'cannot force that response: POST /plants declares no 418 response (declared responses: 200, 400; ask for one of them)',
       );
-      plantError(await createPlant(t, '{"id":7,"name":"Ivy"}', { prefer: 'code=5xx' }), 400, 'cannot force that response');
+      plantError(
+        await createPlant(t, '{"id":7,"name":"Ivy"}', { prefer: 'code=5xx' }),
+        400,
+        'cannot force that response',
+      );
       plantError(await createPlant(t, '{"id":7,"name":"Ivy"}', { prefer: 'example=nothing' }), 400, '');
       equal(await plantsStored(t), [], 'the stored plants');
     },
@@ -442,24 +481,44 @@ const plantStore: BatteryCase[] = [
       status(dynamic, 200);
       const plant = json(dynamic) as Record<string, unknown>;
       if (typeof plant.name !== 'string') fail(`a generated Plant needs a string name, got ${dynamic.text}`);
-      for (const key of Object.keys(plant)) if (key !== 'name' && key !== 'tag') fail(`a generated Plant has an undeclared field ${key}`);
+      for (const key of Object.keys(plant))
+        if (key !== 'name' && key !== 'tag') fail(`a generated Plant has an undeclared field ${key}`);
       const code200 = await createPlant(t, '{"id":7,"name":"Ivy"}', { prefer: 'code=200' });
       status(code200, 200);
       equal(await plantsStored(t), [], 'the stored plants');
-      plantError(await createPlant(t, '{"id":7}', { prefer: 'code=200' }), 400, 'invalid request body: /name: is required');
-      plantError(await t.send({ method: 'POST', path: '/plants', headers: { ...JSON_TYPE, prefer: 'code=400' }, body: '{"id":7,"name":"Ivy"}' }), 401, '');
+      plantError(
+        await createPlant(t, '{"id":7}', { prefer: 'code=200' }),
+        400,
+        'invalid request body: /name: is required',
+      );
+      plantError(
+        await t.send({
+          method: 'POST',
+          path: '/plants',
+          headers: { ...JSON_TYPE, prefer: 'code=400' },
+          body: '{"id":7,"name":"Ivy"}',
+        }),
+        401,
+        '',
+      );
     },
   },
   {
     name: 'seeds all the items, keeping int64 ids exact, and refuses a create of a seeded id',
     suite: 'plant-store',
     async run(t) {
-      const seeded = await t.transport.seed('{"/plants":[{"id":1,"name":"Fern"},{"id":9007199254740993,"name":"Big","tag":"x"}]}');
+      const seeded = await t.transport.seed(
+        '{"/plants":[{"id":1,"name":"Fern"},{"id":9007199254740993,"name":"Big","tag":"x"}]}',
+      );
       if (!seeded.ok) fail(`the seed was refused: ${seeded.message}`);
       const state = await stateText(t);
       exactNumber(state, 'id', '1', 'a seeded id');
       exactNumber(state, 'id', '9007199254740993', 'a seeded id');
-      plantError(await createPlant(t, '{"id":9007199254740993,"name":"again"}'), 400, 'a plant with id 9007199254740993 already exists');
+      plantError(
+        await createPlant(t, '{"id":9007199254740993,"name":"again"}'),
+        400,
+        'a plant with id 9007199254740993 already exists',
+      );
       status(await createPlant(t, '{"id":9007199254740992,"name":"neighbour"}'), 200);
     },
   },
@@ -498,7 +557,8 @@ const plantStore: BatteryCase[] = [
       );
       for (const entry of entries) {
         if (JSON.stringify(entry).includes(TOKEN)) fail('the journal shows the token');
-        if (entry.headers.authorization === undefined) fail('the journal dropped the authorization header instead of redacting it');
+        if (entry.headers.authorization === undefined)
+          fail('the journal dropped the authorization header instead of redacting it');
       }
     },
   },
@@ -510,7 +570,11 @@ const plantStore: BatteryCase[] = [
       const preflight = await t.send({
         method: 'OPTIONS',
         path: '/plants',
-        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
       });
       status(preflight, 204);
       header(preflight, 'access-control-allow-origin', 'http://localhost:5173');
@@ -580,9 +644,14 @@ const grown: BatteryCase[] = [
     suite: 'plant-store-grown',
     async run(t) {
       for (const id of [1, 2, 3]) status(await createPlant(t, `{"id":${id},"name":"p${id}"}`), 200);
-      equal(JSON.parse((await get(t, '/plants', 'limit=2')).text), [{ name: 'p1' }, { name: 'p2' }], 'the list with limit=2');
+      equal(
+        JSON.parse((await get(t, '/plants', 'limit=2')).text),
+        [{ name: 'p1' }, { name: 'p2' }],
+        'the list with limit=2',
+      );
       equal(JSON.parse((await get(t, '/plants', 'limit=0')).text), [], 'the list with limit=0');
-      for (const limit of ['-1', '2147483648', 'abc', '1.5']) plantError(await get(t, '/plants', `limit=${limit}`), 400, 'limit');
+      for (const limit of ['-1', '2147483648', 'abc', '1.5'])
+        plantError(await get(t, '/plants', `limit=${limit}`), 400, 'limit');
     },
   },
   {
@@ -618,7 +687,12 @@ const grown: BatteryCase[] = [
     name: 'answers a method the item path does not declare with 405 and Allow',
     suite: 'plant-store-grown',
     async run(t) {
-      const answer = await t.send({ method: 'PUT', path: '/plants/1', headers: { ...bearer(), ...JSON_TYPE }, body: '{"id":1,"name":"Fern"}' });
+      const answer = await t.send({
+        method: 'PUT',
+        path: '/plants/1',
+        headers: { ...bearer(), ...JSON_TYPE },
+        body: '{"id":1,"name":"Fern"}',
+      });
       plantError(answer, 405, 'PUT is not declared for /plants/1');
       equal((answer.headers.allow ?? '').split(/,\s*/).sort(), ['DELETE', 'GET'], 'Allow');
     },
@@ -629,11 +703,19 @@ const grown: BatteryCase[] = [
     async run(t) {
       status(await createPlant(t, '{"id":5,"name":"Fern"}'), 200);
       plantError(await get(t, '/plants/5', '', { ...bearer(), prefer: 'code=404' }), 404, 'forced by Prefer: code=404');
-      const forced = await t.send({ method: 'DELETE', path: '/plants/5', headers: { ...bearer(), prefer: 'code=204' } });
+      const forced = await t.send({
+        method: 'DELETE',
+        path: '/plants/5',
+        headers: { ...bearer(), prefer: 'code=204' },
+      });
       status(forced, 204);
       noBody(forced);
       equal(JSON.parse((await get(t, '/plants/5')).text), { name: 'Fern' }, 'the plant after the forced delete');
-      plantError(await get(t, '/plants/5', '', { ...bearer(), prefer: 'code=500' }), 400, 'declares no 500 response (declared responses: 200, 404');
+      plantError(
+        await get(t, '/plants/5', '', { ...bearer(), prefer: 'code=500' }),
+        400,
+        'declares no 500 response (declared responses: 200, 404',
+      );
     },
   },
 ];
@@ -669,10 +751,20 @@ const crud: BatteryCase[] = [
     suite: 'plant-store-crud',
     async run(t) {
       status(await createPlant(t, '{"id":1,"name":"Fern"}'), 200);
-      const put = (path: string, body: string) => t.send({ method: 'PUT', path, headers: { ...bearer(), ...JSON_TYPE }, body });
+      const put = (path: string, body: string) =>
+        t.send({ method: 'PUT', path, headers: { ...bearer(), ...JSON_TYPE }, body });
       plantError(await put('/plants/1', '{"id":2,"name":"Moss"}'), 400, '');
       plantError(await put('/plants/5', '{"id":5,"name":"Moss"}'), 404, '');
-      plantError(await t.send({ method: 'PATCH', path: '/plants/1', headers: { ...bearer(), ...JSON_TYPE }, body: '{"tag":"x"}' }), 415, '');
+      plantError(
+        await t.send({
+          method: 'PATCH',
+          path: '/plants/1',
+          headers: { ...bearer(), ...JSON_TYPE },
+          body: '{"tag":"x"}',
+        }),
+        415,
+        '',
+      );
       equal(JSON.parse((await get(t, '/plants/1')).text), { name: 'Fern' }, 'the plant read back');
     },
   },
@@ -681,7 +773,11 @@ const crud: BatteryCase[] = [
     suite: 'plant-store-crud',
     async run(t) {
       for (const id of [1, 2, 3, 4]) status(await createPlant(t, `{"id":${id},"name":"p${id}"}`), 200);
-      equal(JSON.parse((await get(t, '/plants', 'limit=2&offset=1')).text), [{ name: 'p2' }, { name: 'p3' }], 'limit=2&offset=1');
+      equal(
+        JSON.parse((await get(t, '/plants', 'limit=2&offset=1')).text),
+        [{ name: 'p2' }, { name: 'p3' }],
+        'limit=2&offset=1',
+      );
       plantError(await get(t, '/plants', 'offset=-1'), 400, 'offset');
     },
   },
@@ -694,11 +790,23 @@ const isolated: BatteryCase[] = [
     async run(t) {
       status(await createPlant(t, '{"id":9007199254740993,"name":"Alice plant"}', bearer('alice-token')), 200);
       status(await createPlant(t, '{"id":9007199254740993,"name":"Bob plant"}', bearer('bob-token')), 200);
-      equal(JSON.parse((await get(t, '/plants', '', bearer('alice-token'))).text), [{ name: 'Alice plant' }], "alice's list");
-      equal(JSON.parse((await get(t, '/plants/9007199254740993', '', bearer('bob-token'))).text), { name: 'Bob plant' }, "bob's plant");
+      equal(
+        JSON.parse((await get(t, '/plants', '', bearer('alice-token'))).text),
+        [{ name: 'Alice plant' }],
+        "alice's list",
+      );
+      equal(
+        JSON.parse((await get(t, '/plants/9007199254740993', '', bearer('bob-token'))).text),
+        { name: 'Bob plant' },
+        "bob's plant",
+      );
       plantError(await get(t, '/plants/9007199254740993', '', bearer('carol-token')), 404, '');
       equal(JSON.parse((await get(t, '/plants', '', bearer('carol-token'))).text), [], "carol's list");
-      plantError(await createPlant(t, '{"id":9007199254740993,"name":"again"}', bearer('alice-token')), 400, 'already exists');
+      plantError(
+        await createPlant(t, '{"id":9007199254740993,"name":"again"}', bearer('alice-token')),
+        400,
+        'already exists',
+      );
       const state = await stateText(t);
       if (state.includes('alice-token') || state.includes('bob-token')) fail('the state shows a token');
     },
@@ -736,22 +844,47 @@ const corners: BatteryCase[] = [
         '',
         'multi part',
       ];
-      const multipart = await corner(t, 'multipart/form-data; boundary=b0und4ry', [...parts, '--b0und4ry--', ''].join('\r\n'));
+      const multipart = await corner(
+        t,
+        'multipart/form-data; boundary=b0und4ry',
+        [...parts, '--b0und4ry--', ''].join('\r\n'),
+      );
       status(multipart, 201);
       equal(JSON.parse(multipart.text), { id: 3, name: 'multi part' }, 'the multipart create');
       const read = await get(t, '/things/9007199254740993');
       status(read, 200);
       equal(read.text, '{"id":9007199254740993,"name":"json","size":1}', 'the JSON create read back');
-      equal(JSON.parse((await get(t, '/things/3')).text), { id: 3, name: 'multi part' }, 'the multipart create read back');
-      codeError(await corner(t, 'multipart/form-data; boundary=b0und4ry', [...parts.slice(0, 4), '--b0und4ry--', ''].join('\r\n')), 400, '/name: is required');
-      codeError(await corner(t, 'multipart/form-data; boundary=other', [...parts, '--b0und4ry--', ''].join('\r\n')), 400, '');
+      equal(
+        JSON.parse((await get(t, '/things/3')).text),
+        { id: 3, name: 'multi part' },
+        'the multipart create read back',
+      );
+      codeError(
+        await corner(
+          t,
+          'multipart/form-data; boundary=b0und4ry',
+          [...parts.slice(0, 4), '--b0und4ry--', ''].join('\r\n'),
+        ),
+        400,
+        '/name: is required',
+      );
+      codeError(
+        await corner(t, 'multipart/form-data; boundary=other', [...parts, '--b0und4ry--', ''].join('\r\n')),
+        400,
+        '',
+      );
     },
   },
   {
     name: 'answers a forced 205 without content, although the document declares a schema for it',
     suite: 'transport-corners',
     async run(t) {
-      const reset = await t.send({ method: 'POST', path: '/things', headers: { ...bearer(), ...JSON_TYPE, prefer: 'code=205' }, body: '{"id":1,"name":"a"}' });
+      const reset = await t.send({
+        method: 'POST',
+        path: '/things',
+        headers: { ...bearer(), ...JSON_TYPE, prefer: 'code=205' },
+        body: '{"id":1,"name":"a"}',
+      });
       status(reset, 205);
       noBody(reset);
       codeError(await get(t, '/things/1'), 404, '');
@@ -764,7 +897,12 @@ const corners: BatteryCase[] = [
     suite: 'transport-corners',
     only: ['http'],
     async run(t) {
-      const moved = await t.send({ method: 'POST', path: '/things', headers: { ...bearer(), ...JSON_TYPE, prefer: 'code=302' }, body: '{"id":1,"name":"a"}' });
+      const moved = await t.send({
+        method: 'POST',
+        path: '/things',
+        headers: { ...bearer(), ...JSON_TYPE, prefer: 'code=302' },
+        body: '{"id":1,"name":"a"}',
+      });
       status(moved, 302);
       noBody(moved);
       codeError(await get(t, '/things/1'), 404, '');
@@ -796,10 +934,20 @@ const withOptions: BatteryCase[] = [
     name: 'declaredOnly: answers 401, 405 and 415 with the declared 400, keeping WWW-Authenticate and Allow',
     suite: 'plant-store-declared-only',
     async run(t) {
-      const anonymous = await t.send({ method: 'POST', path: '/plants', headers: JSON_TYPE, body: '{"id":1,"name":"Fern"}' });
+      const anonymous = await t.send({
+        method: 'POST',
+        path: '/plants',
+        headers: JSON_TYPE,
+        body: '{"id":1,"name":"Fern"}',
+      });
       plantError(anonymous, 400, 'missing credentials');
       header(anonymous, 'www-authenticate', 'Bearer');
-      const put = await t.send({ method: 'PUT', path: '/plants/1', headers: { ...bearer(), ...JSON_TYPE }, body: '{"id":1,"name":"Fern"}' });
+      const put = await t.send({
+        method: 'PUT',
+        path: '/plants/1',
+        headers: { ...bearer(), ...JSON_TYPE },
+        body: '{"id":1,"name":"Fern"}',
+      });
       plantError(put, 400, 'PUT is not declared for /plants/1');
       equal((put.headers.allow ?? '').split(/,\s*/).sort(), ['DELETE', 'GET'], 'Allow');
       plantError(await createPlant(t, '{"id":1,"name":"Fern"}', { 'content-type': 'text/plain' }), 400, 'Content-Type');
@@ -831,7 +979,11 @@ const withOptions: BatteryCase[] = [
     async run(t) {
       status(await createPlant(t, '{"id":1,"name":"Fern"}'), 200);
       status(await createPlant(t, '{"id":2,"name":"Fern two with a longer name to fill"}'), 200);
-      plantError(await createPlant(t, '{"id":3,"name":"Fern three"}'), 400, "the mock's state is full: its records would take more than 200 bytes");
+      plantError(
+        await createPlant(t, '{"id":3,"name":"Fern three"}'),
+        400,
+        "the mock's state is full: its records would take more than 200 bytes",
+      );
       plantError(await get(t, '/plants/3'), 404, '');
       equal(JSON.parse((await get(t, '/plants')).text).length, 2, 'the number of plants');
       status(await t.send({ method: 'DELETE', path: '/plants/1', headers: bearer() }), 204);
@@ -847,7 +999,8 @@ const petstore3: BatteryCase[] = [
     name: 'swagger-petstore3: creates a pet and reads it back by its int64 id, exact',
     suite: 'swagger-petstore3',
     async run(t) {
-      const pet = '{"id":9007199254740993,"name":"Rex","photoUrls":["https://example.com/rex.png"],"status":"available"}';
+      const pet =
+        '{"id":9007199254740993,"name":"Rex","photoUrls":["https://example.com/rex.png"],"status":"available"}';
       const created = await t.send({ method: 'POST', path: '/pet', headers: { ...bearer(), ...JSON_TYPE }, body: pet });
       status(created, 200);
       equal(mediaType(created), 'application/json', 'content-type');
@@ -864,11 +1017,21 @@ const petstore3: BatteryCase[] = [
     name: 'swagger-petstore3: refuses an invalid pet with its declared 400, which has no content, and a missing credential with 401',
     suite: 'swagger-petstore3',
     async run(t) {
-      const invalid = await t.send({ method: 'POST', path: '/pet', headers: { ...bearer(), ...JSON_TYPE }, body: '{"id":5}' });
+      const invalid = await t.send({
+        method: 'POST',
+        path: '/pet',
+        headers: { ...bearer(), ...JSON_TYPE },
+        body: '{"id":5}',
+      });
       status(invalid, 400);
       noBody(invalid);
       noHeader(invalid, 'content-type');
-      const anonymous = await t.send({ method: 'POST', path: '/pet', headers: JSON_TYPE, body: '{"id":5,"name":"Rex","photoUrls":[]}' });
+      const anonymous = await t.send({
+        method: 'POST',
+        path: '/pet',
+        headers: JSON_TYPE,
+        body: '{"id":5,"name":"Rex","photoUrls":[]}',
+      });
       status(anonymous, 401);
       header(anonymous, 'www-authenticate', 'Bearer');
       equal(JSON.parse(await stateText(t))['/pet'] ?? [], [], 'the stored pets');
@@ -889,13 +1052,20 @@ const trainTravel: BatteryCase[] = [
       });
       status(created, 201);
       const booking = json(created) as Record<string, unknown>;
-      if (typeof booking.id !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(booking.id))
+      if (
+        typeof booking.id !== 'string' ||
+        !/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(booking.id)
+      )
         fail(`expected a made uuid id, got ${created.text}`);
       equal(booking.passenger_name, 'Ada Lovelace', 'passenger_name');
       const read = await get(t, `/bookings/${booking.id}`);
       status(read, 200);
       const again = json(read) as Record<string, unknown>;
-      equal([again.id, again.trip_id, again.passenger_name, again.has_bicycle], [booking.id, booking.trip_id, 'Ada Lovelace', true], 'the booking read back');
+      equal(
+        [again.id, again.trip_id, again.passenger_name, again.has_bicycle],
+        [booking.id, booking.trip_id, 'Ada Lovelace', true],
+        'the booking read back',
+      );
       status(await t.send({ method: 'DELETE', path: `/bookings/${booking.id}`, headers: bearer() }), 204);
       problemDetails(await get(t, `/bookings/${booking.id}`), 404, 'Not Found', String(booking.id));
     },
@@ -905,7 +1075,12 @@ const trainTravel: BatteryCase[] = [
     suite: 'train-travel',
     async run(t) {
       problemDetails(
-        await t.send({ method: 'POST', path: '/bookings', headers: { ...bearer(), ...JSON_TYPE }, body: '{"trip_id":5}' }),
+        await t.send({
+          method: 'POST',
+          path: '/bookings',
+          headers: { ...bearer(), ...JSON_TYPE },
+          body: '{"trip_id":5}',
+        }),
         400,
         'Bad Request',
         'invalid request body: /trip_id: must be string',
@@ -938,10 +1113,17 @@ const museum: BatteryCase[] = [
     name: 'redocly-museum: creates a special event (Basic auth) and lists it',
     suite: 'redocly-museum',
     async run(t) {
-      const event = '{"name":"Pirate Coding Workshop","location":"Computer Room","eventDescription":"Join us","dates":["2023-10-29"],"price":25}';
-      const created = await t.send({ method: 'POST', path: '/special-events', headers: { ...BASIC, ...JSON_TYPE }, body: event });
+      const event =
+        '{"name":"Pirate Coding Workshop","location":"Computer Room","eventDescription":"Join us","dates":["2023-10-29"],"price":25}';
+      const created = await t.send({
+        method: 'POST',
+        path: '/special-events',
+        headers: { ...BASIC, ...JSON_TYPE },
+        body: event,
+      });
       status(created, 201);
-      // The document leaves eventId optional; the mock makes it, so that GET /special-events/{eventId} can find the event.
+      // The document leaves eventId optional; the mock makes it, so that GET /special-events/{eventId} can find the
+      // event.
       const { eventId, ...sent } = JSON.parse(created.text) as Record<string, unknown>;
       equal(sent, JSON.parse(event), 'the created event');
       includes(String(eventId), '-', 'the made eventId (a uuid)');
@@ -954,7 +1136,12 @@ const museum: BatteryCase[] = [
     name: 'redocly-museum: refuses an invalid event with 400 and Bearer where Basic is asked with 401, in its Error shape',
     suite: 'redocly-museum',
     async run(t) {
-      const invalid = await t.send({ method: 'POST', path: '/special-events', headers: { ...BASIC, ...JSON_TYPE }, body: '{"name":5}' });
+      const invalid = await t.send({
+        method: 'POST',
+        path: '/special-events',
+        headers: { ...BASIC, ...JSON_TYPE },
+        body: '{"name":5}',
+      });
       status(invalid, 400);
       const body = json(invalid, 'application/problem+json') as Record<string, unknown>;
       includes(String(body.title), 'invalid request body: /location: is required', 'Error.title');

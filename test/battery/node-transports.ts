@@ -7,7 +7,13 @@ import { resolve } from 'node:path';
 import { parseJson, stringifyJson, type JsonValue } from '../../src/json/exact-json.ts';
 import { createHandlers, type CreateHandlersOptions, type PlantstoreHandlers } from '../../src/msw/handlers.ts';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
-import type { BatteryJournalEntry, BatteryRequest, BatteryResponse, BatterySuite, BatteryTransport } from './contract-battery.ts';
+import type {
+  BatteryJournalEntry,
+  BatteryRequest,
+  BatteryResponse,
+  BatterySuite,
+  BatteryTransport,
+} from './contract-battery.ts';
 
 /** A header no real answer carries: the fallback handler marks what the mock's handlers left alone. */
 const UNHANDLED = 'x-battery-unhandled';
@@ -27,7 +33,13 @@ export async function fetchAnswer(base: string, request: BatteryRequest): Promis
     headers[name] = value;
   });
   const unhandled = headers[UNHANDLED] === '1';
-  return { status: response.status, headers, text: new TextDecoder().decode(bytes), bytes, ...(unhandled ? { unhandled } : {}) };
+  return {
+    status: response.status,
+    headers,
+    text: new TextDecoder().decode(bytes),
+    bytes,
+    ...(unhandled ? { unhandled } : {}),
+  };
 }
 
 /** Exact JSON of an admin answer, or a thrown error that quotes it. */
@@ -47,14 +59,20 @@ export interface HttpBattery {
 export async function httpBattery(suite: BatterySuite): Promise<HttpBattery> {
   const mock = await startMockServer({ spec: resolve(suite.document), port: 0, ...suite.options });
   const admin = (method: string, path: string, body?: string) =>
-    fetch(`${mock.url}/__mock/${path}`, { method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' } });
+    fetch(`${mock.url}/__mock/${path}`, {
+      method,
+      body,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    });
   const transport: BatteryTransport = {
     kind: 'http',
     send: (request) => fetchAnswer(mock.url, request),
     async seed(collectionsJson) {
       const answer = await admin('POST', 'state', collectionsJson);
       const text = await answer.text();
-      return answer.status === 201 ? { ok: true } : { ok: false, message: String((exact(text) as { message?: unknown }).message) };
+      return answer.status === 201
+        ? { ok: true }
+        : { ok: false, message: String((exact(text) as { message?: unknown }).message) };
     },
     async state() {
       const { collections } = exact(await (await admin('GET', 'state')).text()) as { collections: JsonValue };
@@ -65,7 +83,8 @@ export async function httpBattery(suite: BatterySuite): Promise<HttpBattery> {
       await admin('DELETE', 'requests');
     },
     async journal() {
-      return (JSON.parse(await (await admin('GET', 'requests')).text()) as { requests: BatteryJournalEntry[] }).requests;
+      return (JSON.parse(await (await admin('GET', 'requests')).text()) as { requests: BatteryJournalEntry[] })
+        .requests;
     },
   };
   return { transport, mock, close: () => mock.close() };
@@ -115,7 +134,11 @@ export async function mswBattery(
 }
 
 /** Web Storage in memory, for the persisted runs. */
-export function memoryStorage(): { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void } {
+export function memoryStorage(): {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+} {
   const items = new Map<string, string>();
   return {
     getItem: (key) => items.get(key) ?? null,

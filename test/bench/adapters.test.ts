@@ -12,7 +12,12 @@ import { loadResult } from '../helpers/load-result.ts';
 const load = (requestsPerSecond: number, serverCpuMicrosPerRequest = 30) =>
   loadResult(requestsPerSecond, { serverCpuMicrosPerRequest, cpuSeconds: 0.5, generatorCpuPercent: 10 });
 
-function report(own: number, adapter: number, today: number, seconds = { warmupSeconds: 2, durationSeconds: 5 }): AdaptersReport {
+function report(
+  own: number,
+  adapter: number,
+  today: number,
+  seconds = { warmupSeconds: 2, durationSeconds: 5 },
+): AdaptersReport {
   return {
     titles: { ownLayer: 'own layer 4da330f', adapter: 'node:http 9ce56d0', today: 'this checkout' },
     settings: { generator: 'wrk', connections: 50, ...seconds, pinning: 'on core 1, the generators on core 0' },
@@ -33,7 +38,9 @@ describe('adaptersVerdict', () => {
   });
 
   it('gives no verdict from short loads, whichever side of the bar they fell', () => {
-    expect(adaptersVerdict(3.26, true)).toBe('no verdict from short loads (3.26x): run it with the default 2 s warm-up and 5 s, or longer');
+    expect(adaptersVerdict(3.26, true)).toBe(
+      'no verdict from short loads (3.26x): run it with the default 2 s warm-up and 5 s, or longer',
+    );
   });
 });
 
@@ -42,14 +49,18 @@ describe('formatAdapters', () => {
     const text = formatAdapters(report(15_000, 10_000, 9_900));
     expect(validRatio(report(15_000, 10_000, 9_900))).toBe(1.5);
     expect(text).toMatch(/^valid creates +15,000 \(17 us\) +10,000 \(30 us\) +9,900 \(31 us\) +1\.50x +0\.99x$/m);
-    expect(text).toContain("issue 20's bar: keep the own layer only if it answers >= 2x the node:http adapter's valid creates: 1.50x");
+    expect(text).toContain(
+      "issue 20's bar: keep the own layer only if it answers >= 2x the node:http adapter's valid creates: 1.50x",
+    );
     expect(text.split('\n').at(-1)).toBe('verdict: under 2x: node:http kept');
   });
 
   it('says so when the loads were too short to judge by', () => {
     const text = formatAdapters(report(30_000, 10_000, 10_000, { warmupSeconds: 1, durationSeconds: 1 }));
     expect(text).toContain('short loads:');
-    expect(text.split('\n').at(-1)).toBe('verdict: no verdict from short loads (3.00x): run it with the default 2 s warm-up and 5 s, or longer');
+    expect(text.split('\n').at(-1)).toBe(
+      'verdict: no verdict from short loads (3.00x): run it with the default 2 s warm-up and 5 s, or longer',
+    );
   });
 });
 

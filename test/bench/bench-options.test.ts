@@ -20,7 +20,11 @@ describe('resolveBenchOptions', () => {
   });
 
   it("runs only issue 20's adapter comparison with --adapters, for --duration S per scenario", () => {
-    expect(resolve('--adapters', '--duration', '3')).toMatchObject({ adapters: true, durationSeconds: 3, warmupSeconds: 2 });
+    expect(resolve('--adapters', '--duration', '3')).toMatchObject({
+      adapters: true,
+      durationSeconds: 3,
+      warmupSeconds: 2,
+    });
   });
 
   it('takes wrk when it is on PATH, autocannon otherwise, and either when asked', () => {
@@ -29,7 +33,13 @@ describe('resolveBenchOptions', () => {
   });
 
   it('makes --quick a smoke run of whole seconds', () => {
-    expect(resolve('--quick')).toMatchObject({ durationSeconds: 1, warmupSeconds: 1, pairedSeconds: 1, startupSamples: 1, large: { runs: 1 } });
+    expect(resolve('--quick')).toMatchObject({
+      durationSeconds: 1,
+      warmupSeconds: 1,
+      pairedSeconds: 1,
+      startupSamples: 1,
+      large: { runs: 1 },
+    });
   });
 
   it('leaves the large part out with --skip-large, and keeps only it with --large-only', () => {
@@ -40,7 +50,10 @@ describe('resolveBenchOptions', () => {
   it('runs the MSW part by default, with --duration seconds of steady state, and only it with --msw-only', () => {
     expect(resolve()).toMatchObject({ mswOnly: false, msw: { runs: 5, warmupSeconds: 2, seconds: 5 } });
     expect(resolve('--quick').msw).toMatchObject({ runs: 1, warmupSeconds: 1, seconds: 1 });
-    expect(resolve('--msw-only', '--duration', '3', '--msw-runs', '4')).toMatchObject({ mswOnly: true, msw: { runs: 4, seconds: 3 } });
+    expect(resolve('--msw-only', '--duration', '3', '--msw-runs', '4')).toMatchObject({
+      mswOnly: true,
+      msw: { runs: 4, seconds: 3 },
+    });
     expect(resolve('--skip-msw').msw).toBeUndefined();
   });
 

@@ -17,7 +17,9 @@ const configs = {
       termMs: undefined,
     },
   ]),
-  prism: summariseRuns([{ answers: [], rssBytes: 400 * MB, termMs: 100, stalled: 'no answer to GET / within 60 s of spawn' }]),
+  prism: summariseRuns([
+    { answers: [], rssBytes: 400 * MB, termMs: 100, stalled: 'no answer to GET / within 60 s of spawn' },
+  ]),
 };
 const report: DocumentReport = {
   name: 'example',
@@ -27,7 +29,10 @@ const report: DocumentReport = {
   probe: 'GET /',
   sampled: ['GET /slow', 'GET /fast'],
   configs,
-  termWhileLoading: { 'plantstore-warm': { delayMs: 1000, termMs: 70, listening: false }, prism: { delayMs: 30000, termMs: 90, listening: true } },
+  termWhileLoading: {
+    'plantstore-warm': { delayMs: 1000, termMs: 70, listening: false },
+    prism: { delayMs: 30000, termMs: 90, listening: true },
+  },
   ratios: documentRatios(configs),
 };
 const text = formatDocument(report, 60);

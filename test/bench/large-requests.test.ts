@@ -22,7 +22,10 @@ const document = {
       delete: {},
     },
     '/plants': {
-      get: { security: [{ basic: [] }], parameters: [{ name: 'kind', in: 'query', required: true, schema: { $ref: '#/components/schemas/Kind' } }] },
+      get: {
+        security: [{ basic: [] }],
+        parameters: [{ name: 'kind', in: 'query', required: true, schema: { $ref: '#/components/schemas/Kind' } }],
+      },
     },
     '/meta': { get: { security: [{ mutual: [] }, { key: [] }] } },
     '/search': { get: { parameters: [{ name: 'filter', in: 'query', required: true, schema: { type: 'object' } }] } },
@@ -36,7 +39,11 @@ describe('getRequests', () => {
   const byOperation = Object.fromEntries(requests.map((r) => [r.operation, r]));
 
   it.each([
-    ['GET /repos/{owner}/{repo}', '/repos/bench/5', 'bearer from the global oauth2 requirement, path parameters from the path item and the operation'],
+    [
+      'GET /repos/{owner}/{repo}',
+      '/repos/bench/5',
+      'bearer from the global oauth2 requirement, path parameters from the path item and the operation',
+    ],
     ['GET /plants', '/plants?kind=fern', 'basic credentials, an enum query parameter behind a $ref'],
     ['GET /meta', '/meta?api_key=bench-key', 'the first security alternative it can satisfy (an apiKey in the query)'],
     ['GET /open', '/open', 'no credentials for an empty requirement'],
@@ -60,7 +67,12 @@ describe('getRequests', () => {
 });
 
 describe('sampleRequests', () => {
-  const many = Array.from({ length: 50 }, (_, i) => ({ operation: `GET /r${i}`, method: 'GET', target: `/r${i}`, headers: {} }));
+  const many = Array.from({ length: 50 }, (_, i) => ({
+    operation: `GET /r${i}`,
+    method: 'GET',
+    target: `/r${i}`,
+    headers: {},
+  }));
 
   it('chooses the same operations for the same seed, others for another', () => {
     const first = sampleRequests(many, 10, 1).map((r) => r.operation);

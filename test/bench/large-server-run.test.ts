@@ -6,8 +6,15 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
 const get = (target: string): BenchRequest => ({ operation: `GET ${target}`, method: 'GET', target, headers: {} });
-const node = (script: string): ServerCommand => ({ command: process.execPath, args: (port) => ['-e', script, String(port)] });
-const options = { logFile: join(tmpdir(), 'plantstore-large-server-run.log'), answerTimeoutMs: 20_000, requestTimeoutMs: 2_000 };
+const node = (script: string): ServerCommand => ({
+  command: process.execPath,
+  args: (port) => ['-e', script, String(port)],
+});
+const options = {
+  logFile: join(tmpdir(), 'plantstore-large-server-run.log'),
+  answerTimeoutMs: 20_000,
+  requestTimeoutMs: 2_000,
+};
 
 const SERVER = `
 const http = require('node:http');

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../bench/large-server-run.ts';
 import { median, ratiosOf, summariseRuns } from '../../bench/large-summary.ts';
 
-const run = (listeningMs: number | undefined, answers: RunResult['answers'], extra: Partial<RunResult> = {}): RunResult => ({
+const run = (
+  listeningMs: number | undefined,
+  answers: RunResult['answers'],
+  extra: Partial<RunResult> = {},
+): RunResult => ({
   listeningMs,
   firstAnswerMs: listeningMs === undefined ? undefined : listeningMs + 10,
   answers,
@@ -98,7 +102,9 @@ describe('summariseRuns', () => {
 describe('ratiosOf', () => {
   it('divides plantstore by Prism for the figures both have, and leaves out the rest', () => {
     const mock = summariseRuns([run(1000, [{ operation: 'GET /a', ms: 10 }])]);
-    const prism = summariseRuns([run(4000, [], { stalled: 'no answer to GET /a within 20 s', rssBytes: 400 * 1048576 })]);
+    const prism = summariseRuns([
+      run(4000, [], { stalled: 'no answer to GET /a within 20 s', rssBytes: 400 * 1048576 }),
+    ]);
     const ratios = ratiosOf(mock, prism);
     expect(ratios.listeningMs).toBe(0.25);
     expect(ratios.rssMb).toBe(0.25);

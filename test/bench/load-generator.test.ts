@@ -36,7 +36,11 @@ describe.each([
   it.skipIf(absent)('sends int64 creates with fresh ids in order and counts the answers by status', async () => {
     received.length = 0;
     const valid = scenario('valid-int64');
-    const load = await runLoad(generator, { url, scenario: valid, connections: 1, seconds: 1, idStart: 500n }, process.pid);
+    const load = await runLoad(
+      generator,
+      { url, scenario: valid, connections: 1, seconds: 1, idStart: 500n },
+      process.pid,
+    );
     expect(load.requests).toBeGreaterThan(10);
     // One connection: bodies arrive in the order they were made; answers after the deadline are not counted.
     expect(received.length).toBeGreaterThanOrEqual(load.requests);
@@ -70,6 +74,8 @@ describe('parseWrkOutput', () => {
   });
 
   it('says what wrk printed when the figures are missing', () => {
-    expect(() => parseWrkOutput('unable to connect to 127.0.0.1:4010 Connection refused\n')).toThrow(/wrk printed no figures: unable to connect/);
+    expect(() => parseWrkOutput('unable to connect to 127.0.0.1:4010 Connection refused\n')).toThrow(
+      /wrk printed no figures: unable to connect/,
+    );
   });
 });

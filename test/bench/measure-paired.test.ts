@@ -8,7 +8,11 @@ const load = loadResult;
 
 describe('pairedResultOf', () => {
   it("divides the mock's rate by the baseline's and keeps both servers' CPU cost per request", () => {
-    const result = pairedResultOf(load(6000, { serverCpuMicrosPerRequest: 80 }), load(8000, { serverCpuMicrosPerRequest: 60 }), 5);
+    const result = pairedResultOf(
+      load(6000, { serverCpuMicrosPerRequest: 80 }),
+      load(8000, { serverCpuMicrosPerRequest: 60 }),
+      5,
+    );
     expect(result).toEqual({
       plantstore: 6000,
       baseline: 8000,

@@ -31,11 +31,20 @@ const report: MswReport = {
       preparedModuleBytes: 2_500_000,
       first: [
         { name: 'plantstore, prepared module', runs: 3, fromStartMs: 900, fromCreateMs: 400, statuses: { 200: 3 } },
-        { name: '@mswjs/source fromOpenApi', runs: 3, statuses: {}, failed: 'the handlers could not be made: Maximum call stack size exceeded' },
+        {
+          name: '@mswjs/source fromOpenApi',
+          runs: 3,
+          statuses: {},
+          failed: 'the handlers could not be made: Maximum call stack size exceeded',
+        },
       ],
       steady: [
         { name: 'plantstore', answersPerSecond: 1000, p50Ms: 0.9, p99Ms: 3, statuses: { 200: 2000 } },
-        { name: '@mswjs/source', statuses: {}, failed: 'the handlers could not be made: Maximum call stack size exceeded' },
+        {
+          name: '@mswjs/source',
+          statuses: {},
+          failed: 'the handlers could not be made: Maximum call stack size exceeded',
+        },
       ],
     },
   ],
@@ -48,7 +57,9 @@ const rowsOf = (start: string) => lines.filter((line) => line.startsWith(start))
 describe('formatMswReport', () => {
   it('says the ratio prices different work, not the same job done faster', () => {
     expect(text).toContain('not like for like');
-    expect(text).toContain('@mswjs/source answers an example generated from the response schema without looking at the request');
+    expect(text).toContain(
+      '@mswjs/source answers an example generated from the response schema without looking at the request',
+    );
   });
 
   it('prints first answers from the start and from the create call, with their ratio', () => {
@@ -61,7 +72,9 @@ describe('formatMswReport', () => {
   });
 
   it('prints a document @mswjs/source cannot load as a result, without ratios', () => {
-    expect(rowsOf('@mswjs/source fromOpenApi')[1]).toMatch(/-\s+-\s+failed: the handlers could not be made: Maximum call stack size exceeded$/);
+    expect(rowsOf('@mswjs/source fromOpenApi')[1]).toMatch(
+      /-\s+-\s+failed: the handlers could not be made: Maximum call stack size exceeded$/,
+    );
     expect(rowsOf('plantstore ÷ @mswjs/source')[1]).toMatch(/-\s+-\s+-$/);
   });
 

@@ -9,7 +9,9 @@ describe('bodyOf', () => {
   });
 
   it('gives int64 creates 19-digit ids past 2^53 and under 2^63, one per counter', () => {
-    const ids = [0n, 1n, 100_000_000n, 99_999_999_999n].map((n) => BigInt(bodyOf(scenario('valid-int64'), n).match(/"id":(\d+)/)?.[1] ?? ''));
+    const ids = [0n, 1n, 100_000_000n, 99_999_999_999n].map((n) =>
+      BigInt(bodyOf(scenario('valid-int64'), n).match(/"id":(\d+)/)?.[1] ?? ''),
+    );
     expect(ids[0]).toBe(9_007_199_200_000_000_000n);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) {

@@ -28,7 +28,9 @@ describe('plantstore mock --absent-items', () => {
       .filter((line) => line.includes(') declares no 404:'));
     expect(warnings).toHaveLength(3);
     expect(warnings[0]).toContain('getNote (GET /notes/{id}) declares no 404');
-    expect(stderr()).toMatch(/GET \/notes\/5 200 [\d.]+ms {2}no note with id 5 is stored; answered from the document, which declares no 404 for getNote/);
+    expect(stderr()).toMatch(
+      /GET \/notes\/5 200 [\d.]+ms {2}no note with id 5 is stored; answered from the document, which declares no 404 for getNote/,
+    );
   });
 
   it('answers an undeclared 404 with --absent-items 404, and warns of nothing', async () => {

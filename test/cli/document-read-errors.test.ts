@@ -41,7 +41,9 @@ describe('a document that is not YAML or JSON', () => {
     const run = await runCommands(['spec', '--check', '--spec', file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      new RegExp(`^plantstore: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2:24: not valid JSON: Unexpected double-quoted-scalar token\n`),
+      new RegExp(
+        `^plantstore: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2:24: not valid JSON: Unexpected double-quoted-scalar token\n`,
+      ),
     );
     // The excerpt is indented by two; the caret stands under column 24 of its line.
     expect(run.stderr).toContain(`\n   "info": {"title": "x" "version": "1"}\n${' '.repeat(2 + 23)}${'^'.repeat(9)}\n`);

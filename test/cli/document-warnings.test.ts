@@ -12,18 +12,24 @@ describe('document warnings on the command line', () => {
     const mock = await startCliMock(['--spec', FLAWED]);
     mock.child.kill('SIGTERM');
     await new Promise((done) => mock.child.once('close', done));
-    expect(mock.stderr()).toMatch(/warning: .*nullable-and-examples\.yaml: #\/components\/schemas\/Account\/required: must NOT have duplicate items/);
+    expect(mock.stderr()).toMatch(
+      /warning: .*nullable-and-examples\.yaml: #\/components\/schemas\/Account\/required: must NOT have duplicate items/,
+    );
   });
 
   it('refuses the flawed document with mock --strict, exit 2, listing the flaws', async () => {
     const run = await runCli(['mock', '--port', '0', '--strict', '--spec', FLAWED]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/refused under --strict\n {2}#\/components\/schemas\/Account\/required: must NOT have duplicate items/);
+    expect(run.stderr).toMatch(
+      /refused under --strict\n {2}#\/components\/schemas\/Account\/required: must NOT have duplicate items/,
+    );
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
   it('says once on stderr that validate loaded a document with warnings, and still validates', async () => {
-    const run = await runCli(['validate', 'Account', '--spec', FLAWED], { input: '{"id": "a", "name": "n", "password": "p"}' });
+    const run = await runCli(['validate', 'Account', '--spec', FLAWED], {
+      input: '{"id": "a", "name": "n", "password": "p"}',
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/2 warning\(s\) about the document \(plantstore spec --check --spec FILE lists them\)/);
   });
@@ -36,6 +42,8 @@ describe('document warnings on the command line', () => {
   ])('refuses a remote $ref in %s, naming --remote-refs', async (...args) => {
     const run = await runCli([...args, '--spec', REMOTE]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/refers to https:\/\/schemas\.example\.com\/thing\.json, which is not fetched\n.*--remote-refs/);
+    expect(run.stderr).toMatch(
+      /refers to https:\/\/schemas\.example\.com\/thing\.json, which is not fetched\n.*--remote-refs/,
+    );
   });
 });

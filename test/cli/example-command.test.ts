@@ -69,7 +69,9 @@ describe('plantstore example', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(fixtures.every((fixture) => fixture.expect.status === '4xx' && fixture.request.path === '/plants')).toBe(true);
+    expect(fixtures.every((fixture) => fixture.expect.status === '4xx' && fixture.request.path === '/plants')).toBe(
+      true,
+    );
     expect(fixtures.some((fixture) => typeof fixture.request.rawBody === 'string')).toBe(true);
   });
 
@@ -77,7 +79,9 @@ describe('plantstore example', () => {
     const run = await runCommands(['example', 'Cactus']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe("plantstore: unknown schema or operationId 'Cactus'\n  Schemas: Plant, NewPlant, Error\n  operationIds: createPlant\n");
+    expect(run.stderr).toBe(
+      "plantstore: unknown schema or operationId 'Cactus'\n  Schemas: Plant, NewPlant, Error\n  operationIds: createPlant\n",
+    );
   });
 
   it.each([

@@ -16,7 +16,10 @@ afterAll(() => mock.close());
 /** Runs a script with sh, as `| sh` would; resolves with what it printed. */
 function sh(script: string): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn('sh', [], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, PLANTSTORE_TOKEN: 'curl-token' } });
+    const child = spawn('sh', [], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, PLANTSTORE_TOKEN: 'curl-token' },
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', fail);
@@ -26,7 +29,11 @@ function sh(script: string): Promise<string> {
 }
 
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
-const bodyOf = (command: string) => parseJson(/--data-raw '(.*)'$/.exec(command.trim())![1]) as unknown as { ok: true; value: { name: string; id: bigint } };
+const bodyOf = (command: string) =>
+  parseJson(/--data-raw '(.*)'$/.exec(command.trim())![1]) as unknown as {
+    ok: true;
+    value: { name: string; id: bigint };
+  };
 
 describe('example --as curl piped to sh', () => {
   it('creates a new plant on each run, with a name that is not empty', async () => {

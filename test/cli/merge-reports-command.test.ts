@@ -16,7 +16,12 @@ describe('plantstore merge-reports', () => {
   beforeAll(async () => {
     mock = await startMockServer({ port: 0 });
     for (const [i, file] of files.entries())
-      await verify({ target: mock.url, token: 't', shard: { index: i + 1, count: 2 }, reporters: [{ name: 'json', file }] });
+      await verify({
+        target: mock.url,
+        token: 't',
+        shard: { index: i + 1, count: 2 },
+        reporters: [{ name: 'json', file }],
+      });
   });
   afterAll(() => mock.close());
 
@@ -49,9 +54,15 @@ describe('plantstore merge-reports', () => {
 
   it.each([
     [['verify', '--target', 'http://127.0.0.1:9', '--shard', '3/2'], /--shard 3\/2: expected i\/n with 1 <= i <= n/],
-    [['mock', '--state', 'http://127.0.0.1:6379'], /--state must be a Redis URL, redis:\/\/host:port\/db, got http:\/\/127\.0\.0\.1:6379/],
+    [
+      ['mock', '--state', 'http://127.0.0.1:6379'],
+      /--state must be a Redis URL, redis:\/\/host:port\/db, got http:\/\/127\.0\.0\.1:6379/,
+    ],
     [['mock', '--state-prefix', 'a'], /--state-prefix needs --state redis:\/\/host:port\/db/],
-    [['mock', '--state', 'redis://127.0.0.1:6379/0', '--state-file', 'x.log'], /--state and --state-file both say where state lives: give one/],
+    [
+      ['mock', '--state', 'redis://127.0.0.1:6379/0', '--state-file', 'x.log'],
+      /--state and --state-file both say where state lives: give one/,
+    ],
   ])('refuses %j as a usage error', async (args, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);

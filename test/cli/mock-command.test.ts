@@ -107,54 +107,70 @@ describe('plantstore mock (command line)', () => {
   });
 
   // Linux only: the command line of a running process is read from /proc.
-  it.skipIf(!existsSync('/proc/self/cmdline'))('runs with an 8 MB young generation in its own process (same pid), unless the user chose a size', async () => {
-    const commandLine = (pid: number | undefined) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    // `node bin/plantstore.js mock`: the process replaces itself with one that has the flag.
-    const ours = await startCliMock([]);
-    try {
-      expect(commandLine(ours.child.pid)).toContain('--max-semi-space-size=8');
-    } finally {
-      ours.child.kill('SIGTERM');
-    }
-    // The file run as a command (npx plantstore mock): its #! line gives the flag, once.
-    const asCommand = spawn(BIN, ['mock', '--port', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` },
-    });
-    try {
-      await once(asCommand.stderr, 'data');
-      expect(commandLine(asCommand.pid).filter((arg) => arg.startsWith('--max-semi-space-size'))).toEqual(['--max-semi-space-size=8']);
-    } finally {
-      asCommand.kill('SIGTERM');
-    }
-    const theirs = await startCliMock([], process.execPath, { NODE_OPTIONS: '--max-semi-space-size=16' });
-    try {
-      expect(commandLine(theirs.child.pid).join(' ')).not.toContain('--max-semi-space-size');
-    } finally {
-      theirs.child.kill('SIGTERM');
-    }
-  });
+  it.skipIf(!existsSync('/proc/self/cmdline'))(
+    'runs with an 8 MB young generation in its own process (same pid), unless the user chose a size',
+    async () => {
+      const commandLine = (pid: number | undefined) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      // `node bin/plantstore.js mock`: the process replaces itself with one that has the flag.
+      const ours = await startCliMock([]);
+      try {
+        expect(commandLine(ours.child.pid)).toContain('--max-semi-space-size=8');
+      } finally {
+        ours.child.kill('SIGTERM');
+      }
+      // The file run as a command (npx plantstore mock): its #! line gives the flag, once.
+      const asCommand = spawn(BIN, ['mock', '--port', '0'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` },
+      });
+      try {
+        await once(asCommand.stderr, 'data');
+        expect(commandLine(asCommand.pid).filter((arg) => arg.startsWith('--max-semi-space-size'))).toEqual([
+          '--max-semi-space-size=8',
+        ]);
+      } finally {
+        asCommand.kill('SIGTERM');
+      }
+      const theirs = await startCliMock([], process.execPath, { NODE_OPTIONS: '--max-semi-space-size=16' });
+      try {
+        expect(commandLine(theirs.child.pid).join(' ')).not.toContain('--max-semi-space-size');
+      } finally {
+        theirs.child.kill('SIGTERM');
+      }
+    },
+  );
 
   it('serves another document given with --spec, with its own error shape and key field', async () => {
     const { child, url } = await startCliMock(['--spec', 'test/documents/split/main.yaml']);
     try {
       const post = (body: string) =>
-        request(`${url}/trees`, { method: 'POST', body, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
+        request(`${url}/trees`, {
+          method: 'POST',
+          body,
+          headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        });
       const created = await post('{"code":"oak-1","species":"oak","height":3}');
       expect(created.statusCode).toBe(201);
       expect(await created.body.json()).toEqual({ species: 'oak', height: 3 });
       const duplicate = await post('{"code":"oak-1","species":"oak"}');
       expect(duplicate.statusCode).toBe(422);
       expect(duplicate.headers['content-type']).toBe('application/problem+json');
-      expect(await duplicate.body.json()).toEqual({ status: 422, title: 'Unprocessable Entity', detail: 'a tree with code oak-1 already exists' });
+      expect(await duplicate.body.json()).toEqual({
+        status: 422,
+        title: 'Unprocessable Entity',
+        detail: 'a tree with code oak-1 already exists',
+      });
     } finally {
       child.kill('SIGTERM');
     }
   });
 
-  it.runIf(existsSync('/usr/bin/node'))('starts from the machine Node (20) by re-running itself on the bundled Node 24', async () => {
-    const { code, stdout } = await runCli(['--version'], { node: '/usr/bin/node' });
-    expect(code).toBe(0);
-    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-  });
+  it.runIf(existsSync('/usr/bin/node'))(
+    'starts from the machine Node (20) by re-running itself on the bundled Node 24',
+    async () => {
+      const { code, stdout } = await runCli(['--version'], { node: '/usr/bin/node' });
+      expect(code).toBe(0);
+      expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    },
+  );
 });

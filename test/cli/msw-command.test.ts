@@ -23,7 +23,9 @@ describe('plantstore msw', () => {
     ]);
     expect(stderr).toMatch(/^plantstore: wrote .*plantstore\.js \(\d+ KB\) and its \.d\.ts\n$/);
     expect(code).toBe(0);
-    expect(readFileSync(join(dir, 'mocks', 'plantstore.d.ts'), 'utf8')).toContain('export declare function createHandlers(');
+    expect(readFileSync(join(dir, 'mocks', 'plantstore.d.ts'), 'utf8')).toContain(
+      'export declare function createHandlers(',
+    );
     const module = (await import(/* @vite-ignore */ pathToFileURL(out).href)) as {
       createHandlers(options?: object): Promise<Array<Parameters<typeof setupServer>[0]>>;
     };
@@ -32,7 +34,11 @@ describe('plantstore msw', () => {
     server.listen({ onUnhandledRequest: 'error' });
     try {
       const headers = { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' };
-      const created = await fetch('http://app.test/api/plants', { method: 'POST', headers, body: '{"id": 12, "name": "Fern"}' });
+      const created = await fetch('http://app.test/api/plants', {
+        method: 'POST',
+        headers,
+        body: '{"id": 12, "name": "Fern"}',
+      });
       expect(created.status).toBe(200);
       const read = await fetch('http://app.test/api/plants/12', { headers });
       expect(read.status).toBe(200);
@@ -42,7 +48,9 @@ describe('plantstore msw', () => {
       expect(forced.status).toBe(404);
       const undeclared = await fetch('http://app.test/api/plants/12', { headers: { ...headers, prefer: 'code=418' } });
       expect(undeclared.status).toBe(400);
-      expect(await undeclared.text()).toMatch(/cannot force that response: GET \/plants\/\{id\} declares no 418 response/);
+      expect(await undeclared.text()).toMatch(
+        /cannot force that response: GET \/plants\/\{id\} declares no 418 response/,
+      );
     } finally {
       server.close();
     }

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 const wired = readFileSync(join(root, 'src', 'cli', 'main.ts'), 'utf8').includes('exampleCommand');
-const bin = (args: string[], input?: string) => spawnSync(process.execPath, [join(root, 'bin', 'plantstore.js'), ...args], { input, encoding: 'utf8' });
+const bin = (args: string[], input?: string) =>
+  spawnSync(process.execPath, [join(root, 'bin', 'plantstore.js'), ...args], { input, encoding: 'utf8' });
 
 describe.skipIf(!wired)('payload commands through bin/plantstore.js (enabled once main.ts wires them)', () => {
   it('pipes generated payloads into validate: every one is valid', () => {

@@ -17,7 +17,9 @@ afterEach(async () => {
 it('forwards, logs without the token, records, and stops on SIGINT with 0', async () => {
   upstream = await startPlantServer();
   const dir = tempDir('plantstore-cli-record-');
-  const child = spawn(process.execPath, [BIN, 'proxy', '--upstream', upstream.url, '--port', '0', '--record', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'proxy', '--upstream', upstream.url, '--port', '0', '--record', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (chunk) => {

@@ -62,7 +62,17 @@ describe('the quick reading of plantstore mock', () => {
     [['mock', '--absent-items', '404']],
     [['mock', '--absent-items=document', '--declared-only']],
     [['mock', '--webhook-url', 'http://127.0.0.1:9/hooks', '--webhook-retries', '3']],
-    [['mock', '--state-file', '/tmp/plants.log', '--spec', 'test/documents/plant-store-crud.yaml', '--host', '0.0.0.0']],
+    [
+      [
+        'mock',
+        '--state-file',
+        '/tmp/plants.log',
+        '--spec',
+        'test/documents/plant-store-crud.yaml',
+        '--host',
+        '0.0.0.0',
+      ],
+    ],
   ])('reads %j as yargs does', async (argv) => {
     const quick = quickMockArgs(argv);
     expect(quick).toBeDefined();
@@ -109,7 +119,9 @@ describe('the quick reading of plantstore mock', () => {
       message: expect.stringContaining('--max-state-mb must be a whole number of 1 or more'),
     });
     expect(await viaYargs(['mock', '--log-format', 'xml'])).toBeInstanceOf(Error);
-    expect(await viaYargs(['mock', '--absent-items', '410'])).toMatchObject({ message: expect.stringContaining('Choices: "document", "404"') });
+    expect(await viaYargs(['mock', '--absent-items', '410'])).toMatchObject({
+      message: expect.stringContaining('Choices: "document", "404"'),
+    });
     expect(await viaYargs(['mock', 'extra'])).toBeInstanceOf(Error);
   });
 });

@@ -28,11 +28,15 @@ function steps(body: string): Array<{ command: string; shown: string[] }> {
 const cwd = tempDir('plantstore-tour-');
 let mock: Awaited<ReturnType<typeof startCliMock>>;
 const run = (command: string) =>
-  spawnSync('sh', ['-c', command.replaceAll(README_URL, mock.url).replace(/^npx plantstore /, `"${process.execPath}" "${BIN}" `)], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, PLANTSTORE_TOKEN: 'test-token', NO_COLOR: '1' },
-  });
+  spawnSync(
+    'sh',
+    ['-c', command.replaceAll(README_URL, mock.url).replace(/^npx plantstore /, `"${process.execPath}" "${BIN}" `)],
+    {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, PLANTSTORE_TOKEN: 'test-token', NO_COLOR: '1' },
+    },
+  );
 
 describe("the README's five-minute tour", () => {
   beforeAll(async () => {
@@ -54,7 +58,9 @@ describe("the README's five-minute tour", () => {
     expect(start.command).toBe('npm start');
     // The README writes the checkout's folder as /path/to/plantstore.
     const lines = mock.stderr().split('\n').slice(0, start.shown.length);
-    expect(lines.map((line) => line.replaceAll(mock.url, README_URL).replaceAll(process.cwd(), README_CHECKOUT))).toEqual(start.shown);
+    expect(
+      lines.map((line) => line.replaceAll(mock.url, README_URL).replaceAll(process.cwd(), README_CHECKOUT)),
+    ).toEqual(start.shown);
   });
 
   it('2. answers each curl as shown, and keeps the exact int64 id', () => {

@@ -10,7 +10,9 @@ describe('one verdict for spec --check and the mock', () => {
     const check = await runCli(['spec', '--check', '--spec', ALBUMS]);
     expect(check.code).toBe(0);
     const verdict = check.stdout.split('\n')[0];
-    expect(verdict).toBe(`${ALBUMS}: loads as an OpenAPI 3.0.3 document (Untitled API 0) and can be mocked; 4 warnings`);
+    expect(verdict).toBe(
+      `${ALBUMS}: loads as an OpenAPI 3.0.3 document (Untitled API 0) and can be mocked; 4 warnings`,
+    );
     const listed = check.stdout
       .split('warnings (4):\n')[1]
       .trim()

@@ -2,7 +2,16 @@
 // or `npm install` it starts at once, trusting npm's record of node_modules when that matches the
 // lock file; it installs when the lock file asks for something node_modules does not hold.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript for Node 20, without types
@@ -13,7 +22,12 @@ const root = resolve('.');
 type Lock = { packages: Record<string, Record<string, unknown>> };
 
 /** A project whose package.json, lock file and npm's record are given, with the recorded folders made. */
-function project(manifest: object, lock: Lock, installed: Lock | undefined, folders = Object.keys(installed?.packages ?? {})): string {
+function project(
+  manifest: object,
+  lock: Lock,
+  installed: Lock | undefined,
+  folders = Object.keys(installed?.packages ?? {}),
+): string {
   const dir = tempDir('plantstore-setup-');
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock));
@@ -38,26 +52,48 @@ const LOCK: Lock = {
     'node_modules/c-other-platform': entry('c', '1.0.0', { optional: true, os: ['win32'] }),
   },
 };
-const INSTALLED: Lock = { packages: { 'node_modules/a': entry('a', '1.2.0'), 'node_modules/b': entry('b', '2.0.1', { dev: true }) } };
-const without = (lock: Lock, path: string): Lock => ({ packages: Object.fromEntries(Object.entries(lock.packages).filter(([key]) => key !== path)) });
-const withEntry = (lock: Lock, path: string, value: Record<string, unknown>): Lock => ({ packages: { ...lock.packages, [path]: value } });
+const INSTALLED: Lock = {
+  packages: { 'node_modules/a': entry('a', '1.2.0'), 'node_modules/b': entry('b', '2.0.1', { dev: true }) },
+};
+const without = (lock: Lock, path: string): Lock => ({
+  packages: Object.fromEntries(Object.entries(lock.packages).filter(([key]) => key !== path)),
+});
+const withEntry = (lock: Lock, path: string, value: Record<string, unknown>): Lock => ({
+  packages: { ...lock.packages, [path]: value },
+});
 
 describe("npm's record of node_modules against the lock file", () => {
   it.each<[string, () => string, boolean]>([
-    ["matches when every locked package is installed (another platform's optional one may be absent)", () => project(MANIFEST, LOCK, INSTALLED), true],
-    ["does not match without npm's record (node_modules made by hand, or an old npm)", () => project(MANIFEST, LOCK, undefined), false],
+    [
+      "matches when every locked package is installed (another platform's optional one may be absent)",
+      () => project(MANIFEST, LOCK, INSTALLED),
+      true,
+    ],
+    [
+      "does not match without npm's record (node_modules made by hand, or an old npm)",
+      () => project(MANIFEST, LOCK, undefined),
+      false,
+    ],
     [
       'does not match when the lock file asks for another version',
       () => project(MANIFEST, withEntry(LOCK, 'node_modules/a', entry('a', '1.3.0')), INSTALLED),
       false,
     ],
-    ['does not match when the lock file adds a package', () => project(MANIFEST, withEntry(LOCK, 'node_modules/d', entry('d', '1.0.0')), INSTALLED), false],
+    [
+      'does not match when the lock file adds a package',
+      () => project(MANIFEST, withEntry(LOCK, 'node_modules/d', entry('d', '1.0.0')), INSTALLED),
+      false,
+    ],
     [
       'does not match when a package was installed that the lock file no longer names',
       () => project(MANIFEST, without(LOCK, 'node_modules/b'), INSTALLED),
       false,
     ],
-    ["does not match when an installed package's folder is gone", () => project(MANIFEST, LOCK, INSTALLED, ['node_modules/a']), false],
+    [
+      "does not match when an installed package's folder is gone",
+      () => project(MANIFEST, LOCK, INSTALLED, ['node_modules/a']),
+      false,
+    ],
     [
       'does not match when package.json asks for a dependency the lock file lacks',
       () => project({ ...MANIFEST, dependencies: { a: '^1.0.0', e: '^1.0.0' } }, LOCK, INSTALLED),
@@ -81,7 +117,10 @@ function checkoutCopy(): { dir: string; npmCalls: () => number } {
   const dir = tempDir('plantstore-setup-copy-');
   for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(root, file), join(dir, file));
   // Relative to the project: a checkout whose own path holds "corpus" must still be copied.
-  cpSync(join(root, 'scripts'), join(dir, 'scripts'), { recursive: true, filter: (path) => !relative(root, path).includes('corpus') });
+  cpSync(join(root, 'scripts'), join(dir, 'scripts'), {
+    recursive: true,
+    filter: (path) => !relative(root, path).includes('corpus'),
+  });
   mkdirSync(join(dir, 'node_modules'));
   for (const name of readdirSync(join(root, 'node_modules'))) {
     if (name === '.plantstore-setup' || name === '.package-lock.json') continue;
@@ -119,7 +158,9 @@ describe('the set-up before npm start and npm test', () => {
     lock.packages['node_modules/yaml'].version = '0.0.1';
     writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
     const result = runSetup(dir);
-    expect(result.stderr).toContain('plantstore: first run: installing dependencies and a Node 24 for this checkout (npm ci');
+    expect(result.stderr).toContain(
+      'plantstore: first run: installing dependencies and a Node 24 for this checkout (npm ci',
+    );
     expect(npmCalls()).toBe(1);
     expect(result.status).toBe(3); // the fake npm's failure is passed on
   });
@@ -130,7 +171,9 @@ describe('the set-up before npm start and npm test', () => {
     const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as Lock;
     lock.packages['node_modules/not-yet-installed'] = { version: '1.0.0' };
     writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
-    const locked = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && !entry.optional && !entry.link).length;
+    const locked = Object.entries(lock.packages).filter(
+      ([path, entry]) => path !== '' && !entry.optional && !entry.link,
+    ).length;
     // An npm that works until the test lets it go (a file appears), then succeeds.
     const release = join(dir, 'release');
     writeFileSync(
@@ -153,7 +196,9 @@ describe('the set-up before npm start and npm test', () => {
     expect(lines[0]).toBe(
       'plantstore: first run: installing dependencies and a Node 24 for this checkout (npm ci --no-audit --no-fund --loglevel=error); this usually takes about 1–2 minutes ...',
     );
-    expect(lines[1]).toMatch(new RegExp(`^plantstore: still installing \\(\\d+ s\\): ${locked - 1} of ${locked} packages in place \\.\\.\\.$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^plantstore: still installing \\(\\d+ s\\): ${locked - 1} of ${locked} packages in place \\.\\.\\.$`),
+    );
     expect(lines.at(-1)).toMatch(/^plantstore: installed in \d+ s\.$/);
     expect(code).toBe(0);
     expect(npmCalls()).toBe(1);

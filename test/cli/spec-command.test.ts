@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { checkSpec } from '../../src/mock/check-spec.ts';
+import { checkSpec } from '../../src/mock/admin/check-spec.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { runCommands } from './run-commands.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -39,11 +39,15 @@ describe('plantstore spec', () => {
   it('prints the summary and the missing-401 warning of the Plant Store with --check', async () => {
     const run = await runCommands(['spec', '--check']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/: loads as an OpenAPI 3\.1\.0 document \(OpenAPI Plant Store 1\.0\.0\) and can be mocked; 1 warning\n/);
+    expect(run.stdout).toMatch(
+      /: loads as an OpenAPI 3\.1\.0 document \(OpenAPI Plant Store 1\.0\.0\) and can be mocked; 1 warning\n/,
+    );
     expect(run.stdout).toContain('operations (1):\n  POST    /plants  createPlant\n');
     expect(run.stdout).toContain('schemas (3): Plant, NewPlant, Error\n');
     expect(run.stdout).toContain('security schemes (1): bearerAuth (http bearer)\n');
-    expect(run.stdout).toContain('warnings (1):\n  createPlant: no 401 declared although the operation requires auth\n');
+    expect(run.stdout).toContain(
+      'warnings (1):\n  createPlant: no 401 declared although the operation requires auth\n',
+    );
   });
 
   it('warns about what a document leaves out', async () => {
@@ -65,13 +69,17 @@ describe('plantstore spec', () => {
     const run = await runCommands(args);
     const document = parse(run.stdout);
     expect(run.code).toBe(0);
-    expect(document.paths['/plants'].post.requestBody.content['application/json'].schema.allOf[1].required).toEqual(['id']);
+    expect(document.paths['/plants'].post.requestBody.content['application/json'].schema.allOf[1].required).toEqual([
+      'id',
+    ]);
     expect(run.stdout).not.toMatch(/[&*]a\d/); // no YAML anchors or aliases
   });
 
   it('prints the bundled document with its internal $refs kept', async () => {
     const run = await runCommands(['spec', '--bundle']);
-    expect(JSON.parse(run.stdout).paths['/plants'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NewPlant' });
+    expect(JSON.parse(run.stdout).paths['/plants'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/NewPlant',
+    });
   });
 
   it.each([

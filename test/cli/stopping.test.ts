@@ -17,7 +17,8 @@ const root = resolve('.');
 /** The environment of a user's shell: no npm script around it, the project's node_modules/.bin not on PATH. */
 function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!/^npm_/i.test(name) && name !== 'PLANTSTORE_STOP_WITH_PARENT') env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (!/^npm_/i.test(name) && name !== 'PLANTSTORE_STOP_WITH_PARENT') env[name] = value;
   env.PATH = (process.env.PATH ?? '')
     .split(delimiter)
     .filter((dir) => !resolve(dir).startsWith(join(root, 'node_modules')))
@@ -64,7 +65,10 @@ function processTree(pid: number): number[] {
 const alive = (pid: number) => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z' && readdirSync(`/proc/${pid}/fd`).length > 0;
+    return (
+      stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z' &&
+      readdirSync(`/proc/${pid}/fd`).length > 0
+    );
   } catch {
     return false;
   }
@@ -94,7 +98,10 @@ async function startJob(command: string, args: string[]): Promise<{ job: ChildPr
 async function portIsFree(port: number): Promise<boolean> {
   const server = createServer();
   server.listen(port, '127.0.0.1');
-  const [outcome] = await Promise.race([once(server, 'listening').then(() => ['free']), once(server, 'error').then(() => ['taken'])]);
+  const [outcome] = await Promise.race([
+    once(server, 'listening').then(() => ['free']),
+    once(server, 'error').then(() => ['taken']),
+  ]);
   if (outcome === 'free') await new Promise((done) => server.close(done));
   return outcome === 'free';
 }
@@ -102,7 +109,12 @@ async function portIsFree(port: number): Promise<boolean> {
 const STARTS: Array<[string, string, string[], boolean]> = [
   ['npm start', 'npm', ['start', '--', '--port', '0'], true],
   ['npx plantstore mock', 'npx', ['plantstore', 'mock', '--port', '0'], true],
-  ['node bin/plantstore.js mock on an older Node', machineNode ?? 'node', [BIN, 'mock', '--port', '0'], machineNode !== undefined],
+  [
+    'node bin/plantstore.js mock on an older Node',
+    machineNode ?? 'node',
+    [BIN, 'mock', '--port', '0'],
+    machineNode !== undefined,
+  ],
 ];
 
 const STOPS: Array<[string, (job: ChildProcess) => void]> = [
@@ -113,33 +125,43 @@ const STOPS: Array<[string, (job: ChildProcess) => void]> = [
 
 describe.runIf(existsSync('/proc/self/stat'))('stopping the mock', () => {
   for (const [started, command, args, available] of STARTS) {
-    it.runIf(available).each(STOPS)(`started with ${started}, stopped with %s, leaves no process and frees the port`, async (_, stop) => {
-      const { job, url, tree } = await startJob(command, args);
-      const health = await fetch(`${url}/__mock/health`);
-      expect(health.status).toBe(200);
-      await health.arrayBuffer();
-      const closed = once(job, 'close');
-      stop(job);
-      await closed;
-      expect(tree.filter(alive)).toEqual([]);
-      expect(await portIsFree(Number(new URL(url).port))).toBe(true);
-    });
+    it.runIf(available).each(STOPS)(
+      `started with ${started}, stopped with %s, leaves no process and frees the port`,
+      async (_, stop) => {
+        const { job, url, tree } = await startJob(command, args);
+        const health = await fetch(`${url}/__mock/health`);
+        expect(health.status).toBe(200);
+        await health.arrayBuffer();
+        const closed = once(job, 'close');
+        stop(job);
+        await closed;
+        expect(tree.filter(alive)).toEqual([]);
+        expect(await portIsFree(Number(new URL(url).port))).toBe(true);
+      },
+    );
   }
 
-  it.runIf(machineNode !== undefined)('started on an older Node, stops with the Node 24 child when that Node is killed outright (kill -9)', async () => {
-    const { job, url, tree } = await startJob(machineNode!, [BIN, 'mock', '--port', '0']);
-    expect(tree.length).toBe(2); // this Node and the bundled Node 24
-    const closed = once(job, 'close');
-    job.kill('SIGKILL');
-    await closed; // the child held the same stderr: it has exited too
-    expect(tree.filter(alive)).toEqual([]);
-    expect(await portIsFree(Number(new URL(url).port))).toBe(true);
-  });
+  it.runIf(machineNode !== undefined)(
+    'started on an older Node, stops with the Node 24 child when that Node is killed outright (kill -9)',
+    async () => {
+      const { job, url, tree } = await startJob(machineNode!, [BIN, 'mock', '--port', '0']);
+      expect(tree.length).toBe(2); // this Node and the bundled Node 24
+      const closed = once(job, 'close');
+      job.kill('SIGKILL');
+      await closed; // the child held the same stderr: it has exited too
+      expect(tree.filter(alive)).toEqual([]);
+      expect(await portIsFree(Number(new URL(url).port))).toBe(true);
+    },
+  );
 
-  it.runIf(machineNode !== undefined)('started on an older Node, ends with the exit status of the Node 24 child', async () => {
-    const run = (args: string[], input = '') => spawnSync(machineNode!, [BIN, ...args], { cwd: root, env: userEnv(), encoding: 'utf8', input });
-    expect(run(['validate', 'NewPlant'], '{"id":1,"name":"Fern"}').status).toBe(0);
-    expect(run(['validate', 'NewPlant'], '{"id":1}').status).toBe(1);
-    expect(run(['mock', '--port', '70000']).status).toBe(2);
-  });
+  it.runIf(machineNode !== undefined)(
+    'started on an older Node, ends with the exit status of the Node 24 child',
+    async () => {
+      const run = (args: string[], input = '') =>
+        spawnSync(machineNode!, [BIN, ...args], { cwd: root, env: userEnv(), encoding: 'utf8', input });
+      expect(run(['validate', 'NewPlant'], '{"id":1,"name":"Fern"}').status).toBe(0);
+      expect(run(['validate', 'NewPlant'], '{"id":1}').status).toBe(1);
+      expect(run(['mock', '--port', '70000']).status).toBe(2);
+    },
+  );
 });

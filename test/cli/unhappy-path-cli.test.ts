@@ -10,7 +10,10 @@ import { exitOf, runCli, startCliMock } from '../helpers/cli.ts';
 
 const DOC = 'test/documents/unhappy-path.yaml';
 const CURL = existsSync('/usr/bin/curl') ? '/usr/bin/curl' : undefined;
-if (!CURL) console.warn('\n*** SKIPPED the curl cases of test/cli/unhappy-path-cli.test.ts: no /usr/bin/curl (apt-get install -y curl) ***\n');
+if (!CURL)
+  console.warn(
+    '\n*** SKIPPED the curl cases of test/cli/unhappy-path-cli.test.ts: no /usr/bin/curl (apt-get install -y curl) ***\n',
+  );
 
 /** curl's exit code and what it printed (status and body). */
 const curl = (args: string[]) =>
@@ -41,23 +44,26 @@ describe('plantstore mock, the unhappy path from curl', () => {
     expect((await curl(['-m', '1', `${mock.url}/plants?__fault=timeout`])).code).toBe(28);
   });
 
-  it.skipIf(!CURL)('stops on SIGTERM while a 60 s delay and a timeout wait, answering the one and closing the other', async () => {
-    const mock = await startCliMock(['--spec', DOC, '--latency', '60000']);
-    onTestFinished(() => void mock.child.kill('SIGKILL'));
-    const delayed = curl([`${mock.url}/plants`]);
-    const hung = curl([`${mock.url}/plants`, '-H', 'Prefer: fault=timeout, delay=0']);
-    // Both are waiting once the timeout is journaled (the delayed one waits before the journal sees it).
-    while (!/fault: timeout/.test(mock.stderr())) await once(mock.child.stderr!, 'data');
-    const started = performance.now();
-    mock.child.kill('SIGTERM');
-    expect(await exitOf(mock.child)).toBe(0);
-    const stoppedMs = performance.now() - started;
-    expect(await delayed).toMatchObject({ code: 0, out: expect.stringMatching(/ 200$/) });
-    expect((await hung).code).toBe(52);
-    // Far from the delay it cut short (the bench and the report give the figure).
-    expect(stoppedMs).toBeLessThan(30_000);
-    console.log(`SIGTERM with a 60 s delay and a timeout pending: stopped in ${Math.round(stoppedMs)} ms`);
-  });
+  it.skipIf(!CURL)(
+    'stops on SIGTERM while a 60 s delay and a timeout wait, answering the one and closing the other',
+    async () => {
+      const mock = await startCliMock(['--spec', DOC, '--latency', '60000']);
+      onTestFinished(() => void mock.child.kill('SIGKILL'));
+      const delayed = curl([`${mock.url}/plants`]);
+      const hung = curl([`${mock.url}/plants`, '-H', 'Prefer: fault=timeout, delay=0']);
+      // Both are waiting once the timeout is journaled (the delayed one waits before the journal sees it).
+      while (!/fault: timeout/.test(mock.stderr())) await once(mock.child.stderr!, 'data');
+      const started = performance.now();
+      mock.child.kill('SIGTERM');
+      expect(await exitOf(mock.child)).toBe(0);
+      const stoppedMs = performance.now() - started;
+      expect(await delayed).toMatchObject({ code: 0, out: expect.stringMatching(/ 200$/) });
+      expect((await hung).code).toBe(52);
+      // Far from the delay it cut short (the bench and the report give the figure).
+      expect(stoppedMs).toBeLessThan(30_000);
+      console.log(`SIGTERM with a 60 s delay and a timeout pending: stopped in ${Math.round(stoppedMs)} ms`);
+    },
+  );
 
   it('--watch: says what it watches, reloads on a save, and says when a save does not load', async () => {
     const dir = tempDir('plantstore-watch-cli-');

@@ -6,7 +6,12 @@ import { runCli } from '../helpers/cli.ts';
 
 describe('a mistyped flag', () => {
   it.each([
-    ['names the flag and the nearest known one', 'Unknown argument: prot', ['--prot', '5'], 'Unknown argument: --prot (did you mean --port?)'],
+    [
+      'names the flag and the nearest known one',
+      'Unknown argument: prot',
+      ['--prot', '5'],
+      'Unknown argument: --prot (did you mean --port?)',
+    ],
     [
       'guesses for each of several, and lists yargs’ camelCase twin once',
       'Unknown arguments: cont, sed, max-bodi, maxBodi',
@@ -14,21 +19,34 @@ describe('a mistyped flag', () => {
       'Unknown arguments: --cont (did you mean --count?), --sed (did you mean --seed?), --max-bodi (did you mean --max-body?)',
     ],
     ['guesses nothing when no flag is near', 'Unknown argument: zzzzzz', ['--zzzzzz'], 'Unknown argument: --zzzzzz'],
-    ['leaves an unknown word that is no flag as it is', 'Unknown argument: extra', ['extra'], 'Unknown argument: extra'],
+    [
+      'leaves an unknown word that is no flag as it is',
+      'Unknown argument: extra',
+      ['extra'],
+      'Unknown argument: extra',
+    ],
     [
       'adds the guess to a missing required flag that was mistyped',
       'Missing required argument: target',
       ['--targt', 'http://127.0.0.1:1'],
       'Missing required argument: target (--targt: did you mean --target?)',
     ],
-    ['takes --no-FLAG as the known FLAG', 'Missing required argument: target', ['--no-bail'], 'Missing required argument: target'],
+    [
+      'takes --no-FLAG as the known FLAG',
+      'Missing required argument: target',
+      ['--no-bail'],
+      'Missing required argument: target',
+    ],
   ])('%s', (_, message, argv, expected) => {
     const known = ['port', 'host', 'count', 'seed', 'max-body', 'maxBody', 'target', 'bail', 'p', 'n'];
     expect(withFlagSuggestions(message, argv, known)).toBe(expected);
   });
 
   it.each([
-    [['mock', '--prot', '5'], 'plantstore: Unknown argument: --prot (did you mean --port?)\nRun with --help for usage.\n'],
+    [
+      ['mock', '--prot', '5'],
+      'plantstore: Unknown argument: --prot (did you mean --port?)\nRun with --help for usage.\n',
+    ],
     [
       ['verify', '--targt', 'http://127.0.0.1:1'],
       'plantstore: Missing required argument: target (--targt: did you mean --target?)\nRun with --help for usage.\n',

@@ -33,7 +33,12 @@ describe('plantstore validate', () => {
       '{"name":"Fern","id":9223372036854775808}',
       '/id: must be int64 (-9223372036854775808 to 9223372036854775807)\n',
     ],
-    ['int32 overflow', 'Error', '{"error":2147483648,"message":"x"}', '/error: must be int32 (-2147483648 to 2147483647)\n'],
+    [
+      'int32 overflow',
+      'Error',
+      '{"error":2147483648,"message":"x"}',
+      '/error: must be int32 (-2147483648 to 2147483647)\n',
+    ],
     ['a wrong root type, written (root)', 'NewPlant', '[]', '(root): must be object\n'],
   ])('exits 1 for %s with "pointer: message" lines', async (_, name, text, stdout) => {
     const run = await runCommands(['validate', name, file('bad.json', text)]);

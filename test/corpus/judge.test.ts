@@ -13,7 +13,10 @@ const DOC = {
     '/pets': {
       get: {
         responses: {
-          '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } } },
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } },
+          },
         },
       },
       post: { responses: { '2XX': { $ref: '#/components/responses/Created' }, '400': { description: 'bad' } } },
@@ -26,17 +29,29 @@ const DOC = {
           default: { description: 'error', content: { 'application/problem+json': { schema: { type: 'object' } } } },
         },
       },
-      delete: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '204': { description: 'gone' } } },
+      delete: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { '204': { description: 'gone' } },
+      },
     },
   },
   components: {
-    responses: { Created: { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+    responses: {
+      Created: {
+        description: 'created',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+      },
+    },
     schemas: {
       // Two examples with an "id" once made Ajv refuse the whole document as duplicate schema ids.
       Pet: {
         type: 'object',
         required: ['id', 'name', 'secret'],
-        properties: { id: { type: 'integer', example: 1 }, name: { type: 'string', nullable: true }, secret: { type: 'string', writeOnly: true } },
+        properties: {
+          id: { type: 'integer', example: 1 },
+          name: { type: 'string', nullable: true },
+          secret: { type: 'string', writeOnly: true },
+        },
         example: { id: 'v2.0' },
       },
       Other: { type: 'object', example: { id: 'v2.0' } },
@@ -44,7 +59,11 @@ const DOC = {
   },
 };
 
-const json = (status: number, body: unknown, type = 'application/json'): Answer => ({ status, contentType: type, body: Buffer.from(JSON.stringify(body)) });
+const json = (status: number, body: unknown, type = 'application/json'): Answer => ({
+  status,
+  contentType: type,
+  body: Buffer.from(JSON.stringify(body)),
+});
 const empty = (status: number): Answer => ({ status, contentType: undefined, body: Buffer.alloc(0) });
 
 describe('the corpus judge', async () => {
@@ -53,16 +72,34 @@ describe('the corpus judge', async () => {
   const op = (method: string, path: string) => loaded.operations.find((o) => o.method === method && o.path === path)!;
 
   it.each([
-    ['accepts a declared status whose body matches the schema', 'get', '/pets', json(200, [{ id: 1, name: 'Rex' }]), 'ok'],
+    [
+      'accepts a declared status whose body matches the schema',
+      'get',
+      '/pets',
+      json(200, [{ id: 1, name: 'Rex' }]),
+      'ok',
+    ],
     ['reads nullable as OpenAPI 3.0 means it', 'get', '/pets', json(200, [{ id: 1, name: null }]), 'ok'],
-    ['lets a response leave out a required writeOnly property', 'get', '/pets', json(200, [{ id: 1, name: 'Rex' }]), 'ok'],
+    [
+      'lets a response leave out a required writeOnly property',
+      'get',
+      '/pets',
+      json(200, [{ id: 1, name: 'Rex' }]),
+      'ok',
+    ],
     ['finds a body that breaks the schema', 'get', '/pets', json(200, [{ id: 'one', name: 'Rex' }]), 'body-invalid'],
     ['finds a media type the status does not declare', 'get', '/pets', json(200, [], 'text/plain'), 'content-type'],
     ['finds a status the operation does not declare', 'get', '/pets', json(201, []), 'status-undeclared'],
     ['matches a status class (2XX) through a $ref response', 'post', '/pets', json(201, { id: 7, name: 'Rex' }), 'ok'],
     ['counts a refusal of a valid request as a miss', 'post', '/pets', empty(400), 'refused'],
     ['counts any 5xx as a miss', 'post', '/pets', json(500, {}), 'server-error'],
-    ['accepts a 404 for a resource the path names, matched by default', 'get', '/pets/{id}', json(404, {}, 'application/problem+json'), 'ok'],
+    [
+      'accepts a 404 for a resource the path names, matched by default',
+      'get',
+      '/pets/{id}',
+      json(404, {}, 'application/problem+json'),
+      'ok',
+    ],
     ['finds an empty answer where a body is declared', 'get', '/pets/{id}', empty(200), 'body-missing'],
     ['accepts 204 without a body', 'delete', '/pets/{id}', empty(204), 'ok'],
     ['finds a body where the status declares no content', 'delete', '/pets/{id}', json(200, {}), 'status-undeclared'],
@@ -72,6 +109,9 @@ describe('the corpus judge', async () => {
   });
 
   it('marks a 404 for a resource not held as such, so the totals can show how many there were', () => {
-    expect(judgeAnswer(loaded.doc, judge, op('get', '/pets/{id}'), json(404, {}, 'application/problem+json'))).toEqual({ ok: true, notFound: true });
+    expect(judgeAnswer(loaded.doc, judge, op('get', '/pets/{id}'), json(404, {}, 'application/problem+json'))).toEqual({
+      ok: true,
+      notFound: true,
+    });
   });
 });

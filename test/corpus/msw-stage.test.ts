@@ -15,23 +15,43 @@ const DOC = {
     '/pets': {
       get: {
         responses: {
-          '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } } },
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } },
+          },
         },
       },
       post: {
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } },
-        responses: { '201': { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+        },
+        responses: {
+          '201': {
+            description: 'created',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+          },
+        },
       },
     },
     // GitHub's "download an artifact": a 302 whose Location is not required. msw 2's interceptor
     // follows a redirect without Location to `<path>/null`, forever, unless the client asks for
     // `redirect: 'manual'`; the stage compares the answer itself.
     '/files/{name}': {
-      get: { parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], responses: { '302': { description: 'found' } } },
+      get: {
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '302': { description: 'found' } },
+      },
     },
   },
   components: {
-    schemas: { Pet: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } } },
+    schemas: {
+      Pet: {
+        type: 'object',
+        required: ['id', 'name'],
+        properties: { id: { type: 'integer' }, name: { type: 'string' } },
+      },
+    },
   },
 };
 
@@ -41,7 +61,10 @@ async function stage(doc: object, mutate?: (target: string) => string) {
   const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
   const probes = loaded.operations.map((op) => {
     const request = buildProbe(loaded, requests, op);
-    return { label: `${op.method.toUpperCase()} ${op.path}`, request: { ...request, target: mutate ? mutate(request.target) : request.target } };
+    return {
+      label: `${op.method.toUpperCase()} ${op.path}`,
+      request: { ...request, target: mutate ? mutate(request.target) : request.target },
+    };
   });
   return runMswStage(file, loaded, probes, createSchemaJudge(loaded.doc, loaded.version, 'response'));
 }

@@ -6,11 +6,21 @@ import { SAMPLE_SEED } from '../../scripts/corpus/sources.ts';
 
 describe('the corpus options', () => {
   it('draws the fixed sample and runs every stage by default', () => {
-    expect(resolveOptions([], '/root')).toMatchObject({ seed: SAMPLE_SEED, prism: true, msw: true, state: true, verify: true });
+    expect(resolveOptions([], '/root')).toMatchObject({
+      seed: SAMPLE_SEED,
+      prism: true,
+      msw: true,
+      state: true,
+      verify: true,
+    });
   });
 
   it('takes another seed and leaves out the state stage and self-verify on request', () => {
-    expect(resolveOptions(['--seed', '27', '--no-state', '--no-verify'], '/root')).toMatchObject({ seed: 27, state: false, verify: false });
+    expect(resolveOptions(['--seed', '27', '--no-state', '--no-verify'], '/root')).toMatchObject({
+      seed: 27,
+      state: false,
+      verify: false,
+    });
   });
 
   it.each(['-1', '1.5', 'x', '4294967296'])('refuses --seed %s with the usage', (seed) => {

@@ -16,7 +16,12 @@ const DOC = {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 5 } }],
       put: {
         parameters: [
-          { name: 'tags', in: 'query', required: true, schema: { type: 'array', items: { type: 'string', enum: ['a'] } } },
+          {
+            name: 'tags',
+            in: 'query',
+            required: true,
+            schema: { type: 'array', items: { type: 'string', enum: ['a'] } },
+          },
           { name: 'optional', in: 'query', schema: { type: 'string' } },
           { name: 'X-Trace', in: 'header', required: true, example: 'abc' },
         ],
@@ -24,7 +29,11 @@ const DOC = {
           required: true,
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 2 }, id: { type: 'integer', readOnly: true } } },
+              schema: {
+                type: 'object',
+                required: ['name'],
+                properties: { name: { type: 'string', minLength: 2 }, id: { type: 'integer', readOnly: true } },
+              },
               // The first example does not validate (too short): the probe must not send it.
               examples: { bad: { value: { name: 'x' } }, good: { value: { name: 'Fern' } } },
             },
@@ -58,7 +67,9 @@ const DOC = {
     '/accounts/{sid}': {
       get: {
         security: [],
-        parameters: [{ name: 'sid', in: 'path', required: true, schema: { type: 'string', pattern: '^AC[0-9a-f]{32}$' } }],
+        parameters: [
+          { name: 'sid', in: 'path', required: true, schema: { type: 'string', pattern: '^AC[0-9a-f]{32}$' } },
+        ],
         responses: { '200': { description: 'ok' } },
       },
     },
@@ -114,7 +125,13 @@ describe('the corpus probe builder', async () => {
   });
 
   it.each([
-    ['the document-wide bearer scheme', 'put', '/items/{id}', (p: ReturnType<typeof probe>) => p.headers.authorization, 'Bearer probe-token'],
+    [
+      'the document-wide bearer scheme',
+      'put',
+      '/items/{id}',
+      (p: ReturnType<typeof probe>) => p.headers.authorization,
+      'Bearer probe-token',
+    ],
     [
       'the first alternative it can satisfy (an API key in the query, not digest)',
       'get',
@@ -122,7 +139,13 @@ describe('the corpus probe builder', async () => {
       (p: ReturnType<typeof probe>) => p.target,
       '/keys?api_key=probe-key',
     ],
-    ['nothing where {} makes security optional', 'post', '/keys', (p: ReturnType<typeof probe>) => p.headers.authorization, undefined],
+    [
+      'nothing where {} makes security optional',
+      'post',
+      '/keys',
+      (p: ReturnType<typeof probe>) => p.headers.authorization,
+      undefined,
+    ],
   ])('gives credentials for %s', (_name, method, path, read, expected) => {
     expect(read(probe(method, path))).toBe(expected);
   });

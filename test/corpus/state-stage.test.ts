@@ -25,7 +25,12 @@ const SHAPES = {
       get: { responses: ok({ type: 'array', items: { $ref: '#/components/schemas/Pet' } }) },
       post: {
         requestBody: { content: json({ $ref: '#/components/schemas/Pet' }) },
-        responses: { '201': { description: 'made', content: json({ allOf: [{ $ref: '#/components/schemas/Pet' }], required: ['id'] }) } },
+        responses: {
+          '201': {
+            description: 'made',
+            content: json({ allOf: [{ $ref: '#/components/schemas/Pet' }], required: ['id'] }),
+          },
+        },
       },
     },
     '/pets/{id}': {
@@ -37,13 +42,25 @@ const SHAPES = {
     },
     '/users/{user_id}/playlists': {
       parameters: [pathParam('user_id')],
-      get: { responses: ok({ type: 'object', properties: { items: { type: 'array', items: {} }, total: { type: 'integer' } } }) },
-      post: { requestBody: { content: json({ type: 'object', properties: { name: { type: 'string' } } }) }, responses: ok() },
+      get: {
+        responses: ok({
+          type: 'object',
+          properties: { items: { type: 'array', items: {} }, total: { type: 'integer' } },
+        }),
+      },
+      post: {
+        requestBody: { content: json({ type: 'object', properties: { name: { type: 'string' } } }) },
+        responses: ok(),
+      },
     },
     '/Accounts/{AccountSid}/Calls.json': {
       parameters: [pathParam('AccountSid')],
       post: {
-        requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { To: { type: 'string' } } } } } },
+        requestBody: {
+          content: {
+            'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { To: { type: 'string' } } } },
+          },
+        },
         responses: ok(),
       },
     },
@@ -54,7 +71,11 @@ const SHAPES = {
     },
     // Stripe's update of one customer: an item's own POST, not a collection.
     '/customers': { post: { responses: ok() }, get: { responses: ok() } },
-    '/customers/{customer}': { parameters: [pathParam('customer')], post: { responses: ok() }, get: { responses: ok() } },
+    '/customers/{customer}': {
+      parameters: [pathParam('customer')],
+      post: { responses: ok() },
+      get: { responses: ok() },
+    },
     // An action: nothing to read back.
     '/search': { post: { responses: ok() } },
   },
@@ -87,7 +108,13 @@ describe('the state stage judge: collections a reader would see', async () => {
 
   it('finds a POST with a list and an item path, its update (PATCH before PUT) and its delete', () => {
     expect(byPath('/pets')).toMatchObject({
-      item: { path: '/pets/{id}', param: 'id', get: { method: 'get' }, update: { method: 'patch' }, delete: { method: 'delete' } },
+      item: {
+        path: '/pets/{id}',
+        param: 'id',
+        get: { method: 'get' },
+        update: { method: 'patch' },
+        delete: { method: 'delete' },
+      },
       list: { method: 'get' },
       kind: { nested: false, body: 'json', list: 'bare', jsonSuffix: false },
     });
@@ -107,7 +134,12 @@ describe('the state stage judge: collections a reader would see', async () => {
   });
 
   it("leaves out an item's own POST and a POST with nothing to read back", () => {
-    expect(collections.map((c) => c.path).sort()).toEqual(['/Accounts/{AccountSid}/Calls.json', '/customers', '/pets', '/users/{user_id}/playlists']);
+    expect(collections.map((c) => c.path).sort()).toEqual([
+      '/Accounts/{AccountSid}/Calls.json',
+      '/customers',
+      '/pets',
+      '/users/{user_id}/playlists',
+    ]);
   });
 });
 
@@ -131,7 +163,9 @@ describe('the state stage marked bodies', async () => {
     for (const untouched of ['born', 'kind', 'short']) expect(String(sent[untouched] ?? '')).not.toMatch(/zq/i);
     expect(result.body.marks).toHaveLength(6);
     expect(new Set(result.body.marks).size).toBe(6);
-    expect(requests.validate(`${create.pointer}/requestBody/content/application~1json/schema`, sent)).toEqual({ ok: true });
+    expect(requests.validate(`${create.pointer}/requestBody/content/application~1json/schema`, sent)).toEqual({
+      ok: true,
+    });
   });
 
   it('writes a form body as form fields', () => {
@@ -157,9 +191,27 @@ const answer = (status: number, body: unknown, location?: string) => ({
 describe('the state stage reading answers', () => {
   it.each([
     ['the Location header', answer(201, '', 'http://x/calls/CA1.json'), 'Sid', {}, { id: 'CA1', from: 'location' }],
-    ['a field named like the parameter, whatever its case', answer(201, { id: 'no', sid: 'CA2' }), 'Sid', {}, { id: 'CA2', from: 'answer' }],
-    ['id where the parameter names another field', answer(201, { id: 7, name: 'x' }), 'playlist_id', {}, { id: '7', from: 'answer' }],
-    ['the field the parameter ends with', answer(201, { data: { gid: '12', id: 'no' } }), 'webhook_gid', {}, { id: '12', from: 'answer' }],
+    [
+      'a field named like the parameter, whatever its case',
+      answer(201, { id: 'no', sid: 'CA2' }),
+      'Sid',
+      {},
+      { id: 'CA2', from: 'answer' },
+    ],
+    [
+      'id where the parameter names another field',
+      answer(201, { id: 7, name: 'x' }),
+      'playlist_id',
+      {},
+      { id: '7', from: 'answer' },
+    ],
+    [
+      'the field the parameter ends with',
+      answer(201, { data: { gid: '12', id: 'no' } }),
+      'webhook_gid',
+      {},
+      { id: '12', from: 'answer' },
+    ],
     ['an id one object down', answer(201, { data: { id: 'p3' } }), 'id', {}, { id: 'p3', from: 'answer' }],
     [
       "the answer's own id before a field of that name inside it",
@@ -168,7 +220,13 @@ describe('the state stage reading answers', () => {
       {},
       { id: 'ch_1', from: 'answer' },
     ],
-    ['the key the request sent', answer(201, ''), 'username', { username: 'zq0001k' }, { id: 'zq0001k', from: 'request' }],
+    [
+      'the key the request sent',
+      answer(201, ''),
+      'username',
+      { username: 'zq0001k' },
+      { id: 'zq0001k', from: 'request' },
+    ],
     ['nothing when the answer carries no id', answer(201, { name: 'x' }), 'id', {}, undefined],
   ])("finds the created item's id in %s", (_name, given, param, sent, expected) => {
     expect(findId(given, param, sent)).toEqual(expected);
@@ -176,7 +234,11 @@ describe('the state stage reading answers', () => {
 
   it.each([
     ['a bare array', [{ name: 'zq0001k' }], { found: true, shape: 'bare array' }],
-    ['an array inside a wrapping object', { data: [{ name: 'zq0001k' }], has_more: false }, { found: true, shape: 'wrapped list' }],
+    [
+      'an array inside a wrapping object',
+      { data: [{ name: 'zq0001k' }], has_more: false },
+      { found: true, shape: 'wrapped list' },
+    ],
     ['an array two levels down', { page: { items: [{ name: 'zq0001k' }] } }, { found: true, shape: 'wrapped list' }],
     ['a wrapped list without it', { data: [{ name: 'Rex' }] }, { found: false, shape: 'wrapped list' }],
     ['an object that is no list, even holding the mark', { name: 'zq0001k' }, { found: false, shape: 'no list' }],
@@ -236,7 +298,9 @@ describe('the state stage prober', () => {
     await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
     const { port } = server.address() as { port: number };
     const loaded = await loadDocument(writeDocument(PETS));
-    return runStateStage(`http://127.0.0.1:${port}`, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), { timeoutMs: 30_000 });
+    return runStateStage(`http://127.0.0.1:${port}`, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), {
+      timeoutMs: 30_000,
+    });
   }
 
   it('finds every step held on a server that keeps what was created', async () => {
@@ -247,7 +311,13 @@ describe('the state stage prober', () => {
         kept: true,
         id: 'p1',
         idFrom: 'location',
-        steps: { create: { ok: true }, read: { ok: true }, list: { ok: true }, update: { ok: true }, delete: { ok: true } },
+        steps: {
+          create: { ok: true },
+          read: { ok: true },
+          list: { ok: true },
+          update: { ok: true },
+          delete: { ok: true },
+        },
       }),
     ]);
     expect(stateCell(state)).toBe('1/1');
@@ -264,7 +334,12 @@ describe('the state stage prober', () => {
     expect(pets.steps.delete).toMatchObject({ ok: false, reason: 'delete, read again: 200' });
     expect(stateCell(state)).toBe('0/1');
     const totals = stateTotalsOf([state]);
-    expect(totals).toMatchObject({ collections: 1, measured: 1, kept: 0, steps: { create: { ok: 1, measured: 1 }, read: { ok: 0, measured: 1 } } });
+    expect(totals).toMatchObject({
+      collections: 1,
+      measured: 1,
+      kept: 0,
+      steps: { create: { ok: 1, measured: 1 }, read: { ok: 0, measured: 1 } },
+    });
     expect(topStateReasons(stateMisses([{ name: 'pets', state }]).misses, 2)[0]).toMatch(
       /^ {4}1 × read: 200 without the mark \(1 documents\), e\.g\. pets \/pets: 200 /,
     );
@@ -274,15 +349,26 @@ describe('the state stage prober', () => {
 describe('the state stage against plantstore', () => {
   it("finds plantstore's mock keeping a flat JSON collection: created, read, listed, updated, deleted", async () => {
     const { startMockServer } = await import('../../src/index.ts');
-    const file = writeDocument({ ...SHAPES, paths: { '/pets': SHAPES.paths['/pets'], '/pets/{id}': SHAPES.paths['/pets/{id}'] } });
+    const file = writeDocument({
+      ...SHAPES,
+      paths: { '/pets': SHAPES.paths['/pets'], '/pets/{id}': SHAPES.paths['/pets/{id}'] },
+    });
     const mock = await startMockServer({ port: 0, spec: file });
     try {
       const loaded = await loadDocument(file);
-      const state = await runStateStage(mock.url, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), { timeoutMs: 30_000 });
+      const state = await runStateStage(mock.url, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), {
+        timeoutMs: 30_000,
+      });
       expect(state.collections).toEqual([
         expect.objectContaining({
           kept: true,
-          steps: { create: { ok: true }, read: { ok: true }, list: { ok: true }, update: { ok: true }, delete: { ok: true } },
+          steps: {
+            create: { ok: true },
+            read: { ok: true },
+            list: { ok: true },
+            update: { ok: true },
+            delete: { ok: true },
+          },
         }),
       ]);
     } finally {
@@ -300,7 +386,9 @@ describe('the state stage update body', () => {
         '/variables/{name}': {
           parameters: [pathParam('name')],
           patch: {
-            requestBody: { content: json({ type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } }) },
+            requestBody: {
+              content: json({ type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } } }),
+            },
             responses: ok(),
           },
         },
@@ -308,8 +396,14 @@ describe('the state stage update body', () => {
     };
     const loaded = await loadDocument(writeDocument(doc));
     const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
-    const result = markBody(loaded, requests, loaded.operations[0], markMaker(), true, [], { param: 'name', id: 'zq0001k' });
-    expect(result.ok && JSON.parse(String(result.body.body))).toEqual({ name: 'zq0001k', value: expect.stringMatching(/^zq/) });
+    const result = markBody(loaded, requests, loaded.operations[0], markMaker(), true, [], {
+      param: 'name',
+      id: 'zq0001k',
+    });
+    expect(result.ok && JSON.parse(String(result.body.body))).toEqual({
+      name: 'zq0001k',
+      value: expect.stringMatching(/^zq/),
+    });
     expect(result.ok && result.body.marks).toHaveLength(1);
   });
 });

@@ -11,12 +11,19 @@ import { getAtPointer } from '../../src/document/json-pointer.ts';
 function expand(root: unknown, node: unknown = root, depth = 8): unknown {
   if (node === null || typeof node !== 'object') return node;
   if (depth === 0) return '…';
-  if (!Array.isArray(node) && typeof (node as any).$ref === 'string') return expand(root, getAtPointer(root, (node as any).$ref), depth);
+  if (!Array.isArray(node) && typeof (node as any).$ref === 'string')
+    return expand(root, getAtPointer(root, (node as any).$ref), depth);
   if (Array.isArray(node)) return node.map((item) => expand(root, item, depth - 1));
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, expand(root, value, depth - 1)]));
 }
 
-const DOCUMENTS = ['plant-store-grown.yaml', 'split/main.yaml', 'loading/multi/main.yaml', 'loading/recursive-anchor.yaml', 'plant-store-published.json'];
+const DOCUMENTS = [
+  'plant-store-grown.yaml',
+  'split/main.yaml',
+  'loading/multi/main.yaml',
+  'loading/recursive-anchor.yaml',
+  'plant-store-published.json',
+];
 
 describe('dereferencing a bundled document', () => {
   it.each(DOCUMENTS)('gives what json-schema-ref-parser gives for %s', async (name) => {
@@ -47,7 +54,11 @@ describe('dereferencing a bundled document', () => {
   });
 
   it('leaves $ref keys inside examples and extensions alone', () => {
-    const doc = dereferenceBundled({ example: { $ref: '#/x' }, 'x-data': { $ref: '#/x' }, x: { type: 'string' } }) as any;
+    const doc = dereferenceBundled({
+      example: { $ref: '#/x' },
+      'x-data': { $ref: '#/x' },
+      x: { type: 'string' },
+    }) as any;
     expect(doc.example).toEqual({ $ref: '#/x' });
     expect(doc['x-data']).toEqual({ $ref: '#/x' });
   });
@@ -55,7 +66,11 @@ describe('dereferencing a bundled document', () => {
     const doc = dereferenceBundled({
       content: {
         'application/json': {
-          examples: { hours: { $ref: '#/components/examples/Hours' }, chained: { $ref: '#/components/examples/Alias' }, inline: { value: [1] } },
+          examples: {
+            hours: { $ref: '#/components/examples/Hours' },
+            chained: { $ref: '#/components/examples/Alias' },
+            inline: { value: [1] },
+          },
         },
       },
       schema: { type: 'array', examples: [[{ $ref: 'data' }]] },
@@ -67,7 +82,10 @@ describe('dereferencing a bundled document', () => {
       },
     }) as any;
     const examples = doc.content['application/json'].examples;
-    expect(examples.hours).toEqual({ summary: 'hours', value: [{ date: '2023-09-11', note: { $ref: '#/not/a/reference' } }] });
+    expect(examples.hours).toEqual({
+      summary: 'hours',
+      value: [{ date: '2023-09-11', note: { $ref: '#/not/a/reference' } }],
+    });
     expect(examples.chained).toBe(examples.hours);
     expect(examples.inline).toEqual({ value: [1] });
     expect(doc.schema.examples).toEqual([[{ $ref: 'data' }]]);

@@ -42,7 +42,10 @@ describe('loading real-world documents', () => {
     const request = validators.at('#/paths/~1accounts/post/requestBody/content/application~1json/schema');
     const response = validators.at('#/paths/~1accounts/post/responses/201/content/application~1json/schema');
     expect(request({ name: 'n', password: 'p' }).ok).toBe(true);
-    expect(request({ id: 'a', name: 'n' })).toMatchObject({ ok: false, issues: [{ pointer: '/password', code: 'required' }] });
+    expect(request({ id: 'a', name: 'n' })).toMatchObject({
+      ok: false,
+      issues: [{ pointer: '/password', code: 'required' }],
+    });
     expect(response({ id: 'a', name: 'n' }).ok).toBe(true);
     expect(response({ name: 'n' })).toMatchObject({ ok: false, issues: [{ pointer: '/id', code: 'required' }] });
   });
@@ -83,7 +86,9 @@ describe('loading real-world documents', () => {
 
   it('loads a schema its dialect does not allow with a warning naming the place, and refuses it under strict', async () => {
     const spec = await loadSpec(doc('invalid-schema-type.yaml'));
-    expect(spec.warnings.join('\n')).toMatch(/#\/paths\/~1plants\/post\/requestBody\/content\/application~1json\/schema: .*type/);
+    expect(spec.warnings.join('\n')).toMatch(
+      /#\/paths\/~1plants\/post\/requestBody\/content\/application~1json\/schema: .*type/,
+    );
     const error = await loadError(doc('invalid-schema-type.yaml'), { strict: true });
     expect(error.details.join('\n')).toMatch(/type/);
   });

@@ -32,7 +32,10 @@ describe('the built-in Plant Store document', () => {
     const raw = (await SwaggerParser.parse(DEFAULT_SPEC_PATH)) as unknown as Record<string, any>;
     const schemas = raw.components.schemas;
     expect(schemas.NewPlant.allOf[0]).toEqual({ $ref: '#/components/schemas/Plant' });
-    expect(schemas.NewPlant.allOf[1]).toMatchObject({ required: ['id'], properties: { id: { type: 'integer', format: 'int64' } } });
+    expect(schemas.NewPlant.allOf[1]).toMatchObject({
+      required: ['id'],
+      properties: { id: { type: 'integer', format: 'int64' } },
+    });
     expect(schemas.Plant.required).toEqual(['name']);
     expect(Object.keys(schemas.Plant.properties)).toEqual(['name', 'tag']);
     expect(schemas.Error).toMatchObject({

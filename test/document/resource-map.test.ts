@@ -2,7 +2,7 @@
 // /__mock/health, in `spec --check` and in `spec --resources`.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkSpec } from '../../src/mock/check-spec.ts';
+import { checkSpec } from '../../src/mock/admin/check-spec.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 import { formatResourceMap } from '../../src/document/resource-report.ts';
@@ -32,7 +32,13 @@ describe('the resource map', () => {
       encodings: ['application/x-www-form-urlencoded'],
       fieldMap: { To: 'to', FriendlyName: 'friendly_name', Timeout: 'timeout' },
       parentFields: ['account_sid'],
-      operations: { create: ['createCall'], list: ['listCalls'], read: ['fetchCall'], merge: ['updateCall'], remove: ['deleteCall'] },
+      operations: {
+        create: ['createCall'],
+        list: ['listCalls'],
+        read: ['fetchCall'],
+        merge: ['updateCall'],
+        remove: ['deleteCall'],
+      },
     });
     expect(resources.find((r) => r.collection === '/me/albums')).toMatchObject({
       kept: false,
@@ -64,7 +70,9 @@ describe('the resource map', () => {
     expect(checkSpec(await specOnce).collections).toContain('/uploads: kept, key id (named by {id})');
     const run = await runCommands(['spec', '--resources', '--spec', DOCUMENT]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(formatResourceMap(buildResourceMap(listOperations(await specOnce), (await specOnce).document).resources));
+    expect(run.stdout).toBe(
+      formatResourceMap(buildResourceMap(listOperations(await specOnce), (await specOnce).document).resources),
+    );
     expect(run.stdout).toContain('  fields:      To -> to, FriendlyName -> friendly_name, Timeout -> timeout\n');
   });
 });

@@ -22,7 +22,9 @@ describe('a schema type that is not a JSON type', () => {
     const engine = createMockEngine({ spec: await loadSpec(file) });
     const created = await send(engine, { method: 'POST', path: '/plants', headers: {}, json: { name: 'fern' } });
     expect(created.status).toBe(500);
-    expect((created.json as { message: string }).message).toMatch(/#\/components\/schemas\/Plant has type "objetc", which is not a JSON type/);
+    expect((created.json as { message: string }).message).toMatch(
+      /#\/components\/schemas\/Plant has type "objetc", which is not a JSON type/,
+    );
     expect((await send(engine, { method: 'GET', path: '/plants', headers: {} })).status).toBe(500);
     expect((await send(engine, { method: 'GET', path: '/health', headers: {} })).status).toBe(200);
   });

@@ -23,13 +23,16 @@ const texts = (name: string, seed: number, count: number) =>
   generator.examples(resolveTarget(spec, name), { seed, count }).map((value) => stringifyJson(value));
 
 describe('example generator', () => {
-  it.each(['NewPlant', 'createPlant', 'Plant', 'Error'])('gives byte-identical %s examples for the same seed', (name) => {
-    expect(texts(name, 42, 50)).toEqual(
-      createExampleGenerator(spec)
-        .examples(resolveTarget(spec, name), { seed: 42, count: 50 })
-        .map((v) => stringifyJson(v)),
-    );
-  });
+  it.each(['NewPlant', 'createPlant', 'Plant', 'Error'])(
+    'gives byte-identical %s examples for the same seed',
+    (name) => {
+      expect(texts(name, 42, 50)).toEqual(
+        createExampleGenerator(spec)
+          .examples(resolveTarget(spec, name), { seed: 42, count: 50 })
+          .map((v) => stringifyJson(v)),
+      );
+    },
+  );
 
   it.each([
     [1, 2],
@@ -49,7 +52,10 @@ describe('example generator', () => {
   it('repeats values only when the schema allows no more (a boolean has two)', async () => {
     const dir = tempDir('plantstore-example-');
     const file = join(dir, 'flags.yaml');
-    writeFileSync(file, 'openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Flag: { type: boolean }\n');
+    writeFileSync(
+      file,
+      'openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Flag: { type: boolean }\n',
+    );
     const flags = await loadSpec(file);
     const values = createExampleGenerator(flags).examples(resolveTarget(flags, 'Flag'), { seed: 1, count: 5 });
     expect(new Set(values).size).toBe(2);
@@ -69,7 +75,9 @@ describe('example generator', () => {
   });
 
   it('spreads int64 ids over the whole range, exact, both extremes included', () => {
-    const ids = generator.examples(resolveTarget(spec, 'NewPlant'), { seed: 5, count: 2000 }).map((value) => (value as { id: number | bigint }).id);
+    const ids = generator
+      .examples(resolveTarget(spec, 'NewPlant'), { seed: 5, count: 2000 })
+      .map((value) => (value as { id: number | bigint }).id);
     const exact = ids.map((id) => BigInt(id));
     expect(exact.filter((id) => id > 2n ** 53n || id < -(2n ** 53n)).length).toBeGreaterThan(1000);
     expect(exact).toContain(INT64_MAX);
@@ -88,7 +96,9 @@ describe('example generator', () => {
   });
 
   it('spreads int32 error codes over the whole int32 range', () => {
-    const codes = generator.examples(resolveTarget(spec, 'Error'), { seed: 2, count: 1000 }).map((value) => (value as { error: number }).error);
+    const codes = generator
+      .examples(resolveTarget(spec, 'Error'), { seed: 2, count: 1000 })
+      .map((value) => (value as { error: number }).error);
     expect(codes.every((code) => Number.isInteger(code) && code >= -(2 ** 31) && code <= 2 ** 31 - 1)).toBe(true);
     expect(codes.filter((code) => Math.abs(code) > 1_000_000).length).toBeGreaterThan(500);
     expect(codes).toContain(2 ** 31 - 1);
@@ -96,13 +106,19 @@ describe('example generator', () => {
 
   it('adds no property the schema does not declare', () => {
     const declared = new Set(['id', 'name', 'tag']);
-    const keys = generator.examples(resolveTarget(spec, 'NewPlant'), { seed: 4, count: 1000 }).flatMap((value) => Object.keys(value as object));
+    const keys = generator
+      .examples(resolveTarget(spec, 'NewPlant'), { seed: 4, count: 1000 })
+      .flatMap((value) => Object.keys(value as object));
     expect(keys.filter((key) => !declared.has(key))).toEqual([]);
   });
 
   it('generates one response body per seed, the same for the same seed', () => {
     const pointer = '#/paths/~1plants/post/responses/200/content/application~1json/schema';
-    const bodies: JsonValue[] = [generateOne(spec, pointer, 7), generateOne(spec, pointer, 7), generateOne(spec, pointer, 8)];
+    const bodies: JsonValue[] = [
+      generateOne(spec, pointer, 7),
+      generateOne(spec, pointer, 7),
+      generateOne(spec, pointer, 8),
+    ];
     expect(bodies[0]).toEqual(bodies[1]);
     expect(bodies[0]).not.toEqual(bodies[2]);
     expect(createValidators(spec).at(pointer)(bodies[0]).ok).toBe(true);

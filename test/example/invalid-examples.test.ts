@@ -17,7 +17,9 @@ beforeAll(async () => {
 
 describe('invalid examples', () => {
   it('lists one payload per rule of NewPlant, each with its description', () => {
-    const descriptions = generator.invalidExamples(resolveTarget(spec, 'NewPlant'), { seed: 1 }).map((example) => example.description);
+    const descriptions = generator
+      .invalidExamples(resolveTarget(spec, 'NewPlant'), { seed: 1 })
+      .map((example) => example.description);
     expect(descriptions).toEqual([
       '/name: removed required field',
       '/id: removed required field',
@@ -31,22 +33,25 @@ describe('invalid examples', () => {
     ]);
   });
 
-  it.each(['NewPlant', 'createPlant', 'Plant', 'Error'])('gives %s payloads that each fail the shared validator on exactly the broken rule', (name) => {
-    const target = resolveTarget(spec, name);
-    const check = createValidators(spec).at(target.pointer);
-    for (const example of generator.invalidExamples(target, { seed: 3, count: 60 })) {
-      if ('rawBody' in example) {
-        expect(parseJson(example.rawBody).ok, example.description).toBe(false);
-        continue;
+  it.each(['NewPlant', 'createPlant', 'Plant', 'Error'])(
+    'gives %s payloads that each fail the shared validator on exactly the broken rule',
+    (name) => {
+      const target = resolveTarget(spec, name);
+      const check = createValidators(spec).at(target.pointer);
+      for (const example of generator.invalidExamples(target, { seed: 3, count: 60 })) {
+        if ('rawBody' in example) {
+          expect(parseJson(example.rawBody).ok, example.description).toBe(false);
+          continue;
+        }
+        const verdict = check(example.body);
+        expect(verdict.ok, example.description).toBe(false);
+        if (!verdict.ok) {
+          expect(verdict.issues, example.description).toHaveLength(1);
+          expect(verdict.issues[0].pointer).toBe(example.pointer);
+        }
       }
-      const verdict = check(example.body);
-      expect(verdict.ok, example.description).toBe(false);
-      if (!verdict.ok) {
-        expect(verdict.issues, example.description).toHaveLength(1);
-        expect(verdict.issues[0].pointer).toBe(example.pointer);
-      }
-    }
-  });
+    },
+  );
 
   it.each([
     ['required', 'NewPlant'],
@@ -55,12 +60,18 @@ describe('invalid examples', () => {
     ['malformed', 'NewPlant'],
     ['range', 'Error'],
   ])('covers the %s rule for %s', (rule, name) => {
-    expect(generator.invalidExamples(resolveTarget(spec, name), { seed: 1 }).map((example) => example.rule)).toContain(rule);
+    expect(generator.invalidExamples(resolveTarget(spec, name), { seed: 1 }).map((example) => example.rule)).toContain(
+      rule,
+    );
   });
 
   it('breaks int32 one past its bounds', () => {
-    const bodies = generator.invalidExamples(resolveTarget(spec, 'Error'), { seed: 1 }).filter((example) => example.rule === 'range');
-    expect(bodies.map((example) => ('body' in example ? (example.body as { error: number }).error : undefined))).toEqual([2147483648, -2147483649]);
+    const bodies = generator
+      .invalidExamples(resolveTarget(spec, 'Error'), { seed: 1 })
+      .filter((example) => example.rule === 'range');
+    expect(
+      bodies.map((example) => ('body' in example ? (example.body as { error: number }).error : undefined)),
+    ).toEqual([2147483648, -2147483649]);
   });
 
   it('writes the int64 overflow as an exact literal', () => {
@@ -73,18 +84,27 @@ describe('invalid examples', () => {
   it('cycles through the rules when a count is given, over fresh base examples', () => {
     const examples = generator.invalidExamples(resolveTarget(spec, 'NewPlant'), { seed: 2, count: 20 });
     expect(examples).toHaveLength(20);
-    expect(new Set(examples.map((example) => example.rule))).toEqual(new Set(['required', 'type', 'range', 'malformed']));
-    expect(new Set(examples.map((example) => ('body' in example ? stringifyJson(example.body) : example.rawBody))).size).toBe(20);
+    expect(new Set(examples.map((example) => example.rule))).toEqual(
+      new Set(['required', 'type', 'range', 'malformed']),
+    );
+    expect(
+      new Set(examples.map((example) => ('body' in example ? stringifyJson(example.body) : example.rawBody))).size,
+    ).toBe(20);
   });
 
   it('leaves malformed JSON out when asked to', () => {
-    const rules = generator.invalidExamples(resolveTarget(spec, 'NewPlant'), { seed: 1, malformed: false }).map((example) => example.rule);
+    const rules = generator
+      .invalidExamples(resolveTarget(spec, 'NewPlant'), { seed: 1, malformed: false })
+      .map((example) => example.rule);
     expect(rules).not.toContain('malformed');
   });
 
   it('is deterministic per seed', () => {
     const once = invalidExamples(spec, 'createPlant', { seed: 5, count: 12 });
-    const again = createExampleGenerator(spec).invalidExamples(resolveTarget(spec, 'createPlant'), { seed: 5, count: 12 });
+    const again = createExampleGenerator(spec).invalidExamples(resolveTarget(spec, 'createPlant'), {
+      seed: 5,
+      count: 12,
+    });
     expect(once.map((e) => stringifyJson(e as never))).toEqual(again.map((e) => stringifyJson(e as never)));
   });
 });

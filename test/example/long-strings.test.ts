@@ -24,7 +24,12 @@ describe('strings with a large maxLength', () => {
   });
 
   it('are broken at their declared maxLength by invalid examples', () => {
-    const invalid = createExampleGenerator(spec).invalidExamples(resolveTarget(spec, 'Note'), { seed: 1, malformed: false });
-    expect(invalid.map((example) => example.description)).toContain('/text: out of range: 5001 characters, above maxLength 5000');
+    const invalid = createExampleGenerator(spec).invalidExamples(resolveTarget(spec, 'Note'), {
+      seed: 1,
+      malformed: false,
+    });
+    expect(invalid.map((example) => example.description)).toContain(
+      '/text: out of range: 5001 characters, above maxLength 5000',
+    );
   });
 });

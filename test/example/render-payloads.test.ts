@@ -31,7 +31,12 @@ describe('render payloads', () => {
       [big, small],
       '[\n  {\n    "name": "Fern\'s",\n    "id": 9223372036854775807\n  },\n  {\n    "name": "Moss",\n    "id": -3\n  }\n]\n',
     ],
-    ['ndjson', options({ format: 'ndjson', list: true }), [big, small], '{"name":"Fern\'s","id":9223372036854775807}\n{"name":"Moss","id":-3}\n'],
+    [
+      'ndjson',
+      options({ format: 'ndjson', list: true }),
+      [big, small],
+      '{"name":"Fern\'s","id":9223372036854775807}\n{"name":"Moss","id":-3}\n',
+    ],
     ['yaml, one payload', options({ format: 'yaml' }), [big], "name: Fern's\nid: 9223372036854775807\n"],
     ['yaml, a list', options({ format: 'yaml', list: true }), [small], '- name: Moss\n  id: -3\n'],
   ])('writes %s', (_, opts, bodies, expected) => {
@@ -44,14 +49,16 @@ describe('render payloads', () => {
   });
 
   it('writes malformed JSON as its raw text in ndjson and alone in json', () => {
-    expect(renderPayloads([{ body: small }, { rawBody: '{"name":"Moss"' }], options({ format: 'ndjson', list: true }))).toBe(
-      '{"name":"Moss","id":-3}\n{"name":"Moss"\n',
-    );
+    expect(
+      renderPayloads([{ body: small }, { rawBody: '{"name":"Moss"' }], options({ format: 'ndjson', list: true })),
+    ).toBe('{"name":"Moss","id":-3}\n{"name":"Moss"\n');
     expect(renderPayloads([{ rawBody: '{"name":"Moss"' }], options({}))).toBe('{"name":"Moss"\n');
   });
 
   it('keeps int64 exact through YAML', () => {
-    expect(YAML.parse(renderPayloads([{ body: big }], options({ format: 'yaml' })), { intAsBigInt: true }).id).toBe(9223372036854775807n);
+    expect(YAML.parse(renderPayloads([{ body: big }], options({ format: 'yaml' })), { intAsBigInt: true }).id).toBe(
+      9223372036854775807n,
+    );
   });
 
   it('prints a ready curl command with the method, URL, content type, token placeholder and quoted body', () => {
@@ -64,11 +71,19 @@ describe('render payloads', () => {
     [false, 200, 'createPlant example 1'],
     [true, '4xx', 'createPlant rejects /id: removed required field'],
   ])('prints a fixture in the runner format (invalid: %s)', (invalid, status, name) => {
-    const text = renderPayloads([{ body: small, description: '/id: removed required field' } as never], options({ as: 'fixture', invalid }));
+    const text = renderPayloads(
+      [{ body: small, description: '/id: removed required field' } as never],
+      options({ as: 'fixture', invalid }),
+    );
     const parsed = parseJson(text);
     expect(parsed.ok && parsed.value).toEqual({
       name,
-      request: { method: 'POST', path: '/plants', headers: { authorization: 'Bearer {{token}}', 'content-type': 'application/json' }, body: small },
+      request: {
+        method: 'POST',
+        path: '/plants',
+        headers: { authorization: 'Bearer {{token}}', 'content-type': 'application/json' },
+        body: small,
+      },
       expect: { status },
     });
   });

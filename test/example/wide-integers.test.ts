@@ -23,7 +23,9 @@ describe('wide integers', () => {
   });
 
   it('keeps multipleOf', () => {
-    expect(draw({ type: 'integer', format: 'int64', multipleOf: 1000 }).every((value) => value % 1000n === 0n)).toBe(true);
+    expect(draw({ type: 'integer', format: 'int64', multipleOf: 1000 }).every((value) => value % 1000n === 0n)).toBe(
+      true,
+    );
   });
 
   it.each([

@@ -11,7 +11,10 @@ import { createValidators } from '../../src/validation/validator.ts';
 describe('generating strings with a wide maxLength', async () => {
   const spec = await loadSpec(resolve('test/documents/wide-strings.yaml'));
   const validators = createValidators(spec);
-  const examples = createExampleGenerator(spec, validators).examples(resolveTarget(spec, 'Customer'), { seed: 3, count: 30 }) as Array<Record<string, unknown>>;
+  const examples = createExampleGenerator(spec, validators).examples(resolveTarget(spec, 'Customer'), {
+    seed: 3,
+    count: 30,
+  }) as Array<Record<string, unknown>>;
   const strings = (value: unknown, out: string[] = []): string[] => {
     if (typeof value === 'string') out.push(value);
     else if (value && typeof value === 'object') for (const child of Object.values(value)) strings(child, out);
@@ -19,7 +22,8 @@ describe('generating strings with a wide maxLength', async () => {
   };
 
   it('gives values that the schema accepts', () => {
-    for (const example of examples) expect(validators.at('#/components/schemas/Customer')(example as JsonValue)).toEqual({ ok: true });
+    for (const example of examples)
+      expect(validators.at('#/components/schemas/Customer')(example as JsonValue)).toEqual({ ok: true });
   });
 
   it('draws a maxLength of 5000 like a string without one: ten characters at most', () => {
@@ -35,7 +39,9 @@ describe('generating strings with a wide maxLength', async () => {
 
   it('leaves bounds tighter than that range as declared', () => {
     expect(examples.every((example) => (example.long as string).length === 300)).toBe(true);
-    expect(examples.every((example) => (example.code as string).length >= 3 && (example.code as string).length <= 6)).toBe(true);
+    expect(
+      examples.every((example) => (example.code as string).length >= 3 && (example.code as string).length <= 6),
+    ).toBe(true);
   });
 
   it('lowers the maxLength of a schema reached through a circular $ref too', () => {

@@ -57,19 +57,29 @@ export async function startCrudPlantServer(options: CrudPlantServerOptions = {})
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(`${req.method} ${url.pathname}${url.search}`);
     // RFC 6750's b64token: a token of other characters is malformed, and refused like none.
-    if (!/^Bearer [A-Za-z0-9\-._~+/]+=*$/.test(req.headers.authorization ?? '')) return fail(res, 401, 'a bearer token is required');
+    if (!/^Bearer [A-Za-z0-9\-._~+/]+=*$/.test(req.headers.authorization ?? ''))
+      return fail(res, 401, 'a bearer token is required');
     const match = /^\/plants\/(-?\d+)$/.exec(url.pathname);
     const item = match && [match[0], BigInt(match[1]).toString()];
     if (url.pathname === '/plants' && req.method === 'GET') {
       for (const name of ['limit', 'offset']) {
         const text = url.searchParams.get(name);
         const least = name === 'limit' ? (options.limitMinimum ?? 0) : 0;
-        if (text !== null && options.defect !== 'accepts-bad-limit' && !(/^-?\d+$/.test(text) && Number(text) >= least && Number(text) <= 2147483647))
+        if (
+          text !== null &&
+          options.defect !== 'accepts-bad-limit' &&
+          !(/^-?\d+$/.test(text) && Number(text) >= least && Number(text) <= 2147483647)
+        )
           return fail(res, 400, `${name} must be a whole number of ${least} or more`);
       }
-      const limit = url.searchParams.has('limit') && options.defect !== 'ignores-limit' ? Number(url.searchParams.get('limit')) : Infinity;
+      const limit =
+        url.searchParams.has('limit') && options.defect !== 'ignores-limit'
+          ? Number(url.searchParams.get('limit'))
+          : Infinity;
       const offset = Number(url.searchParams.get('offset') ?? 0);
-      const listed = [...plants].filter(([id]) => options.defect !== 'hides-from-list' || seeded.has(id)).map(([, plant]) => plant);
+      const listed = [...plants]
+        .filter(([id]) => options.defect !== 'hides-from-list' || seeded.has(id))
+        .map(([, plant]) => plant);
       return send(res, 200, listed.slice(offset, offset + limit));
     }
     if (url.pathname === '/plants' && req.method === 'POST') {
@@ -77,7 +87,9 @@ export async function startCrudPlantServer(options: CrudPlantServerOptions = {})
       try {
         // The id keeps every digit: the literal's source text, not a rounded double.
         body = JSON.parse(text, (_key, value, context?: { source?: string }) =>
-          typeof value === 'number' && context?.source && /^-?\d+$/.test(context.source) ? BigInt(context.source) : value,
+          typeof value === 'number' && context?.source && /^-?\d+$/.test(context.source)
+            ? BigInt(context.source)
+            : value,
         );
       } catch {
         return fail(res, 400, 'malformed JSON');

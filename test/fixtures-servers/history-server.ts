@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type HistoryDefect = 'repeated-key-hangs' | 'huge-number-throws' | 'no-validation' | 'wrong-types' | 'slow' | 'no-405' | 'hang-everything';
+export type HistoryDefect =
+  'repeated-key-hangs' | 'huge-number-throws' | 'no-validation' | 'wrong-types' | 'slow' | 'no-405' | 'hang-everything';
 
 export interface HistoryServer {
   url: string;
@@ -31,31 +32,39 @@ export async function startHistoryServer(defect?: HistoryDefect): Promise<Histor
     const allow = (methods: string) =>
       defect === 'no-405'
         ? json(res, 404, { error: 'not found' })
-        : (res.writeHead(405, { allow: methods, 'content-type': 'application/json' }), res.end('{"error":"method not allowed"}'));
+        : (res.writeHead(405, { allow: methods, 'content-type': 'application/json' }),
+          res.end('{"error":"method not allowed"}'));
 
     if (url.pathname === '/history') {
       if (req.method !== 'GET') return allow('GET');
       const all = url.searchParams.getAll('lastdays');
       if (all.length > 1 && defect === 'repeated-key-hangs') return; // an unhandled rejection in a real app: no answer ever
       const region = url.searchParams.get('region');
-      if (region !== null && !['north', 'south'].includes(region) && defect !== 'no-validation') return json(res, 400, { error: 'region is north or south' });
+      if (region !== null && !['north', 'south'].includes(region) && defect !== 'no-validation')
+        return json(res, 400, { error: 'region is north or south' });
       const asked = Number(all[0]);
-      if (defect === 'huge-number-throws' && asked > 100_000) return json(res, 500, { error: 'RangeError: Invalid time value\n    at Date.toISOString' });
+      if (defect === 'huge-number-throws' && asked > 100_000)
+        return json(res, 500, { error: 'RangeError: Invalid time value\n    at Date.toISOString' });
       const days = Number.isSafeInteger(asked) && asked >= 0 && asked <= 10 ? asked : 3;
-      const list = Array.from({ length: days }, (_, i) => ({ day: `2024-01-0${i + 1}`, cases: defect === 'wrong-types' ? String(i) : i }));
+      const list = Array.from({ length: days }, (_, i) => ({
+        day: `2024-01-0${i + 1}`,
+        cases: defect === 'wrong-types' ? String(i) : i,
+      }));
       return json(res, 200, list);
     }
     const country = /^\/countries\/([^/]+)$/.exec(url.pathname);
     if (country) {
       if (req.method !== 'GET') return allow('GET');
       const name = decodeURIComponent(country[1]);
-      if ([...name].length > 20 && defect !== 'no-validation') return json(res, 400, { error: 'a country name has at most 20 characters' });
+      if ([...name].length > 20 && defect !== 'no-validation')
+        return json(res, 400, { error: 'a country name has at most 20 characters' });
       return json(res, 200, { day: '2024-01-01', cases: 1 });
     }
     if (url.pathname === '/notes') {
       if (req.method !== 'POST') return allow('POST');
       if (defect === 'no-validation') return json(res, 201, {});
-      if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return json(res, 400, { error: 'send JSON' });
+      if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
+        return json(res, 400, { error: 'send JSON' });
       let note: unknown;
       try {
         note = JSON.parse(body);

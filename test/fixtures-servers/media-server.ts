@@ -29,7 +29,8 @@ export async function startMediaServer(defect?: MediaDefect): Promise<MediaServe
     res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
     res.end(text);
   };
-  const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, 'application/json', JSON.stringify(body));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    send(res, status, 'application/json', JSON.stringify(body));
 
   async function answer(req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -44,16 +45,22 @@ export async function startMediaServer(defect?: MediaDefect): Promise<MediaServe
       }
       const fields: Array<[string, ParsedField]> = [];
       for (const [name, value] of data)
-        fields.push([name, typeof value === 'string' ? value : { file: value.name, type: value.type, text: await value.text() }]);
+        fields.push([
+          name,
+          typeof value === 'string' ? value : { file: value.name, type: value.type, text: await value.text() },
+        ]);
       forms.push({ path, contentType, fields });
       const problem = path === '/signups' ? signupProblem(contentType, data) : await uploadProblem(contentType, data);
       return problem ? json(res, 400, { message: problem }) : json(res, 200, { ok: true });
     }
     if (req.method === 'POST' && path === '/notes')
-      return body.length > 0 && contentType.startsWith('text/plain') ? json(res, 200, { ok: true }) : json(res, 400, { message: 'a text body is required' });
+      return body.length > 0 && contentType.startsWith('text/plain')
+        ? json(res, 200, { ok: true })
+        : json(res, 400, { message: 'a text body is required' });
     if (req.method === 'GET' && path === '/exports')
       return send(res, 200, defect === 'html-export' ? 'text/html' : 'text/csv; charset=utf-8', 'id,name\n1,first\n');
-    if (req.method === 'GET' && path === '/status') return defect === 'wrong-status-json' ? json(res, 200, { ok: 'yes' }) : send(res, 200, 'text/plain', 'ok');
+    if (req.method === 'GET' && path === '/status')
+      return defect === 'wrong-status-json' ? json(res, 200, { ok: 'yes' }) : send(res, 200, 'text/plain', 'ok');
     return json(res, 404, { message: 'not found' });
   }
 
@@ -64,7 +71,11 @@ export async function startMediaServer(defect?: MediaDefect): Promise<MediaServe
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, forms, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    forms,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 function signupProblem(contentType: string, data: FormData): string | undefined {
@@ -72,9 +83,11 @@ function signupProblem(contentType: string, data: FormData): string | undefined 
   if (!String(data.get('email') ?? '').includes('@')) return 'email is required';
   if (!['free', 'team'].includes(String(data.get('plan')))) return 'plan is free or team';
   const seats = data.get('seats');
-  if (seats !== null && !(/^\d+$/.test(String(seats)) && Number(seats) >= 1 && Number(seats) <= 10)) return 'seats is 1 to 10';
+  if (seats !== null && !(/^\d+$/.test(String(seats)) && Number(seats) >= 1 && Number(seats) <= 10))
+    return 'seats is 1 to 10';
   const topics = data.getAll('topics').map(String);
-  if (topics.length > 3 || !topics.every((topic) => topic === 'news' || topic === 'tips')) return 'topics: at most 3 of news, tips';
+  if (topics.length > 3 || !topics.every((topic) => topic === 'news' || topic === 'tips'))
+    return 'topics: at most 3 of news, tips';
   return undefined;
 }
 

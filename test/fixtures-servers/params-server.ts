@@ -54,7 +54,8 @@ export async function startParamsServer(credentials: ParamsServerCredentials): P
       const q = query.get('q');
       const id = header('x-request-id');
       const page = query.get('page');
-      if (q === null || !/^[a-z]{1,20}$/.test(q) || id === undefined || !UUID.test(id)) return bad(res, 'q and X-Request-Id are required');
+      if (q === null || !/^[a-z]{1,20}$/.test(q) || id === undefined || !UUID.test(id))
+        return bad(res, 'q and X-Request-Id are required');
       if (page !== null && !(Number(page) >= 1 && Number(page) <= 50)) return bad(res, 'page is 1 to 50');
       const exact = query.get('exact');
       if (exact !== null && exact !== 'true' && exact !== 'false') return bad(res, 'exact is true or false');
@@ -72,19 +73,23 @@ export async function startParamsServer(credentials: ParamsServerCredentials): P
       if (!bearer) return denied(res);
       return UUID.test(account[1]) ? ok(res, `getAccount accountId=${account[1]}`) : bad(res, 'accountId is a uuid');
     }
-    if (url.pathname === '/quota') return query.get('api_key') === credentials.queryKey ? ok(res, 'getQuota') : denied(res);
+    if (url.pathname === '/quota')
+      return query.get('api_key') === credentials.queryKey ? ok(res, 'getQuota') : denied(res);
     if (url.pathname === '/session') return cookie ? ok(res, 'getSession') : denied(res);
     if (url.pathname === '/tokens') {
       if (!bearer) return denied(res);
       const tenant = header('x-tenant');
-      return tenant === undefined || tenant === 'alpha' || tenant === 'beta' ? ok(res, 'listTokens') : bad(res, 'X-Tenant is alpha or beta');
+      return tenant === undefined || tenant === 'alpha' || tenant === 'beta'
+        ? ok(res, 'listTokens')
+        : bad(res, 'X-Tenant is alpha or beta');
     }
     if (url.pathname === '/styled') {
       // form, explode false: one value, comma-separated.
       const tags = query.getAll('tags');
       if (tags.length !== 1) return bad(res, 'tags is one comma-separated value');
       const tagList = tags[0].split(',');
-      if (tagList.length < 2 || tagList.length > 3 || !tagList.every((t) => ['red', 'green', 'blue'].includes(t))) return bad(res, `tags: ${tags[0]}`);
+      if (tagList.length < 2 || tagList.length > 3 || !tagList.every((t) => ['red', 'green', 'blue'].includes(t)))
+        return bad(res, `tags: ${tags[0]}`);
       const ids = query.get('ids');
       if (ids !== null && !/^[1-9]\|[1-9]$/.test(ids)) return bad(res, `ids is pipe-delimited: ${ids}`);
       const words = query.get('words');
@@ -93,7 +98,10 @@ export async function startParamsServer(credentials: ParamsServerCredentials): P
       const deep = [...query.keys()].filter((key) => key.startsWith('filter'));
       if (deep.length > 0 && (deep.some((key) => key !== 'filter[color]') || !['red', 'blue'].includes(String(color))))
         return bad(res, 'filter is a deepObject with color');
-      return ok(res, `styledQuery tags=${tagList.join('+')} ids=${ids ?? '-'} words=${words ?? '-'} color=${color ?? '-'}`);
+      return ok(
+        res,
+        `styledQuery tags=${tagList.join('+')} ids=${ids ?? '-'} words=${words ?? '-'} color=${color ?? '-'}`,
+      );
     }
     // matrix, explode true: ;x=1;y=2
     const point = /^\/points\/;x=(\d);y=(\d)$/.exec(url.pathname);
@@ -108,5 +116,9 @@ export async function startParamsServer(credentials: ParamsServerCredentials): P
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, decoded, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    decoded,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

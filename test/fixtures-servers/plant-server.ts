@@ -36,7 +36,10 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** Starts the server on a free port, with at most one defect. */
-export async function startPlantServer(defect?: Defect, options: { tls?: { key: string; cert: string } } = {}): Promise<PlantServer> {
+export async function startPlantServer(
+  defect?: Defect,
+  options: { tls?: { key: string; cert: string } } = {},
+): Promise<PlantServer> {
   const ids = new Set<string>();
   const authorizations: Array<string | undefined> = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -48,8 +51,14 @@ export async function startPlantServer(defect?: Defect, options: { tls?: { key: 
     });
   };
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? JSON.rawJSON(String(value)) : value));
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    const text = JSON.stringify(body, (_key, value: unknown) =>
+      typeof value === 'bigint' ? JSON.rawJSON(String(value)) : value,
+    );
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   };
   const fail = (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) =>
@@ -75,7 +84,8 @@ export async function startPlantServer(defect?: Defect, options: { tls?: { key: 
       return fail(res, 400, 'malformed JSON');
     }
     const problem = checkNewPlant(body);
-    if (problem && defect !== 'validation-not-enforced') return fail(res, defect === 'undeclared-status' ? 422 : 400, problem);
+    if (problem && defect !== 'validation-not-enforced')
+      return fail(res, defect === 'undeclared-status' ? 422 : 400, problem);
     const plant = body as { id?: bigint; name?: unknown; tag?: unknown };
     const key = String(plant.id);
     if (ids.has(key) && defect !== 'duplicate-accepted') return fail(res, 400, `plant ${key} already exists`);
@@ -121,7 +131,9 @@ export async function startPlantServer(defect?: Defect, options: { tls?: { key: 
     }
   }
 
-  const server: Server = options.tls ? (await import('node:https')).createServer(options.tls, handler) : createServer(handler);
+  const server: Server = options.tls
+    ? (await import('node:https')).createServer(options.tls, handler)
+    : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -142,7 +154,8 @@ function checkNewPlant(body: unknown): string | undefined {
   const plant = body as Record<string, unknown>;
   if (!('id' in plant)) return 'id is required';
   if (!('name' in plant)) return 'name is required';
-  if (typeof plant.id !== 'bigint' && !(typeof plant.id === 'number' && Number.isInteger(plant.id))) return 'id must be an integer';
+  if (typeof plant.id !== 'bigint' && !(typeof plant.id === 'number' && Number.isInteger(plant.id)))
+    return 'id must be an integer';
   const id = BigInt(plant.id as bigint | number);
   if (id < INT64_MIN || id > INT64_MAX) return 'id must be an int64';
   if (typeof plant.name !== 'string') return 'name must be a string';

@@ -28,7 +28,10 @@ describe('a grown Plant Store document, with no configuration', () => {
       { name: 'Fern', tag: 't' },
       { name: 'Big', tag: 't' },
     ]);
-    expect(await send(engine, get('/plants/9007199254740993'))).toMatchObject({ status: 200, json: { name: 'Big', tag: 't' } });
+    expect(await send(engine, get('/plants/9007199254740993'))).toMatchObject({
+      status: 200,
+      json: { name: 'Big', tag: 't' },
+    });
     const deleted = await send(engine, { method: 'DELETE', path: '/plants/9007199254740993', body: '' });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBeUndefined();
@@ -43,7 +46,9 @@ describe('a grown Plant Store document, with no configuration', () => {
     [{ absentItems: '404' as const }, 404],
     [{ absentItems: '404' as const, declaredOnly: true }, 400],
   ])('answers a delete of an absent plant (no 404 declared) with options %j by %i', async (options, status) => {
-    expect((await send(await plantEngine(options, await grown()), { method: 'DELETE', path: '/plants/5', body: '' })).status).toBe(status);
+    expect(
+      (await send(await plantEngine(options, await grown()), { method: 'DELETE', path: '/plants/5', body: '' })).status,
+    ).toBe(status);
   });
 
   it.each([['limit=-1'], ['limit=abc'], ['limit=2147483648']])('rejects the query %s with 400', async (query) => {

@@ -10,7 +10,11 @@ describe('PUT, PATCH and offset in a full CRUD document', () => {
   it('PUT replaces a plant, keeping its id', async () => {
     const engine = await crud();
     await createPlant(engine, '{"id":9007199254740993,"name":"Fern","tag":"green"}');
-    const replaced = await send(engine, { method: 'PUT', path: '/plants/9007199254740993', body: '{"id":9007199254740993,"name":"Moss"}' });
+    const replaced = await send(engine, {
+      method: 'PUT',
+      path: '/plants/9007199254740993',
+      body: '{"id":9007199254740993,"name":"Moss"}',
+    });
     expect(replaced).toMatchObject({ status: 200, json: { name: 'Moss' } });
     expect(engine.store.get('/plants', '9007199254740993')).toEqual({ id: 9007199254740993n, name: 'Moss' });
   });

@@ -14,7 +14,10 @@ let receiver: Server | undefined;
 afterEach(() => new Promise<void>((done) => (receiver ? receiver.close(() => done()) : done())));
 
 /** A local webhook receiver that answers the given statuses in turn (then 200), each once `hold` resolves. */
-async function startReceiver(statuses: number[] = [], hold: Promise<void> = Promise.resolve()): Promise<{ url: string; received: Received[] }> {
+async function startReceiver(
+  statuses: number[] = [],
+  hold: Promise<void> = Promise.resolve(),
+): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
   receiver = createServer((req, res) => {
     let body = '';
@@ -40,7 +43,9 @@ describe('webhooks', () => {
     expect(received[0].body).toBe('{"id":9007199254740993,"name":"Fern","tag":"green"}');
     expect(received[0].headers['x-plantstore-webhook']).toBe('newPlant');
     const listed = await send(engine, { method: 'GET', path: '/__mock/webhooks', body: '' });
-    expect(listed.json).toMatchObject({ deliveries: [{ webhook: 'newPlant', status: 'delivered', attempts: 1, lastStatus: 200 }] });
+    expect(listed.json).toMatchObject({
+      deliveries: [{ webhook: 'newPlant', status: 'delivered', attempts: 1, lastStatus: 200 }],
+    });
   });
 
   it('retry a failed delivery with backoff, a bounded number of times', async () => {
@@ -52,7 +57,10 @@ describe('webhooks', () => {
     expect(engine.webhooks.deliveries()[0]).toMatchObject({ status: 'delivered', attempts: 3 });
 
     const failing = await startReceiver([500, 500, 500, 500, 500]);
-    const second = await plantEngine({ webhookUrl: failing.url, webhookBackoffMs: 5, webhookRetries: 2 }, await grown());
+    const second = await plantEngine(
+      { webhookUrl: failing.url, webhookBackoffMs: 5, webhookRetries: 2 },
+      await grown(),
+    );
     await createPlant(second, '{"id":1,"name":"Fern"}');
     await second.webhooks.idle();
     expect(failing.received).toHaveLength(3);

@@ -5,7 +5,9 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The Chromium binary: $PLANTSTORE_CHROMIUM, else Debian's. Undefined when there is none. */
-export const CHROMIUM = [process.env.PLANTSTORE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
+export const CHROMIUM = [process.env.PLANTSTORE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (path) => path && existsSync(path),
+);
 
 /** Says on stderr, once per test file, that `testFile` (its import.meta.url) skips for want of Chromium. */
 export function warnIfNoChromium(testFile: string): void {

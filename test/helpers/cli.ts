@@ -10,7 +10,10 @@ export interface CliResult {
 }
 
 /** Runs `plantstore ARGS` to the end (with this Node unless another is given). */
-export function runCli(args: string[], options: { input?: string; node?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { input?: string; node?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(options.node ?? process.execPath, [BIN, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -33,7 +36,10 @@ export function startCliMock(
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   return new Promise((done, fail) => {
-    const child = spawn(node, [BIN, 'mock', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(node, [BIN, 'mock', '--port', '0', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stderr = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL'); // never leave a mock behind

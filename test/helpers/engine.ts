@@ -2,7 +2,7 @@ import { loadSpec } from '../../src/document/load-spec.ts';
 import { type LoadedSpec } from '../../src/document/loaded-spec.ts';
 import { createMockEngine, type MockEngine } from '../../src/mock/engine.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
-import type { MockRequest } from '../../src/http/types.ts';
+import type { HttpRequest } from '../../src/http/types.ts';
 import { parseJson, type JsonValue } from '../../src/json/exact-json.ts';
 
 /** A token no log, journal or report may ever show. */
@@ -15,7 +15,7 @@ export async function plantEngine(options: Partial<MockOptions> = {}, spec?: Loa
   return createMockEngine({ spec: spec ?? (await builtInSpec()), options });
 }
 
-export function request(partial: Partial<MockRequest> & { json?: unknown }): MockRequest {
+export function request(partial: Partial<HttpRequest> & { json?: unknown }): HttpRequest {
   const { json, ...rest } = partial;
   return {
     method: 'POST',
@@ -37,13 +37,20 @@ export interface Answer {
 }
 
 /** Sends a request through the engine and parses the answer exactly. */
-export async function send(engine: MockEngine, partial: Partial<MockRequest> & { json?: unknown }): Promise<Answer> {
+export async function send(engine: MockEngine, partial: Partial<HttpRequest> & { json?: unknown }): Promise<Answer> {
   const response = await engine.handle(request(partial));
   const bytes = response.body === undefined ? undefined : Buffer.from(response.body);
   const text = typeof response.body === 'string' ? response.body : bytes?.toString('utf8');
   const parsed = text === undefined ? undefined : parseJson(text);
-  return { status: response.status, headers: response.headers, text, bytes, json: parsed?.ok ? parsed.value : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    bytes,
+    json: parsed?.ok ? parsed.value : undefined,
+  };
 }
 
 /** POST /plants with a raw JSON text body (exact digits, as a client would send them). */
-export const createPlant = (engine: MockEngine, body: string, headers: Record<string, string | undefined> = {}) => send(engine, { body, headers });
+export const createPlant = (engine: MockEngine, body: string, headers: Record<string, string | undefined> = {}) =>
+  send(engine, { body, headers });

@@ -47,7 +47,9 @@ export interface ReferenceServer {
  * 200), so that its status classes can be compared with the mock's. No adapter: Node's own
  * refusals, framing and defaults.
  */
-export async function startReference(options: { maxConnections?: number; deadlines?: typeof DEADLINES } = {}): Promise<ReferenceServer> {
+export async function startReference(
+  options: { maxConnections?: number; deadlines?: typeof DEADLINES } = {},
+): Promise<ReferenceServer> {
   const { headersTimeoutMs, requestTimeoutMs } = options.deadlines ?? DEADLINES;
   const ids = new Set<unknown>();
   const server = createServer(
@@ -55,7 +57,10 @@ export async function startReference(options: { maxConnections?: number; deadlin
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
       // As the adapter sets it: a quarter of the shorter deadline, so that the deadlines mean their values.
-      connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(1_000, headersTimeoutMs / 4, requestTimeoutMs / 4))),
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.floor(Math.min(1_000, headersTimeoutMs / 4, requestTimeoutMs / 4)),
+      ),
     },
     (req, res) => {
       const chunks: Buffer[] = [];
@@ -69,7 +74,11 @@ export async function startReference(options: { maxConnections?: number; deadlin
         }
         const path = target.split('?')[0];
         const [status, body] = route(req.method ?? 'GET', path, req.headers, Buffer.concat(chunks), ids);
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(status === 405 ? { allow: 'POST' } : {}) });
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...(status === 405 ? { allow: 'POST' } : {}),
+        });
         res.end(body);
       });
     },
@@ -92,7 +101,13 @@ const BEARER = /^bearer +[A-Za-z0-9\-._~+/]+=*$/i;
 const JSON_TYPE = /^application\/json[ \t]*(;|$)/i;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function route(method: string, path: string, headers: IncomingHttpHeaders, bytes: Buffer, ids: Set<unknown>): [number, string] {
+function route(
+  method: string,
+  path: string,
+  headers: IncomingHttpHeaders,
+  bytes: Buffer,
+  ids: Set<unknown>,
+): [number, string] {
   const error = (status: number) => [status, JSON.stringify({ error: status, message: 'refused' })] as [number, string];
   if (path === '/__mock/health') return method === 'GET' || method === 'HEAD' ? [200, '{"status":"ok"}'] : error(405);
   if (path !== '/plants') return error(404);
@@ -106,7 +121,12 @@ function route(method: string, path: string, headers: IncomingHttpHeaders, bytes
     return error(400);
   }
   if (typeof plant !== 'object' || plant === null || Array.isArray(plant)) return error(400);
-  if (!Number.isInteger(plant.id) || typeof plant.name !== 'string' || (plant.tag !== undefined && typeof plant.tag !== 'string') || ids.has(plant.id))
+  if (
+    !Number.isInteger(plant.id) ||
+    typeof plant.name !== 'string' ||
+    (plant.tag !== undefined && typeof plant.tag !== 'string') ||
+    ids.has(plant.id)
+  )
     return error(400);
   ids.add(plant.id);
   return [200, JSON.stringify({ name: plant.name })];
@@ -132,10 +152,12 @@ function parseAnswer(buffer: Buffer, head: boolean, closed: boolean): Parsed | u
   if (/\r\ntransfer-encoding: *chunked/i.test(headText)) {
     // Only bare node:http chunks (its own answers without a length); read until the last chunk.
     const end = buffer.indexOf('\r\n0\r\n\r\n', start - 2);
-    if (end === -1) return closed ? { status, body: buffer.subarray(start).toString(), used: buffer.length } : undefined;
+    if (end === -1)
+      return closed ? { status, body: buffer.subarray(start).toString(), used: buffer.length } : undefined;
     return { status, body: '', used: end + 7 };
   }
-  if (length === undefined) return closed ? { status, body: buffer.subarray(start).toString(), used: buffer.length } : undefined;
+  if (length === undefined)
+    return closed ? { status, body: buffer.subarray(start).toString(), used: buffer.length } : undefined;
   const end = start + Number(length);
   return buffer.length < end ? undefined : { status, body: buffer.subarray(start, end).toString(), used: end };
 }
@@ -235,7 +257,8 @@ export function runProbe(
     socket.once('connect', async () => {
       for (const step of steps) {
         if (closed) break;
-        if ('write' in step) socket.write(typeof step.write === 'string' ? Buffer.from(step.write, 'latin1') : step.write);
+        if ('write' in step)
+          socket.write(typeof step.write === 'string' ? Buffer.from(step.write, 'latin1') : step.write);
         else if ('end' in step) {
           socket.end();
           clientDone = true;
@@ -263,7 +286,8 @@ export function runProbe(
       if (statuses.length > before) {
         const canary = statuses.splice(before);
         bodies.splice(before);
-        if (canary[0] !== 200) return fail(new Error(`the canary got ${canary[0]}: an answer the probe did not expect`));
+        if (canary[0] !== 200)
+          return fail(new Error(`the canary got ${canary[0]}: an answer the probe did not expect`));
         return finish({ statuses, bodies, closed: false });
       }
       finish({ statuses, bodies, closed: true });
@@ -283,7 +307,10 @@ export function runProbe(
  * not read learns of the close when a write fails (reset) or the socket reports its close.
  * Rejects when the connection is still open after `boundMs`: the server let the client pin it.
  */
-export function neverReading(port: number, options: { head?: string; piece?: string; everyMs?: number; boundMs: number }): Promise<void> {
+export function neverReading(
+  port: number,
+  options: { head?: string; piece?: string; everyMs?: number; boundMs: number },
+): Promise<void> {
   const { head = '', piece, everyMs = 20, boundMs } = options;
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -302,7 +329,8 @@ export function neverReading(port: number, options: { head?: string; piece?: str
     });
     socket.once('connect', () => {
       if (head !== '') socket.write(Buffer.from(head, 'latin1'));
-      if (piece !== undefined) trickle = setInterval(() => socket.writable && socket.write(Buffer.from(piece, 'latin1')), everyMs);
+      if (piece !== undefined)
+        trickle = setInterval(() => socket.writable && socket.write(Buffer.from(piece, 'latin1')), everyMs);
     });
   });
 }

@@ -27,7 +27,10 @@ export function rawRequest(port: number, bytes: string | Buffer): Promise<RawAns
   });
 }
 
-export const post = (body: string | Buffer, headers: string[] = ['Authorization: Bearer t', 'Content-Type: application/json']) => {
+export const post = (
+  body: string | Buffer,
+  headers: string[] = ['Authorization: Bearer t', 'Content-Type: application/json'],
+) => {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   return Buffer.concat([
     Buffer.from(

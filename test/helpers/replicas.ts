@@ -19,7 +19,9 @@ export interface Replica {
 
 /** Starts a mock replica process with these options; resolves once it listens. */
 export function startReplica(options: Partial<MockOptions>): Promise<Replica> {
-  const child = spawn(process.execPath, [resolve('test/state/replica-process.ts'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [resolve('test/state/replica-process.ts'), JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let errors = '';
   const waiting: Array<{ pattern: RegExp; done: () => void }> = [];
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -36,7 +38,8 @@ export function startReplica(options: Partial<MockOptions>): Promise<Replica> {
         url,
         child,
         log: () => errors,
-        logged: (pattern) => new Promise<void>((done) => (pattern.test(errors) ? done() : waiting.push({ pattern, done }))),
+        logged: (pattern) =>
+          new Promise<void>((done) => (pattern.test(errors) ? done() : waiting.push({ pattern, done }))),
         stop: () =>
           new Promise((done) => {
             if (child.exitCode !== null) return done(child.exitCode);
@@ -57,14 +60,20 @@ export function roundRobinTransport(replicas: Replica[]): BatteryTransport {
   let turn = 0;
   const next = () => replicas[turn++ % replicas.length].url;
   const admin = (base: string, method: string, path: string, body?: string) =>
-    fetch(`${base}/__mock/${path}`, { method, body, headers: body === undefined ? {} : { 'content-type': 'application/json' } });
+    fetch(`${base}/__mock/${path}`, {
+      method,
+      body,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    });
   return {
     kind: 'http',
     send: (request) => fetchAnswer(next(), request),
     async seed(collectionsJson) {
       const answer = await admin(next(), 'POST', 'state', collectionsJson);
       const text = await answer.text();
-      return answer.status === 201 ? { ok: true } : { ok: false, message: String((exact(text) as { message?: unknown }).message) };
+      return answer.status === 201
+        ? { ok: true }
+        : { ok: false, message: String((exact(text) as { message?: unknown }).message) };
     },
     async state() {
       const { collections } = exact(await (await admin(next(), 'GET', 'state')).text()) as { collections: JsonValue };
@@ -77,7 +86,12 @@ export function roundRobinTransport(replicas: Replica[]): BatteryTransport {
     async journal() {
       const lists = await Promise.all(
         replicas.map(
-          async (replica) => (JSON.parse(await (await admin(replica.url, 'GET', 'requests')).text()) as { requests: BatteryJournalEntry[] }).requests,
+          async (replica) =>
+            (
+              JSON.parse(await (await admin(replica.url, 'GET', 'requests')).text()) as {
+                requests: BatteryJournalEntry[];
+              }
+            ).requests,
         ),
       );
       return lists.flat();
@@ -88,6 +102,8 @@ export function roundRobinTransport(replicas: Replica[]): BatteryTransport {
 /** The replicas of one battery suite on one Redis (a namespace of their own: `prefix`). */
 export function suiteReplicas(suite: BatterySuite, redisUrl: string, prefix: string, count = 2): Promise<Replica[]> {
   return Promise.all(
-    Array.from({ length: count }, () => startReplica({ spec: resolve(suite.document), ...suite.options, stateUrl: redisUrl, statePrefix: prefix })),
+    Array.from({ length: count }, () =>
+      startReplica({ spec: resolve(suite.document), ...suite.options, stateUrl: redisUrl, statePrefix: prefix }),
+    ),
   );
 }

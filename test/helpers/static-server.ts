@@ -29,7 +29,13 @@ export async function serveFolder(root: string): Promise<StaticServer> {
     const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
     const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
     readFile(file).then(
-      (bytes) => response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(bytes),
+      (bytes) =>
+        response
+          .writeHead(200, {
+            'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+            'cache-control': 'no-store',
+          })
+          .end(bytes),
       () => response.writeHead(404, { 'content-type': 'text/plain' }).end(`no ${path}\n`),
     );
   });

@@ -10,7 +10,9 @@ import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 const servers: (Server | MockServer)[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0))
-    await new Promise<void>((resolve) => ('engine' in server ? server.close().then(resolve) : server.close(() => resolve())));
+    await new Promise<void>((resolve) =>
+      'engine' in server ? server.close().then(resolve) : server.close(() => resolve()),
+    );
 });
 
 function listen(options: Partial<Parameters<typeof createListener>[1]> = {}): Promise<number> {
@@ -107,7 +109,9 @@ describe('the node:http adapter', () => {
     const kept = [await open(port), await open(port)];
     // Each has sent its head and waits for 100 Continue before its body: the server has read the request.
     for (const { socket } of kept) {
-      socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+      socket.write(
+        'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+      );
       await new Promise((resolve) => socket.once('data', resolve));
     }
     const refused = await open(port);
@@ -127,7 +131,9 @@ describe('the mock on node:http', () => {
       `POST http://example.test/plants?trace=1 HTTP/1.1\r\nHost: example.test\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     expect(await closed).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*\{"name":"Absolute"\}$/);
-    const journal = (await (await fetch(`${mock.url}/__mock/requests`)).json()) as { requests: { path: string; query: string }[] };
+    const journal = (await (await fetch(`${mock.url}/__mock/requests`)).json()) as {
+      requests: { path: string; query: string }[];
+    };
     expect(journal.requests.map((r) => [r.path, r.query])).toEqual([['/plants', 'trace=1']]);
   });
 

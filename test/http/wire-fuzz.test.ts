@@ -16,7 +16,8 @@ const DEADLINES = { headersTimeoutMs: 1_000, requestTimeoutMs: 1_500 };
 
 let nextId = 6_000_000;
 const HEADERS = ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json'];
-const message = (lines: string[], body = '') => Buffer.from(`${lines.map((line) => `${line}\r\n`).join('')}\r\n${body}`, 'latin1');
+const message = (lines: string[], body = '') =>
+  Buffer.from(`${lines.map((line) => `${line}\r\n`).join('')}\r\n${body}`, 'latin1');
 /** Valid requests, each with a fresh id where it creates (the answers carry no id). */
 const TEMPLATES: Record<string, () => Buffer> = {
   create: () => {
@@ -39,7 +40,8 @@ const TEMPLATES: Record<string, () => Buffer> = {
     return message(['POST /plants HTTP/1.0', ...HEADERS.slice(1), `Content-Length: ${body.length}`], body);
   },
   'invalid create': () => message(['POST /plants HTTP/1.1', ...HEADERS, 'Content-Length: 14'], '{"id":"seven"}'),
-  'create without a token': () => message(['POST /plants HTTP/1.1', 'Host: x', 'Content-Type: application/json', 'Content-Length: 2'], '{}'),
+  'create without a token': () =>
+    message(['POST /plants HTTP/1.1', 'Host: x', 'Content-Type: application/json', 'Content-Length: 2'], '{}'),
   health: () => message(['GET /__mock/health HTTP/1.1', 'Host: x']),
   'unknown path': () => message(['GET /nowhere?x=%20 HTTP/1.1', 'Host: x']),
 };
@@ -48,13 +50,19 @@ const HEAD = () => message(['HEAD /plants HTTP/1.1', 'Host: x']);
 let mock: MockServer;
 let reference: ReferenceServer;
 beforeAll(async () => {
-  [mock, reference] = await Promise.all([startMockServer({ port: 0, maxBodyBytes: 4096, ...DEADLINES }), startReference({ deadlines: DEADLINES })]);
+  [mock, reference] = await Promise.all([
+    startMockServer({ port: 0, maxBodyBytes: 4096, ...DEADLINES }),
+    startReference({ deadlines: DEADLINES }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([mock.close(), reference.close()]);
 });
 
-/** Statuses and bodies of everything the mock answers to `steps`, read until it closes after the client's half-close. */
+/**
+ * Statuses and bodies of everything the mock answers to `steps`, read until it closes after the client's half-close.
+ *
+ */
 async function answersTo(steps: Step[], head: number[] = []) {
   const { statuses, bodies } = await runProbe(mock.port, [...steps, { end: true }], Number.POSITIVE_INFINITY, { head });
   // The health answer's uptime is the one thing that may differ between two runs.
@@ -80,13 +88,16 @@ describe('pipelined valid streams cut at random places', () => {
     const whole = await answersTo([{ write: stream() }], [4]);
     expect(whole.map((answer) => Number(answer.slice(0, 3)))).toEqual([200, 200, 200, 400, 405, 401, 200, 404, 200]);
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: 10_000 }), { minLength: 1, maxLength: 12 }), async (cuts) => {
-        const bytes = stream();
-        const at = [...new Set(cuts.map((cut) => cut % bytes.length))].filter((cut) => cut > 0).sort((a, b) => a - b);
-        const pieces = [0, ...at].map((start, i) => bytes.subarray(start, at[i] ?? bytes.length));
-        const steps = pieces.flatMap((piece): Step[] => [{ write: piece }, { turn: true }]);
-        expect(await answersTo(steps, [4])).toEqual(whole);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: 10_000 }), { minLength: 1, maxLength: 12 }),
+        async (cuts) => {
+          const bytes = stream();
+          const at = [...new Set(cuts.map((cut) => cut % bytes.length))].filter((cut) => cut > 0).sort((a, b) => a - b);
+          const pieces = [0, ...at].map((start, i) => bytes.subarray(start, at[i] ?? bytes.length));
+          const steps = pieces.flatMap((piece): Step[] => [{ write: piece }, { turn: true }]);
+          expect(await answersTo(steps, [4])).toEqual(whole);
+        },
+      ),
       { seed: SEED, numRuns: 40, endOnFailure: true },
     );
   });
@@ -99,8 +110,16 @@ describe('valid requests with random bytes changed', () => {
     fc.integer({ min: 0, max: 255 }),
   );
   const mutation = fc.oneof(
-    fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), bytes: fc.array(byte, { minLength: 1, maxLength: 1 }) }),
-    fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.array(byte, { minLength: 1, maxLength: 4 }) }),
+    fc.record({
+      kind: fc.constant('replace' as const),
+      at: fc.nat(),
+      bytes: fc.array(byte, { minLength: 1, maxLength: 1 }),
+    }),
+    fc.record({
+      kind: fc.constant('insert' as const),
+      at: fc.nat(),
+      bytes: fc.array(byte, { minLength: 1, maxLength: 4 }),
+    }),
     fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 8 }) }),
     fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
   );
@@ -132,16 +151,28 @@ describe('valid requests with random bytes changed', () => {
           const steps: Step[] = halfClose ? [{ write: bytes }, { end: true }] : [{ write: bytes }];
           const expected = halfClose ? Number.POSITIVE_INFINITY : 1;
           const options = { canary: false, boundMs: DEADLINES.requestTimeoutMs + 4_000 };
-          const [onMock] = await Promise.all([runProbe(mock.port, steps, expected, options), runProbe(reference.port, steps, expected, options)]);
+          const [onMock] = await Promise.all([
+            runProbe(mock.port, steps, expected, options),
+            runProbe(reference.port, steps, expected, options),
+          ]);
           // 501 and 505 are refusals of a coding or a version; any other 5xx is a mock bug.
           for (const status of onMock.statuses) expect([500, 502, 503, 504]).not.toContain(status);
           onMock.statuses.forEach((status, i) => {
-            if (status >= 400) expect(JSON.parse(onMock.bodies[i])).toMatchObject({ error: status, message: expect.any(String) });
+            if (status >= 400)
+              expect(JSON.parse(onMock.bodies[i])).toMatchObject({ error: status, message: expect.any(String) });
           });
           // A clean request on a new connection is served (and the mutated one has been dealt with).
-          const clean = await runProbe(mock.port, [{ write: TEMPLATES.health() }, { end: true }], Number.POSITIVE_INFINITY);
+          const clean = await runProbe(
+            mock.port,
+            [{ write: TEMPLATES.health() }, { end: true }],
+            Number.POSITIVE_INFINITY,
+          );
           expect(clean.statuses).toEqual([200]);
-          const cleanReference = await runProbe(reference.port, [{ write: TEMPLATES.health() }, { end: true }], Number.POSITIVE_INFINITY);
+          const cleanReference = await runProbe(
+            reference.port,
+            [{ write: TEMPLATES.health() }, { end: true }],
+            Number.POSITIVE_INFINITY,
+          );
           expect(cleanReference.statuses).toEqual([200]);
           // Asserted difference: node:http reads a request line with another major version as a request.
           if (onMock.statuses.includes(505)) return;

@@ -35,7 +35,11 @@ interface ReadResult {
 const WAIT_MS = 3_000;
 
 /** Parses one answer from the front of `buffer`; undefined while it is incomplete. */
-function parseResponse(buffer: Buffer, bodiless: boolean, closed: boolean): { response: WireResponse; used: number } | undefined {
+function parseResponse(
+  buffer: Buffer,
+  bodiless: boolean,
+  closed: boolean,
+): { response: WireResponse; used: number } | undefined {
   const headEnd = buffer.indexOf('\r\n\r\n');
   if (headEnd === -1) return undefined;
   const [statusLine, ...lines] = buffer.subarray(0, headEnd).toString('latin1').split('\r\n');
@@ -54,14 +58,24 @@ function parseResponse(buffer: Buffer, bodiless: boolean, closed: boolean): { re
   }
   const start = headEnd + 4;
   const done = (body: Buffer, end: number) => ({
-    response: { statusLine, status, headers, headerNames, body, text: body.toString('utf8'), raw: buffer.subarray(0, end) },
+    response: {
+      statusLine,
+      status,
+      headers,
+      headerNames,
+      body,
+      text: body.toString('utf8'),
+      raw: buffer.subarray(0, end),
+    },
     used: end,
   });
   if (bodiless || status < 200 || status === 204 || status === 304) return done(Buffer.alloc(0), start);
   // The mock writes every answer with a Content-Length (node:http framed its own 400 and 417 chunked).
-  if (headers['transfer-encoding'] !== undefined) throw new Error(`unexpected Transfer-Encoding in an answer: ${headers['transfer-encoding']}`);
+  if (headers['transfer-encoding'] !== undefined)
+    throw new Error(`unexpected Transfer-Encoding in an answer: ${headers['transfer-encoding']}`);
   if (headers['content-length'] !== undefined) {
-    if (!/^\d+$/.test(headers['content-length'])) throw new Error(`bad Content-Length in an answer: ${headers['content-length']}`);
+    if (!/^\d+$/.test(headers['content-length']))
+      throw new Error(`bad Content-Length in an answer: ${headers['content-length']}`);
     const end = start + Number(headers['content-length']);
     return buffer.length < end ? undefined : done(buffer.subarray(start, end), end);
   }
@@ -125,7 +139,10 @@ class Wire {
   /** Writes the pieces one by one, a pause between them: a number of ms, or one turn of the event loop. */
   async writePieces(pieces: (string | Buffer)[], gap: number | 'immediate'): Promise<void> {
     for (const [i, piece] of pieces.entries()) {
-      if (i > 0) await (gap === 'immediate' ? new Promise((resolve) => setImmediate(resolve)) : new Promise((resolve) => setTimeout(resolve, gap)));
+      if (i > 0)
+        await (gap === 'immediate'
+          ? new Promise((resolve) => setImmediate(resolve))
+          : new Promise((resolve) => setTimeout(resolve, gap)));
       this.write(piece);
     }
   }
@@ -151,7 +168,10 @@ class Wire {
     }
   }
 
-  /** True once the server has closed (or ended) the connection, false if it is still open after `timeoutMs` (a bound on a failure, not a wait). */
+  /**
+   * True once the server has closed (or ended) the connection, false if it is still open after `timeoutMs` (a bound on
+   * a failure, not a wait).
+   */
   async waitForClose(timeoutMs = WAIT_MS): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (!this.closed) if (!(await this.activity(deadline))) return false;
@@ -202,9 +222,15 @@ async function exchange(
 // Requests
 // ---------------------------------------------------------------------------------------------
 
-/** A message from its lines (request line, then header lines) and a body; the head is latin1, so any byte can be written. */
+/**
+ * A message from its lines (request line, then header lines) and a body; the head is latin1, so any byte can be
+ * written.
+ */
 const message = (lines: string[], body: string | Buffer = ''): Buffer =>
-  Buffer.concat([Buffer.from(lines.map((line) => `${line}\r\n`).join('') + '\r\n', 'latin1'), typeof body === 'string' ? Buffer.from(body) : body]);
+  Buffer.concat([
+    Buffer.from(lines.map((line) => `${line}\r\n`).join('') + '\r\n', 'latin1'),
+    typeof body === 'string' ? Buffer.from(body) : body,
+  ]);
 
 let nextId = 4_200_000;
 /** A valid NewPlant with an id no other test uses (a repeated id is refused). */
@@ -213,13 +239,19 @@ const plant = (name = 'Fern') => JSON.stringify({ id: nextId++, name });
 const CREATE_HEADERS = ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json'];
 
 /** A create: a valid one unless told otherwise; Content-Length is added unless `length` is false. */
-function create(body = plant(), options: { line?: string; headers?: string[]; extra?: string[]; length?: boolean } = {}): Buffer {
+function create(
+  body = plant(),
+  options: { line?: string; headers?: string[]; extra?: string[]; length?: boolean } = {},
+): Buffer {
   const { line = 'POST /plants HTTP/1.1', headers = CREATE_HEADERS, extra = [], length = true } = options;
   return message([line, ...headers, ...extra, ...(length ? [`Content-Length: ${Buffer.byteLength(body)}`] : [])], body);
 }
 
 /** A chunked create: the body cut in pieces, each chunk written as given by `chunkLine`, then `last`. */
-function chunkedCreate(body: string, options: { extra?: string[]; pieces?: number; chunkLine?: (size: number) => string; last?: string } = {}): Buffer {
+function chunkedCreate(
+  body: string,
+  options: { extra?: string[]; pieces?: number; chunkLine?: (size: number) => string; last?: string } = {},
+): Buffer {
   const { extra = [], pieces = 3, chunkLine = (size) => size.toString(16), last = '0\r\n\r\n' } = options;
   const step = Math.ceil(body.length / pieces);
   let chunks = '';
@@ -231,7 +263,8 @@ function chunkedCreate(body: string, options: { extra?: string[]; pieces?: numbe
 }
 
 const count = () => server.engine.store.size();
-const errorShaped = (response: WireResponse) => expect(JSON.parse(response.text)).toEqual({ error: response.status, message: expect.any(String) });
+const errorShaped = (response: WireResponse) =>
+  expect(JSON.parse(response.text)).toEqual({ error: response.status, message: expect.any(String) });
 
 /** Asks `port` for its health `times` times in a row on one connection: each answer is a turn of the server's loop. */
 async function roundTrips(port: number, times: number): Promise<void> {
@@ -282,12 +315,22 @@ describe('message framing (RFC 9112 §6, §7)', () => {
   });
 
   it.each([
-    ['one byte per write, a turn of the event loop between', (bytes: Buffer) => [...bytes].map((byte) => Buffer.of(byte)), 'immediate' as const],
+    [
+      'one byte per write, a turn of the event loop between',
+      (bytes: Buffer) => [...bytes].map((byte) => Buffer.of(byte)),
+      'immediate' as const,
+    ],
     [
       'pieces cut between CR and LF, inside a name and inside the body, 5 ms apart',
       (bytes: Buffer) => {
         const text = bytes.toString('latin1');
-        const cuts = [text.indexOf('\r\n') + 1, text.indexOf('Author') + 3, text.indexOf('\r\n\r\n') + 2, text.indexOf('\r\n\r\n') + 4, text.length - 5];
+        const cuts = [
+          text.indexOf('\r\n') + 1,
+          text.indexOf('Author') + 3,
+          text.indexOf('\r\n\r\n') + 2,
+          text.indexOf('\r\n\r\n') + 4,
+          text.length - 5,
+        ];
         return [0, ...cuts].map((start, i) => bytes.subarray(start, cuts[i] ?? bytes.length));
       },
       5,
@@ -324,7 +367,8 @@ describe('message framing (RFC 9112 §6, §7)', () => {
     expect(count()).toBe(before);
   });
 
-  // §7.1.1 chunk extensions and §7.1.2 trailer fields: a recipient MUST ignore unknown extensions and MAY discard trailers.
+  // §7.1.1 chunk extensions and §7.1.2 trailer fields: a recipient MUST ignore unknown extensions and MAY discard
+  // trailers.
   it.each([
     ['a chunk extension on every chunk', { chunkLine: (size: number) => `${size.toString(16)};foo=bar` }],
     ['a quoted chunk extension', { chunkLine: (size: number) => `${size.toString(16)};foo="b a r"` }],
@@ -340,7 +384,9 @@ describe('message framing (RFC 9112 §6, §7)', () => {
     ['a chunk whose data is longer than its size', '2\r\n{"id":1}\r\n0\r\n\r\n'],
   ])('refuses %s with 400', async (_, chunks) => {
     const before = count();
-    const { responses } = await exchange(message(['POST /plants HTTP/1.1', ...CREATE_HEADERS, 'Transfer-Encoding: chunked'], chunks));
+    const { responses } = await exchange(
+      message(['POST /plants HTTP/1.1', ...CREATE_HEADERS, 'Transfer-Encoding: chunked'], chunks),
+    );
     expect(responses[0].status).toBe(400);
     errorShaped(responses[0]);
     expect(count()).toBe(before);
@@ -422,20 +468,25 @@ describe('request line and target (RFC 9112 §3)', () => {
 
   // RFC 9110 §15.6.6: 505 for a major version the server does not support (node:http took
   // "HTTP/2.0" in a request line as a request: 200, stored; "HTTP/3.0" got 400).
-  it.each([['HTTP/2.0'], ['HTTP/3.0'], ['HTTP/0.9']])('answers the version %s with an Error-shaped 505 and stores nothing', async (version) => {
-    const before = count();
-    const { responses } = await exchange(create(plant(), { line: `POST /plants ${version}` }));
-    expect(responses[0].status).toBe(505);
-    errorShaped(responses[0]);
-    expect(count()).toBe(before);
-  });
+  it.each([['HTTP/2.0'], ['HTTP/3.0'], ['HTTP/0.9']])(
+    'answers the version %s with an Error-shaped 505 and stores nothing',
+    async (version) => {
+      const before = count();
+      const { responses } = await exchange(create(plant(), { line: `POST /plants ${version}` }));
+      expect(responses[0].status).toBe(505);
+      errorShaped(responses[0]);
+      expect(count()).toBe(before);
+    },
+  );
 });
 
 describe('header fields (RFC 9112 §5, RFC 9110 §5)', () => {
   // §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host.
   it('answers an HTTP/1.1 request without Host with 400, closes, and stores nothing', async () => {
     const before = count();
-    const { responses, wire } = await exchange(create(plant(), { headers: ['Authorization: Bearer t', 'Content-Type: application/json'] }));
+    const { responses, wire } = await exchange(
+      create(plant(), { headers: ['Authorization: Bearer t', 'Content-Type: application/json'] }),
+    );
     expect(responses[0].status).toBe(400);
     expect(responses[0].headers.connection).toBe('close');
     expect(await wire.waitForClose()).toBe(true);
@@ -499,10 +550,19 @@ describe('header fields (RFC 9112 §5, RFC 9110 §5)', () => {
     // RFC 9110 §5.5: NUL, CR and LF in a value are dangerous; a recipient MUST reject (or replace them).
     ['a NUL in a value', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\x00b']],
     ['a bare CR in a value', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\rb']],
-    ['a control byte (0x01) in a value', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\x01b']],
-    ['DEL (0x7f) in a value', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\x7fb']],
+    [
+      'a control byte (0x01) in a value',
+      ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\x01b'],
+    ],
+    [
+      'DEL (0x7f) in a value',
+      ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing: a\x7fb'],
+    ],
     ['a space inside a field name', ['Host: x', 'Authorization: Bearer t', 'Content Type: application/json']],
-    ['a header line without a colon', ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing']],
+    [
+      'a header line without a colon',
+      ['Host: x', 'Authorization: Bearer t', 'Content-Type: application/json', 'X-Thing'],
+    ],
   ])('refuses %s with 400 and stores nothing', async (_, headers) => {
     const before = count();
     const { responses } = await exchange(create(plant(), { headers }));
@@ -526,7 +586,9 @@ describe('header fields (RFC 9112 §5, RFC 9110 §5)', () => {
 
   // §5: field names are case-insensitive.
   it('accepts field names in any case', async () => {
-    const { responses } = await exchange(create(plant('Cased'), { headers: ['HOST: x', 'AUTHORIZATION: Bearer t', 'content-TYPE: application/json'] }));
+    const { responses } = await exchange(
+      create(plant('Cased'), { headers: ['HOST: x', 'AUTHORIZATION: Bearer t', 'content-TYPE: application/json'] }),
+    );
     expect(responses[0].status).toBe(200);
     expect(responses[0].text).toBe('{"name":"Cased"}');
   });
@@ -552,7 +614,9 @@ describe('response head (RFC 9112 §4, §6.2; RFC 9110 §6.6.1)', () => {
     const { responses } = await exchange(create(plant(name)));
     const [answer] = responses;
     expect(answer.statusLine).toBe('HTTP/1.1 200 OK');
-    expect(answer.headers.date).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(answer.headers.date).toMatch(
+      /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    );
     expect(Math.abs(Date.parse(answer.headers.date) - Date.now())).toBeLessThan(5_000);
     expect(answer.headers['content-type']).toBe('application/json');
     expect(answer.text).toBe(JSON.stringify({ name }));
@@ -572,15 +636,18 @@ describe('limits and timeouts', () => {
   it.each([
     ['announced by Content-Length', () => create(`{"id":1,"name":"${'x'.repeat(5000)}"}`)],
     ['arriving chunked', () => chunkedCreate(`{"id":1,"name":"${'x'.repeat(5000)}"}`, { pieces: 4 })],
-  ])('answers a body over maxBodyBytes %s with an Error-shaped 413, Connection: close, and closes', async (_, bytes) => {
-    const before = count();
-    const { responses, wire } = await exchange(bytes());
-    expect(responses[0].status).toBe(413);
-    errorShaped(responses[0]);
-    expect(responses[0].headers.connection).toBe('close');
-    expect(await wire.waitForClose()).toBe(true);
-    expect(count()).toBe(before);
-  });
+  ])(
+    'answers a body over maxBodyBytes %s with an Error-shaped 413, Connection: close, and closes',
+    async (_, bytes) => {
+      const before = count();
+      const { responses, wire } = await exchange(bytes());
+      expect(responses[0].status).toBe(413);
+      errorShaped(responses[0]);
+      expect(responses[0].headers.connection).toBe('close');
+      expect(await wire.waitForClose()).toBe(true);
+      expect(count()).toBe(before);
+    },
+  );
 
   // RFC 6585 §5: 431 when the header section is too large (Node's limit is 16 KiB).
   it('answers 3,000 header lines with 431', async () => {
@@ -594,7 +661,9 @@ describe('limits and timeouts', () => {
   // §3: a server should answer 414 to a target longer than it will parse; the request line counts
   // in the same 16 KiB as the fields (as in node:http), so it is 431.
   it('answers a request line of 20 KB with 431', async () => {
-    const { responses, wire } = await exchange(create(plant(), { line: `POST /plants?q=${'a'.repeat(20_000)} HTTP/1.1` }));
+    const { responses, wire } = await exchange(
+      create(plant(), { line: `POST /plants?q=${'a'.repeat(20_000)} HTTP/1.1` }),
+    );
     expect(responses[0].status).toBe(431);
     errorShaped(responses[0]);
     expect(await wire.waitForClose()).toBe(true);
@@ -675,7 +744,9 @@ describe('connection management (RFC 9112 §9)', () => {
   });
 
   it('keeps an HTTP/1.0 connection with Connection: keep-alive open for a next request', async () => {
-    const { responses, wire } = await exchange(create(plant(), { line: 'POST /plants HTTP/1.0', extra: ['Connection: keep-alive'] }));
+    const { responses, wire } = await exchange(
+      create(plant(), { line: 'POST /plants HTTP/1.0', extra: ['Connection: keep-alive'] }),
+    );
     expect(responses[0].status).toBe(200);
     expect(responses[0].headers.connection).toBe('keep-alive');
     wire.write(create(plant('Again'), { line: 'POST /plants HTTP/1.0', extra: ['Connection: keep-alive'] }));
@@ -800,8 +871,15 @@ describe('connection management (RFC 9112 §9)', () => {
 async function seedLargeState(port: number, firstId: number, batches = 1): Promise<void> {
   const wire = await Wire.open(port);
   for (let batch = 0; batch < batches; batch++) {
-    const seed = JSON.stringify({ '/plants': Array.from({ length: 90 }, (_, i) => ({ id: firstId + batch * 100 + i, name: 'x'.repeat(10_000) })) });
-    wire.write(message(['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`], seed));
+    const seed = JSON.stringify({
+      '/plants': Array.from({ length: 90 }, (_, i) => ({ id: firstId + batch * 100 + i, name: 'x'.repeat(10_000) })),
+    });
+    wire.write(
+      message(
+        ['POST /__mock/state HTTP/1.1', 'Host: x', 'Content-Type: application/json', `Content-Length: ${seed.length}`],
+        seed,
+      ),
+    );
     expect((await wire.read(1)).responses[0].status).toBe(201);
   }
   wire.destroy();
@@ -821,7 +899,10 @@ describe('found by fuzzing', () => {
       wire.socket.pause();
       // 300 pairs in one write: a large answer, then a create that marks how far the server got.
       const pairs = Array.from({ length: 300 }, (_, i) =>
-        Buffer.concat([Buffer.from('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n'), create(JSON.stringify({ id: 9_200_000 + i, name: 'm' }))]),
+        Buffer.concat([
+          Buffer.from('GET /__mock/state HTTP/1.1\r\nHost: x\r\n\r\n'),
+          create(JSON.stringify({ id: 9_200_000 + i, name: 'm' })),
+        ]),
       );
       wire.write(Buffer.concat(pairs));
       // Settled: the count holds across another client's round trips.
@@ -924,16 +1005,23 @@ describe('found by fuzzing', () => {
     }
   });
 
-  it.each([['x/plants'], [',/plants'], ['http:plants/plants']])('refuses the request target %s with 400 and stores nothing', async (target) => {
-    const before = count();
-    const { responses } = await exchange(create(plant(), { line: `POST ${target} HTTP/1.1` }));
-    expect(responses[0].status).toBe(400);
-    errorShaped(responses[0]);
-    expect(count()).toBe(before);
-  });
+  it.each([['x/plants'], [',/plants'], ['http:plants/plants']])(
+    'refuses the request target %s with 400 and stores nothing',
+    async (target) => {
+      const before = count();
+      const { responses } = await exchange(create(plant(), { line: `POST ${target} HTTP/1.1` }));
+      expect(responses[0].status).toBe(400);
+      errorShaped(responses[0]);
+      expect(count()).toBe(before);
+    },
+  );
 
   it('answers a refused HEAD request without a body', async () => {
-    const { responses, wire } = await exchange(message(['HEAD /plants HTTP/1.1', 'Host: x', 'Content-Length: 99999']), 1, { head: true });
+    const { responses, wire } = await exchange(
+      message(['HEAD /plants HTTP/1.1', 'Host: x', 'Content-Length: 99999']),
+      1,
+      { head: true },
+    );
     expect(responses[0].status).toBe(413);
     expect(responses[0].body).toHaveLength(0);
     expect(await wire.waitForClose()).toBe(true);

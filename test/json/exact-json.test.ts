@@ -20,7 +20,15 @@ const literal = fc.oneof(
   fc.bigInt({ min: 2n ** 53n - 3n, max: 2n ** 53n + 3n }).map((n) => (n % 2n === 0n ? String(n) : `-${n}`)),
   fc.tuple(fc.integer({ min: 1, max: 9_999 }), fc.integer({ min: -5, max: 25 })).map(([m, e]) => `${m}e${e}`),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
-  fc.constantFrom('-0', '0.0', '1.0', '9007199254740993.0', '9007199254740993.5', '12345678901234567e-1', '1.00000000000000000001e20'),
+  fc.constantFrom(
+    '-0',
+    '0.0',
+    '1.0',
+    '9007199254740993.0',
+    '9007199254740993.5',
+    '12345678901234567e-1',
+    '1.00000000000000000001e20',
+  ),
 );
 // The whitespace JSON allows between tokens, sometimes none.
 const space = fc.constantFrom('', '', ' ', '\n', '\t ', '\r\n  ');
@@ -41,11 +49,17 @@ const document: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string;
     .map(([before, value, after]) => `${before}${value}${after}`),
   array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
   object: fc
-    .uniqueArray(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', '1', '0', 'id')), tie('value'), space, space), {
-      maxLength: 4,
-      selector: ([k]) => k,
-    })
-    .map((entries) => `{${entries.map(([k, v, before, after]) => `${before}${JSON.stringify(k)}${after}:${v}`).join(',')}}`),
+    .uniqueArray(
+      fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', '1', '0', 'id')), tie('value'), space, space),
+      {
+        maxLength: 4,
+        selector: ([k]) => k,
+      },
+    )
+    .map(
+      (entries) =>
+        `{${entries.map(([k, v, before, after]) => `${before}${JSON.stringify(k)}${after}:${v}`).join(',')}}`,
+    ),
 })).value;
 
 describe('parseJson', () => {
@@ -75,7 +89,10 @@ describe('parseJson', () => {
 
   it('says plain only when nothing in the value is a bigint', () => {
     expect(parseJson('{"a":[1,{"b":9007199254740993}]}')).toMatchObject({ ok: true, plain: false });
-    expect(parseJson('{"a":[1,{"b":9007199254740991}],"c":"9007199254740993"}')).toMatchObject({ ok: true, plain: true });
+    expect(parseJson('{"a":[1,{"b":9007199254740991}],"c":"9007199254740993"}')).toMatchObject({
+      ok: true,
+      plain: true,
+    });
     expect(parseJson('[1.5, 9007199254740993.5]')).toMatchObject({ ok: true, plain: false }); // not known plain: the exact reader ran
   });
 

@@ -13,7 +13,9 @@ const scalar = fc.oneof(
 );
 const text: fc.Arbitrary<string> = fc.letrec<{ value: string; object: string; array: string }>((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, scalar, tie('object'), tie('array')),
-  object: fc.array(fc.tuple(key, tie('value')), { maxLength: 5 }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}`),
+  object: fc
+    .array(fc.tuple(key, tie('value')), { maxLength: 5 })
+    .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}`),
   array: fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
 })).value;
 
@@ -31,7 +33,13 @@ describe('the JSON guard shortcuts', () => {
   });
 
   it('never prove a text with a duplicate key, escaped or not', () => {
-    for (const json of ['{"id":1,"name":"a","id":2}', '{"id":"x","id":"y"}', '{"a":{"b":1,"b":"s"}}', '{"id":1,"\\u0069d":2}', '[{"a":1},{"a":1,"a":1}]']) {
+    for (const json of [
+      '{"id":1,"name":"a","id":2}',
+      '{"id":"x","id":"y"}',
+      '{"a":{"b":1,"b":"s"}}',
+      '{"id":1,"\\u0069d":2}',
+      '[{"a":1},{"a":1,"a":1}]',
+    ]) {
       expect(provesNoDuplicateKeys(json, JSON.parse(json))).toBe(false);
       expect(guardJson(json, 64).ok).toBe(false);
     }

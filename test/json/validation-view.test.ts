@@ -12,14 +12,24 @@ const parse = (text: string) => {
 
 describe('toValidationView', () => {
   it('projects bigints at any depth and keeps everything else, in key order', () => {
-    const view = toValidationView(parse('{"id":9007199254740993,"name":"Fern","nested":{"list":[9223372036854775807,1,"x"]},"tag":null}'));
-    expect(view).toEqual({ id: projectBigInt(9007199254740993n), name: 'Fern', nested: { list: [projectBigInt(INT64_MAX), 1, 'x'] }, tag: null });
+    const view = toValidationView(
+      parse('{"id":9007199254740993,"name":"Fern","nested":{"list":[9223372036854775807,1,"x"]},"tag":null}'),
+    );
+    expect(view).toEqual({
+      id: projectBigInt(9007199254740993n),
+      name: 'Fern',
+      nested: { list: [projectBigInt(INT64_MAX), 1, 'x'] },
+      tag: null,
+    });
     expect(Object.keys(view as object)).toEqual(['id', 'name', 'nested', 'tag']);
     expect(projectBigInt(INT64_MAX)).toBeLessThan(2 ** 63); // still inside int64, as a double
   });
 
   it('keeps a "__proto__" key as an own key and pollutes nothing', () => {
-    const view = toValidationView(parse('{"id":9007199254740993,"__proto__":{"polluted":true}}')) as Record<string, unknown>;
+    const view = toValidationView(parse('{"id":9007199254740993,"__proto__":{"polluted":true}}')) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(view)).toEqual(['id', '__proto__']);
     expect(Object.getOwnPropertyDescriptor(view, '__proto__')?.value).toEqual({ polluted: true });
     expect(Object.getPrototypeOf(view)).toBe(Object.prototype);

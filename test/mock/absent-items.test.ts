@@ -17,7 +17,11 @@ async function engineFor(options: Partial<MockOptions> = {}) {
     error: (message) => void warnings.push(`ERROR ${message}`),
     flush() {},
   };
-  const engine = createMockEngine({ spec: await loadSpec(resolve('test/documents/absent-items.yaml')), options, logger });
+  const engine = createMockEngine({
+    spec: await loadSpec(resolve('test/documents/absent-items.yaml')),
+    options,
+    logger,
+  });
   return { engine, warnings };
 }
 const PATCH = { headers: { 'content-type': 'application/merge-patch+json' }, json: { text: 'x' } };
@@ -32,18 +36,32 @@ describe('absent items', () => {
     ['GET', '/memos/5', 'default beside a 200', {}],
     ['DELETE', '/memos/5', '4XX', {}],
     ['PATCH', '/memos/5', '404', PATCH],
-  ])("answers %s %s with 404 in the document's error shape where it declares %s", async (method, path, _declared, extra) => {
-    const { engine } = await engineFor();
-    expect(await send(engine, { method, path, body: '', ...extra })).toMatchObject(NOT_FOUND);
-  });
+  ])(
+    "answers %s %s with 404 in the document's error shape where it declares %s",
+    async (method, path, _declared, extra) => {
+      const { engine } = await engineFor();
+      expect(await send(engine, { method, path, body: '', ...extra })).toMatchObject(NOT_FOUND);
+    },
+  );
 
   it.each([
     ['GET', 'its declared example', { status: 200, json: { id: 99, text: 'from the document' } }],
-    ['PUT', 'a body generated for its lowest 2xx', { status: 200, json: { id: expect.anything(), text: expect.any(String) } }],
+    [
+      'PUT',
+      'a body generated for its lowest 2xx',
+      { status: 200, json: { id: expect.anything(), text: expect.any(String) } },
+    ],
     ['DELETE', 'its lowest 2xx, 204', { status: 204, text: undefined }],
   ])('answers %s of an absent note, where no 404 is declared, with %s', async (method, _what, answer) => {
     const { engine } = await engineFor();
-    expect(await send(engine, { method, path: '/notes/5', json: method === 'PUT' ? { id: 5, text: 'x' } : undefined, body: '' })).toMatchObject(answer);
+    expect(
+      await send(engine, {
+        method,
+        path: '/notes/5',
+        json: method === 'PUT' ? { id: 5, text: 'x' } : undefined,
+        body: '',
+      }),
+    ).toMatchObject(answer);
     expect(engine.store.size()).toBe(0);
   });
 
@@ -51,14 +69,20 @@ describe('absent items', () => {
     const { engine } = await engineFor();
     await send(engine, { method: 'GET', path: '/notes/5', body: '' });
     expect(engine.journal.entries()).toMatchObject([
-      { status: 200, problems: ['no note with id 5 is stored; answered from the document, which declares no 404 for getNote'] },
+      {
+        status: 200,
+        problems: ['no note with id 5 is stored; answered from the document, which declares no 404 for getNote'],
+      },
     ]);
   });
 
   it('answers a stored note from the store, not from the document', async () => {
     const { engine } = await engineFor();
     expect((await send(engine, { method: 'POST', path: '/notes', json: { id: 5, text: 'mine' } })).status).toBe(200);
-    expect(await send(engine, { method: 'GET', path: '/notes/5', body: '' })).toMatchObject({ status: 200, json: { id: 5, text: 'mine' } });
+    expect(await send(engine, { method: 'GET', path: '/notes/5', body: '' })).toMatchObject({
+      status: 200,
+      json: { id: 5, text: 'mine' },
+    });
   });
 
   it('warns once at start-up for each operation that declares no 404, and for no other', async () => {
@@ -77,7 +101,12 @@ describe('absent items', () => {
     const { engine, warnings } = await engineFor(options);
     expect(warnings).toEqual([]);
     for (const method of ['GET', 'PUT', 'DELETE']) {
-      const answer = await send(engine, { method, path: '/notes/5', json: method === 'PUT' ? { id: 5, text: 'x' } : undefined, body: '' });
+      const answer = await send(engine, {
+        method,
+        path: '/notes/5',
+        json: method === 'PUT' ? { id: 5, text: 'x' } : undefined,
+        body: '',
+      });
       expect(answer).toMatchObject({ status, json: { status, detail: 'no note with id 5' } });
     }
   });

@@ -1,7 +1,7 @@
 // The admin API reads, seeds and wipes state: open on loopback, locked beyond it unless a token is
 // given, and never naming the token anywhere.
 import { describe, expect, it } from 'vitest';
-import { isLoopback } from '../../src/mock/admin-access.ts';
+import { isLoopback } from '../../src/mock/admin/admin-access.ts';
 import { plantEngine, send } from '../helpers/engine.ts';
 import { startCliMock } from '../helpers/cli.ts';
 
@@ -20,29 +20,39 @@ function bannerLine(mock: Awaited<ReturnType<typeof startCliMock>>, text: string
 }
 
 const ADMIN_TOKEN = 'admin-canary-51c0e9d2';
-const state = (authorization?: string) => ({ method: 'GET', path: '/__mock/state', headers: authorization === undefined ? {} : { authorization } });
+const state = (authorization?: string) => ({
+  method: 'GET',
+  path: '/__mock/state',
+  headers: authorization === undefined ? {} : { authorization },
+});
 
 describe('the admin API', () => {
-  it.each([['127.0.0.1'], ['127.1.2.3'], ['localhost'], ['::1'], ['[::1]']])('is open without a token on the loopback address %s', async (host) => {
-    expect(isLoopback(host)).toBe(true);
-    const engine = await plantEngine({ host });
-    expect((await send(engine, state())).status).toBe(200);
-  });
+  it.each([['127.0.0.1'], ['127.1.2.3'], ['localhost'], ['::1'], ['[::1]']])(
+    'is open without a token on the loopback address %s',
+    async (host) => {
+      expect(isLoopback(host)).toBe(true);
+      const engine = await plantEngine({ host });
+      expect((await send(engine, state())).status).toBe(200);
+    },
+  );
 
-  it.each([['0.0.0.0'], ['::'], ['192.168.1.20'], ['example.test']])('answers 401 without a token when the mock listens on %s', async (host) => {
-    const engine = await plantEngine({ host });
-    for (const call of [
-      state(),
-      { method: 'DELETE', path: '/__mock/state', headers: {} },
-      { method: 'POST', path: '/__mock/state', headers: {}, json: { '/plants': [{ id: 1, name: 'x' }] } },
-    ]) {
-      const answer = await send(engine, call);
-      expect(answer.status).toBe(401);
-      expect(answer.headers['www-authenticate']).toBe('Bearer realm="plantstore-admin"');
-      expect(answer.json).toMatchObject({ error: 401, message: expect.stringContaining('--admin-token') });
-    }
-    expect(engine.store.list('/plants')).toEqual([]);
-  });
+  it.each([['0.0.0.0'], ['::'], ['192.168.1.20'], ['example.test']])(
+    'answers 401 without a token when the mock listens on %s',
+    async (host) => {
+      const engine = await plantEngine({ host });
+      for (const call of [
+        state(),
+        { method: 'DELETE', path: '/__mock/state', headers: {} },
+        { method: 'POST', path: '/__mock/state', headers: {}, json: { '/plants': [{ id: 1, name: 'x' }] } },
+      ]) {
+        const answer = await send(engine, call);
+        expect(answer.status).toBe(401);
+        expect(answer.headers['www-authenticate']).toBe('Bearer realm="plantstore-admin"');
+        expect(answer.json).toMatchObject({ error: 401, message: expect.stringContaining('--admin-token') });
+      }
+      expect(engine.store.list('/plants')).toEqual([]);
+    },
+  );
 
   it('asks for the admin token, wherever it listens, once one is given', async () => {
     for (const host of ['127.0.0.1', '0.0.0.0']) {
@@ -59,7 +69,10 @@ describe('the admin API', () => {
     const engine = await plantEngine({ admin: false });
     const answer = await send(engine, state());
     expect(answer.status).toBe(404);
-    expect(answer.json).toMatchObject({ error: 404, message: expect.stringContaining('no operation at /__mock/state') });
+    expect(answer.json).toMatchObject({
+      error: 404,
+      message: expect.stringContaining('no operation at /__mock/state'),
+    });
   });
 
   it('never shows the admin token: not in the banner, the log or the journal', async () => {
@@ -97,12 +110,20 @@ describe("the proxy's admin API", () => {
     const { startProxyServer } = await import('../../src/proxy/proxy-server.ts');
     // The upstream is never reached: only admin calls are made.
     const locked = await startProxyServer({ upstream: 'http://127.0.0.1:9', host: '0.0.0.0', port: 0 });
-    const open = await startProxyServer({ upstream: 'http://127.0.0.1:9', host: '0.0.0.0', port: 0, adminToken: ADMIN_TOKEN });
+    const open = await startProxyServer({
+      upstream: 'http://127.0.0.1:9',
+      host: '0.0.0.0',
+      port: 0,
+      adminToken: ADMIN_TOKEN,
+    });
     try {
       for (const path of ['/__mock/requests', '/__mock/violations', '/__mock/state']) {
         expect((await fetch(`http://127.0.0.1:${locked.port}${path}`)).status).toBe(401);
         expect((await fetch(`http://127.0.0.1:${open.port}${path}`)).status).toBe(401);
-        expect((await fetch(`http://127.0.0.1:${open.port}${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
+        expect(
+          (await fetch(`http://127.0.0.1:${open.port}${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }))
+            .status,
+        ).toBe(200);
       }
     } finally {
       await locked.close();

@@ -12,19 +12,24 @@ import { tempDir } from '../helpers/temp-dir.ts';
 /** The built-in document, with the create answering the NewPlant it was sent (id included). */
 async function echoingSpec() {
   const document = parse(readFileSync('openapi/plant-store.yaml', 'utf8'));
-  document.paths['/plants'].post.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/NewPlant' };
+  document.paths['/plants'].post.responses['200'].content['application/json'].schema = {
+    $ref: '#/components/schemas/NewPlant',
+  };
   const file = join(tempDir('plantstore-echo-'), 'echo.yaml');
   writeFileSync(file, stringify(document));
   return loadSpec(file);
 }
 
 describe('a create answer that carries the id', () => {
-  it.each([['9007199254740993'], ['9223372036854775807'], ['-9223372036854775808'], ['42']])('writes id %s exactly as sent', async (id) => {
-    const engine = await plantEngine({}, await echoingSpec());
-    const answer = await createPlant(engine, `{"id":${id},"name":"Fern","tag":"green"}`);
-    expect(answer.status).toBe(200);
-    expect(answer.text).toBe(`{"name":"Fern","tag":"green","id":${id}}`); // in the schema's order: Plant's, then NewPlant's own
-  });
+  it.each([['9007199254740993'], ['9223372036854775807'], ['-9223372036854775808'], ['42']])(
+    'writes id %s exactly as sent',
+    async (id) => {
+      const engine = await plantEngine({}, await echoingSpec());
+      const answer = await createPlant(engine, `{"id":${id},"name":"Fern","tag":"green"}`);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(`{"name":"Fern","tag":"green","id":${id}}`); // in the schema's order: Plant's, then NewPlant's own
+    },
+  );
 
   it('leaves out what the schema does not declare, at any depth the schema reaches', async () => {
     const engine = await plantEngine({}, await echoingSpec());
@@ -37,7 +42,13 @@ describe('declaredPicker', () => {
   const document = {
     components: {
       schemas: {
-        Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+        Node: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+          },
+        },
       },
     },
   };
@@ -45,7 +56,10 @@ describe('declaredPicker', () => {
 
   it('follows a circular schema, cutting every level', () => {
     const value = { name: 'a', x: 1, children: [{ name: 'b', y: 2, children: [{ name: 'c', z: 3 }] }] };
-    expect(pickDeclared(value, node, document)).toEqual({ name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] });
+    expect(pickDeclared(value, node, document)).toEqual({
+      name: 'a',
+      children: [{ name: 'b', children: [{ name: 'c' }] }],
+    });
     expect(declaredPicker(node, document)).toBe(declaredPicker(document.components.schemas.Node, document)); // built once per schema
   });
 

@@ -12,14 +12,22 @@ describe('an answer the stored record does not fit', () => {
   it('is generated from the schema, valid, with one warning for the operation', async () => {
     const warnings: string[] = [];
     const errors: string[] = [];
-    const logger: Logger = { ...silentLogger, warn: (line: string) => warnings.push(line), error: (line: string) => errors.push(line) };
+    const logger: Logger = {
+      ...silentLogger,
+      warn: (line: string) => warnings.push(line),
+      error: (line: string) => errors.push(line),
+    };
     const engine = createMockEngine({ spec: await loadSpec(resolve('test/documents/envelopes.yaml')), logger });
     for (const name of ['Ada', 'Grace']) {
       const answer = await send(engine, { method: 'POST', path: '/goals', json: { data: { name } }, headers: {} });
       expect(answer.status).toBe(201);
-      expect(answer.json).toMatchObject({ data: { gid: expect.any(String), resource_type: 'goal', name: expect.any(String) } });
+      expect(answer.json).toMatchObject({
+        data: { gid: expect.any(String), resource_type: 'goal', name: expect.any(String) },
+      });
     }
-    expect(warnings.filter((line) => /createGoal 201 body fails .*answering a generated body instead/.test(line))).toHaveLength(1);
+    expect(
+      warnings.filter((line) => /createGoal 201 body fails .*answering a generated body instead/.test(line)),
+    ).toHaveLength(1);
     expect(errors).toEqual([]);
     expect(engine.store.size()).toBe(2);
   });

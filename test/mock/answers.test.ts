@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations, type Operation } from '../../src/document/operations.ts';
 import { bindResources } from '../../src/document/resources.ts';
-import type { MockRequest } from '../../src/http/types.ts';
+import type { HttpRequest } from '../../src/http/types.ts';
 import { parseJson, type JsonValue } from '../../src/json/exact-json.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { createAnswers, type Admitted } from '../../src/mock/answers.ts';
-import { readPreferences } from '../../src/mock/forced-response.ts';
+import { createAnswers, type Admitted } from '../../src/mock/answer/answers.ts';
+import { readPreferences } from '../../src/mock/answer/forced-response.ts';
 import { resolveMockOptions } from '../../src/mock/options.ts';
 import { createMemoryStore } from '../../src/state/store.ts';
 import { createValidators } from '../../src/validation/validator.ts';
@@ -29,9 +29,20 @@ async function plantStore(document = 'test/documents/plant-store-grown.yaml') {
   return { answers, operation, store: createMemoryStore() };
 }
 
-const request = (method: string, path: string, headers: Record<string, string> = {}, body = ''): MockRequest => ({ method, path, query: '', headers, body });
+const request = (method: string, path: string, headers: Record<string, string> = {}, body = ''): HttpRequest => ({
+  method,
+  path,
+  query: '',
+  headers,
+  body,
+});
 
-const admitted = (operation: Operation, request: MockRequest, value?: JsonValue, params: Record<string, string> = {}): Admitted => ({
+const admitted = (
+  operation: Operation,
+  request: HttpRequest,
+  value?: JsonValue,
+  params: Record<string, string> = {},
+): Admitted => ({
   request,
   operation,
   params,
@@ -48,7 +59,11 @@ describe('the answer decided for an admitted request', () => {
   it('stores a create and answers it with the declared 200, naming the record it changed', async () => {
     const { answers, operation, store } = await plantStore();
     const create = request('POST', '/plants', {}, '{"id":1,"name":"Fern"}');
-    const answer = await answers.decide(admitted(operation('createPlant'), create, { id: 1, name: 'Fern' }), store, readPreferences(create));
+    const answer = await answers.decide(
+      admitted(operation('createPlant'), create, { id: 1, name: 'Fern' }),
+      store,
+      readPreferences(create),
+    );
     expect(answer.response.status).toBe(200);
     expect(bodyOf(answer.response.body)).toEqual({ name: 'Fern' });
     expect(answer.changed).toEqual({ id: 1, name: 'Fern' });
@@ -58,7 +73,11 @@ describe('the answer decided for an admitted request', () => {
   it('answers a create forced to 400 by Prefer with the Error saying so, storing nothing and changing nothing', async () => {
     const { answers, operation, store } = await plantStore();
     const create = request('POST', '/plants', { prefer: 'code=400' }, '{"id":1,"name":"Fern"}');
-    const answer = await answers.decide(admitted(operation('createPlant'), create, { id: 1, name: 'Fern' }), store, readPreferences(create));
+    const answer = await answers.decide(
+      admitted(operation('createPlant'), create, { id: 1, name: 'Fern' }),
+      store,
+      readPreferences(create),
+    );
     expect(answer.response.status).toBe(400);
     expect(bodyOf(answer.response.body)).toEqual({ error: 400, message: 'forced by Prefer: code=400' });
     expect(answer.changed).toBeUndefined();
@@ -68,7 +87,11 @@ describe('the answer decided for an admitted request', () => {
   it('answers a read of a plant that is not stored with its declared 404', async () => {
     const { answers, operation, store } = await plantStore();
     const read = request('GET', '/plants/99');
-    const answer = await answers.decide(admitted(operation('getPlant'), read, undefined, { id: '99' }), store, readPreferences(read));
+    const answer = await answers.decide(
+      admitted(operation('getPlant'), read, undefined, { id: '99' }),
+      store,
+      readPreferences(read),
+    );
     expect(answer.response.status).toBe(404);
     expect(bodyOf(answer.response.body)).toEqual({ error: 404, message: 'no plant with id 99' });
     expect(answer.problems).toEqual(['no plant with id 99']);
@@ -76,17 +99,30 @@ describe('the answer decided for an admitted request', () => {
 
   it('says a refusal in the document error shape, with its headers', async () => {
     const { answers } = await plantStore();
-    const refusal = answers.error(request('PUT', '/plants'), undefined, 405, 'PUT is not declared for /plants; allowed: GET, POST', { allow: 'GET, POST' });
+    const refusal = answers.error(
+      request('PUT', '/plants'),
+      undefined,
+      405,
+      'PUT is not declared for /plants; allowed: GET, POST',
+      { allow: 'GET, POST' },
+    );
     expect(refusal.response.status).toBe(405);
     expect(refusal.response.headers).toMatchObject({ allow: 'GET, POST', 'content-type': 'application/json' });
-    expect(bodyOf(refusal.response.body)).toEqual({ error: 405, message: 'PUT is not declared for /plants; allowed: GET, POST' });
+    expect(bodyOf(refusal.response.body)).toEqual({
+      error: 405,
+      message: 'PUT is not declared for /plants; allowed: GET, POST',
+    });
     expect(answers.errorBody(413, 'too large')).toBe('{"error":413,"message":"too large"}');
     expect(answers.errorType(413)).toBe('application/json');
   });
 
   it('names the media type of the error body given outside the engine: problem details as application/problem+json', async () => {
     const { answers } = await plantStore('test/corpus/documents/train-travel/openapi.yaml');
-    expect(JSON.parse(answers.errorBody(413, 'too large'))).toEqual({ status: 413, title: 'Payload Too Large', detail: 'too large' });
+    expect(JSON.parse(answers.errorBody(413, 'too large'))).toEqual({
+      status: 413,
+      title: 'Payload Too Large',
+      detail: 'too large',
+    });
     expect(answers.errorType(413)).toBe('application/problem+json');
   });
 });
@@ -96,20 +132,28 @@ describe('the decision, as data before it is written', () => {
     const { answers, operation, store } = await plantStore();
     const create = operation('createPlant');
     const plant = { id: 5, name: 'Fern' };
-    expect(await answers.decision(admitted(create, request('POST', '/plants'), plant), store, undefined)).toMatchObject({
-      kind: 'state',
-      result: { kind: 'created', key: '5', collection: '/plants', record: plant },
-    });
-    expect(await answers.decision(admitted(create, request('POST', '/plants'), plant), store, undefined)).toMatchObject({
-      kind: 'state',
-      result: { kind: 'exists', key: '5' },
-    });
+    expect(await answers.decision(admitted(create, request('POST', '/plants'), plant), store, undefined)).toMatchObject(
+      {
+        kind: 'state',
+        result: { kind: 'created', key: '5', collection: '/plants', record: plant },
+      },
+    );
+    expect(await answers.decision(admitted(create, request('POST', '/plants'), plant), store, undefined)).toMatchObject(
+      {
+        kind: 'state',
+        result: { kind: 'exists', key: '5' },
+      },
+    );
     const read = operation('getPlant');
-    expect(await answers.decision(admitted(read, request('GET', '/plants/5'), undefined, { id: '5' }), store, undefined)).toMatchObject({
+    expect(
+      await answers.decision(admitted(read, request('GET', '/plants/5'), undefined, { id: '5' }), store, undefined),
+    ).toMatchObject({
       kind: 'state',
       result: { kind: 'read', record: plant },
     });
-    expect(await answers.decision(admitted(read, request('GET', '/plants/6'), undefined, { id: '6' }), store, undefined)).toMatchObject({
+    expect(
+      await answers.decision(admitted(read, request('GET', '/plants/6'), undefined, { id: '6' }), store, undefined),
+    ).toMatchObject({
       kind: 'state',
       result: { kind: 'absent', key: '6', deleted: false },
     });
@@ -119,9 +163,18 @@ describe('the decision, as data before it is written', () => {
     const { answers, operation, store } = await plantStore();
     const create = operation('createPlant');
     const xml = admitted(create, request('POST', '/plants', { accept: 'application/xml' }), { id: 1, name: 'Fern' });
-    expect(await answers.decision(xml, store, undefined)).toMatchObject({ kind: 'not-acceptable', declared: ['application/json'] });
+    expect(await answers.decision(xml, store, undefined)).toMatchObject({
+      kind: 'not-acceptable',
+      declared: ['application/json'],
+    });
     const forcedRequest = request('POST', '/plants', { prefer: 'code=400' });
-    expect(await answers.decision(admitted(create, forcedRequest, { id: 1, name: 'Fern' }), store, readPreferences(forcedRequest))).toMatchObject({
+    expect(
+      await answers.decision(
+        admitted(create, forcedRequest, { id: 1, name: 'Fern' }),
+        store,
+        readPreferences(forcedRequest),
+      ),
+    ).toMatchObject({
       kind: 'forced',
     });
     expect(store.size()).toBe(0);

@@ -10,7 +10,8 @@ let engine: MockEngine;
 beforeAll(async () => {
   engine = createMockEngine({ spec: await loadSpec(resolve('test/documents/credentials.yaml')) });
 });
-const get = (path: string, authorization?: string) => send(engine, { method: 'GET', path, headers: authorization === undefined ? {} : { authorization } });
+const get = (path: string, authorization?: string) =>
+  send(engine, { method: 'GET', path, headers: authorization === undefined ? {} : { authorization } });
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 
 describe('http credentials', () => {
@@ -28,7 +29,11 @@ describe('http credentials', () => {
   });
 
   it.each([
-    ['the parameters RFC 7616 asks for', 'Digest username="ada", realm="api", nonce="n", uri="/digest", response="r"', 200],
+    [
+      'the parameters RFC 7616 asks for',
+      'Digest username="ada", realm="api", nonce="n", uri="/digest", response="r"',
+      200,
+    ],
     ['no credentials', undefined, 401],
     ['a token instead of parameters', 'Digest abc123', 401],
     ['Basic credentials', `Basic ${base64('ada:secret')}`, 401],

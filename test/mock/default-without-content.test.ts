@@ -15,7 +15,12 @@ describe('a default response declared without content', () => {
 
   it('answers a refused create through it with no body too', async () => {
     const engine = await plantEngine({}, await loadSpec('test/documents/default-without-content.yaml'));
-    const answer = await send(engine, { method: 'POST', path: '/things', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    const answer = await send(engine, {
+      method: 'POST',
+      path: '/things',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(answer.status).toBe(415);
     expect(answer.text).toBeUndefined();
   });

@@ -20,10 +20,13 @@ describe('bearer authentication', () => {
     expect(engine.store.list('/plants')).toEqual([]);
   });
 
-  it.each([['Bearer'], ['bearer'], ['BEARER'], ['BeArEr']])('accepts the scheme name written %s (RFC 6750: case-insensitive)', async (scheme) => {
-    const engine = await plantEngine();
-    expect((await createPlant(engine, body, { authorization: `${scheme} ${CANARY}` })).status).toBe(200);
-  });
+  it.each([['Bearer'], ['bearer'], ['BEARER'], ['BeArEr']])(
+    'accepts the scheme name written %s (RFC 6750: case-insensitive)',
+    async (scheme) => {
+      const engine = await plantEngine();
+      expect((await createPlant(engine, body, { authorization: `${scheme} ${CANARY}` })).status).toBe(200);
+    },
+  );
 
   // Without --token a well-formed "Bearer <token>" is accepted by one test; every other header
   // takes the full steps. Both must decide alike, with --token (full steps only) as the reference.

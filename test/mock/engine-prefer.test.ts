@@ -8,33 +8,40 @@ describe('Prism-compatible response selection', () => {
   it.each([
     ['Prefer: code=400', { prefer: 'code=400' }, '', 'Prefer: code=400'],
     ['the __code=400 query form', {}, '__code=400', '__code=400'],
-  ])('%s answers the declared 400 with an Error saying it was forced, and changes no state', async (_, headers, query, forcedBy) => {
-    const engine = await plantEngine();
-    const answer = await send(engine, { body: valid, headers, query });
-    expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 400, message: `forced by ${forcedBy}` });
-    expect(engine.store.list('/plants')).toEqual([]);
-  });
+  ])(
+    '%s answers the declared 400 with an Error saying it was forced, and changes no state',
+    async (_, headers, query, forcedBy) => {
+      const engine = await plantEngine();
+      const answer = await send(engine, { body: valid, headers, query });
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({ error: 400, message: `forced by ${forcedBy}` });
+      expect(engine.store.list('/plants')).toEqual([]);
+    },
+  );
 
   it.each([
     ['Prefer: dynamic=true', { prefer: 'dynamic=true' }, ''],
     ['the __dynamic=true query form', {}, '__dynamic=true'],
     ['Prefer: code=200', { prefer: 'code=200' }, ''],
-  ])('%s answers 200 with a generated Plant holding only declared fields, storing nothing', async (_, headers, query) => {
-    const engine = await plantEngine();
-    const answer = await send(engine, { body: valid, headers, query });
-    expect(answer.status).toBe(200);
-    expect(typeof (answer.json as { name: unknown }).name).toBe('string');
-    for (const key of Object.keys(answer.json as object)) expect(['name', 'tag']).toContain(key);
-    expect(engine.store.list('/plants')).toEqual([]);
-    expect((await createPlant(engine, valid)).status).toBe(200);
-  });
+  ])(
+    '%s answers 200 with a generated Plant holding only declared fields, storing nothing',
+    async (_, headers, query) => {
+      const engine = await plantEngine();
+      const answer = await send(engine, { body: valid, headers, query });
+      expect(answer.status).toBe(200);
+      expect(typeof (answer.json as { name: unknown }).name).toBe('string');
+      for (const key of Object.keys(answer.json as object)) expect(['name', 'tag']).toContain(key);
+      expect(engine.store.list('/plants')).toEqual([]);
+      expect((await createPlant(engine, valid)).status).toBe(200);
+    },
+  );
 
   it('makes generated bodies repeatable with the same --seed and different with another', async () => {
     const bodies = async (seed: number) => {
       const engine = await plantEngine({ seed });
       const out: string[] = [];
-      for (let i = 0; i < 3; i++) out.push((await send(engine, { body: valid, headers: { prefer: 'code=400, dynamic=true' } })).text!);
+      for (let i = 0; i < 3; i++)
+        out.push((await send(engine, { body: valid, headers: { prefer: 'code=400, dynamic=true' } })).text!);
       return out;
     };
     const first = await bodies(7);
@@ -63,7 +70,9 @@ describe('Prism-compatible response selection', () => {
 
   it('still authenticates and validates a forced request', async () => {
     const engine = await plantEngine();
-    expect((await send(engine, { body: valid, headers: { prefer: 'code=200', authorization: undefined } })).status).toBe(401);
+    expect(
+      (await send(engine, { body: valid, headers: { prefer: 'code=200', authorization: undefined } })).status,
+    ).toBe(401);
     expect((await send(engine, { body: '{}', headers: { prefer: 'code=200' } })).status).toBe(400);
   });
 });

@@ -12,13 +12,16 @@ describe('routing', () => {
     },
   );
 
-  it.each([['GET'], ['PUT'], ['DELETE'], ['PATCH'], ['BREW']])('answers %s /plants with an Error-shaped 405 and Allow: POST', async (method) => {
-    const engine = await plantEngine();
-    const answer = await send(engine, { method, body: '' });
-    expect(answer.status).toBe(405);
-    expect(answer.headers.allow).toBe('POST');
-    expect(answer.json).toMatchObject({ error: 405 });
-  });
+  it.each([['GET'], ['PUT'], ['DELETE'], ['PATCH'], ['BREW']])(
+    'answers %s /plants with an Error-shaped 405 and Allow: POST',
+    async (method) => {
+      const engine = await plantEngine();
+      const answer = await send(engine, { method, body: '' });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.allow).toBe('POST');
+      expect(answer.json).toMatchObject({ error: 405 });
+    },
+  );
 
   it('answers HEAD like GET without a body', async () => {
     const engine = await plantEngine();
@@ -51,7 +54,11 @@ describe('CORS', () => {
   const preflight = {
     method: 'OPTIONS',
     body: '',
-    headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    headers: {
+      origin: 'http://localhost:3000',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    },
   };
 
   it('answers a preflight with 204 allowing Authorization and Content-Type for the origin, with credentials', async () => {
@@ -68,7 +75,10 @@ describe('CORS', () => {
 
   it('allows Authorization and Content-Type when the preflight names no headers', async () => {
     const engine = await plantEngine();
-    const answer = await send(engine, { ...preflight, headers: { origin: 'http://a.test', 'access-control-request-method': 'POST' } });
+    const answer = await send(engine, {
+      ...preflight,
+      headers: { origin: 'http://a.test', 'access-control-request-method': 'POST' },
+    });
     expect(answer.headers['access-control-allow-headers']).toMatch(/Authorization, Content-Type/);
   });
 

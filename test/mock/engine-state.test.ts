@@ -13,7 +13,9 @@ describe('state', () => {
 
   it('lets exactly one of many concurrent creates of one id win', async () => {
     const engine = await plantEngine();
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => createPlant(engine, `{"id":99,"name":"P${i}"}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => createPlant(engine, `{"id":99,"name":"P${i}"}`)),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 400)).toHaveLength(49);
     expect(engine.store.list('/plants')).toHaveLength(1);
@@ -22,7 +24,9 @@ describe('state', () => {
   it('stores a create as the body text it parsed, not a second serialization of it', async () => {
     const engine = await plantEngine();
     expect((await createPlant(engine, '{"id": 9007199254740993,  "name": "Fern"}')).status).toBe(200);
-    expect([...(engine.store as MemoryStore).texts()]).toEqual([['/plants', '9007199254740993', '{"id": 9007199254740993,  "name": "Fern"}']]);
+    expect([...(engine.store as MemoryStore).texts()]).toEqual([
+      ['/plants', '9007199254740993', '{"id": 9007199254740993,  "name": "Fern"}'],
+    ]);
     expect(engine.store.get('/plants', '9007199254740993')).toEqual({ id: 9007199254740993n, name: 'Fern' });
   });
 
@@ -47,8 +51,15 @@ describe('state', () => {
     const engine = await plantEngine({ maxStateBytes: 480 });
     await createPlant(engine, '{"id":1,"name":"Fern"}');
     const items = Array.from({ length: 8 }, (_, i) => ({ id: i + 2, name: 'Fern' }));
-    const seeded = await send(engine, { method: 'POST', path: '/__mock/state', body: JSON.stringify({ '/plants': items }) });
-    expect(seeded).toMatchObject({ status: 507, json: { error: 507, message: expect.stringContaining('nothing seeded: ') } });
+    const seeded = await send(engine, {
+      method: 'POST',
+      path: '/__mock/state',
+      body: JSON.stringify({ '/plants': items }),
+    });
+    expect(seeded).toMatchObject({
+      status: 507,
+      json: { error: 507, message: expect.stringContaining('nothing seeded: ') },
+    });
     expect(engine.store.list('/plants')).toEqual([{ id: 1, name: 'Fern' }]);
   });
 
@@ -64,7 +75,10 @@ describe('the admin API', () => {
   it('GET /__mock/health answers ok with what is loaded', async () => {
     const engine = await plantEngine();
     const health = await send(engine, { method: 'GET', path: '/__mock/health', body: '' });
-    expect(health).toMatchObject({ status: 200, json: { status: 'ok', api: 'OpenAPI Plant Store', version: '1.0.0', operations: 1 } });
+    expect(health).toMatchObject({
+      status: 200,
+      json: { status: 'ok', api: 'OpenAPI Plant Store', version: '1.0.0', operations: 1 },
+    });
   });
 
   it('GET /__mock/state lists stored plants with exact int64 ids', async () => {

@@ -62,7 +62,8 @@ describe('the mock validates NewPlant bodies', () => {
     const engine = await plantEngine();
     const answer = await createPlant(engine, '{"id":1,"name":"Fern"}', { 'content-type': contentType });
     expect(answer.status).toBe(status);
-    if (status !== 200) expect(answer.json).toMatchObject({ error: 415, message: expect.stringContaining('application/json') });
+    if (status !== 200)
+      expect(answer.json).toMatchObject({ error: 415, message: expect.stringContaining('application/json') });
   });
 
   it('rejects a body without Content-Type with 415', async () => {
@@ -72,12 +73,15 @@ describe('the mock validates NewPlant bodies', () => {
 });
 
 describe('int64 ids are exact', () => {
-  it.each([['9223372036854775807'], ['-9223372036854775808'], ['0'], ['9007199254740993']])('accepts and stores %s exactly', async (id) => {
-    const engine = await plantEngine();
-    expect((await createPlant(engine, `{"id":${id},"name":"Fern"}`)).status).toBe(200);
-    const state = await send(engine, { method: 'GET', path: '/__mock/state', body: '' });
-    expect(state.text).toContain(`"id": ${id}`);
-  });
+  it.each([['9223372036854775807'], ['-9223372036854775808'], ['0'], ['9007199254740993']])(
+    'accepts and stores %s exactly',
+    async (id) => {
+      const engine = await plantEngine();
+      expect((await createPlant(engine, `{"id":${id},"name":"Fern"}`)).status).toBe(200);
+      const state = await send(engine, { method: 'GET', path: '/__mock/state', body: '' });
+      expect(state.text).toContain(`"id": ${id}`);
+    },
+  );
 
   it('keeps 9007199254740992 and 9007199254740993 as two different plants', async () => {
     const engine = await plantEngine();
@@ -92,7 +96,9 @@ describe('int64 ids are exact', () => {
     expect((await createPlant(engine, '{"id":1e3,"name":"A"}')).status).toBe(200);
     expect((await createPlant(engine, '{"id":1000,"name":"B"}')).status).toBe(400);
     expect((await createPlant(engine, '{"id":-0,"name":"C"}')).status).toBe(200);
-    expect((await createPlant(engine, '{"id":0,"name":"D"}')).json).toMatchObject({ message: expect.stringContaining('already exists') });
+    expect((await createPlant(engine, '{"id":0,"name":"D"}')).json).toMatchObject({
+      message: expect.stringContaining('already exists'),
+    });
   });
 
   it('rejects 1e400, which no number type holds, with 400', async () => {

@@ -8,9 +8,14 @@ import { send } from '../helpers/engine.ts';
 async function engineWithLog() {
   const warnings: string[] = [];
   const errors: string[] = [];
-  const logger: Logger = { ...silentLogger, warn: (m: string) => warnings.push(m), error: (m: string) => errors.push(m) };
+  const logger: Logger = {
+    ...silentLogger,
+    warn: (m: string) => warnings.push(m),
+    error: (m: string) => errors.push(m),
+  };
   const engine = createMockEngine({ spec: await loadSpec('test/documents/odd-examples.yaml'), logger });
-  const get = (path: string) => send(engine, { method: 'GET', path, headers: { authorization: undefined, 'content-type': undefined } });
+  const get = (path: string) =>
+    send(engine, { method: 'GET', path, headers: { authorization: undefined, 'content-type': undefined } });
   return { get, warnings, errors };
 }
 
@@ -34,7 +39,9 @@ describe('declared examples and schemas as found in the wild', () => {
     const { get, errors } = await engineWithLog();
     const answer = await get('/impossible');
     expect(answer.status).toBe(500);
-    expect((answer.json as { message: string }).message).toMatch(/cannot make a 200 application\/json body for getImpossible/);
+    expect((answer.json as { message: string }).message).toMatch(
+      /cannot make a 200 application\/json body for getImpossible/,
+    );
     expect(answer.text).not.toMatch(/\n\s+at /);
     expect(errors).toEqual([]);
   });

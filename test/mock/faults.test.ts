@@ -33,15 +33,22 @@ const codes = (error: unknown) => {
 };
 
 const create = (url: string, id: number, headers: Record<string, string> = {}) =>
-  seen(`${url}/plants`, { method: 'POST', body: JSON.stringify({ id, name: 'Fern' }), headers: { 'content-type': 'application/json', ...headers } });
+  seen(`${url}/plants`, {
+    method: 'POST',
+    body: JSON.stringify({ id, name: 'Fern' }),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 const stored = async (url: string) =>
-  ((await (await request(`${url}/__mock/state`)).body.json()) as { collections: Record<string, unknown[]> }).collections['/plants'] ?? [];
+  ((await (await request(`${url}/__mock/state`)).body.json()) as { collections: Record<string, unknown[]> })
+    .collections['/plants'] ?? [];
 
 describe('faults a real client sees', () => {
   it('reset: the connection is reset before any byte (ECONNRESET)', async () => {
     server = await startMockServer({ spec: DOC, port: 0 });
-    expect(await seen(`${server.url}/plants`, { headers: { prefer: 'fault=reset' } })).toEqual({ error: expect.stringMatching(/ECONNRESET/) });
+    expect(await seen(`${server.url}/plants`, { headers: { prefer: 'fault=reset' } })).toEqual({
+      error: expect.stringMatching(/ECONNRESET/),
+    });
   });
 
   it('close: the connection is closed before any byte (other side closed)', async () => {
@@ -54,7 +61,9 @@ describe('faults a real client sees', () => {
   it('timeout: no answer at all, until the client gives up', async () => {
     server = await startMockServer({ spec: DOC, port: 0 });
     const dispatcher = new Agent({ headersTimeout: 300 });
-    expect(await seen(`${server.url}/plants`, { headers: { prefer: 'fault=timeout' }, dispatcher })).toEqual({ error: 'UND_ERR_HEADERS_TIMEOUT' });
+    expect(await seen(`${server.url}/plants`, { headers: { prefer: 'fault=timeout' }, dispatcher })).toEqual({
+      error: 'UND_ERR_HEADERS_TIMEOUT',
+    });
     await dispatcher.close();
   });
 
@@ -95,16 +104,23 @@ describe('faults a real client sees', () => {
 });
 
 describe('a fault and the state', () => {
-  it.each(['reset', 'close', 'malformed', 'slow-body'])('a create answered with %s stores nothing, and the journal says so', async (fault) => {
-    server = await startMockServer({ spec: DOC, port: 0 });
-    await create(server.url, 1, { prefer: `fault=${fault}` });
-    expect(await stored(server.url)).toEqual([]);
-    const [entry] = server.engine.journal.entries();
-    expect(entry).toMatchObject({ method: 'POST', path: '/plants', fault: { kind: fault, by: `Prefer: fault=${fault}` } });
-    // And the same create without the fault is stored.
-    expect((await create(server.url, 1)).status).toBe(201);
-    expect(await stored(server.url)).toHaveLength(1);
-  });
+  it.each(['reset', 'close', 'malformed', 'slow-body'])(
+    'a create answered with %s stores nothing, and the journal says so',
+    async (fault) => {
+      server = await startMockServer({ spec: DOC, port: 0 });
+      await create(server.url, 1, { prefer: `fault=${fault}` });
+      expect(await stored(server.url)).toEqual([]);
+      const [entry] = server.engine.journal.entries();
+      expect(entry).toMatchObject({
+        method: 'POST',
+        path: '/plants',
+        fault: { kind: fault, by: `Prefer: fault=${fault}` },
+      });
+      // And the same create without the fault is stored.
+      expect((await create(server.url, 1)).status).toBe(201);
+      expect(await stored(server.url)).toHaveLength(1);
+    },
+  );
 });
 
 describe('--fault-rate', () => {
@@ -113,12 +129,20 @@ describe('--fault-rate', () => {
     const outcomes: string[] = [];
     for (let id = 1; id <= 40; id++) {
       const answer = await create(server.url, id);
-      outcomes.push(answer.error === undefined ? String(answer.status) : answer.status === undefined ? answer.error : `${answer.status}+cut`);
+      outcomes.push(
+        answer.error === undefined
+          ? String(answer.status)
+          : answer.status === undefined
+            ? answer.error
+            : `${answer.status}+cut`,
+      );
     }
     for (let n = 0; n < 20; n++) {
       const answer = await seen(`${server.url}/plants`);
       outcomes.push(
-        answer.error === undefined ? `${answer.status}${answer.status === 429 ? ` retry-after ${answer.headers?.['retry-after']}` : ''}` : answer.error,
+        answer.error === undefined
+          ? `${answer.status}${answer.status === 429 ? ` retry-after ${answer.headers?.['retry-after']}` : ''}`
+          : answer.error,
       );
     }
     const records = await stored(server.url);
@@ -147,6 +171,10 @@ describe('--fault-rate', () => {
     expect(created).toBeGreaterThan(5);
     expect(created).toBeLessThan(35);
     expect(records).toHaveLength(created);
-    expect(journal.filter((entry) => entry.fault !== undefined).every((entry) => entry.fault!.by === '--fault-rate 0.5 (--seed 5)')).toBe(true);
+    expect(
+      journal
+        .filter((entry) => entry.fault !== undefined)
+        .every((entry) => entry.fault!.by === '--fault-rate 0.5 (--seed 5)'),
+    ).toBe(true);
   });
 });

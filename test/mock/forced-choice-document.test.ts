@@ -4,7 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
-import { createForcedResponder, forcedChoiceTable, singleOperationDocument } from '../../src/mock/forced-response.ts';
+import {
+  createForcedResponder,
+  forcedChoiceTable,
+  singleOperationDocument,
+} from '../../src/mock/answer/forced-response.ts';
 
 const spec = await loadSpec('test/documents/circular-forced.yaml');
 const [folders] = listOperations(spec);
@@ -14,7 +18,10 @@ describe('the document Prism chooses a forced status in', () => {
     const document = singleOperationDocument(spec, folders) as Record<string, any>;
     expect(JSON.stringify(document)).not.toContain('$ref');
     expect(document.components).toBeUndefined();
-    expect(document.paths['/folders'].get.responses['200']).toEqual({ description: '200', content: { 'application/json': { schema: {} } } });
+    expect(document.paths['/folders'].get.responses['200']).toEqual({
+      description: '200',
+      content: { 'application/json': { schema: {} } },
+    });
   });
 
   it('leaves the document it was made from as it was', () => {
@@ -33,6 +40,9 @@ describe('the document Prism chooses a forced status in', () => {
 
   it("gives plantstore msw's table the same choices", async () => {
     const table = await forcedChoiceTable(spec, [folders]);
-    expect(table['GET /folders']).toMatchObject({ none: 200, classes: { 1: 'asked', 2: 'asked', 3: 'asked', 4: 'asked', 5: 'asked' } });
+    expect(table['GET /folders']).toMatchObject({
+      none: 200,
+      classes: { 1: 'asked', 2: 'asked', 3: 'asked', 4: 'asked', 5: 'asked' },
+    });
   });
 });

@@ -10,7 +10,13 @@ const PROBLEM = '#/components/schemas/Problem';
 const FAULT = '#/components/schemas/Fault';
 const ENVELOPE = '#/components/schemas/Envelope';
 
-const createJob = (headers: Record<string, string>, query = '') => ({ method: 'POST', path: '/jobs', query, json: { name: 'nightly' }, headers });
+const createJob = (headers: Record<string, string>, query = '') => ({
+  method: 'POST',
+  path: '/jobs',
+  query,
+  json: { name: 'nightly' },
+  headers,
+});
 const listJobs = (headers: Record<string, string>, query = '') => ({ method: 'GET', path: '/jobs', query, headers });
 
 describe("a forced error status answers in the document's error shape, saying it was forced", () => {
@@ -29,8 +35,20 @@ describe("a forced error status answers in the document's error shape, saying it
       PROBLEM,
       { status: 500, title: 'Internal Server Error', type: 'about:blank', detail: 'forced by Prefer: code=500' },
     ],
-    ['a 502 that the 5XX range covers', createJob({ prefer: 'code=502' }), 502, FAULT, { code: '502', message: 'forced by Prefer: code=502' }],
-    ['a 500 that only default covers', listJobs({ prefer: 'code=500' }), 500, FAULT, { code: '500', message: 'forced by Prefer: code=500' }],
+    [
+      'a 502 that the 5XX range covers',
+      createJob({ prefer: 'code=502' }),
+      502,
+      FAULT,
+      { code: '502', message: 'forced by Prefer: code=502' },
+    ],
+    [
+      'a 500 that only default covers',
+      listJobs({ prefer: 'code=500' }),
+      500,
+      FAULT,
+      { code: '500', message: 'forced by Prefer: code=500' },
+    ],
     [
       'a 500 asked for by the __code query form',
       createJob({}, '__code=500'),
@@ -56,7 +74,10 @@ describe("a forced error status answers in the document's error shape, saying it
 
   it("serves the error's own declared example as written", async () => {
     const answer = await send(await engine(), createJob({ prefer: 'code=409' }));
-    expect(answer).toMatchObject({ status: 409, json: { title: 'Conflict', detail: 'A job of that name is running.' } });
+    expect(answer).toMatchObject({
+      status: 409,
+      json: { title: 'Conflict', detail: 'A job of that name is running.' },
+    });
   });
 
   it('still generates the body when asked to with dynamic=true', async () => {
@@ -68,10 +89,16 @@ describe("a forced error status answers in the document's error shape, saying it
   });
 
   it('answers a forced error declared only as XML in XML, whatever Accept asks', async () => {
-    const answer = await send(await engine(), { method: 'GET', path: '/reports', headers: { prefer: 'code=500', accept: 'application/json' } });
+    const answer = await send(await engine(), {
+      method: 'GET',
+      path: '/reports',
+      headers: { prefer: 'code=500', accept: 'application/json' },
+    });
     expect(answer.status).toBe(500);
     expect(answer.headers['content-type']).toBe('application/xml');
-    expect(answer.text).toBe('<?xml version="1.0" encoding="UTF-8"?><fault code="500"><message>forced by Prefer: code=500</message></fault>');
+    expect(answer.text).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><fault code="500"><message>forced by Prefer: code=500</message></fault>',
+    );
   });
 
   it('answers a forced status declared without content with no body', async () => {
@@ -95,13 +122,16 @@ describe("a status that cannot be forced is refused with the operation's 400, sa
     );
   });
 
-  it.each([['5xx'], ['abc'], ['42'], ['600']])('refuses code=%s, which is no HTTP status, instead of answering as if nothing was asked', async (code) => {
-    const mock = await engine();
-    const answer = await send(mock, createJob({ prefer: `code=${code}` }));
-    expect(answer.status).toBe(400);
-    expect((answer.json as { detail: string }).detail).toBe(
-      `cannot force that response: Prefer: code=${code} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`,
-    );
-    expect(mock.store.list('/jobs')).toEqual([]);
-  });
+  it.each([['5xx'], ['abc'], ['42'], ['600']])(
+    'refuses code=%s, which is no HTTP status, instead of answering as if nothing was asked',
+    async (code) => {
+      const mock = await engine();
+      const answer = await send(mock, createJob({ prefer: `code=${code}` }));
+      expect(answer.status).toBe(400);
+      expect((answer.json as { detail: string }).detail).toBe(
+        `cannot force that response: Prefer: code=${code} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`,
+      );
+      expect(mock.store.list('/jobs')).toEqual([]);
+    },
+  );
 });

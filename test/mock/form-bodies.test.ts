@@ -14,7 +14,12 @@ async function multipart(fields: Array<[string, string | Blob]>): Promise<{ body
 }
 
 const post = async (path: string, contentType: string, body: Buffer | string) =>
-  send(await plantEngine({}, await spec), { method: 'POST', path, body, headers: { authorization: undefined, 'content-type': contentType } });
+  send(await plantEngine({}, await spec), {
+    method: 'POST',
+    path,
+    body,
+    headers: { authorization: undefined, 'content-type': contentType },
+  });
 
 describe('form request bodies are validated like JSON ones', () => {
   it.each([
@@ -26,8 +31,18 @@ describe('form request bodies are validated like JSON ones', () => {
     ['an empty array written as "name="', 'name=Ann&age=3&scores=', 201, undefined],
     ['a field of the wrong type', 'name=Ann&age=old', 400, /\/age: must be integer/],
     ['an array item of the wrong type', 'name=Ann&age=3&scores=1&scores=x', 400, /\/scores\/1: must be integer/],
-    ['a value outside an enum inside a JSON field', 'name=Ann&age=3&prefs=%7B%22theme%22%3A%22red%22%7D', 400, /\/prefs\/theme/],
-    ['a deepObject property of the wrong type', 'name=Ann&age=3&filter[min]=low', 400, /\/filter\/min: must be integer/],
+    [
+      'a value outside an enum inside a JSON field',
+      'name=Ann&age=3&prefs=%7B%22theme%22%3A%22red%22%7D',
+      400,
+      /\/prefs\/theme/,
+    ],
+    [
+      'a deepObject property of the wrong type',
+      'name=Ann&age=3&filter[min]=low',
+      400,
+      /\/filter\/min: must be integer/,
+    ],
     [
       "nested brackets as Stripe's clients send them",
       'name=Ann&age=3&metadata[order]=6735&items[0][price]=5&items[1][price]=7&items[1][tax]=true&expand[]=customer&expand[]=invoice',
@@ -35,8 +50,18 @@ describe('form request bodies are validated like JSON ones', () => {
       undefined,
     ],
     ['an empty string where anyOf allows one', 'name=Ann&age=3&metadata=', 201, undefined],
-    ['a nested item of the wrong type', 'name=Ann&age=3&items[0][price]=5&items[1][price]=cheap', 400, /\/items\/1\/price: must be integer/],
-    ['a nested item missing a required field', 'name=Ann&age=3&items[0][tax]=true', 400, /\/items\/0\/price: is required/],
+    [
+      'a nested item of the wrong type',
+      'name=Ann&age=3&items[0][price]=5&items[1][price]=cheap',
+      400,
+      /\/items\/1\/price: must be integer/,
+    ],
+    [
+      'a nested item missing a required field',
+      'name=Ann&age=3&items[0][tax]=true',
+      400,
+      /\/items\/0\/price: is required/,
+    ],
   ])('URL-encoded: %s', async (_, body, status, message) => {
     const answer = await post('/signup', URLENCODED, body);
     expect(answer.status).toBe(status);
@@ -94,7 +119,11 @@ describe('form request bodies are validated like JSON ones', () => {
   });
 
   it('refuses a multipart body that does not match its boundary with 400', async () => {
-    const answer = await post('/signup', 'multipart/form-data; boundary=abc', '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nAnn\r\n--xyz--\r\n');
+    const answer = await post(
+      '/signup',
+      'multipart/form-data; boundary=abc',
+      '--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nAnn\r\n--xyz--\r\n',
+    );
     expect(answer.status).toBe(400);
     expect((answer.json as { message: string }).message).toMatch(/malformed multipart\/form-data/);
   });

@@ -24,18 +24,27 @@ describe('examples that break their schema', () => {
     const answer = await send(engine, get());
     expect(answer.status).toBe(200);
     expect(answer.json).not.toEqual({ href: '/docs/intro', title: 'Intro' });
-    expect(answer.json).toMatchObject({ href: expect.stringMatching(/^[a-z][a-z0-9+.-]*:/i), title: expect.any(String) });
+    expect(answer.json).toMatchObject({
+      href: expect.stringMatching(/^[a-z][a-z0-9+.-]*:/i),
+      title: expect.any(String),
+    });
   });
 
   it.each([['relative'], ['untitled']])('are not served when asked for by name (Prefer: example=%s)', async (name) => {
     const engine = await plantEngine({}, await loadSpec(DOC));
     const answer = await send(engine, get({ prefer: `example=${name}` }));
     expect(answer.status).toBe(200);
-    expect(answer.json).toMatchObject({ href: expect.stringMatching(/^[a-z][a-z0-9+.-]*:/i), title: expect.any(String) });
+    expect(answer.json).toMatchObject({
+      href: expect.stringMatching(/^[a-z][a-z0-9+.-]*:/i),
+      title: expect.any(String),
+    });
   });
 
   it('serves a valid example when asked for by name', async () => {
     const engine = await plantEngine({}, await loadSpec(DOC));
-    expect((await send(engine, get({ prefer: 'example=good' }))).json).toEqual({ href: 'https://example.com/a', title: 'Good' });
+    expect((await send(engine, get({ prefer: 'example=good' }))).json).toEqual({
+      href: 'https://example.com/a',
+      title: 'Good',
+    });
   });
 });

@@ -90,7 +90,10 @@ describe('changes', () => {
       { op: 'remove', path: '/meta/color' },
     ];
     const patched = await patch(engine, id, 'application/json-patch+json', ops);
-    expect(patched).toMatchObject({ status: 200, json: { id, title: 'Shopping', body: 'milk', tags: ['home', 'weekly'], meta: { pinned: true } } });
+    expect(patched).toMatchObject({
+      status: 200,
+      json: { id, title: 'Shopping', body: 'milk', tags: ['home', 'weekly'], meta: { pinned: true } },
+    });
     expect((await get(engine, `/notes/${id}`)).json).toEqual(patched.json);
   });
 

@@ -4,11 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
-import { parseLatency, LATENCY_PROFILES, delayOf } from '../../src/mock/latency.ts';
-import { createUnhappyPath } from '../../src/mock/unhappy-path.ts';
+import { parseLatency, LATENCY_PROFILES, delayOf } from '../../src/mock/answer/latency.ts';
+import { createUnhappyPath } from '../../src/mock/answer/unhappy-path.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
-import type { MockRequest } from '../../src/http/types.ts';
+import type { HttpRequest } from '../../src/http/types.ts';
 
 const DOC = 'test/documents/unhappy-path.yaml';
 let server: MockServer | undefined;
@@ -17,7 +17,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-const get = (path: string, headers: Record<string, string> = {}): MockRequest => ({ method: 'GET', path, query: '', headers, body: '' });
+const get = (path: string, headers: Record<string, string> = {}): HttpRequest => ({
+  method: 'GET',
+  path,
+  query: '',
+  headers,
+  body: '',
+});
 
 describe('latency words', () => {
   it.each([
@@ -35,7 +41,10 @@ describe('latency words', () => {
   it.each(['fast', '-5', '800-100', '1.5', '', '999999999'])('refuses %j, naming the forms it takes', (text) => {
     const read = parseLatency(text, '--latency');
     expect(read.ok).toBe(false);
-    if (!read.ok) expect(read.message).toMatch(/^--latency: .* is not a delay in ms \(200\), a range \(100-800\) or a profile \(wifi, 4g, 3g, slow-3g\)/);
+    if (!read.ok)
+      expect(read.message).toMatch(
+        /^--latency: .* is not a delay in ms \(200\), a range \(100-800\) or a profile \(wifi, 4g, 3g, slow-3g\)/,
+      );
   });
 
   it('draws a range uniformly at both ends', () => {
@@ -49,7 +58,11 @@ describe('the delay a request gets', () => {
   it('is the same under one seed and differs under another, within the range', async () => {
     const spec = await loadSpec(DOC);
     const plans = (seed: number) => {
-      const path = createUnhappyPath(spec, listOperations(spec), { latency: { min: 100, max: 800, label: '100-800' }, faultRate: 0, seed });
+      const path = createUnhappyPath(spec, listOperations(spec), {
+        latency: { min: 100, max: 800, label: '100-800' },
+        faultRate: 0,
+        seed,
+      });
       return Array.from({ length: 30 }, () => {
         const plan = path.plan(get('/plants'));
         return plan?.ok ? plan.delayMs : -1;
@@ -64,14 +77,20 @@ describe('the delay a request gets', () => {
 
   it('follows the request first, then the operation, then --latency', async () => {
     const spec = await loadSpec(DOC);
-    const path = createUnhappyPath(spec, listOperations(spec), { latency: { min: 50, max: 50, label: '50' }, faultRate: 0, seed: 1 });
+    const path = createUnhappyPath(spec, listOperations(spec), {
+      latency: { min: 50, max: 50, label: '50' },
+      faultRate: 0,
+      seed: 1,
+    });
     expect(path.plan(get('/plants'))).toMatchObject({ delayMs: 50 });
     const own = path.plan(get('/plants/1'));
     expect(own?.ok && own.delayMs >= 150 && own.delayMs <= 250).toBe(true);
     expect(path.plan(get('/plants/1', { prefer: 'delay=5' }))).toMatchObject({ delayMs: 5 });
     expect(path.plan({ ...get('/plants/1'), query: '__delay=7' })).toMatchObject({ delayMs: 7 });
     // The header wins over the query form, as it does for code=.
-    expect(path.plan({ ...get('/plants'), query: '__delay=7', headers: { prefer: 'delay=9' } })).toMatchObject({ delayMs: 9 });
+    expect(path.plan({ ...get('/plants'), query: '__delay=7', headers: { prefer: 'delay=9' } })).toMatchObject({
+      delayMs: 9,
+    });
     expect(path.plan(get('/plants', { prefer: 'delay=0' }))).toBeUndefined();
   });
 
@@ -88,8 +107,14 @@ describe("an operation's x-plantstore-latency", () => {
     const spec = await loadSpec(DOC);
     const broken = structuredClone(spec.document);
     (broken.paths!['/plants'] as Record<string, Record<string, unknown>>).get['x-plantstore-latency'] = 'soon';
-    const path = createUnhappyPath({ ...spec, document: broken }, listOperations({ ...spec, document: broken }), { latency: null, faultRate: 0, seed: 1 });
-    expect(path.warnings).toEqual([expect.stringMatching(/^GET \/plants x-plantstore-latency: "soon" is not a delay in ms .*; ignored$/)]);
+    const path = createUnhappyPath({ ...spec, document: broken }, listOperations({ ...spec, document: broken }), {
+      latency: null,
+      faultRate: 0,
+      seed: 1,
+    });
+    expect(path.warnings).toEqual([
+      expect.stringMatching(/^GET \/plants x-plantstore-latency: "soon" is not a delay in ms .*; ignored$/),
+    ]);
     expect(path.plan(get('/plants'))).toBeUndefined();
   });
 });
@@ -146,10 +171,15 @@ describe('delays on a real socket', () => {
     server = await startMockServer({ spec: DOC, port: 0 });
     const answer = await request(`${server.url}/plants`, { headers: { prefer: 'delay=soon' } });
     expect(answer.statusCode).toBe(400);
-    expect(await answer.body.json()).toEqual({ error: 400, message: expect.stringContaining('Prefer: delay=soon: "soon" is not a delay in ms') });
+    expect(await answer.body.json()).toEqual({
+      error: 400,
+      message: expect.stringContaining('Prefer: delay=soon: "soon" is not a delay in ms'),
+    });
   });
 
   it('refuses a --latency it cannot read at start', async () => {
-    await expect(startMockServer({ spec: DOC, port: 0, latency: 'fast' })).rejects.toThrow(/--latency: "fast" is not a delay/);
+    await expect(startMockServer({ spec: DOC, port: 0, latency: 'fast' })).rejects.toThrow(
+      /--latency: "fast" is not a delay/,
+    );
   });
 });

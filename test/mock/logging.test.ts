@@ -6,7 +6,11 @@ import { builtInSpec, CANARY, createPlant, send } from '../helpers/engine.ts';
 
 async function loggedEngine(format: 'text' | 'json') {
   const lines: string[] = [];
-  const logger = createLogger({ format, quiet: false, stream: { write: (chunk: string) => lines.push(...chunk.trimEnd().split('\n')) } });
+  const logger = createLogger({
+    format,
+    quiet: false,
+    stream: { write: (chunk: string) => lines.push(...chunk.trimEnd().split('\n')) },
+  });
   const engine = createMockEngine({ spec: await builtInSpec(), options: { logFormat: format }, logger });
   return { engine, logger, lines };
 }
@@ -27,28 +31,41 @@ describe('request logs', () => {
     await createPlant(engine, '{}', { authorization: undefined });
     logger.flush();
     const entry = JSON.parse(lines[0]);
-    expect(entry).toMatchObject({ level: 'info', method: 'POST', path: '/plants', status: 401, operationId: 'createPlant', problems: [expect.any(String)] });
+    expect(entry).toMatchObject({
+      level: 'info',
+      method: 'POST',
+      path: '/plants',
+      status: 401,
+      operationId: 'createPlant',
+      problems: [expect.any(String)],
+    });
     expect(typeof entry.ms).toBe('number');
   });
 
-  it.each([['text' as const], ['json' as const]])('never show the bearer token (%s), nor does the journal', async (format) => {
-    const { engine, logger, lines } = await loggedEngine(format);
-    await createPlant(engine, '{"id":1,"name":"A"}');
-    await createPlant(engine, '{"id":1,"name":"A"}', { authorization: `Bearer ${CANARY} extra` });
-    await createPlant(engine, '{"id":2,"name":"A"}', { authorization: `Basic ${CANARY}` });
-    await send(engine, { method: 'POST', path: '/plants', query: `access_token=${CANARY}`, body: '{}' });
-    logger.flush();
-    const journal = await send(engine, { method: 'GET', path: '/__mock/requests', body: '' });
-    expect(lines.join('\n')).not.toContain(CANARY);
-    expect(journal.text).not.toContain(CANARY);
-    expect(journal.text).toContain('Bearer [redacted]');
-  });
+  it.each([['text' as const], ['json' as const]])(
+    'never show the bearer token (%s), nor does the journal',
+    async (format) => {
+      const { engine, logger, lines } = await loggedEngine(format);
+      await createPlant(engine, '{"id":1,"name":"A"}');
+      await createPlant(engine, '{"id":1,"name":"A"}', { authorization: `Bearer ${CANARY} extra` });
+      await createPlant(engine, '{"id":2,"name":"A"}', { authorization: `Basic ${CANARY}` });
+      await send(engine, { method: 'POST', path: '/plants', query: `access_token=${CANARY}`, body: '{}' });
+      logger.flush();
+      const journal = await send(engine, { method: 'GET', path: '/__mock/requests', body: '' });
+      expect(lines.join('\n')).not.toContain(CANARY);
+      expect(journal.text).not.toContain(CANARY);
+      expect(journal.text).toContain('Bearer [redacted]');
+    },
+  );
 });
 
 describe("the logger's buffer", () => {
   const capture = () => {
     const writes: string[] = [];
-    return { writes, logger: createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } }) };
+    return {
+      writes,
+      logger: createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } }),
+    };
   };
   const line = { method: 'POST', path: '/plants', status: 200, durationMs: 0.1 };
 
@@ -99,17 +116,31 @@ describe("the logger's buffer", () => {
     logger.request({ ...line, status: 400, problems: ['a', 'b'], time: noon + 1001 });
     logger.flush();
     expect(writes).toEqual(['12:00:00.007 POST /plants 200 0.1ms\n12:00:01.008 POST /plants 400 0.1ms  a; b\n']);
-    const json = createLogger({ format: 'json', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } });
+    const json = createLogger({
+      format: 'json',
+      quiet: false,
+      stream: { write: (chunk: string) => writes.push(chunk) },
+    });
     json.request({ ...line, time: noon });
     json.flush();
-    expect(JSON.parse(writes[1])).toEqual({ time: '2026-11-23T12:00:00.007Z', level: 'info', method: 'POST', path: '/plants', status: 200, ms: 0.1 });
+    expect(JSON.parse(writes[1])).toEqual({
+      time: '2026-11-23T12:00:00.007Z',
+      level: 'info',
+      method: 'POST',
+      path: '/plants',
+      status: 200,
+      ms: 0.1,
+    });
   });
 });
 
 describe('request lines in the batch', () => {
   const capture = () => {
     const writes: string[] = [];
-    return { writes, logger: createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } }) };
+    return {
+      writes,
+      logger: createLogger({ format: 'text', quiet: false, stream: { write: (chunk: string) => writes.push(chunk) } }),
+    };
   };
   const noon = Date.UTC(2026, 10, 23, 12, 0, 0, 7);
 
@@ -161,7 +192,9 @@ describe('request lines in the batch', () => {
       time: noon,
     });
     logger.flush();
-    expect(writes).toEqual(['12:00:00.007 GET /pl\u00e4nts/\u20ac\u{1F331} 404 1ms  no plant named \u201cFarn\u201d\n']);
+    expect(writes).toEqual([
+      '12:00:00.007 GET /pl\u00e4nts/\u20ac\u{1F331} 404 1ms  no plant named \u201cFarn\u201d\n',
+    ]);
   });
 
   it('writes a line larger than a batch whole, after the lines before it, and keeps the order', () => {

@@ -7,7 +7,11 @@ import type { MockOptions } from '../../src/mock/options.ts';
 const spec = loadSpec('test/documents/media-types.yaml');
 const engineFor = async (options: Partial<MockOptions> = {}) => plantEngine(options, await spec);
 const get = async (path: string, headers: Record<string, string> = {}, options: Partial<MockOptions> = {}) =>
-  send(await engineFor(options), { method: 'GET', path, headers: { authorization: undefined, 'content-type': undefined, ...headers } });
+  send(await engineFor(options), {
+    method: 'GET',
+    path,
+    headers: { authorization: undefined, 'content-type': undefined, ...headers },
+  });
 
 /** A PNG whose every chunk CRC holds and whose image data inflates: a picture a decoder accepts. */
 function isValidPng(bytes: Buffer): boolean {
@@ -23,12 +27,19 @@ function isValidPng(bytes: Buffer): boolean {
   return inflateSync(Buffer.concat(data)).length > 0;
 }
 
-const formOf = (answer: Answer) => new Response(answer.bytes, { headers: { 'content-type': answer.headers['content-type'] } }).formData();
+const formOf = (answer: Answer) =>
+  new Response(answer.bytes, { headers: { 'content-type': answer.headers['content-type'] } }).formData();
 
 describe('the mock answers every declared media type', () => {
   it.each<[string, string, Record<string, string>, string, (answer: Answer) => unknown]>([
     ['an image/png-only operation', '/photo', {}, 'image/png', (a) => expect(isValidPng(a.bytes!)).toBe(true)],
-    ['an image/gif with a binary string schema', '/animation', {}, 'image/gif', (a) => expect(a.bytes!.subarray(0, 6).toString()).toBe('GIF89a')],
+    [
+      'an image/gif with a binary string schema',
+      '/animation',
+      {},
+      'image/gif',
+      (a) => expect(a.bytes!.subarray(0, 6).toString()).toBe('GIF89a'),
+    ],
     [
       'JSON by default among JSON, XML and text',
       '/report',
@@ -42,10 +53,24 @@ describe('the mock answers every declared media type', () => {
       { accept: 'application/xml' },
       'application/xml',
       (a) =>
-        expect(a.text).toBe('<?xml version="1.0" encoding="UTF-8"?><report id="7"><title>Ferns</title><tags><tag>green</tag><tag>shade</tag></tags></report>'),
+        expect(a.text).toBe(
+          '<?xml version="1.0" encoding="UTF-8"?><report id="7"><title>Ferns</title><tags><tag>green</tag><tag>shade</tag></tags></report>',
+        ),
     ],
-    ['text/plain with its example', '/report', { accept: 'text/plain' }, 'text/plain', (a) => expect(a.text).toBe('report 7: Ferns')],
-    ['the highest q-value', '/report', { accept: 'text/plain;q=0.2, text/csv;q=0.9' }, 'text/csv', (a) => expect(typeof a.text).toBe('string')],
+    [
+      'text/plain with its example',
+      '/report',
+      { accept: 'text/plain' },
+      'text/plain',
+      (a) => expect(a.text).toBe('report 7: Ferns'),
+    ],
+    [
+      'the highest q-value',
+      '/report',
+      { accept: 'text/plain;q=0.2, text/csv;q=0.9' },
+      'text/csv',
+      (a) => expect(typeof a.text).toBe('string'),
+    ],
     [
       'JSON when it outranks XML',
       '/report',
@@ -53,7 +78,13 @@ describe('the mock answers every declared media type', () => {
       'application/json',
       (a) => expect(a.json).toMatchObject({ id: 7 }),
     ],
-    ['the first declared type a wildcard covers', '/report', { accept: 'text/*' }, 'text/plain', (a) => expect(a.text).toBe('report 7: Ferns')],
+    [
+      'the first declared type a wildcard covers',
+      '/report',
+      { accept: 'text/*' },
+      'text/plain',
+      (a) => expect(a.text).toBe('report 7: Ferns'),
+    ],
     [
       'application/problem+json',
       '/problem',
@@ -61,12 +92,48 @@ describe('the mock answers every declared media type', () => {
       'application/problem+json',
       (a) => expect(a.json).toMatchObject({ type: expect.any(String), title: expect.any(String) }),
     ],
-    ['application/hal+json', '/hal', {}, 'application/hal+json', (a) => expect(a.json).toMatchObject({ _links: { self: { href: expect.any(String) } } })],
-    ['a vendor +json type', '/vendor', {}, 'application/vnd.acme.plant.v2+json', (a) => expect((a.json as { name: string }).name.length).toBeGreaterThan(0)],
-    ['octet-stream with its example as bytes', '/download', {}, 'application/octet-stream', (a) => expect(a.bytes!.toString()).toBe('raw bytes here')],
-    ['octet-stream from a format: byte example, decoded', '/encoded', {}, 'application/octet-stream', (a) => expect([...a.bytes!]).toEqual([0, 1, 2, 255])],
-    ['*/* as JSON', '/anything', {}, 'application/json', (a) => expect(a.json).toMatchObject({ ok: expect.any(Boolean) })],
-    ['a declared image/* as PNG without Accept', '/thumbnail', {}, 'image/png', (a) => expect(isValidPng(a.bytes!)).toBe(true)],
+    [
+      'application/hal+json',
+      '/hal',
+      {},
+      'application/hal+json',
+      (a) => expect(a.json).toMatchObject({ _links: { self: { href: expect.any(String) } } }),
+    ],
+    [
+      'a vendor +json type',
+      '/vendor',
+      {},
+      'application/vnd.acme.plant.v2+json',
+      (a) => expect((a.json as { name: string }).name.length).toBeGreaterThan(0),
+    ],
+    [
+      'octet-stream with its example as bytes',
+      '/download',
+      {},
+      'application/octet-stream',
+      (a) => expect(a.bytes!.toString()).toBe('raw bytes here'),
+    ],
+    [
+      'octet-stream from a format: byte example, decoded',
+      '/encoded',
+      {},
+      'application/octet-stream',
+      (a) => expect([...a.bytes!]).toEqual([0, 1, 2, 255]),
+    ],
+    [
+      '*/* as JSON',
+      '/anything',
+      {},
+      'application/json',
+      (a) => expect(a.json).toMatchObject({ ok: expect.any(Boolean) }),
+    ],
+    [
+      'a declared image/* as PNG without Accept',
+      '/thumbnail',
+      {},
+      'image/png',
+      (a) => expect(isValidPng(a.bytes!)).toBe(true),
+    ],
     [
       'a declared image/* as the accepted GIF',
       '/thumbnail',
@@ -95,7 +162,11 @@ describe('the mock answers every declared media type', () => {
     const answer = await get('/upload-form');
     expect(answer.headers['content-type']).toMatch(/^multipart\/form-data; boundary=\S+$/);
     const form = await formOf(answer);
-    expect([form.get('name'), form.get('count'), JSON.parse(String(form.get('meta')))]).toEqual(['fern', '3', { a: 1 }]);
+    expect([form.get('name'), form.get('count'), JSON.parse(String(form.get('meta')))]).toEqual([
+      'fern',
+      '3',
+      { a: 1 },
+    ]);
   });
 
   it('answers a declared */* in the accepted type it covers', async () => {
@@ -107,7 +178,10 @@ describe('the mock answers every declared media type', () => {
   it('refuses an Accept that allows none of the declared types with 406 naming them', async () => {
     const answer = await get('/report', { accept: 'image/png' });
     expect(answer.status).toBe(406);
-    expect(answer.json).toMatchObject({ error: 406, message: expect.stringContaining('application/json, application/xml, text/plain, text/csv') });
+    expect(answer.json).toMatchObject({
+      error: 406,
+      message: expect.stringContaining('application/json, application/xml, text/plain, text/csv'),
+    });
   });
 
   it('answers in the preferred declared type instead of an undeclared 406 with --declared-only', async () => {
@@ -116,8 +190,16 @@ describe('the mock answers every declared media type', () => {
   });
 
   it.each([
-    ['a named example as XML', { prefer: 'example=default', accept: 'application/xml' }, /^<\?xml version="1.0" encoding="UTF-8"\?><report id="7">/],
-    ['a generated body as XML', { prefer: 'dynamic=true', accept: 'application/xml' }, /^<\?xml version="1.0" encoding="UTF-8"\?><report id="-?\d+"><title>/],
+    [
+      'a named example as XML',
+      { prefer: 'example=default', accept: 'application/xml' },
+      /^<\?xml version="1.0" encoding="UTF-8"\?><report id="7">/,
+    ],
+    [
+      'a generated body as XML',
+      { prefer: 'dynamic=true', accept: 'application/xml' },
+      /^<\?xml version="1.0" encoding="UTF-8"\?><report id="-?\d+"><title>/,
+    ],
     ['a generated text body', { prefer: 'dynamic=true', accept: 'text/plain' }, /^[\s\S]*$/],
   ])('forces %s', async (_, headers, body) => {
     const answer = await get('/report', headers);
@@ -126,14 +208,19 @@ describe('the mock answers every declared media type', () => {
   });
 
   it('forces a picture with Prefer: code=200 and dynamic=true alike', async () => {
-    for (const prefer of ['code=200', 'dynamic=true']) expect(isValidPng((await get('/photo', { prefer })).bytes!)).toBe(true);
+    for (const prefer of ['code=200', 'dynamic=true'])
+      expect(isValidPng((await get('/photo', { prefer })).bytes!)).toBe(true);
   });
 
   it.each([
     ['a forced 404 declared without content', 'GET', '/report', { prefer: 'code=404' }, 404],
     ['a 204', 'DELETE', '/quiet', {}, 204],
   ])('sends no body and no Content-Type for %s', async (_, method, path, headers, status) => {
-    const answer = await send(await engineFor(), { method, path, headers: { authorization: undefined, 'content-type': undefined, ...headers } });
+    const answer = await send(await engineFor(), {
+      method,
+      path,
+      headers: { authorization: undefined, 'content-type': undefined, ...headers },
+    });
     expect([answer.status, answer.text, answer.headers['content-type']]).toEqual([status, undefined, undefined]);
   });
 });

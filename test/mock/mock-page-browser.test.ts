@@ -20,13 +20,16 @@ async function openPage(): Promise<Page> {
   const page = await browser.newPage();
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`);
   });
   await page.goto(`${server.url}/__mock/`);
   return page;
 }
 
-const stored = async () => ((await (await request(`${server.url}/__mock/state`)).body.json()) as { collections: Record<string, unknown[]> }).collections;
+const stored = async () =>
+  ((await (await request(`${server.url}/__mock/state`)).body.json()) as { collections: Record<string, unknown[]> })
+    .collections;
 
 describe.skipIf(!CHROMIUM)('the /__mock/ page in Chromium', () => {
   beforeAll(async () => {
@@ -40,7 +43,11 @@ describe.skipIf(!CHROMIUM)('the /__mock/ page in Chromium', () => {
   });
 
   it('shows a refused request with the check that refused it and the pointer', async () => {
-    const refused = await request(`${server.url}/plants`, { method: 'POST', body: '{"id":1,"name":""}', headers: { 'content-type': 'application/json' } });
+    const refused = await request(`${server.url}/plants`, {
+      method: 'POST',
+      body: '{"id":1,"name":""}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(refused.statusCode).toBe(400);
     await refused.body.dump();
     const page = await openPage();
@@ -91,7 +98,9 @@ describe.skipIf(!CHROMIUM)('the /__mock/ page in Chromium', () => {
     const switches = (await (await request(`${server.url}/__mock/switches`)).body.json()) as {
       operations: Array<{ operation: string; switch: { latency: string | null } }>;
     };
-    expect(switches.operations.filter((op) => op.switch.latency !== null).map((op) => op.operation)).toEqual(['GET /plants']);
+    expect(switches.operations.filter((op) => op.switch.latency !== null).map((op) => op.operation)).toEqual([
+      'GET /plants',
+    ]);
     await latency.fill('');
     await latency.press('Enter');
     await page.locator('#message', { hasText: 'GET /plants: latency as before' }).waitFor();
@@ -104,7 +113,10 @@ describe.skipIf(!CHROMIUM)('the /__mock/ page in Chromium', () => {
     await page.locator('#message', { hasText: 'fault 503' }).waitFor();
     const answer = await request(`${server.url}/plants`);
     expect(answer.statusCode).toBe(503);
-    expect(await answer.body.json()).toEqual({ error: 503, message: expect.stringContaining("the /__mock/ page's fault switch for GET /plants") });
+    expect(await answer.body.json()).toEqual({
+      error: 503,
+      message: expect.stringContaining("the /__mock/ page's fault switch for GET /plants"),
+    });
     await page.getByLabel('fault of GET /plants', { exact: true }).selectOption('');
     await page.locator('#message', { hasText: 'fault none' }).waitFor();
     expect((await request(`${server.url}/plants`)).statusCode).toBe(200);

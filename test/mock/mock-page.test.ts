@@ -65,17 +65,29 @@ describe('the /__mock/ page', () => {
   it('sets switches through PUT /__mock/switches and refuses what it cannot read', async () => {
     const server = await start();
     const put = async (body: string) => {
-      const answer = await request(`${server.url}/__mock/switches`, { method: 'PUT', body, headers: { 'content-type': 'application/json' } });
+      const answer = await request(`${server.url}/__mock/switches`, {
+        method: 'PUT',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       return {
         status: answer.statusCode,
-        json: (await answer.body.json()) as { message?: string; operations?: Array<{ operation: string; switch: unknown }> },
+        json: (await answer.body.json()) as {
+          message?: string;
+          operations?: Array<{ operation: string; switch: unknown }>;
+        },
       };
     };
     const set = await put('{"GET /plants": {"latency": "3g", "fault": "429"}}');
     expect(set.status).toBe(200);
-    expect(set.json.operations?.find((op) => op.operation === 'GET /plants')?.switch).toEqual({ latency: '3g', fault: 429 });
+    expect(set.json.operations?.find((op) => op.operation === 'GET /plants')?.switch).toEqual({
+      latency: '3g',
+      fault: 429,
+    });
     expect((await put('{"GET /nowhere": {"latency": 5}}')).json.message).toContain('no operation GET /nowhere');
-    expect((await put('{"GET /plants": {"fault": "500"}}')).json.message).toContain('nor a status it declares (429, 503)');
+    expect((await put('{"GET /plants": {"fault": "500"}}')).json.message).toContain(
+      'nor a status it declares (429, 503)',
+    );
     expect((await put('{"GET /plants": {"latency": "soon"}}')).json.message).toContain('"soon" is not a delay');
     expect((await put('[1]')).status).toBe(400);
   });

@@ -20,7 +20,14 @@ describe('nested collections', () => {
     const created = await post(engine, '/users/alice/playlists', { name: 'Road trip', public: false });
     expect(created).toMatchObject({ status: 201, json: { name: 'Road trip', public: false, id: expect.any(String) } });
     const alice = await get(engine, '/users/alice/playlists');
-    expect(alice.json).toMatchObject({ total: 1, items: [created.json], offset: 0, limit: 20, next: null, previous: null });
+    expect(alice.json).toMatchObject({
+      total: 1,
+      items: [created.json],
+      offset: 0,
+      limit: 20,
+      next: null,
+      previous: null,
+    });
     expect((await get(engine, '/users/bob/playlists')).json).toMatchObject({ total: 0, items: [] });
     expect(engine.store.snapshot()).toEqual({ '/users/alice/playlists': [created.json] });
   });
@@ -37,21 +44,35 @@ describe('nested collections', () => {
     const created = await form(engine, `${ACCOUNT}.json`, 'To=%2B15550001&FriendlyName=MyChat&Timeout=30');
     expect(created).toMatchObject({
       status: 201,
-      json: { to: '+15550001', friendly_name: 'MyChat', timeout: 30, account_sid: 'AC1', sid: expect.stringMatching(/^CA[0-9a-f]{32}$/) },
+      json: {
+        to: '+15550001',
+        friendly_name: 'MyChat',
+        timeout: 30,
+        account_sid: 'AC1',
+        sid: expect.stringMatching(/^CA[0-9a-f]{32}$/),
+      },
     });
     const { sid, date_created: made } = created.json as { sid: string; date_created: string };
     expect(made).toEqual(expect.any(String));
     expect(await get(engine, `${ACCOUNT}/${sid}.json`)).toMatchObject({ status: 200, json: created.json });
     expect((await get(engine, `/Accounts/AC2/Calls/${sid}.json`)).json).not.toEqual(created.json);
     const updated = await form(engine, `${ACCOUNT}/${sid}.json`, 'FriendlyName=Renamed');
-    expect(updated).toMatchObject({ status: 200, json: { ...(created.json as object), friendly_name: 'Renamed', date_created: made } });
+    expect(updated).toMatchObject({
+      status: 200,
+      json: { ...(created.json as object), friendly_name: 'Renamed', date_created: made },
+    });
     expect((await get(engine, `${ACCOUNT}.json`)).json).toMatchObject({ calls: [updated.json] });
   });
 
   it('stores a multipart create and reads it back by its made integer id', async () => {
     const engine = await engineFor();
     const body = '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nHoliday\r\n--b--\r\n';
-    const created = await send(engine, { method: 'POST', path: '/uploads', body, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+    const created = await send(engine, {
+      method: 'POST',
+      path: '/uploads',
+      body,
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    });
     expect(created).toMatchObject({ status: 201, json: { id: 1, title: 'Holiday' } });
     expect(await get(engine, '/uploads/1')).toMatchObject({ status: 200, json: { id: 1, title: 'Holiday' } });
   });
@@ -61,7 +82,13 @@ describe('wrapped lists', () => {
   it('pages by limit and offset, with a total and next and previous links that say the truth', async () => {
     const engine = await engineFor();
     for (const name of ['a', 'b', 'c']) await post(engine, '/users/alice/playlists', { name });
-    const page = await send(engine, { method: 'GET', path: '/users/alice/playlists', query: 'limit=1&offset=1', body: '', headers: { host: 'mock.test' } });
+    const page = await send(engine, {
+      method: 'GET',
+      path: '/users/alice/playlists',
+      query: 'limit=1&offset=1',
+      body: '',
+      headers: { host: 'mock.test' },
+    });
     expect(page.json).toMatchObject({
       href: '/users/alice/playlists?limit=1&offset=1',
       total: 3,
@@ -79,7 +106,10 @@ describe('wrapped lists', () => {
     const engine = await engineFor();
     for (const name of ['a', 'b', 'c']) await form(engine, `${ACCOUNT}.json`, `To=1&FriendlyName=${name}`);
     const second = await get(engine, `${ACCOUNT}.json`, 'PageSize=2&Page=1');
-    expect(second.json).toMatchObject({ calls: [{ friendly_name: 'c' }], meta: { page: 1, page_size: 2, next_page_url: null } });
+    expect(second.json).toMatchObject({
+      calls: [{ friendly_name: 'c' }],
+      meta: { page: 1, page_size: 2, next_page_url: null },
+    });
     const first = await get(engine, `${ACCOUNT}.json`, 'PageSize=2&Page=0');
     expect(first.json).toMatchObject({
       calls: [{ friendly_name: 'a' }, { friendly_name: 'b' }],
@@ -90,10 +120,20 @@ describe('wrapped lists', () => {
   it('pages by cursor (starting_after, ending_before) with has_more, keeping the rest of the envelope valid', async () => {
     const engine = await engineFor();
     const ids: string[] = [];
-    for (const name of ['a', 'b', 'c']) ids.push(((await form(engine, '/customers', `name=${name}`)).json as { id: string }).id);
-    expect((await get(engine, '/customers', 'limit=2')).json).toMatchObject({ object: 'list', has_more: true, data: [{ id: ids[0] }, { id: ids[1] }] });
-    expect((await get(engine, '/customers', `limit=2&starting_after=${ids[1]}`)).json).toMatchObject({ has_more: false, data: [{ id: ids[2] }] });
-    expect((await get(engine, '/customers', `limit=1&ending_before=${ids[2]}`)).json).toMatchObject({ data: [{ id: ids[1] }] });
+    for (const name of ['a', 'b', 'c'])
+      ids.push(((await form(engine, '/customers', `name=${name}`)).json as { id: string }).id);
+    expect((await get(engine, '/customers', 'limit=2')).json).toMatchObject({
+      object: 'list',
+      has_more: true,
+      data: [{ id: ids[0] }, { id: ids[1] }],
+    });
+    expect((await get(engine, '/customers', `limit=2&starting_after=${ids[1]}`)).json).toMatchObject({
+      has_more: false,
+      data: [{ id: ids[2] }],
+    });
+    expect((await get(engine, '/customers', `limit=1&ending_before=${ids[2]}`)).json).toMatchObject({
+      data: [{ id: ids[1] }],
+    });
   });
 });
 
@@ -103,7 +143,10 @@ describe('deletes', () => {
     const { sid } = (await form(engine, `${ACCOUNT}.json`, 'To=1&FriendlyName=x')).json as { sid: string };
     expect((await send(engine, { method: 'DELETE', path: `${ACCOUNT}/${sid}.json`, body: '' })).status).toBe(204);
     const gone = await get(engine, `${ACCOUNT}/${sid}.json`);
-    expect(gone).toMatchObject({ status: 404, json: { error: 404, message: expect.stringContaining('it was deleted') } });
+    expect(gone).toMatchObject({
+      status: 404,
+      json: { error: 404, message: expect.stringContaining('it was deleted') },
+    });
     expect(gone.headers.warning).toMatch(/^299 plantstore "undeclared 404/);
   });
 
@@ -117,7 +160,10 @@ describe('deletes', () => {
   it('answers a read after a DELETE with the declared default where there is one', async () => {
     const engine = await engineFor();
     const { id } = (await form(engine, '/customers', 'name=Ann')).json as { id: string };
-    expect(await send(engine, { method: 'DELETE', path: `/customers/${id}`, body: '' })).toMatchObject({ status: 200, json: { id, deleted: true } });
+    expect(await send(engine, { method: 'DELETE', path: `/customers/${id}`, body: '' })).toMatchObject({
+      status: 200,
+      json: { id, deleted: true },
+    });
     const gone = await get(engine, `/customers/${id}`);
     expect(gone).toMatchObject({ status: 404, json: { error: 404, message: `no customer with id ${id}` } });
     expect(gone.headers.warning).toBeUndefined();
@@ -135,8 +181,15 @@ describe('deletes', () => {
 describe('seeds', () => {
   it('seeds a nested collection by its path with the parent filled in', async () => {
     const engine = await engineFor();
-    const seeded = await send(engine, { method: 'POST', path: '/__mock/state', json: { '/users/carol/playlists': [{ name: 'Seeded' }] } });
+    const seeded = await send(engine, {
+      method: 'POST',
+      path: '/__mock/state',
+      json: { '/users/carol/playlists': [{ name: 'Seeded' }] },
+    });
     expect(seeded).toMatchObject({ status: 201, json: { seeded: { '/users/carol/playlists': 1 } } });
-    expect((await get(engine, '/users/carol/playlists')).json).toMatchObject({ total: 1, items: [{ name: 'Seeded', id: expect.any(String) }] });
+    expect((await get(engine, '/users/carol/playlists')).json).toMatchObject({
+      total: 1,
+      items: [{ name: 'Seeded', id: expect.any(String) }],
+    });
   });
 });

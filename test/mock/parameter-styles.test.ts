@@ -3,7 +3,7 @@ import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 import { createRouter } from '../../src/document/router.ts';
 import { createValidators } from '../../src/validation/validator.ts';
-import { readParameters } from '../../src/mock/parameters.ts';
+import { readParameters } from '../../src/mock/request/parameters.ts';
 import { plantEngine, send } from '../helpers/engine.ts';
 
 const spec = loadSpec('test/documents/parameter-styles.yaml');
@@ -15,7 +15,13 @@ async function read(target: string, headers: Record<string, string> = {}) {
   const [path, query = ''] = target.split('?');
   const routed = route('GET', path);
   if (routed.kind !== 'operation') throw new Error(`no route for ${target}`);
-  return readParameters(routed.operation, routed.params, { method: 'GET', path, query, headers, body: '' }, createValidators(loaded), loaded.document);
+  return readParameters(
+    routed.operation,
+    routed.params,
+    { method: 'GET', path, query, headers, body: '' },
+    createValidators(loaded),
+    loaded.document,
+  );
 }
 
 describe('parameters are read in their declared style before validation', () => {
@@ -36,7 +42,11 @@ describe('parameters are read in their declared style before validation', () => 
     ['pipeDelimited array', '/search?pipe=3|4|5', { pipe: [3, 4, 5] }],
     ['deepObject', '/search?filter[min]=1&filter[max]=9', { filter: { min: 1, max: 9 } }],
     ['form object, exploded over the query', '/search?x=1&y=2', { point: { x: 1, y: 2 } }],
-    ['deepObject of anyOf an object and an integer, sent as the object', '/search?created[lt]=5', { created: { lt: 5 } }],
+    [
+      'deepObject of anyOf an object and an integer, sent as the object',
+      '/search?created[lt]=5',
+      { created: { lt: 5 } },
+    ],
     ['deepObject of anyOf an object and an integer, sent as the integer', '/search?created=5', { created: 5 }],
     ["a deepObject array (Stripe's expand), sent as form pairs", '/search?expand=a&expand=b', { expand: ['a', 'b'] }],
     ['a deepObject array of one', '/search?expand=a', { expand: ['a'] }],
@@ -54,7 +64,10 @@ describe('parameters are read in their declared style before validation', () => 
   });
 
   it('reads a simple header array and a form cookie', async () => {
-    expect(await read('/search', { 'x-sizes': '1,2', cookie: 'theme=dark; session=42' })).toEqual({ ok: true, values: { 'X-Sizes': [1, 2], session: 42 } });
+    expect(await read('/search', { 'x-sizes': '1,2', cookie: 'theme=dark; session=42' })).toEqual({
+      ok: true,
+      values: { 'X-Sizes': [1, 2], session: 42 },
+    });
   });
 
   it.each([
@@ -62,7 +75,11 @@ describe('parameters are read in their declared style before validation', () => 
     ['a label value without its dot', '/label/3,4', /path parameter "v": expected label style/],
     ['a matrix value without its name', '/matrix/5', /path parameter "v": expected matrix style/],
     ['an undeclared deepObject property', '/search?filter[avg]=2', /query parameter "filter": \/avg: /],
-    ['malformed JSON in a content parameter', '/search?where=%7B', /query parameter "where": not valid application\/json/],
+    [
+      'malformed JSON in a content parameter',
+      '/search?where=%7B',
+      /query parameter "where": not valid application\/json/,
+    ],
   ])('refuses %s, naming the parameter', async (_, target, message) => {
     const result = await read(target);
     expect(result.ok).toBe(false);

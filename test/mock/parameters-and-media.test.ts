@@ -9,7 +9,13 @@ let engine: MockEngine;
 beforeAll(async () => {
   engine = createMockEngine({ spec: await loadSpec(resolve('test/documents/parameters-and-media.yaml')) });
 });
-const form = (body: string) => send(engine, { method: 'POST', path: '/forms', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+const form = (body: string) =>
+  send(engine, {
+    method: 'POST',
+    path: '/forms',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
 
 describe('Swagger 2.0 allowEmptyValue', () => {
   it('refuses an empty form field declared with allowEmptyValue: false', async () => {
@@ -57,6 +63,15 @@ describe('a request body the document does not require', () => {
   });
 
   it('is still checked when it is sent', async () => {
-    expect((await send(engine, { method: 'PUT', path: '/things', headers: { 'content-type': 'application/json' }, json: {} })).status).toBe(400);
+    expect(
+      (
+        await send(engine, {
+          method: 'PUT',
+          path: '/things',
+          headers: { 'content-type': 'application/json' },
+          json: {},
+        })
+      ).status,
+    ).toBe(400);
   });
 });

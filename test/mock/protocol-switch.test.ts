@@ -18,6 +18,8 @@ describe('an operation that only switches protocols', () => {
       headers: { authorization: undefined, ...headers },
     });
     expect(answer.status).toBe(501);
-    expect(answer.text).toContain('streamChannel answers 101 (a switch to another protocol, such as a WebSocket); the mock answers HTTP only');
+    expect(answer.text).toContain(
+      'streamChannel answers 101 (a switch to another protocol, such as a WebSocket); the mock answers HTTP only',
+    );
   });
 });

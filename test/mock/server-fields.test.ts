@@ -7,7 +7,8 @@ import type { MockOptions } from '../../src/mock/options.ts';
 import { plantEngine, send } from '../helpers/engine.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const engineFor = async (options: Partial<MockOptions> = {}) => plantEngine(options, await loadSpec(resolve('test/documents/server-fields.yaml')));
+const engineFor = async (options: Partial<MockOptions> = {}) =>
+  plantEngine(options, await loadSpec(resolve('test/documents/server-fields.yaml')));
 const post = (path: string, json: unknown) => ({ method: 'POST', path, json });
 const get = (path: string) => ({ method: 'GET', path, body: '' });
 type Thing = { id: string; createdAt: string; name: string; state: string; revision?: number };
@@ -19,7 +20,11 @@ describe('server-made fields', () => {
     const created = await send(engine, post('/things', { name: 'lamp' }));
     expect(created.status).toBe(201);
     const thing = created.json as Thing;
-    expect(thing).toMatchObject({ name: 'lamp', id: expect.stringMatching(UUID), state: expect.stringMatching(/^(active|archived)$/) });
+    expect(thing).toMatchObject({
+      name: 'lamp',
+      id: expect.stringMatching(UUID),
+      state: expect.stringMatching(/^(active|archived)$/),
+    });
     expect(Date.parse(thing.createdAt)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
     expect(Date.parse(thing.createdAt)).toBeLessThanOrEqual(Date.now());
     expect(await send(engine, get(`/things/${thing.id}`))).toMatchObject({ status: 200, json: thing });
@@ -70,7 +75,12 @@ describe('server-made fields', () => {
   it('steps over a made key that is already stored (a state file kept from an earlier run with the same seed)', async () => {
     const first = ((await send(await engineFor({ seed: 3 }), post('/things', { name: 'a' }))).json as Thing).id;
     const engine = await engineFor({ seed: 3 });
-    engine.store.insert('/things', first, { id: first, name: 'kept', createdAt: '2020-01-01T00:00:00Z', state: 'active' });
+    engine.store.insert('/things', first, {
+      id: first,
+      name: 'kept',
+      createdAt: '2020-01-01T00:00:00Z',
+      state: 'active',
+    });
     const created = await send(engine, post('/things', { name: 'b' }));
     expect(created.status).toBe(201);
     expect((created.json as Thing).id).not.toBe(first);
@@ -93,20 +103,27 @@ describe('server-made fields', () => {
     const thing = (await send(engine, post('/things', { name: 'old' }))).json as Thing;
     const replaced = await send(engine, { method: 'PUT', path: `/things/${thing.id}`, json: { name: 'new' } });
     expect(replaced).toMatchObject({ status: 200, json: { ...thing, name: 'new' } });
-    expect(await send(engine, get(`/things/${thing.id}`))).toMatchObject({ status: 200, json: { ...thing, name: 'new' } });
+    expect(await send(engine, get(`/things/${thing.id}`))).toMatchObject({
+      status: 200,
+      json: { ...thing, name: 'new' },
+    });
   });
 
   it('numbers integer keys 1, 2, 3, stepping over a key a client chose', async () => {
     const engine = await engineFor();
     const ids = [];
-    for (const body of [{ label: 'a' }, { label: 'b', id: 2 }, { label: 'c' }, { label: 'd' }]) ids.push((await send(engine, post('/counters', body))).json);
+    for (const body of [{ label: 'a' }, { label: 'b', id: 2 }, { label: 'c' }, { label: 'd' }])
+      ids.push((await send(engine, post('/counters', body))).json);
     expect(ids).toMatchObject([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
     expect(await send(engine, get('/counters/3'))).toMatchObject({ status: 200, json: { id: 3, label: 'c' } });
   });
 
   it('stamps a unix-time field with the seconds of the create, and a date field with its day', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const counter = (await send(await engineFor(), post('/counters', { label: 'a' }))).json as { created: number; day: string };
+    const counter = (await send(await engineFor(), post('/counters', { label: 'a' }))).json as {
+      created: number;
+      day: string;
+    };
     expect(counter.created).toBeGreaterThanOrEqual(before);
     expect(counter.created).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
     expect(counter.day).toBe(new Date(counter.created * 1000).toISOString().slice(0, 10));
@@ -119,7 +136,8 @@ describe('server-made fields', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 400]);
     expect(answers[2].json).toEqual({
       code: 400,
-      message: "the mock's state is full: no unused id is left in /slots (the schema allows 1 to 2); DELETE /__mock/state clears it",
+      message:
+        "the mock's state is full: no unused id is left in /slots (the schema allows 1 to 2); DELETE /__mock/state clears it",
     });
     expect(engine.store.size()).toBe(2);
   });
@@ -142,7 +160,10 @@ describe('server-made fields', () => {
 
   it('leaves a create that carries everything its answer requires as it was sent (the Plant Store)', async () => {
     const engine = await plantEngine();
-    expect(await send(engine, { body: '{"id":9007199254740993,"name":"Fern"}' })).toMatchObject({ status: 200, text: '{"name":"Fern"}' });
+    expect(await send(engine, { body: '{"id":9007199254740993,"name":"Fern"}' })).toMatchObject({
+      status: 200,
+      text: '{"name":"Fern"}',
+    });
     expect(engine.store.list('/plants')).toEqual([{ id: 9007199254740993n, name: 'Fern' }]);
   });
 });

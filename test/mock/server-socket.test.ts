@@ -11,7 +11,11 @@ afterEach(async () => {
 });
 
 const create = (url: string, body: string, headers: Record<string, string> = {}) =>
-  request(`${url}/plants`, { method: 'POST', body, headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json', ...headers } });
+  request(`${url}/plants`, {
+    method: 'POST',
+    body,
+    headers: { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json', ...headers },
+  });
 
 describe('the mock on a real socket', () => {
   it('starts on port 0 and answers a valid create with 200 and a Plant', async () => {
@@ -41,7 +45,11 @@ describe('the mock on a real socket', () => {
     server = await startMockServer({ port: 0 });
     const answer = await request(`${server.url}/plants`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     await answer.body.dump();
     expect(answer.statusCode).toBe(204);
@@ -58,7 +66,10 @@ describe('the mock on a real socket', () => {
 
   it('fails to start on a port in use with a clear LISTEN_FAILED error', async () => {
     server = await startMockServer({ port: 0 });
-    await expect(startMockServer({ port: server.port })).rejects.toMatchObject({ code: 'LISTEN_FAILED', message: expect.stringContaining('in use') });
+    await expect(startMockServer({ port: server.port })).rejects.toMatchObject({
+      code: 'LISTEN_FAILED',
+      message: expect.stringContaining('in use'),
+    });
   });
 
   it('closes gracefully, letting a request in flight finish', async () => {

@@ -71,7 +71,11 @@ describe('against the HTTP mock', () => {
   afterAll(() => mock.close());
   // --- README: the same tests, switched through the admin API ---
   const switches = (body: unknown) =>
-    fetch(`${mock.url}/__mock/switches`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${mock.url}/__mock/switches`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   afterEach(async () => {
     await fetch(`${mock.url}/__mock/switches`, { method: 'DELETE' });
     await fetch(`${mock.url}/__mock/requests`, { method: 'DELETE' });
@@ -91,7 +95,9 @@ describe('against the HTTP mock', () => {
     const view: { plants?: unknown; error?: string } = {};
     await loadPlants(mock.url, view);
     expect(view.plants).toEqual([]);
-    const { requests } = (await (await fetch(`${mock.url}/__mock/requests`)).json()) as { requests: Array<{ status: number }> };
+    const { requests } = (await (await fetch(`${mock.url}/__mock/requests`)).json()) as {
+      requests: Array<{ status: number }>;
+    };
     expect(requests.map((entry) => entry.status)).toEqual([503, 200]);
   });
 

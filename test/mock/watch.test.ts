@@ -65,7 +65,11 @@ async function watched(...collections: string[]) {
   return { dir, lines, url: server.url };
 }
 const post = async (url: string, body: unknown) => {
-  const answer = await request(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const answer = await request(url, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   return { status: answer.statusCode, body: await answer.body.text() };
 };
 const status = async (url: string, headers: Record<string, string> = {}) => {
@@ -86,7 +90,10 @@ describe('mock --watch', () => {
     expect(await status(`${url}/pots`)).toBe(404);
     const reloaded = server!.nextReload();
     save(join(dir, 'main.yaml'), document('plants', 'pots'));
-    expect(await reloaded).toMatchObject({ ok: true, message: expect.stringMatching(/^reloaded .*main\.yaml in \d+ ms: 4 operations$/) });
+    expect(await reloaded).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/^reloaded .*main\.yaml in \d+ ms: 4 operations$/),
+    });
     expect(await status(`${url}/pots`)).toBe(200);
     expect(server!.engine.store.list('/plants')).toEqual([{ id: 1, name: 'Fern' }]);
     expect(lines.join('')).toMatch(/reloaded .*main\.yaml/);
@@ -96,7 +103,10 @@ describe('mock --watch', () => {
     const { dir, url } = await watched('plants');
     expect((await post(`${url}/plants`, { id: 1, name: 'Fern', extra: true })).status).toBe(201);
     const reloaded = server!.nextReload();
-    writeFileSync(join(dir, 'schemas.yaml'), THING.replace('type: object', 'type: object\n  additionalProperties: false'));
+    writeFileSync(
+      join(dir, 'schemas.yaml'),
+      THING.replace('type: object', 'type: object\n  additionalProperties: false'),
+    );
     expect((await reloaded).ok).toBe(true);
     expect((await post(`${url}/plants`, { id: 2, name: 'Ivy', extra: true })).status).toBe(400);
   });
@@ -106,7 +116,10 @@ describe('mock --watch', () => {
     let reloaded = server!.nextReload();
     save(join(dir, 'main.yaml'), `${document('plants', 'pots')}  broken: [unclosed\n`);
     const failed = await reloaded;
-    expect(failed).toMatchObject({ ok: false, message: expect.stringContaining('reload failed; still serving the last good document') });
+    expect(failed).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('reload failed; still serving the last good document'),
+    });
     expect(lines.filter((line) => line.includes('reload failed'))).toHaveLength(1);
     expect(await status(`${url}/plants`)).toBe(200);
     expect(await status(`${url}/pots`)).toBe(404);
@@ -141,7 +154,10 @@ describe('mock --watch', () => {
     const journal = JSON.stringify(server!.engine.journal.entries());
     expect(journal).not.toContain('secret-before-1');
     expect(journal).not.toContain('secret-after-2');
-    expect(server!.engine.journal.entries().map((entry) => entry.headers['x-plant-key'])).toEqual(['[redacted]', '[redacted]']);
+    expect(server!.engine.journal.entries().map((entry) => entry.headers['x-plant-key'])).toEqual([
+      '[redacted]',
+      '[redacted]',
+    ]);
   });
 
   it('answers a request under way by the document it started under', async () => {

@@ -7,7 +7,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { prepareDocument, preparedModule } from '../../src/msw/prepare.ts';
-import { BATTERY_DOCUMENTS, BATTERY_SUITES, casesFor, type BatteryResult, type SuiteId } from '../battery/contract-battery.ts';
+import {
+  BATTERY_DOCUMENTS,
+  BATTERY_SUITES,
+  casesFor,
+  type BatteryResult,
+  type SuiteId,
+} from '../battery/contract-battery.ts';
 import { CHROMIUM, warnIfNoChromium } from '../helpers/chromium.ts';
 import { pageProject } from '../helpers/page-project.ts';
 import type { StaticServer } from '../helpers/static-server.ts';
@@ -82,7 +88,10 @@ async function preparedModules(): Promise<Record<string, string>> {
   const index: string[] = [];
   for (const [n, document] of BATTERY_DOCUMENTS.entries()) {
     const prepared = await prepareDocument(await loadSpec(resolve(document)));
-    files[`src/mocks/document-${n}.js`] = preparedModule(prepared, `plantstore msw --spec ${document} --out src/mocks/document-${n}.js`).js;
+    files[`src/mocks/document-${n}.js`] = preparedModule(
+      prepared,
+      `plantstore msw --spec ${document} --out src/mocks/document-${n}.js`,
+    ).js;
     index.push(`  ${JSON.stringify(document)}: (await import('./document-${n}.js')).createHandlers,`);
   }
   files['src/mocks/index.js'] = `export const byDocument = {\n${index.join('\n')}\n};\n`;
@@ -111,7 +120,10 @@ describe.skipIf(!CHROMIUM)('the contract battery, run by a page in Chromium agai
   });
 
   it.each(suites)('passes every case of %s that applies to MSW', async (suite) => {
-    const results = await page.evaluate((suite) => (globalThis as unknown as { runSuite(s: string): Promise<BatteryResult[]> }).runSuite(suite), suite);
+    const results = await page.evaluate(
+      (suite) => (globalThis as unknown as { runSuite(s: string): Promise<BatteryResult[]> }).runSuite(suite),
+      suite,
+    );
     expect(results.map((result) => result.name)).toEqual(casesFor(suite, 'msw').map((c) => c.name));
     expect(results.filter((result) => !result.ok)).toEqual([]);
   });

@@ -12,8 +12,12 @@ import { memoryStorage, mswBattery, type MswBattery } from '../battery/node-tran
 
 /** Where handlers made without a baseUrl answer: the first server URL, a page's origin for a relative one. */
 function defaultBase(spec: LoadedSpec): string {
-  const server = (spec.document.servers as Array<{ url: string; variables?: Record<string, { default: string }> }> | undefined)?.[0];
-  const url = (server?.url ?? '/').replace(/\{([^}]+)\}/g, (_whole, name: string) => server!.variables![name].default).replace(/\/+$/, '');
+  const server = (
+    spec.document.servers as Array<{ url: string; variables?: Record<string, { default: string }> }> | undefined
+  )?.[0];
+  const url = (server?.url ?? '/')
+    .replace(/\{([^}]+)\}/g, (_whole, name: string) => server!.variables![name].default)
+    .replace(/\/+$/, '');
   return /^[a-z]+:\/\//i.test(url) ? url : `http://localhost:5173${url}`;
 }
 
@@ -39,16 +43,19 @@ const runs = {
     }),
 };
 
-describe.each(Object.keys(runs) as Array<keyof typeof runs>)('the contract battery against the MSW handlers: %s', (run) => {
-  describe.each(Object.keys(BATTERY_SUITES) as SuiteId[])('%s', (suite) => {
-    let battery: MswBattery;
-    beforeAll(async () => {
-      battery = await runs[run](suite);
-    });
-    afterAll(() => battery?.close());
+describe.each(Object.keys(runs) as Array<keyof typeof runs>)(
+  'the contract battery against the MSW handlers: %s',
+  (run) => {
+    describe.each(Object.keys(BATTERY_SUITES) as SuiteId[])('%s', (suite) => {
+      let battery: MswBattery;
+      beforeAll(async () => {
+        battery = await runs[run](suite);
+      });
+      afterAll(() => battery?.close());
 
-    it.each(casesFor(suite, 'msw').map((c) => c.name))('%s', async (name) => {
-      expect(await runBattery(battery.transport, { suite, filter: name })).toEqual([{ suite, name, ok: true }]);
+      it.each(casesFor(suite, 'msw').map((c) => c.name))('%s', async (name) => {
+        expect(await runBattery(battery.transport, { suite, filter: name })).toEqual([{ suite, name, ok: true }]);
+      });
     });
-  });
-});
+  },
+);

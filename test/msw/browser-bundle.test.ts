@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtPackage } from '../../bench/built-package.ts';
-import { bundleForBrowser, HANDLERS_ENTRY, mswFolder, PAGE_ENTRY, type BrowserBundle } from '../../bench/browser-bundle.ts';
+import {
+  bundleForBrowser,
+  HANDLERS_ENTRY,
+  mswFolder,
+  PAGE_ENTRY,
+  type BrowserBundle,
+} from '../../bench/browser-bundle.ts';
 
 const NODE_SPECIFIER =
   /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](?:node:[^"']+|fs|path|url|crypto|module|v8|vm|buffer|util|os|stream|http|https|net|tls|zlib|worker_threads|child_process)["']/;
@@ -20,11 +26,18 @@ let withoutBrowserField: BrowserBundle;
 describe('plantstore/msw in a browser bundle (Vite)', () => {
   beforeAll(async () => {
     packageDir = builtPackage();
-    browserField = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { browser: Record<string, string> }).browser;
+    browserField = (
+      JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { browser: Record<string, string> }
+    ).browser;
     const common = { packageDir, mswDir: mswFolder(resolve('.')) };
     own = await bundleForBrowser({ ...common, entry: HANDLERS_ENTRY, mswExternal: true });
     whole = await bundleForBrowser({ ...common, entry: PAGE_ENTRY, mswExternal: false });
-    withoutBrowserField = await bundleForBrowser({ ...common, entry: HANDLERS_ENTRY, mswExternal: true, browserField: false });
+    withoutBrowserField = await bundleForBrowser({
+      ...common,
+      entry: HANDLERS_ENTRY,
+      mswExternal: true,
+      browserField: false,
+    });
   }, 120_000);
 
   it('imports no Node built-in, anywhere in the graph, with msw left out or bundled in', () => {
@@ -40,7 +53,10 @@ describe('plantstore/msw in a browser bundle (Vite)', () => {
   });
 
   it("takes every module the package's browser field maps, never its Node original", () => {
-    const mapped = Object.entries(browserField).map(([node, browser]) => [node.replace(/^\.\//, ''), browser.replace(/^\.\//, '')]);
+    const mapped = Object.entries(browserField).map(([node, browser]) => [
+      node.replace(/^\.\//, ''),
+      browser.replace(/^\.\//, ''),
+    ]);
     expect(mapped.length).toBeGreaterThan(0);
     for (const [node, browser] of mapped) {
       expect(own.modules, `${browser} (for ${node})`).toContain(browser);

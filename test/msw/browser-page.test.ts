@@ -42,7 +42,11 @@ const call = (page: Page, method: string, path: string, body?: string): Promise<
       if (body !== undefined) headers['content-type'] = 'application/json';
       const answer = await fetch(path, { method, headers, body });
       const text = await answer.text();
-      return { status: answer.status, type: answer.headers.get('content-type'), json: text ? JSON.parse(text) : undefined };
+      return {
+        status: answer.status,
+        type: answer.headers.get('content-type'),
+        json: text ? JSON.parse(text) : undefined,
+      };
     },
     [method, path, body] as const,
   );
@@ -57,7 +61,8 @@ async function openApp(query: string, context = browser): Promise<Page> {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   // Chromium logs every 4xx answer as "Failed to load resource"; the 400 below is one on purpose.
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`);
   });
   await page.goto(`${site.url}/${query}`);
   await page.locator('body[data-mock="ready"]').waitFor({ state: 'attached' });
@@ -67,7 +72,13 @@ async function openApp(query: string, context = browser): Promise<Page> {
 describe.skipIf(!CHROMIUM)('the MSW handlers in a page, in Chromium', () => {
   beforeAll(async () => {
     const project = pageProject({ 'index.html': HTML, 'src/main.js': MAIN });
-    const written = await runCli(['msw', '--spec', 'test/documents/plant-store-grown.yaml', '--out', join(project.dir, 'src', 'mocks', 'plantstore.js')]);
+    const written = await runCli([
+      'msw',
+      '--spec',
+      'test/documents/plant-store-grown.yaml',
+      '--out',
+      join(project.dir, 'src', 'mocks', 'plantstore.js'),
+    ]);
     expect(written.code, written.stderr).toBe(0);
     site = await project.build(['index.html']);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
@@ -79,14 +90,19 @@ describe.skipIf(!CHROMIUM)('the MSW handlers in a page, in Chromium', () => {
 
   it('creates a plant with fetch and reads it back, answered by the service worker, not the server', async () => {
     const page = await openApp('');
-    const created = page.waitForResponse((response) => response.url().endsWith('/api/plants') && response.request().method() === 'POST');
+    const created = page.waitForResponse(
+      (response) => response.url().endsWith('/api/plants') && response.request().method() === 'POST',
+    );
     expect(await call(page, 'POST', '/api/plants', '{"id":7,"name":"Fern","tag":"shade"}')).toEqual({
       status: 200,
       type: 'application/json',
       json: { name: 'Fern', tag: 'shade' },
     });
     expect((await created).fromServiceWorker()).toBe(true);
-    expect(await call(page, 'GET', '/api/plants/7')).toMatchObject({ status: 200, json: { name: 'Fern', tag: 'shade' } });
+    expect(await call(page, 'GET', '/api/plants/7')).toMatchObject({
+      status: 200,
+      json: { name: 'Fern', tag: 'shade' },
+    });
     expect(site.requests.filter((path) => path.startsWith('/api/'))).toEqual([]);
     await page.close();
   });
@@ -107,7 +123,10 @@ describe.skipIf(!CHROMIUM)('the MSW handlers in a page, in Chromium', () => {
     await page.reload();
     await page.locator('body[data-mock="ready"]').waitFor({ state: 'attached' });
     expect(await call(page, 'GET', '/api/plants')).toMatchObject({ status: 200, json: [{ name: 'Big' }] });
-    expect(await call(page, 'GET', '/api/plants/9007199254740993')).toMatchObject({ status: 200, json: { name: 'Big' } });
+    expect(await call(page, 'GET', '/api/plants/9007199254740993')).toMatchObject({
+      status: 200,
+      json: { name: 'Big' },
+    });
     await context.close();
   });
 

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
-import { createForcedResponder, forcedChoiceTable, type ForcedChoice } from '../../src/mock/forced-response.ts';
+import { createForcedResponder, forcedChoiceTable, type ForcedChoice } from '../../src/mock/answer/forced-response.ts';
 
 const DOCUMENTS = [
   'openapi/plant-store.yaml',
@@ -18,9 +18,16 @@ const DOCUMENTS = [
   'test/corpus/documents/redocly-museum/openapi.yaml',
   'test/corpus/documents/redocly-starter/openapi.yaml',
   'test/corpus/documents/mintlify-plant-store/openapi.json',
-  ...['api-with-examples', 'callback-example', 'link-example', 'non-oauth-scopes', 'petstore', 'petstore-expanded', 'tictactoe', 'uspto'].map(
-    (name) => `test/corpus/documents/oai/${name}.yaml`,
-  ),
+  ...[
+    'api-with-examples',
+    'callback-example',
+    'link-example',
+    'non-oauth-scopes',
+    'petstore',
+    'petstore-expanded',
+    'tictactoe',
+    'uspto',
+  ].map((name) => `test/corpus/documents/oai/${name}.yaml`),
 ];
 
 const tally = new Set<string>();
@@ -54,6 +61,9 @@ describe('the table of forced choices', () => {
     const spec = await loadSpec(resolve('openapi/plant-store.yaml'));
     const [operation] = listOperations(spec);
     const table = createForcedResponder({ ...spec, forcedChoices: {} });
-    expect(await table(operation, { code: 400, dynamic: false })).toEqual({ ok: false, message: 'no forced answers were worked out for POST /plants' });
+    expect(await table(operation, { code: 400, dynamic: false })).toEqual({
+      ok: false,
+      message: 'no forced answers were worked out for POST /plants',
+    });
   });
 });

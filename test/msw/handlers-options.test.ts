@@ -10,7 +10,10 @@ import { stringifyJson, type JsonValue } from '../../src/json/exact-json.ts';
 const PLANTS = 'http://127.0.0.1:4010/plants'; // the Plant Store's first server
 const auth = { authorization: `Bearer ${CANARY}`, 'content-type': 'application/json' };
 let close: (() => void) | undefined;
-/** The URLs MSW found no handler for (refused, so that nothing reaches the network: MSW answers 500 "Unhandled Exception"). */
+/**
+ * The URLs MSW found no handler for (refused, so that nothing reaches the network: MSW answers 500 "Unhandled
+ * Exception").
+ */
 let unhandled: string[] = [];
 
 afterEach(() => {
@@ -59,12 +62,16 @@ describe('createHandlers', () => {
     close?.();
     await serve({ baseUrl: 'https://api.example.com/v1' });
     expect((await create('https://api.example.com/v1/plants', '{"id": 1, "name": "Fern"}')).status).toBe(200);
-    expect((await fetch('https://other.example.com/v1/plants', { method: 'POST' })).statusText).toBe('Unhandled Exception');
+    expect((await fetch('https://other.example.com/v1/plants', { method: 'POST' })).statusText).toBe(
+      'Unhandled Exception',
+    );
     expect(unhandled).toEqual(['POST https://other.example.com/v1/plants']);
   });
 
   it('refuses a baseUrl that is not a URL, with what it wants', async () => {
-    await expect(createHandlers({ spec: 'openapi/plant-store.yaml', baseUrl: 'http://[::1' })).rejects.toThrow(/baseUrl .* is not a URL/);
+    await expect(createHandlers({ spec: 'openapi/plant-store.yaml', baseUrl: 'http://[::1' })).rejects.toThrow(
+      /baseUrl .* is not a URL/,
+    );
   });
 
   it('keeps state in Web Storage across handler sets, exact int64 included, and starts empty without persist', async () => {
@@ -92,27 +99,40 @@ describe('createHandlers', () => {
     close?.();
     storage.setItem('mine', '{not json');
     const warnings: string[] = [];
-    const logger = { request() {}, info() {}, warn: (line: string) => void warnings.push(line), error() {}, flush() {} };
+    const logger = {
+      request() {},
+      info() {},
+      warn: (line: string) => void warnings.push(line),
+      error() {},
+      flush() {},
+    };
     const fresh = await serve({ persist: { storage, key: 'mine' }, logger });
     expect(fresh.state.list()).toEqual({});
     expect(warnings).toEqual(['the state saved under "mine" could not be read; starting empty']);
   });
 
   it('refuses persist where there is no Web Storage, saying how to give one', async () => {
-    await expect(createHandlers({ spec: 'openapi/plant-store.yaml', persist: true })).rejects.toThrow(/no localStorage; pass persist: \{ storage \}/);
+    await expect(createHandlers({ spec: 'openapi/plant-store.yaml', persist: true })).rejects.toThrow(
+      /no localStorage; pass persist: \{ storage \}/,
+    );
   });
 
   it('answers 413 in the error shape past maxBodyBytes', async () => {
     await serve({ maxBodyBytes: 64 });
     const answer = await create(PLANTS, JSON.stringify({ id: 1, name: 'x'.repeat(100) }));
     expect(answer.status).toBe(413);
-    expect(await answer.json()).toEqual({ error: 413, message: 'the request body is larger than 64 bytes (maxBodyBytes)' });
+    expect(await answer.json()).toEqual({
+      error: 413,
+      message: 'the request body is larger than 64 bytes (maxBodyBytes)',
+    });
   });
 
   it('seeds all or nothing, lists and journals, with the token redacted', async () => {
     const handlers = await serve();
     await handlers.state.seed({ '/plants': [{ id: 5, name: 'Moss' }] });
-    await expect(handlers.state.seed({ '/plants': [{ id: 6, name: 'Ok' }, { name: 'no id' }] })).rejects.toThrow(/^cannot seed the state: .*id/);
+    await expect(handlers.state.seed({ '/plants': [{ id: 6, name: 'Ok' }, { name: 'no id' }] })).rejects.toThrow(
+      /^cannot seed the state: .*id/,
+    );
     expect(handlers.state.list()).toEqual({ '/plants': [{ id: 5, name: 'Moss' }] });
     await create(PLANTS, '{"id": 7, "name": "Ivy"}');
     const [entry] = handlers.journal.list();
@@ -126,7 +146,13 @@ describe('createHandlers', () => {
 describe('a redirect without Location, through msw/node', () => {
   it("ends the interceptor's follow-up as a network error instead of following it for ever, and answers redirect: manual as it is", async () => {
     const warnings: string[] = [];
-    const logger = { request() {}, info() {}, warn: (line: string) => void warnings.push(line), error() {}, flush() {} };
+    const logger = {
+      request() {},
+      info() {},
+      warn: (line: string) => void warnings.push(line),
+      error() {},
+      flush() {},
+    };
     await serve({ spec: 'test/documents/redirect-without-location.yaml', logger });
     const manual = await fetch('http://files.test/files/report.pdf', { redirect: 'manual' });
     expect(manual.status).toBe(302);

@@ -40,9 +40,12 @@ describe('the prepared document', () => {
     await loadSpec(CORNERS); // fills the cache
     const cached = await prepareDocument(await loadSpec(CORNERS));
     expect(cold.bundled).toEqual(cached.bundled);
-    const count = (cold.bundled.paths as Record<string, Record<string, { responses: Record<string, { content: Record<string, unknown> }> }>>)[
-      '/#X-Amz-Target=Things.Count'
-    ];
+    const count = (
+      cold.bundled.paths as Record<
+        string,
+        Record<string, { responses: Record<string, { content: Record<string, unknown> }> }>
+      >
+    )['/#X-Amz-Target=Things.Count'];
     expect(count.post.responses['200'].content['application/json']).toMatchObject({ example: { count: 3 } });
   });
 
@@ -66,11 +69,17 @@ describe("handlers.state with isolateBy: 'token'", () => {
   it("seeds, lists and resets one token's state, which only that token's requests see", async () => {
     const handlers = await createHandlers({ spec: GROWN, baseUrl: BASE, isolateBy: 'token' });
     serve(...handlers).listen({ onUnhandledRequest: 'error' });
-    await handlers.state.seed({ '/plants': [{ id: 9007199254740993n, name: 'Alice plant' }] }, { token: 'alice-token' });
-    const list = (token: string) => fetch(`${BASE}/plants`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
+    await handlers.state.seed(
+      { '/plants': [{ id: 9007199254740993n, name: 'Alice plant' }] },
+      { token: 'alice-token' },
+    );
+    const list = (token: string) =>
+      fetch(`${BASE}/plants`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
     expect(await list('alice-token')).toBe('[{"name":"Alice plant"}]');
     expect(await list('bob-token')).toBe('[]');
-    expect(handlers.state.list({ token: 'alice-token' })).toEqual({ '/plants': [{ id: 9007199254740993n, name: 'Alice plant' }] });
+    expect(handlers.state.list({ token: 'alice-token' })).toEqual({
+      '/plants': [{ id: 9007199254740993n, name: 'Alice plant' }],
+    });
     expect(handlers.state.list({ token: 'bob-token' })).toEqual({});
     // The whole state names tenants by hash, never by token.
     expect(Object.keys(handlers.state.list())).toEqual([`${tenant('alice-token')}\u0000/plants`]);
@@ -83,7 +92,9 @@ describe("handlers.state with isolateBy: 'token'", () => {
   it('refuses a token scope without isolateBy: token, saying why', async () => {
     const handlers = await createHandlers({ spec: GROWN, baseUrl: BASE });
     expect(() => handlers.state.list({ token: 'alice-token' })).toThrow(/isolateBy: 'token'/);
-    await expect(handlers.state.seed({ '/plants': [{ id: 1, name: 'Fern' }] }, { token: 'alice-token' })).rejects.toThrow(/isolateBy: 'token'/);
+    await expect(
+      handlers.state.seed({ '/plants': [{ id: 1, name: 'Fern' }] }, { token: 'alice-token' }),
+    ).rejects.toThrow(/isolateBy: 'token'/);
     expect(handlers.state.list()).toEqual({});
   });
 });
@@ -93,7 +104,11 @@ describe('a full state', () => {
     const handlers = await createHandlers({ spec: GROWN, baseUrl: BASE, maxStateBytes: 100 });
     serve(...handlers).listen({ onUnhandledRequest: 'error' });
     const create = (body: string) =>
-      fetch(`${BASE}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body }).then((r) => r.json());
+      fetch(`${BASE}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body,
+      }).then((r) => r.json());
     await create('{"id":1,"name":"Fern"}');
     expect(await create('{"id":2,"name":"Moss"}')).toEqual({
       error: 400,
@@ -119,7 +134,11 @@ describe('baseUrl', () => {
     serve(...(await createHandlers({ spec: GROWN, baseUrl: BASE }))).listen({ onUnhandledRequest: 'error' });
     const unauthorized = await fetch(`${BASE}/plants`);
     expect([unauthorized.status, unauthorized.statusText]).toEqual([401, 'Unauthorized']);
-    const tooLarge = await fetch(`${BASE}/plants`, { method: 'POST', headers: { authorization: 'Bearer t' }, body: 'x'.repeat(1048577) });
+    const tooLarge = await fetch(`${BASE}/plants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t' },
+      body: 'x'.repeat(1048577),
+    });
     expect([tooLarge.status, tooLarge.statusText]).toEqual([413, 'Payload Too Large']);
   });
 });
@@ -136,11 +155,17 @@ describe('onUnhandledRequest', () => {
       },
     });
     expect((await fetch(`${BASE}/plants`, { headers: { authorization: 'Bearer t' } })).status).toBe(200);
-    expect((await fetch(`${BASE}/plants/1`, { method: 'PUT', headers: { authorization: 'Bearer t' } })).status).toBe(405);
+    expect((await fetch(`${BASE}/plants/1`, { method: 'PUT', headers: { authorization: 'Bearer t' } })).status).toBe(
+      405,
+    );
     expect((await fetch(`${BASE}/plants/1/leaves`)).status).toBe(500);
     expect((await fetch(`${BASE}/plants/`)).status).toBe(500);
     expect((await fetch('https://api.handlers.test/v2/plants')).status).toBe(500);
-    expect(seen).toEqual([`GET ${BASE}/plants/1/leaves`, `GET ${BASE}/plants/`, 'GET https://api.handlers.test/v2/plants']);
+    expect(seen).toEqual([
+      `GET ${BASE}/plants/1/leaves`,
+      `GET ${BASE}/plants/`,
+      'GET https://api.handlers.test/v2/plants',
+    ]);
   });
 });
 
@@ -152,8 +177,14 @@ describe('request bodies as a page sends them', () => {
     parts.set('name', 'from FormData');
     parts.set('size', '2');
     const multipart = await fetch(`${BASE}/things`, { method: 'POST', body: parts });
-    expect([multipart.status, await multipart.text()]).toEqual([201, '{"id":9007199254740993,"name":"from FormData","size":2}']);
-    const form = await fetch(`${BASE}/things`, { method: 'POST', body: new URLSearchParams({ id: '6', name: 'from a form' }) });
+    expect([multipart.status, await multipart.text()]).toEqual([
+      201,
+      '{"id":9007199254740993,"name":"from FormData","size":2}',
+    ]);
+    const form = await fetch(`${BASE}/things`, {
+      method: 'POST',
+      body: new URLSearchParams({ id: '6', name: 'from a form' }),
+    });
     expect([form.status, await form.text()]).toEqual([201, '{"id":6,"name":"from a form"}']);
     const read = await fetch(`${BASE}/things/9007199254740993`);
     expect(await read.text()).toBe('{"id":9007199254740993,"name":"from FormData","size":2}');
@@ -164,7 +195,11 @@ describe('a forced 3xx in msw/node', () => {
   it("is answered as it is to redirect: 'manual' (msw/node's fetch follows a mocked 3xx even without a Location)", async () => {
     const handlers = await createHandlers({ spec: CORNERS, baseUrl: BASE });
     serve(...handlers).listen({ onUnhandledRequest: 'error' });
-    const init = { method: 'POST', headers: { 'content-type': 'application/json', prefer: 'code=302' }, body: '{"id":1,"name":"a"}' };
+    const init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'code=302' },
+      body: '{"id":1,"name":"a"}',
+    };
     const moved = await fetch(`${BASE}/things`, { ...init, redirect: 'manual' });
     expect(moved.status).toBe(302);
     expect(await moved.text()).toBe('');

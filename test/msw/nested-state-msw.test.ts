@@ -24,9 +24,13 @@ describe('the MSW handlers on nested collections', async () => {
     const call = (await created.json()) as { sid: string; friendly_name: string };
     expect(call.friendly_name).toBe('Hello');
     expect(await (await fetch(`${BASE}/Accounts/AC9/Calls/${call.sid}.json`, { headers: auth })).json()).toEqual(call);
-    expect(await (await fetch(`${BASE}/Accounts/AC9/Calls.json`, { headers: auth })).json()).toMatchObject({ calls: [call] });
+    expect(await (await fetch(`${BASE}/Accounts/AC9/Calls.json`, { headers: auth })).json()).toMatchObject({
+      calls: [call],
+    });
     expect(handlers.state.list()).toEqual({ '/Accounts/AC9/Calls': [call] });
-    expect((await fetch(`${BASE}/Accounts/AC9/Calls/${call.sid}.json`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    expect(
+      (await fetch(`${BASE}/Accounts/AC9/Calls/${call.sid}.json`, { method: 'DELETE', headers: auth })).status,
+    ).toBe(204);
     const gone = await fetch(`${BASE}/Accounts/AC9/Calls/${call.sid}.json`, { headers: auth });
     expect(gone.status).toBe(404);
     expect(gone.headers.get('warning')).toContain('undeclared 404');
@@ -34,8 +38,13 @@ describe('the MSW handlers on nested collections', async () => {
 
   it('seeds a nested collection through handlers.state.seed, and resets it', async () => {
     await handlers.state.seed({ '/users/dan/playlists': [{ name: 'Seeded' }] });
-    expect(await (await fetch(`${BASE}/users/dan/playlists`, { headers: auth })).json()).toMatchObject({ total: 1, items: [{ name: 'Seeded' }] });
-    await expect(handlers.state.seed({ '/nowhere': [] })).rejects.toThrow(/cannot seed the state: no collection \/nowhere/);
+    expect(await (await fetch(`${BASE}/users/dan/playlists`, { headers: auth })).json()).toMatchObject({
+      total: 1,
+      items: [{ name: 'Seeded' }],
+    });
+    await expect(handlers.state.seed({ '/nowhere': [] })).rejects.toThrow(
+      /cannot seed the state: no collection \/nowhere/,
+    );
     await handlers.state.reset();
     expect(handlers.state.list()).toEqual({});
   });

@@ -45,7 +45,11 @@ describe('the MSW handlers, unhappily', () => {
   it.each(['reset', 'close'])('fault=%s: a network error, the TypeError fetch throws for one', async (fault) => {
     const handlers = await serve();
     await expect(
-      fetch(`${BASE}/plants`, { method: 'POST', headers: { prefer: `fault=${fault}`, 'content-type': 'application/json' }, body: '{"id":1,"name":"a"}' }),
+      fetch(`${BASE}/plants`, {
+        method: 'POST',
+        headers: { prefer: `fault=${fault}`, 'content-type': 'application/json' },
+        body: '{"id":1,"name":"a"}',
+      }),
     ).rejects.toThrow(TypeError);
     expect(handlers.state.list()).toEqual({});
     expect(handlers.journal.list().at(-1)).toMatchObject({ fault: { kind: fault } });
@@ -53,7 +57,9 @@ describe('the MSW handlers, unhappily', () => {
 
   it('fault=timeout: no answer until the client gives up', async () => {
     await serve();
-    await expect(fetch(`${BASE}/plants?__fault=timeout`, { signal: AbortSignal.timeout(200) })).rejects.toThrow(/aborted|timeout/i);
+    await expect(fetch(`${BASE}/plants?__fault=timeout`, { signal: AbortSignal.timeout(200) })).rejects.toThrow(
+      /aborted|timeout/i,
+    );
   });
 
   it('fault=malformed: the status arrives, then reading the body fails', async () => {
@@ -97,6 +103,8 @@ describe('the MSW handlers, unhappily', () => {
     expect((await run(3)).seen).toEqual(first.seen);
     expect(first.seen).toContain('500');
     expect(first.seen).toContain('network error');
-    expect(first.stored).toHaveLength(first.seen.filter((s) => s === '201').length - first.seen.filter((s) => s === 'cut').length);
+    expect(first.stored).toHaveLength(
+      first.seen.filter((s) => s === '201').length - first.seen.filter((s) => s === 'cut').length,
+    );
   });
 });

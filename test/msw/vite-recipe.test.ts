@@ -22,18 +22,22 @@ import { tempDir } from '../helpers/temp-dir.ts';
 warnIfNoChromium(import.meta.url);
 
 const root = resolve('.');
-const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (name: string) =>
+  (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 // The commands run on this Node (24): npx, the plantstore command and Vite find it first on PATH.
 // Without vitest's NODE_ENV=test, which would make `vite build` a development build, as a user's shell would.
 const env = Object.fromEntries(
-  Object.entries({ ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`, NO_COLOR: '1' }).filter(
-    ([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST'),
-  ),
+  Object.entries({
+    ...process.env,
+    PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
+    NO_COLOR: '1',
+  }).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST')),
 );
 
 function run(command: string, args: string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout + result.stderr;
 }
 
@@ -49,11 +53,15 @@ const problems: string[] = [];
 
 /** `npm run dev` (vite), resolved with the URL it prints. */
 function startDevServer(): Promise<string> {
-  dev = spawn(process.execPath, [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', '0', '--strictPort'], {
-    cwd: app,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  dev = spawn(
+    process.execPath,
+    [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', '0', '--strictPort'],
+    {
+      cwd: app,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((started, failed) => {
     dev.stdout!.on('data', (chunk) => {
       output += chunk;
@@ -67,7 +75,9 @@ function startDevServer(): Promise<string> {
 
 /** Does `action`, and waits for the app's list request it causes, which the worker must answer. */
 async function listedAfter(action: () => Promise<unknown>): Promise<void> {
-  const listed = page.waitForResponse((response) => response.url().endsWith('/api/plants') && response.request().method() === 'GET');
+  const listed = page.waitForResponse(
+    (response) => response.url().endsWith('/api/plants') && response.request().method() === 'GET',
+  );
   await action();
   expect((await listed).fromServiceWorker()).toBe(true);
 }
@@ -78,7 +88,8 @@ async function watchedPage(): Promise<Page> {
   opened.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   // Chromium logs every 4xx answer as "Failed to load resource"; the 400 below is one on purpose.
   opened.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`);
   });
   return opened;
 }
@@ -92,9 +103,26 @@ describe.skipIf(!CHROMIUM)("the README's Vite recipe, in a fresh project", () =>
     const tarball = join(packed, readdirSync(packed)[0]);
     cpSync(join(root, 'test', 'msw', 'vite-recipe'), app, { recursive: true });
     copyFileSync(join(root, 'test', 'documents', 'plant-store-grown.yaml'), join(app, 'openapi.yaml'));
-    run('npm', ['install', '-D', '--ignore-scripts', '--prefer-offline', ...npmQuiet, tarball, `msw@${version('msw')}`, `vite@${version('vite')}`], app);
+    run(
+      'npm',
+      [
+        'install',
+        '-D',
+        '--ignore-scripts',
+        '--prefer-offline',
+        ...npmQuiet,
+        tarball,
+        `msw@${version('msw')}`,
+        `vite@${version('vite')}`,
+      ],
+      app,
+    );
     run('npx', ['--no-install', 'msw', 'init', 'public', '--save'], app);
-    run('npx', ['--no-install', 'plantstore', 'msw', '--spec', 'openapi.yaml', '--out', 'src/mocks/plantstore.js'], app);
+    run(
+      'npx',
+      ['--no-install', 'plantstore', 'msw', '--spec', 'openapi.yaml', '--out', 'src/mocks/plantstore.js'],
+      app,
+    );
     url = await startDevServer();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
     page = await watchedPage();
@@ -150,7 +178,16 @@ describe.skipIf(!CHROMIUM)("the README's Vite recipe, in a fresh project", () =>
   it('runs the mock from a `vite build --mode mock` build too, served as static files', async () => {
     run(
       process.execPath,
-      [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--mode', 'mock', '--outDir', 'dist-mock', '--logLevel', 'error'],
+      [
+        join(app, 'node_modules', 'vite', 'bin', 'vite.js'),
+        'build',
+        '--mode',
+        'mock',
+        '--outDir',
+        'dist-mock',
+        '--logLevel',
+        'error',
+      ],
       app,
     );
     const site = await serveFolder(join(app, 'dist-mock'));

@@ -14,7 +14,11 @@ import { tempDir } from '../helpers/temp-dir.ts';
 
 const root = resolve('.');
 // A user's shell, not this vitest's: its VITEST_* variables would make the inner run a worker of this one.
-const env = Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1' }).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST')));
+const env = Object.fromEntries(
+  Object.entries({ ...process.env, NO_COLOR: '1' }).filter(
+    ([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST'),
+  ),
+);
 const project = tempDir('plantstore-vitest-app-');
 
 /** The README's vitest recipe: from its heading to the paragraph after it. */
@@ -29,7 +33,9 @@ function recipe(): { commands: string[]; files: Map<string, string> } {
     .map((line) => line.replace(/\s+#.*$/, '').trim())
     .filter(Boolean);
   const files = new Map(
-    blocks.filter((block) => block.lang === 'ts').map((block) => [/^\/\/ (\S+)\n/.exec(block.body)?.[1] ?? '(a block without a path)', block.body] as const),
+    blocks
+      .filter((block) => block.lang === 'ts')
+      .map((block) => [/^\/\/ (\S+)\n/.exec(block.body)?.[1] ?? '(a block without a path)', block.body] as const),
   );
   return { commands, files };
 }
@@ -52,7 +58,11 @@ describe("the README's vitest recipe (setupServer, TypeScript), in a fresh proje
     for (const name of ['msw', 'vitest', 'typescript', '@types/node'])
       symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name), 'dir');
     const msw = commands.find((command) => command.startsWith('npx plantstore msw '))!;
-    written = spawnSync(process.execPath, [join(packageDir, 'bin', 'plantstore.js'), ...msw.split(/\s+/).slice(2)], { cwd: project, env, encoding: 'utf8' });
+    written = spawnSync(process.execPath, [join(packageDir, 'bin', 'plantstore.js'), ...msw.split(/\s+/).slice(2)], {
+      cwd: project,
+      env,
+      encoding: 'utf8',
+    });
   }, 240_000); // a build of the package when the sources changed, under load
 
   it('has the three commands and the three files, each block naming its path', () => {
@@ -70,21 +80,29 @@ describe("the README's vitest recipe (setupServer, TypeScript), in a fresh proje
   });
 
   it('type-checks under a strict tsconfig, the written .d.ts included', () => {
-    const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
-      cwd: project,
-      env,
-      encoding: 'utf8',
-    });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+      {
+        cwd: project,
+        env,
+        encoding: 'utf8',
+      },
+    );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   }, 300_000); // tsc over msw, vitest and Node types (skipLibCheck off) takes minutes on a loaded machine
 
   it("passes the project's tests: create and read back, state reset between tests and seeded, a 400 in the error shape, the journal", () => {
-    const run = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose'], {
-      cwd: project,
-      env,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter', 'verbose'],
+      {
+        cwd: project,
+        env,
+        encoding: 'utf8',
+      },
+    );
     expect(run.stdout + run.stderr).toMatch(/Tests\s+3 passed \(3\)/);
     expect(run.status).toBe(0);
   }, 60_000);

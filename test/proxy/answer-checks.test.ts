@@ -44,7 +44,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   close = () => new Promise((resolve) => server.close(() => resolve()));
-  proxy = await startProxyServer({ upstream: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spec, port: 0 });
+  proxy = await startProxyServer({
+    upstream: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spec,
+    port: 0,
+  });
 });
 afterAll(async () => {
   await proxy.close();
@@ -54,21 +58,39 @@ afterAll(async () => {
 const CASES: Array<[string, Answer, string[]]> = [
   [
     'a correct answer, int64 at its maximum',
-    { headers: { 'x-total-count': '2', 'x-request-id': '0b8f8f1e-0c3e-4a57-9a0f-2f4f1b0c9d11' }, body: '[1, 9223372036854775807]' },
+    {
+      headers: { 'x-total-count': '2', 'x-request-id': '0b8f8f1e-0c3e-4a57-9a0f-2f4f1b0c9d11' },
+      body: '[1, 9223372036854775807]',
+    },
     [],
   ],
   ['no X-Total-Count', { headers: {}, body: '[1]' }, ['missing-header']],
   ['X-Total-Count that is no integer', { headers: { 'x-total-count': 'many' }, body: '[1]' }, ['invalid-header']],
-  ['X-Request-Id that is no UUID', { headers: { 'x-total-count': '1', 'x-request-id': 'nope' }, body: '[1]' }, ['invalid-header']],
-  ['an item one past int64', { headers: { 'x-total-count': '1' }, body: '[9223372036854775808]' }, ['schema-violation']],
+  [
+    'X-Request-Id that is no UUID',
+    { headers: { 'x-total-count': '1', 'x-request-id': 'nope' }, body: '[1]' },
+    ['invalid-header'],
+  ],
+  [
+    'an item one past int64',
+    { headers: { 'x-total-count': '1' }, body: '[9223372036854775808]' },
+    ['schema-violation'],
+  ],
   ['a correct gzip body', { headers: { 'x-total-count': '1', 'content-encoding': 'gzip' }, body: gzipSync('[7]') }, []],
-  ['a gzip body of strings', { headers: { 'x-total-count': '1', 'content-encoding': 'gzip' }, body: gzipSync('["7"]') }, ['wrong-field-type']],
+  [
+    'a gzip body of strings',
+    { headers: { 'x-total-count': '1', 'content-encoding': 'gzip' }, body: gzipSync('["7"]') },
+    ['wrong-field-type'],
+  ],
 ];
 
 it.each(CASES)('%s', async (_name, given, codes) => {
   answer = given;
   const response = await fetch(`${proxy.url}/items`, { headers: { 'accept-encoding': 'identity' } });
-  const violations = JSON.parse(response.headers.get('plantstore-violations') ?? '[]') as Array<{ code: string; where: string }>;
+  const violations = JSON.parse(response.headers.get('plantstore-violations') ?? '[]') as Array<{
+    code: string;
+    where: string;
+  }>;
   expect(violations.map((v) => v.code)).toEqual(codes);
   expect(violations.every((v) => v.where === 'response')).toBe(true);
   // Passed on as the upstream sent it: fetch decodes the gzip body itself.

@@ -10,17 +10,30 @@ const TOKEN = 'proxy-test-token-123';
 const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 let nextId = 1000;
 const create = (url: string, body: unknown = { id: nextId++, name: 'Fern' }) =>
-  fetch(`${url}/plants`, { method: 'POST', headers: auth, body: typeof body === 'string' ? body : JSON.stringify(body), redirect: 'manual' });
+  fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: auth,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    redirect: 'manual',
+  });
 // Admin answers are plain JSON outside the document, read loosely here.
 const admin = async (url: string): Promise<any> => (await fetch(url)).json();
 const violationsOf = (response: Response) =>
-  JSON.parse(response.headers.get('plantstore-violations') ?? '[]') as Array<{ where: string; code: string; pointer: string; message: string }>;
+  JSON.parse(response.headers.get('plantstore-violations') ?? '[]') as Array<{
+    where: string;
+    code: string;
+    pointer: string;
+    message: string;
+  }>;
 
 const running: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((r) => r.close()));
 });
-async function proxyFor(defect: Defect | undefined, errors = false): Promise<{ upstream: PlantServer; proxy: ProxyServer }> {
+async function proxyFor(
+  defect: Defect | undefined,
+  errors = false,
+): Promise<{ upstream: PlantServer; proxy: ProxyServer }> {
   const upstream = await startPlantServer(defect);
   const proxy = await startProxyServer({ upstream: upstream.url, port: 0, errors, timeoutMs: 1000 });
   running.push(proxy, upstream);
@@ -54,7 +67,12 @@ describe('in front of a correct server', () => {
     const response = await create(proxy.url, { id: 'seven', name: 'Fern' });
     expect(response.status).toBe(400);
     expect(violationsOf(response)).toEqual([
-      { where: 'request', code: 'wrong-field-type', pointer: '/id', message: expect.stringContaining('must be integer') },
+      {
+        where: 'request',
+        code: 'wrong-field-type',
+        pointer: '/id',
+        message: expect.stringContaining('must be integer'),
+      },
     ]);
     const { requests } = await admin(`${proxy.url}/__mock/requests?limit=1`);
     expect(requests[0]).toMatchObject({
@@ -118,7 +136,10 @@ describe('when the upstream fails', () => {
     const { proxy } = await proxyFor('hang');
     const response = await create(proxy.url);
     expect(response.status).toBe(504);
-    expect(await response.json()).toEqual({ error: 504, message: expect.stringContaining('no complete answer within 1000 ms') });
+    expect(await response.json()).toEqual({
+      error: 504,
+      message: expect.stringContaining('no complete answer within 1000 ms'),
+    });
   });
 
   it('answers 502 when the upstream resets the connection', async () => {

@@ -41,7 +41,11 @@ async function startEchoUpstream(): Promise<{ url: string; seen: Seen[]; close()
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 it('forwards method, base path, query, headers and body byte for byte, and keeps the answer', async () => {
@@ -52,7 +56,12 @@ it('forwards method, base path, query, headers and body byte for byte, and keeps
   const response = await fetch(`${proxy.url}/things/%C3%A9?b=2&a=1&a=%20`, {
     method: 'PATCH',
     body,
-    headers: { authorization: 'Bearer secret-xyz', cookie: 'session=abc', 'x-custom': 'One', 'content-type': 'application/x-odd' },
+    headers: {
+      authorization: 'Bearer secret-xyz',
+      cookie: 'session=abc',
+      'x-custom': 'One',
+      'content-type': 'application/x-odd',
+    },
   });
   expect(upstream.seen).toHaveLength(1);
   const [request] = upstream.seen;
@@ -60,7 +69,10 @@ it('forwards method, base path, query, headers and body byte for byte, and keeps
   expect(request.url).toBe('/api/v2/things/%C3%A9?b=2&a=1&a=%20');
   expect(request.body.equals(body)).toBe(true);
   const headers = Object.fromEntries(
-    Array.from({ length: request.rawHeaders.length / 2 }, (_, i) => [request.rawHeaders[2 * i].toLowerCase(), request.rawHeaders[2 * i + 1]]),
+    Array.from({ length: request.rawHeaders.length / 2 }, (_, i) => [
+      request.rawHeaders[2 * i].toLowerCase(),
+      request.rawHeaders[2 * i + 1],
+    ]),
   );
   expect(headers).toMatchObject({
     authorization: 'Bearer secret-xyz',
@@ -75,13 +87,21 @@ it('forwards method, base path, query, headers and body byte for byte, and keeps
   expect(response.headers.get('keep-alive')).not.toBe('timeout=1'); // the proxy's own connection, not the upstream's
   expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from([0, 1, 2, 255]))).toBe(true);
   // Headers the Connection header names are this hop's only (RFC 9110 §7.6.1).
-  await rawRequest(proxy.port, 'GET /x HTTP/1.1\r\nhost: x\r\nconnection: x-drop-me, close\r\nx-drop-me: hop\r\nx-kept: end\r\n\r\n');
+  await rawRequest(
+    proxy.port,
+    'GET /x HTTP/1.1\r\nhost: x\r\nconnection: x-drop-me, close\r\nx-drop-me: hop\r\nx-kept: end\r\n\r\n',
+  );
   const second = upstream.seen[1].rawHeaders.map((h) => h.toLowerCase());
   expect(second).toContain('x-kept');
   expect(second).not.toContain('x-drop-me');
   // Off the document: said once, on the request side.
   expect(JSON.parse(response.headers.get('plantstore-violations')!)).toEqual([
-    { where: 'request', code: 'no-operation', pointer: '', message: expect.stringContaining('no operation at /things/') },
+    {
+      where: 'request',
+      code: 'no-operation',
+      pointer: '',
+      message: expect.stringContaining('no operation at /things/'),
+    },
   ]);
 });
 
@@ -89,7 +109,10 @@ it('sends no body for a HEAD answer, and judges only its status', async () => {
   const upstream = await startPlantServer();
   const proxy = await startProxyServer({ upstream: upstream.url, port: 0 });
   running.push(proxy, upstream);
-  const response = await rawRequest(proxy.port, 'HEAD /plants HTTP/1.1\r\nhost: x\r\nauthorization: Bearer t\r\nconnection: close\r\n\r\n');
+  const response = await rawRequest(
+    proxy.port,
+    'HEAD /plants HTTP/1.1\r\nhost: x\r\nauthorization: Bearer t\r\nconnection: close\r\n\r\n',
+  );
   // The one-operation Plant Store answers 405 to anything but POST; HEAD /plants is not declared either.
   expect(response.status).toBe(405);
   expect(response.body).toBe('');
@@ -102,11 +125,19 @@ it('reaches an HTTPS upstream with a self-signed certificate given with --ca', a
     cert: readFileSync('test/fixtures-servers/tls/localhost-cert.pem', 'utf8'),
   };
   const upstream = await startPlantServer(undefined, { tls });
-  const trusting = await startProxyServer({ upstream: upstream.url, port: 0, ca: 'test/fixtures-servers/tls/localhost-cert.pem' });
+  const trusting = await startProxyServer({
+    upstream: upstream.url,
+    port: 0,
+    ca: 'test/fixtures-servers/tls/localhost-cert.pem',
+  });
   const doubting = await startProxyServer({ upstream: upstream.url, port: 0 });
   running.push(trusting, doubting, upstream);
   const send = (url: string) =>
-    fetch(`${url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"id": 1, "name": "Fern"}' });
+    fetch(`${url}/plants`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"id": 1, "name": "Fern"}',
+    });
   const trusted = await send(trusting.url);
   expect([trusted.status, trusted.headers.get('plantstore-violations')]).toEqual([200, null]);
   const refused = await send(doubting.url);
@@ -115,8 +146,12 @@ it('reaches an HTTPS upstream with a self-signed certificate given with --ca', a
 });
 
 it('refuses an upstream that is no http(s) URL, saying what it wants', async () => {
-  await expect(startProxyServer({ upstream: 'ftp://example.com', port: 0 })).rejects.toThrow('--upstream must be an http(s) URL');
-  await expect(startProxyServer({ upstream: 'localhost:8080', port: 0 })).rejects.toThrow('--upstream must be an http(s) URL');
+  await expect(startProxyServer({ upstream: 'ftp://example.com', port: 0 })).rejects.toThrow(
+    '--upstream must be an http(s) URL',
+  );
+  await expect(startProxyServer({ upstream: 'localhost:8080', port: 0 })).rejects.toThrow(
+    '--upstream must be an http(s) URL',
+  );
 });
 
 it('cuts the violations header to whole violations, and says how many were left out', () => {
@@ -144,12 +179,20 @@ it('passes a request body over the size limit through unvalidated, byte for byte
   const proxy = await startProxyServer({ upstream: upstream.url, port: 0, maxBodyBytes: 1024 });
   running.push(proxy, upstream);
   const body = Buffer.alloc(256 * 1024, 'ab');
-  const response = await fetch(`${proxy.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body });
+  const response = await fetch(`${proxy.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+    body,
+  });
   expect(response.status).toBe(418);
   expect(upstream.seen[0].body.equals(body)).toBe(true);
-  const { requests } = (await (await fetch(`${proxy.url}/__mock/requests`)).json()) as { requests: Array<{ problems: string[]; operationId: string }> };
+  const { requests } = (await (await fetch(`${proxy.url}/__mock/requests`)).json()) as {
+    requests: Array<{ problems: string[]; operationId: string }>;
+  };
   expect(requests[0].operationId).toBe('createPlant');
-  expect(requests[0].problems[0]).toContain("the request's body is larger than 1024 bytes (--max-body): passed through unvalidated");
+  expect(requests[0].problems[0]).toContain(
+    "the request's body is larger than 1024 bytes (--max-body): passed through unvalidated",
+  );
 });
 
 it('passes a chunked request body that grows past the size limit through whole, in order', async () => {
@@ -159,10 +202,14 @@ it('passes a chunked request body that grows past the size limit through whole, 
   const parts = Array.from({ length: 40 }, (_, i) => Buffer.alloc(100, String.fromCharCode(65 + (i % 26))));
   const { request } = await import('node:http');
   const status = await new Promise<number | undefined>((resolve, reject) => {
-    const req = request(`${proxy.url}/plants`, { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
+    const req = request(
+      `${proxy.url}/plants`,
+      { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      },
+    );
     req.on('error', reject);
     for (const part of parts) req.write(part);
     req.end();

@@ -16,7 +16,11 @@ it("serves list, read and delete from the mock, with the upstream's creates in i
   const upstream = await startPlantServer();
   const proxy = await startProxyServer({ upstream: upstream.url, spec: GROWN, port: 0, mockMissing: true });
   running.push(proxy, upstream);
-  const created = await fetch(`${proxy.url}/plants`, { method: 'POST', headers, body: '{"id": 9007199254740993, "name": "Fern", "tag": "green"}' });
+  const created = await fetch(`${proxy.url}/plants`, {
+    method: 'POST',
+    headers,
+    body: '{"id": 9007199254740993, "name": "Fern", "tag": "green"}',
+  });
   expect([created.status, created.headers.get('plantstore-source')]).toEqual([200, 'upstream']);
   expect(upstream.authorizations).toHaveLength(1);
 
@@ -34,7 +38,9 @@ it("serves list, read and delete from the mock, with the upstream's creates in i
   expect([gone.status, gone.headers.get('plantstore-source')]).toEqual([404, 'mock']);
   // Each was tried on the upstream first (it answered 405 or 404).
   expect(upstream.authorizations).toHaveLength(5);
-  const { requests } = (await (await fetch(`${proxy.url}/__mock/requests`)).json()) as { requests: Array<{ source: string; problems?: string[] }> };
+  const { requests } = (await (await fetch(`${proxy.url}/__mock/requests`)).json()) as {
+    requests: Array<{ source: string; problems?: string[] }>;
+  };
   expect(requests.map((r) => r.source)).toEqual(['upstream', 'mock', 'mock', 'mock', 'mock']);
   expect(requests[1].problems).toEqual(['the upstream answered 405; answered by the mock (--mock-missing)']);
 });

@@ -47,7 +47,13 @@ describe('a recording of the one-operation Plant Store', () => {
     expect((await post('{"id": 5551, "name": "Fern again"}')).status).toBe(400); // a duplicate
     expect((await post('{"name": "no id"}')).status).toBe(400);
     expect(
-      (await fetch(`${proxy.url}/plants`, { method: 'POST', body: '{"id": 3, "name": "x"}', headers: { 'content-type': 'application/json' } })).status,
+      (
+        await fetch(`${proxy.url}/plants`, {
+          method: 'POST',
+          body: '{"id": 3, "name": "x"}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
     ).toBe(401);
     return dir;
   }
@@ -95,7 +101,9 @@ describe('a recording of create, read, delete on the grown Plant Store', () => {
     const upstream = await startCrudPlantServer();
     const proxy = await startProxyServer({ upstream: upstream.url, spec: GROWN, port: 0, record: dir });
     running.push(proxy, upstream);
-    expect((await fetch(`${proxy.url}/plants`, { method: 'POST', headers, body: '{"id": 7001, "name": "Fern"}' })).status).toBe(200);
+    expect(
+      (await fetch(`${proxy.url}/plants`, { method: 'POST', headers, body: '{"id": 7001, "name": "Fern"}' })).status,
+    ).toBe(200);
     expect((await fetch(`${proxy.url}/plants/7001`, { headers })).status).toBe(200);
     expect((await fetch(`${proxy.url}/plants?limit=5`, { headers })).status).toBe(200);
     expect((await fetch(`${proxy.url}/plants/7001`, { method: 'DELETE', headers })).status).toBe(204);
@@ -123,7 +131,10 @@ describe('a recording of create, read, delete on the grown Plant Store', () => {
     const dir = await record();
     const server = await startCrudPlantServer();
     running.push(server);
-    for (let run = 0; run < 2; run++) expect((await verify({ target: server.url, token: REPLAY_TOKEN, spec: GROWN, fixtures: [dir] })).outcome).toBe('passed');
+    for (let run = 0; run < 2; run++)
+      expect((await verify({ target: server.url, token: REPLAY_TOKEN, spec: GROWN, fixtures: [dir] })).outcome).toBe(
+        'passed',
+      );
     const report = await replay(dir, 'forgets-deletes');
     expect(report.outcome).toBe('failed');
   });
@@ -136,7 +147,8 @@ describe('a recording made against a correct and a faulty upstream', () => {
     const upstream = await startPlantServer(defect);
     const proxy = await startProxyServer({ upstream: upstream.url, port: 0, record: dir, ...options });
     running.push(proxy, upstream);
-    const post = (body: string, extra: Record<string, string> = headers) => fetch(`${proxy.url}/plants`, { method: 'POST', headers: extra, body });
+    const post = (body: string, extra: Record<string, string> = headers) =>
+      fetch(`${proxy.url}/plants`, { method: 'POST', headers: extra, body });
     await post('{"id": 9223372036854775807, "name": "Edge"}');
     await post('{"id": 555, "name": "Fern"}');
     await post('{"id": 556, "name": "Ivy", "tag": "climber"}');
@@ -173,7 +185,9 @@ describe('a recording made against a correct and a faulty upstream', () => {
     running.push(server);
     for (let run = 1; run <= 2; run++) {
       const report = await verify({ target: server.url, token: REPLAY_TOKEN, fixtures: [dir] });
-      expect(report.cases.map((c) => [run, c.name, c.status])).toEqual(report.cases.map((c) => [run, c.name, 'passed']));
+      expect(report.cases.map((c) => [run, c.name, c.status])).toEqual(
+        report.cases.map((c) => [run, c.name, 'passed']),
+      );
     }
   });
 
@@ -196,12 +210,22 @@ describe('a recording of the Swagger Petstore (swagger-api/swagger-petstore), wi
     const proxy = await startProxyServer({ upstream: upstream.url, spec: PETSTORE, port: 0, record: dir });
     running.push(proxy, upstream);
     const call = (method: string, path: string, body?: unknown) =>
-      fetch(`${proxy.url}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
-    expect((await call('POST', '/pet', { id: 4242, name: 'doggie', photoUrls: ['x'], status: 'available' })).status).toBe(200);
+      fetch(`${proxy.url}${path}`, {
+        method,
+        headers: auth,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    expect(
+      (await call('POST', '/pet', { id: 4242, name: 'doggie', photoUrls: ['x'], status: 'available' })).status,
+    ).toBe(200);
     expect((await call('GET', '/pet/4242')).status).toBe(200);
-    expect((await call('POST', '/store/order', { id: 777, petId: 4242, quantity: 1, status: 'placed' })).status).toBe(200);
+    expect((await call('POST', '/store/order', { id: 777, petId: 4242, quantity: 1, status: 'placed' })).status).toBe(
+      200,
+    );
     expect((await call('GET', '/store/order/777')).status).toBe(200);
-    expect((await call('POST', '/user', { id: 31, username: 'recorded-user', email: 'a@example.com' })).status).toBe(200);
+    expect((await call('POST', '/user', { id: 31, username: 'recorded-user', email: 'a@example.com' })).status).toBe(
+      200,
+    );
     await call('GET', '/user/recorded-user');
     return dir;
   }
@@ -216,7 +240,8 @@ describe('a recording of the Swagger Petstore (swagger-api/swagger-petstore), wi
     // The user collection is keyed by {username}, the item path's own parameter: it is the key made run-unique.
     expect(user).toContain('username: user-{{uniqueId}}');
     expect(user).toContain('path: /user/user-{{uniqueId}}');
-    for (const literal of ['4242', '777', 'recorded-user', TOKEN]) expect(withoutHeader(files.join('\n'))).not.toContain(literal);
+    for (const literal of ['4242', '777', 'recorded-user', TOKEN])
+      expect(withoutHeader(files.join('\n'))).not.toContain(literal);
   });
 
   it('replays green twice in a row against one fresh mock', async () => {
@@ -225,7 +250,9 @@ describe('a recording of the Swagger Petstore (swagger-api/swagger-petstore), wi
     running.push(fresh);
     for (let run = 1; run <= 2; run++) {
       const report = await verify({ target: fresh.url, token: REPLAY_TOKEN, spec: PETSTORE, fixtures: [dir] });
-      expect(report.cases.map((c) => [run, c.name, c.status])).toEqual(report.cases.map((c) => [run, c.name, 'passed']));
+      expect(report.cases.map((c) => [run, c.name, c.status])).toEqual(
+        report.cases.map((c) => [run, c.name, 'passed']),
+      );
     }
   });
 });

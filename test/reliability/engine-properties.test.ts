@@ -32,14 +32,22 @@ const headers = fc.record(
       fc.string(),
       fc.constant('Basic abc'),
     ),
-    'content-type': fc.oneof(fc.constant('application/json'), fc.constant('application/json; charset=utf-8'), fc.constant('text/plain'), fc.string()),
+    'content-type': fc.oneof(
+      fc.constant('application/json'),
+      fc.constant('application/json; charset=utf-8'),
+      fc.constant('text/plain'),
+      fc.string(),
+    ),
     prefer: fc.oneof(fc.constant('code=400'), fc.constant('dynamic=true'), fc.string()),
     origin: fc.webUrl(),
   },
   { requiredKeys: [] },
 );
 const request = fc.record({
-  method: fc.oneof(fc.constantFrom('POST', 'GET', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'), fc.string({ minLength: 1, maxLength: 8 })),
+  method: fc.oneof(
+    fc.constantFrom('POST', 'GET', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'),
+    fc.string({ minLength: 1, maxLength: 8 }),
+  ),
   path: fc.oneof(fc.constant('/plants'), fc.constantFrom('/plants/', '/plants/1', '/', '/__mock/health'), fc.webPath()),
   query: fc.oneof(fc.constant(''), fc.constant('__code=400'), fc.string()),
   headers,
@@ -56,7 +64,12 @@ describe('the engine, for any request', () => {
         const before = engine.store.size();
         const answer = await engine.handle({ ...req, body: Buffer.from(req.body) });
         expect(answer.status).toBeLessThan(500);
-        const created = answer.status === 200 && req.method === 'POST' && req.path === '/plants' && !('prefer' in req.headers) && !req.query.includes('__');
+        const created =
+          answer.status === 200 &&
+          req.method === 'POST' &&
+          req.path === '/plants' &&
+          !('prefer' in req.headers) &&
+          !req.query.includes('__');
         expect(engine.store.size()).toBe(before + (created ? 1 : 0));
         if (req.path.startsWith('/__mock/') || answer.status === 204 || answer.body === undefined) return;
         const parsed = parseJson(String(answer.body));

@@ -29,7 +29,12 @@ describe('the state file', () => {
     const file = fresh();
     const store = await openFileStore(file, silentLogger);
     store.insert('/plants', '1', { id: 1, name: 'one line' }, '{"id":1,\r "name":"one line"}'); // a CR is not a line break
-    store.insert('/plants', '9007199254740993', { id: 9007199254740993n, name: 'pretty' }, '{\n  "id": 9007199254740993,\n  "name": "pretty"\n}');
+    store.insert(
+      '/plants',
+      '9007199254740993',
+      { id: 9007199254740993n, name: 'pretty' },
+      '{\n  "id": 9007199254740993,\n  "name": "pretty"\n}',
+    );
     await store.close();
     // The header and two puts: a body's line breaks never reach the log.
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(3);
@@ -75,7 +80,10 @@ describe('the state file', () => {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines[2] = lines[2].replace('"P2"', '"PX"');
     writeFileSync(file, lines.join('\n'));
-    await expect(openFileStore(file, silentLogger)).rejects.toMatchObject({ code: 'STATE_FILE_CORRUPT', message: expect.stringContaining('line 3') });
+    await expect(openFileStore(file, silentLogger)).rejects.toMatchObject({
+      code: 'STATE_FILE_CORRUPT',
+      message: expect.stringContaining('line 3'),
+    });
   });
 
   it('refuses a file that plantstore did not write', async () => {

@@ -4,11 +4,18 @@ import { post, rawRequest } from '../helpers/raw-http.ts';
 
 let server: MockServer;
 beforeAll(async () => {
-  server = await startMockServer({ port: 0, maxBodyBytes: 4096, maxDepth: 16, headersTimeoutMs: 600, requestTimeoutMs: 800 });
+  server = await startMockServer({
+    port: 0,
+    maxBodyBytes: 4096,
+    maxDepth: 16,
+    headersTimeoutMs: 600,
+    requestTimeoutMs: 800,
+  });
 });
 afterAll(() => server.close());
 
-const errorShaped = (body: string, status: number) => expect(JSON.parse(body)).toMatchObject({ error: status, message: expect.any(String) });
+const errorShaped = (body: string, status: number) =>
+  expect(JSON.parse(body)).toMatchObject({ error: status, message: expect.any(String) });
 const count = () => server.engine.store.size();
 
 describe('hostile input gets a clear 4xx with an Error body, and changes no state', () => {
@@ -20,19 +27,48 @@ describe('hostile input gets a clear 4xx with an Error body, and changes no stat
     ['duplicate keys written with escapes', post('{"id":1,"name":"a","\\u0069d":2}'), 400],
     [
       'invalid UTF-8',
-      post(Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])),
+      post(
+        Buffer.from([
+          0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe,
+          0x22, 0x7d,
+        ]),
+      ),
       400,
     ],
     ['null as the body', post('null'), 400],
     ['a number as the body', post('7'), 400],
     ['an array as the body', post('[]'), 400],
-    ['two Authorization headers', post('{"id":1,"name":"a"}', ['Authorization: Bearer a', 'Authorization: Bearer b', 'Content-Type: application/json']), 401],
-    ['a token with spaces inside', post('{"id":1,"name":"a"}', ['Authorization: Bearer a b c', 'Content-Type: application/json']), 401],
+    [
+      'two Authorization headers',
+      post('{"id":1,"name":"a"}', [
+        'Authorization: Bearer a',
+        'Authorization: Bearer b',
+        'Content-Type: application/json',
+      ]),
+      401,
+    ],
+    [
+      'a token with spaces inside',
+      post('{"id":1,"name":"a"}', ['Authorization: Bearer a b c', 'Content-Type: application/json']),
+      401,
+    ],
     ['a method the document does not use', 'PROPFIND /plants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 405],
     ['a method llhttp does not know', 'BREW /plants HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400],
-    ['a traversal path', 'POST /plants/../plants HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}', 404],
-    ['a percent-encoded path', 'POST /%70lants HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}', 404],
-    ['headers too large', `GET /plants HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: ${'v'.repeat(10)}\r\n`).join('')}\r\n`, 431],
+    [
+      'a traversal path',
+      'POST /plants/../plants HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}',
+      404,
+    ],
+    [
+      'a percent-encoded path',
+      'POST /%70lants HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}',
+      404,
+    ],
+    [
+      'headers too large',
+      `GET /plants HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: ${'v'.repeat(10)}\r\n`).join('')}\r\n`,
+      431,
+    ],
     ['a malformed request line', 'HELLO\r\n\r\n', 400],
   ])('%s', async (_, bytes, status) => {
     const before = count();
@@ -43,7 +79,10 @@ describe('hostile input gets a clear 4xx with an Error body, and changes no stat
   });
 
   it('__proto__ and constructor keys pollute nothing', async () => {
-    const answer = await rawRequest(server.port, post('{"id":424242,"name":"p","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'));
+    const answer = await rawRequest(
+      server.port,
+      post('{"id":424242,"name":"p","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}'),
+    );
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ name: 'p' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -51,12 +90,18 @@ describe('hostile input gets a clear 4xx with an Error body, and changes no stat
   });
 
   it('accepts a UTF-8 BOM before the JSON (RFC 8259 lets a parser ignore it)', async () => {
-    const answer = await rawRequest(server.port, post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"id":515151,"name":"bom"}')])));
+    const answer = await rawRequest(
+      server.port,
+      post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"id":515151,"name":"bom"}')])),
+    );
     expect(answer.status).toBe(200);
   });
 
   it('routes an absolute-form request target on its path', async () => {
-    const answer = await rawRequest(server.port, post('{"id":616161,"name":"abs"}').toString().replace('POST /plants', 'POST http://elsewhere.test/plants'));
+    const answer = await rawRequest(
+      server.port,
+      post('{"id":616161,"name":"abs"}').toString().replace('POST /plants', 'POST http://elsewhere.test/plants'),
+    );
     expect(answer.status).toBe(200);
   });
 

@@ -52,9 +52,11 @@ describe('kill -9 under load', () => {
       const parsed = parseJson(await state.body.text());
       expect(parsed.ok).toBe(true);
       const stored = new Set(
-        ((parsed as unknown as { value: { collections: Record<string, Array<{ id: bigint }>> } }).value.collections['/plants'] ?? []).map((p) =>
-          p.id.toString(),
-        ),
+        (
+          (parsed as unknown as { value: { collections: Record<string, Array<{ id: bigint }>> } }).value.collections[
+            '/plants'
+          ] ?? []
+        ).map((p) => p.id.toString()),
       );
       const missing = acknowledged.filter((id) => !stored.has(id));
       expect(missing).toEqual([]);

@@ -5,7 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
 
-const AUTH = { headerKey: 'header-key-1', queryKey: 'query-key-2', cookieKey: 'cookie-key-3', basicAuth: 'alice:s3cret' };
+const AUTH = {
+  headerKey: 'header-key-1',
+  queryKey: 'query-key-2',
+  cookieKey: 'cookie-key-3',
+  basicAuth: 'alice:s3cret',
+};
 
 interface Row {
   spec: string;
@@ -36,7 +41,16 @@ afterAll(() => Promise.all(mocks.map((mock) => mock.close())));
 async function run(row: Row, filter?: string[]): Promise<VerifyReport> {
   const mock = await startMockServer({ port: 0, spec: row.spec });
   mocks.push(mock);
-  return verify({ target: mock.url, token: 'mock-token', spec: row.spec, fixtures: [], generate: 3, seed: 7, auth: row.auth ?? {}, filter });
+  return verify({
+    target: mock.url,
+    token: 'mock-token',
+    spec: row.spec,
+    fixtures: [],
+    generate: 3,
+    seed: 7,
+    auth: row.auth ?? {},
+    filter,
+  });
 }
 
 const failures = (report: VerifyReport, skip: string[] = []) =>
@@ -94,7 +108,8 @@ describe('verify --generate against the plantstore mock', () => {
     const report = await run(DOCUMENTS['shapes from public documents'], ['pullDocument']);
     const bodies = report.cases.map((c) => c.steps[0].request?.body);
     expect(bodies.length).toBeGreaterThan(0);
-    for (const body of bodies) expect(body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><PullDocRequest txn="[^"]*">/);
+    for (const body of bodies)
+      expect(body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><PullDocRequest txn="[^"]*">/);
     expect(failures(report)).toEqual([]);
   });
 
@@ -102,7 +117,9 @@ describe('verify --generate against the plantstore mock', () => {
   // 204 passes without the body the document declares for it (HTTP never sends one).
   it('accepts a declared redirect as the answer, and a 204 without its declared body', async () => {
     const report = await run(DOCUMENTS['shapes from public documents'], ['authorize', 'removeUser']);
-    expect(report.cases.filter((c) => c.id.includes('/valid-')).map((c) => c.steps[0].response?.status)).toEqual([302, 302, 302, 204, 204, 204]);
+    expect(report.cases.filter((c) => c.id.includes('/valid-')).map((c) => c.steps[0].response?.status)).toEqual([
+      302, 302, 302, 204, 204, 204,
+    ]);
     expect(failures(report)).toEqual([]);
   });
 
@@ -111,8 +128,12 @@ describe('verify --generate against the plantstore mock', () => {
   // the object vanish from the form, so that is no negative case.
   it('writes nested deepObject form fields a bracket per level, and drops negatives the form cannot carry', async () => {
     const report = await run(DOCUMENTS['shapes from public documents'], ['createCustomer']);
-    expect(report.cases.find((c) => c.id === 'generated/createCustomer/valid-1')?.steps[0].request?.body).toMatch(/(^|&)line_items%5B0%5D%5Bprice%5D=[^&]+/);
-    expect(report.cases.map((c) => c.name)).not.toContain('createCustomer: rejects /login_page/enabled: removed required field');
+    expect(report.cases.find((c) => c.id === 'generated/createCustomer/valid-1')?.steps[0].request?.body).toMatch(
+      /(^|&)line_items%5B0%5D%5Bprice%5D=[^&]+/,
+    );
+    expect(report.cases.map((c) => c.name)).not.toContain(
+      'createCustomer: rejects /login_page/enabled: removed required field',
+    );
     expect(failures(report)).toEqual([]);
   });
 });

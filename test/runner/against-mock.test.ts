@@ -15,7 +15,9 @@ afterAll(() => mock.close());
 describe('verify against the plantstore mock', () => {
   it('passes every shipped fixture and every generated case', () => {
     const failed = report.cases.filter((c) => c.status !== 'passed');
-    expect(failed.map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`)).toEqual([]);
+    expect(
+      failed.map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
+    ).toEqual([]);
     expect(report.outcome).toBe('passed');
   });
 
@@ -30,7 +32,12 @@ describe('verify against the plantstore mock', () => {
 
   it("warns, without failing, on the mock's documented off-contract 401 and 415", () => {
     const warned = report.cases.filter((c) => c.warnings > 0).map((c) => c.name);
-    expect(warned).toEqual(expect.arrayContaining(['rejects a request without a token', 'rejects a body that is not JSON (Content-Type text/plain)']));
+    expect(warned).toEqual(
+      expect.arrayContaining([
+        'rejects a request without a token',
+        'rejects a body that is not JSON (Content-Type text/plain)',
+      ]),
+    );
     expect(report.summary.warned).toBe(warned.length);
   });
 

@@ -19,7 +19,9 @@ const SECRETS = {
 const AUTH_ARGS = Object.entries(SECRETS).flatMap(([name, value]) => ['--auth', `${name}=${value}`]);
 
 // Every operation but styledQuery, which today's mock refuses (see against-mock-documents.test.ts).
-const FILTERS = ['credentials', 'a request (generated)', 'search:', 'getReport', 'getAccount', 'listTokens'].flatMap((text) => ['--filter', text]);
+const FILTERS = ['credentials', 'a request (generated)', 'search:', 'getReport', 'getAccount', 'listTokens'].flatMap(
+  (text) => ['--filter', text],
+);
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -51,12 +53,15 @@ describe('plantstore verify --auth', () => {
       cases: Array<{ name: string; status: string; steps: Array<{ findings: Array<{ message: string }> }> }>;
     };
     expect(
-      report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
+      report.cases
+        .filter((c) => c.status !== 'passed')
+        .map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
     ).toEqual([]);
     expect(result.code).toBe(0);
     expect(report.uncovered).toEqual([]);
     const everything = [result.stdout, readFileSync(join(dir, 'v.xml'), 'utf8'), JSON.stringify(report)].join('\n');
-    for (const secret of [...Object.values(SECRETS), Buffer.from(SECRETS.basicAuth).toString('base64')]) expect(everything).not.toContain(secret);
+    for (const secret of [...Object.values(SECRETS), Buffer.from(SECRETS.basicAuth).toString('base64')])
+      expect(everything).not.toContain(secret);
     expect(everything).toContain('[redacted]');
   }, 30_000);
 
@@ -65,13 +70,36 @@ describe('plantstore verify --auth', () => {
     ['a flag without "="', ['--auth', 'headerKey'], 'is not NAME=VALUE'],
     ['basic credentials without a colon', ['--auth', 'basicAuth=alice'], 'HTTP basic credentials are USER:PASSWORD'],
   ])('exits 2 on %s', async (_what, args, message) => {
-    const result = await runCli(['verify', '--spec', SPEC, '--target', mock.url, '--token', 't', '--generate', '1', ...args]);
+    const result = await runCli([
+      'verify',
+      '--spec',
+      SPEC,
+      '--target',
+      mock.url,
+      '--token',
+      't',
+      '--generate',
+      '1',
+      ...args,
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
   });
 
   it('names the schemes the document has when the name is wrong', async () => {
-    const result = await runCli(['verify', '--spec', SPEC, '--target', mock.url, '--token', 't', '--generate', '1', '--auth', 'nope=x']);
+    const result = await runCli([
+      'verify',
+      '--spec',
+      SPEC,
+      '--target',
+      mock.url,
+      '--token',
+      't',
+      '--generate',
+      '1',
+      '--auth',
+      'nope=x',
+    ]);
     expect(result.stderr).toContain(
       'headerKey (apiKey), queryKey (apiKey), cookieKey (apiKey), basicAuth (http basic), bearerAuth (http bearer), oauth (oauth2)',
     );

@@ -34,35 +34,49 @@ async function verifyBroken(defect: Defect): Promise<VerifyReport> {
   // A short deadline and parallel cases keep the hanging server's run short. Every other server
   // gets a deadline that only a hang would reach: an endless body must be cut by the size limit,
   // however slowly a busy machine reads it, not by the clock.
-  return verify({ target: server.url, token: 'broken-server-token', timeoutMs: defect === 'hang' ? 800 : 15_000, concurrency: 8 });
+  return verify({
+    target: server.url,
+    token: 'broken-server-token',
+    timeoutMs: defect === 'hang' ? 800 : 15_000,
+    concurrency: 8,
+  });
 }
 
 describe('a server one defect away from correct', () => {
-  it.each(TABLE)('fails "$caseName" with $code when the server has the defect $defect', async ({ defect, caseName, code }) => {
-    const report = await verifyBroken(defect);
-    expect(report.outcome).toBe('failed');
-    const failed = report.cases.find((c) => c.name === caseName)!;
-    expect(failed.status).toBe('failed');
-    expect(failed.steps.flatMap((s) => s.findings).map((f) => f.code)).toContain(code);
-  });
+  it.each(TABLE)(
+    'fails "$caseName" with $code when the server has the defect $defect',
+    async ({ defect, caseName, code }) => {
+      const report = await verifyBroken(defect);
+      expect(report.outcome).toBe('failed');
+      const failed = report.cases.find((c) => c.name === caseName)!;
+      expect(failed.status).toBe('failed');
+      expect(failed.steps.flatMap((s) => s.findings).map((f) => f.code)).toContain(code);
+    },
+  );
 
   it('names the JSON pointer that failed when a required field is missing', async () => {
     const report = await verifyBroken('missing-required-field');
-    const finding = report.cases.find((c) => c.name === 'creates a plant with a tag')!.steps[0].findings.find((f) => f.code === 'missing-required-field')!;
+    const finding = report.cases
+      .find((c) => c.name === 'creates a plant with a tag')!
+      .steps[0].findings.find((f) => f.code === 'missing-required-field')!;
     expect(finding.pointer).toBe('/name');
     expect(finding.message).toContain('/name');
   });
 
   it('shows the expected and actual status of a case the server got wrong', async () => {
     const report = await verifyBroken('auth-not-enforced');
-    const finding = report.cases.find((c) => c.name === 'rejects a request without a token')!.steps[0].findings.find((f) => f.code === 'unexpected-status')!;
+    const finding = report.cases
+      .find((c) => c.name === 'rejects a request without a token')!
+      .steps[0].findings.find((f) => f.code === 'unexpected-status')!;
     expect(finding).toMatchObject({ expected: '401', actual: 200 });
   });
 
   // Only an answer that says it is JSON is held to a schema; an HTML page fails on its media type.
   it('judges an HTML page served for a JSON operation by its Content-Type alone', async () => {
     const report = await verifyBroken('html-answer');
-    const codes = report.cases.find((c) => c.name === 'creates a plant with a tag')!.steps[0].findings.map((f) => f.code);
+    const codes = report.cases
+      .find((c) => c.name === 'creates a plant with a tag')!
+      .steps[0].findings.map((f) => f.code);
     expect(codes).toContain('undeclared-content-type');
     expect(codes).not.toContain('body-not-json');
   });

@@ -1,16 +1,22 @@
 // The runner's small parts: variables, body comparison, expectations, redaction, curl.
 import { describe, expect, it } from 'vitest';
-import { compareJson } from '../../src/runner/compare-json.ts';
-import { toCurl } from '../../src/runner/curl.ts';
-import { checkExpectations } from '../../src/runner/expectations.ts';
-import { createRedactor, redactHeaders, redactQuery } from '../../src/runner/redact.ts';
-import { checkVariable, substitute, substituteText, type VariableScope } from '../../src/runner/variables.ts';
+import { compareJson } from '../../src/runner/run/compare-json.ts';
+import { toCurl } from '../../src/runner/run/curl.ts';
+import { checkExpectations } from '../../src/runner/run/expectations.ts';
+import { createRedactor, redactHeaders, redactQuery } from '../../src/runner/run/redact.ts';
+import { checkVariable, substitute, substituteText, type VariableScope } from '../../src/runner/run/variables.ts';
 
 const scope: VariableScope = {
   token: 'secret-token',
   uniqueId: 1795000000000000007n,
   steps: new Map([
-    ['create', { request: { body: { id: 42, name: 'Fern' } }, response: { status: 200, headers: { location: '/plants/42' }, body: { name: 'Fern' } } }],
+    [
+      'create',
+      {
+        request: { body: { id: 42, name: 'Fern' } },
+        response: { status: 200, headers: { location: '/plants/42' }, body: { name: 'Fern' } },
+      },
+    ],
   ]),
 };
 
@@ -31,7 +37,10 @@ describe('variables', () => {
   });
 
   it('fails on a path an earlier step does not have', () => {
-    expect(substituteText('{{steps.create.response.body.id}}', scope)).toMatchObject({ ok: false, message: expect.stringContaining('nothing at body.id') });
+    expect(substituteText('{{steps.create.response.body.id}}', scope)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('nothing at body.id'),
+    });
   });
 
   it('names the steps that do run earlier when a reference is wrong', () => {
@@ -97,8 +106,13 @@ describe('redaction and curl', () => {
   });
 
   it('writes the token mark as $PLANTSTORE_TOKEN and quotes the rest for sh', () => {
-    const curl = toCurl({ url: 'http://h/plants', method: 'POST', headers: { authorization: 'Bearer MARK' }, body: `{"name":"it's"}` }, 'MARK');
-    expect(curl).toBe(`curl -sS -i -X POST 'http://h/plants' -H 'authorization: Bearer '"$PLANTSTORE_TOKEN" --data-binary '{"name":"it'\\''s"}'`);
+    const curl = toCurl(
+      { url: 'http://h/plants', method: 'POST', headers: { authorization: 'Bearer MARK' }, body: `{"name":"it's"}` },
+      'MARK',
+    );
+    expect(curl).toBe(
+      `curl -sS -i -X POST 'http://h/plants' -H 'authorization: Bearer '"$PLANTSTORE_TOKEN" --data-binary '{"name":"it'\\''s"}'`,
+    );
   });
 
   it('leaves ordinary text alone whatever the secrets: a short one is redacted only by place', () => {
@@ -108,7 +122,12 @@ describe('redaction and curl', () => {
 
   it("redacts credential query parameters by name, the document's apiKey names too, keeping the rest as written", () => {
     const names = { headers: new Set(['x-partner-key']), query: new Set(['partnerkey']) };
-    expect(redactQuery('ids=1,2&access_token=t&partnerKey=k&t=t', names)).toBe('ids=1,2&access_token=[redacted]&partnerKey=[redacted]&t=t');
-    expect(redactHeaders({ 'x-partner-key': 'k', 'x-trace': 't' }, names)).toEqual({ 'x-partner-key': '[redacted]', 'x-trace': 't' });
+    expect(redactQuery('ids=1,2&access_token=t&partnerKey=k&t=t', names)).toBe(
+      'ids=1,2&access_token=[redacted]&partnerKey=[redacted]&t=t',
+    );
+    expect(redactHeaders({ 'x-partner-key': 'k', 'x-trace': 't' }, names)).toEqual({
+      'x-partner-key': '[redacted]',
+      'x-trace': 't',
+    });
   });
 });

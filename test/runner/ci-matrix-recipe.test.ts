@@ -28,7 +28,10 @@ describe("the README's GitHub Actions matrix recipe", () => {
   beforeAll(async () => {
     const spec = writeFiftyOperations(workspace, 'openapi.yaml');
     // The user's server under test: here, the plantstore mock of the same document.
-    writeFileSync(join(workspace, 'start-my-server.sh'), `#!/bin/sh\nexec node plantstore/bin/plantstore.js mock --spec openapi.yaml --port "$PORT" --quiet\n`);
+    writeFileSync(
+      join(workspace, 'start-my-server.sh'),
+      `#!/bin/sh\nexec node plantstore/bin/plantstore.js mock --spec openapi.yaml --port "$PORT" --quiet\n`,
+    );
     chmodSync(join(workspace, 'start-my-server.sh'), 0o755);
     statuses = await runRecipe(workspace, await freePort(), (line) => lines.push(line));
     mock = await startMockServer({ port: 0, spec });
@@ -38,14 +41,22 @@ describe("the README's GitHub Actions matrix recipe", () => {
   afterAll(() => mock?.close());
 
   it('runs four verify jobs and a merge job, as separate processes', () => {
-    expect(Object.keys(statuses), lines.join('\n')).toEqual(['verify 1/4', 'verify 2/4', 'verify 3/4', 'verify 4/4', 'merge']);
+    expect(Object.keys(statuses), lines.join('\n')).toEqual([
+      'verify 1/4',
+      'verify 2/4',
+      'verify 3/4',
+      'verify 4/4',
+      'merge',
+    ]);
     expect(statuses.merge, lines.join('\n')).toBe(whole.outcome === 'passed' ? 0 : 1);
   });
 
   it('merges into the whole run: the same cases in order, verdicts and counts', () => {
     // The merge job's folder is gone; its report came back through the contract-report artifact's log lines.
     const merged = JSON.parse(readFileSync(reportPath(lines), 'utf8')) as VerifyReport;
-    expect(merged.cases.map((c) => [c.id, c.status, c.failures, c.warnings])).toEqual(whole.cases.map((c) => [c.id, c.status, c.failures, c.warnings]));
+    expect(merged.cases.map((c) => [c.id, c.status, c.failures, c.warnings])).toEqual(
+      whole.cases.map((c) => [c.id, c.status, c.failures, c.warnings]),
+    );
     expect(merged.summary).toEqual(whole.summary);
     expect(merged.summary.total).toBeGreaterThan(300);
   });

@@ -11,8 +11,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 it('passes a correct server written independently of the mock', async () => {
-  const report = await verify({ target: server.url, token: 'independent-token', generate: 10, seed: 3, concurrency: 4 });
+  const report = await verify({
+    target: server.url,
+    token: 'independent-token',
+    generate: 10,
+    seed: 3,
+    concurrency: 4,
+  });
   const failed = report.cases.filter((c) => c.status !== 'passed');
-  expect(failed.map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`)).toEqual([]);
+  expect(
+    failed.map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
+  ).toEqual([]);
   expect(report.summary.passed).toBe(report.summary.total);
 });

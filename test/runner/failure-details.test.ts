@@ -1,8 +1,8 @@
 // What a failing case shows under its line: each finding, a diff labelled by what it compares
 // (the status, a header, the body or a place in it), the answer that failed, and a curl command.
 import { describe, expect, it } from 'vitest';
-import { checkContract } from '../../src/runner/contract-checks.ts';
-import { checkExpectations } from '../../src/runner/expectations.ts';
+import { checkContract } from '../../src/runner/run/contract-checks.ts';
+import { checkExpectations } from '../../src/runner/run/expectations.ts';
 import { caseDetails } from '../../src/runner/reporters/case-details.ts';
 import type { CaseResult, Finding, PlainResponse } from '../../src/runner/report.ts';
 import { parseJson } from '../../src/json/exact-json.ts';
@@ -32,14 +32,25 @@ function details(findings: Finding[], response?: PlainResponse): string[] {
     durationMs: 1,
     failures: findings.length,
     warnings: 0,
-    steps: [{ name: 'request', request: { method: 'POST', path: '/plants', query: '', headers: {} }, response, durationMs: 1, findings, curl: 'curl …' }],
+    steps: [
+      {
+        name: 'request',
+        request: { method: 'POST', path: '/plants', query: '', headers: {} },
+        response,
+        durationMs: 1,
+        findings,
+        curl: 'curl …',
+      },
+    ],
   };
   return caseDetails(result).map((line) => line.text);
 }
 
 describe('the diff under a failure', () => {
   it('labels a missing header as that header, absent, not "null"', () => {
-    const lines = details(checkExpectations({ headers: { 'X-Request-Id': true, 'content-type': 'application/json' } }, answer(200, '{}')));
+    const lines = details(
+      checkExpectations({ headers: { 'X-Request-Id': true, 'content-type': 'application/json' } }, answer(200, '{}')),
+    );
     expect(lines).toContain('- expected header x-request-id: (present)');
     expect(lines).toContain('+ actual   header x-request-id: (none)');
     expect(lines).toContain('+ actual   header content-type: (none)');
@@ -58,11 +69,22 @@ describe('the diff under a failure', () => {
 
   it('shows the answer that failed: status, headers and the body cut short', () => {
     const long = 'x'.repeat(1000);
-    const lines = details([{ code: 'unexpected-status', severity: 'failure', message: 'expected status 200, got 400', expected: '200', actual: 400 }], {
-      status: 400,
-      headers: { 'content-type': 'application/json' },
-      body: { error: 400, message: long },
-    });
+    const lines = details(
+      [
+        {
+          code: 'unexpected-status',
+          severity: 'failure',
+          message: 'expected status 200, got 400',
+          expected: '200',
+          actual: 400,
+        },
+      ],
+      {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+        body: { error: 400, message: long },
+      },
+    );
     expect(lines).toContain('answer: 400, content-type: application/json');
     const body = lines.find((line) => line.startsWith('answer body: '))!;
     expect(body.startsWith('answer body: {"error":400,"message":"xxx')).toBe(true);
@@ -76,7 +98,9 @@ describe('a schema finding', () => {
     const { route, validators } = await plantSpecValidators();
     const findings = checkContract({
       route: route('POST', '/plants'),
-      response: answer(200, JSON.stringify({ name: ['Fern'], tag: 'y'.repeat(500) }), { 'content-type': 'application/json' }),
+      response: answer(200, JSON.stringify({ name: ['Fern'], tag: 'y'.repeat(500) }), {
+        'content-type': 'application/json',
+      }),
       validators,
       strict: false,
     });

@@ -14,9 +14,16 @@ const KEYS = [
 export function fiftyOperations(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {
-    Error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+    Error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' } },
+    },
   };
-  const error = { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const error = {
+    description: 'error',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
   NAMES.forEach((name, i) => {
     const Thing = name[0].toUpperCase() + name.slice(1, -1);
     schemas[Thing] = {
@@ -40,7 +47,12 @@ export function fiftyOperations(): Record<string, unknown> {
           { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
         ],
         responses: {
-          '200': { description: 'a page', content: { 'application/json': { schema: { type: 'array', items: { $ref: `#/components/schemas/${Thing}` } } } } },
+          '200': {
+            description: 'a page',
+            content: {
+              'application/json': { schema: { type: 'array', items: { $ref: `#/components/schemas/${Thing}` } } },
+            },
+          },
           default: error,
         },
       },

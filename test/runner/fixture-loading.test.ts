@@ -36,7 +36,10 @@ describe('loading fixtures', () => {
     const cases = loadFixtures([DEFAULT_FIXTURES_DIR]);
     expect(cases.length).toBe(23);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
-    expect(cases.find((c) => c.name === 'rejects a second plant with the same id')!.steps.map((s) => s.name)).toEqual(['create', 'duplicate']);
+    expect(cases.find((c) => c.name === 'rejects a second plant with the same id')!.steps.map((s) => s.name)).toEqual([
+      'create',
+      'duplicate',
+    ]);
   });
 
   it('ships a fixture schema that is itself a valid JSON Schema', () => {
@@ -47,10 +50,11 @@ describe('loading fixtures', () => {
   it('keeps int64 literals exact in YAML and JSON fixtures', () => {
     writeFileSync(
       join(dir, 'big.json'),
-      JSON.stringify({ name: 'big', request: { method: 'POST', path: '/plants', body: { id: 1 } }, expect: { status: 200 } }).replace(
-        '"id":1',
-        '"id":9007199254740993',
-      ),
+      JSON.stringify({
+        name: 'big',
+        request: { method: 'POST', path: '/plants', body: { id: 1 } },
+        expect: { status: 200 },
+      }).replace('"id":1', '"id":9007199254740993'),
     );
     const [json] = loadFixtures([join(dir, 'big.json')]);
     expect((json.steps[0].request.body as { id: unknown }).id).toBe(9007199254740993n);
@@ -58,16 +62,36 @@ describe('loading fixtures', () => {
 
   it.each([
     ['an unknown property', valid.replace('expect:', 'expct:'), /x\.yaml:1:1: \(fixture\): unknown property 'expct'/],
-    ['a request without expect', 'name: a\nrequest:\n  method: POST\n  path: /plants\n', /x\.yaml:1:1: \(fixture\): 'expect' is required with 'request'/],
-    ['an unknown method', valid.replace('POST', 'FETCH'), /x\.yaml:3:11: \/request\/method: must be one of GET, PUT, POST/],
-    ['a status that is no status', valid.replace('200', '"2xy"'), /x\.yaml:6:11: \/expect\/status: must be a status \(100-599\), a class such as "4xx"/],
-    ['a path without a leading slash', valid.replace('/plants', 'plants'), /x\.yaml:4:9: \/request\/path: must match pattern/],
+    [
+      'a request without expect',
+      'name: a\nrequest:\n  method: POST\n  path: /plants\n',
+      /x\.yaml:1:1: \(fixture\): 'expect' is required with 'request'/,
+    ],
+    [
+      'an unknown method',
+      valid.replace('POST', 'FETCH'),
+      /x\.yaml:3:11: \/request\/method: must be one of GET, PUT, POST/,
+    ],
+    [
+      'a status that is no status',
+      valid.replace('200', '"2xy"'),
+      /x\.yaml:6:11: \/expect\/status: must be a status \(100-599\), a class such as "4xx"/,
+    ],
+    [
+      'a path without a leading slash',
+      valid.replace('/plants', 'plants'),
+      /x\.yaml:4:9: \/request\/path: must match pattern/,
+    ],
     [
       'steps and a request together',
       `${valid}steps:\n  - name: s\n    request: {method: GET, path: /}\n    expect: {status: 200}\n`,
       /has either steps or request and expect, not both/,
     ],
-    ['an unknown variable', valid.replace('path: /plants', 'path: /plants/{{plantId}}'), /x\.yaml:4:9: \/request\/path: unknown variable \{\{plantId\}\}/],
+    [
+      'an unknown variable',
+      valid.replace('path: /plants', 'path: /plants/{{plantId}}'),
+      /x\.yaml:4:9: \/request\/path: unknown variable \{\{plantId\}\}/,
+    ],
     [
       'a reference to a later step',
       `name: seq\nsteps:\n  - name: a\n    request: {method: GET, path: "/{{steps.b.response.body.id}}"}\n    expect: {status: 200}\n  - name: b\n    request: {method: GET, path: /}\n    expect: {status: 200}\n`,

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
-import { planBody, writeBody } from '../../src/runner/generated-bodies.ts';
-import { readUrlEncoded } from '../../src/mock/form-body.ts';
+import { planBody, writeBody } from '../../src/runner/generate/generated-bodies.ts';
+import { readUrlEncoded } from '../../src/mock/request/form-body.ts';
 
 const spec = await loadSpec('test/documents/runner-corpus-shapes.yaml');
 const operation = listOperations(spec).find((op) => op.id === 'createCustomer')!;
@@ -15,7 +15,12 @@ const form = plan.plan;
 
 describe('empty arrays and objects in a URL-encoded form', () => {
   it('are written "name=", and read back as they were', () => {
-    const value = { email: 'a@example.com', permissions: [], metadata: {}, invoice_settings: { rendering_options: {} } };
+    const value = {
+      email: 'a@example.com',
+      permissions: [],
+      metadata: {},
+      invoice_settings: { rendering_options: {} },
+    };
     const written = writeBody(form, value, 1, spec.document);
     expect('rawBody' in written && written.rawBody.split('&')).toEqual([
       'email=a%40example.com',
@@ -25,6 +30,9 @@ describe('empty arrays and objects in a URL-encoded form', () => {
     ]);
     const read = readUrlEncoded('rawBody' in written ? written.rawBody : '', form.content, spec.document);
     // rendering_options takes "" too (Stripe's emptyable fields): the empty text is then read as text.
-    expect(read).toEqual({ ok: true, value: { email: 'a@example.com', permissions: [], metadata: {}, invoice_settings: { rendering_options: '' } } });
+    expect(read).toEqual({
+      ok: true,
+      value: { email: 'a@example.com', permissions: [], metadata: {}, invoice_settings: { rendering_options: '' } },
+    });
   });
 });

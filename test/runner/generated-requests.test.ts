@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateCases, type GeneratedCases } from '../../src/runner/generated-cases.ts';
+import { generateCases, type GeneratedCases } from '../../src/runner/generate/generated-cases.ts';
 import type { Case, FixtureRequest } from '../../src/runner/fixture.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { type LoadedSpec } from '../../src/document/loaded-spec.ts';
@@ -13,7 +13,12 @@ import { createValidators } from '../../src/validation/validator.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const PARAMS = 'test/documents/runner-params.yaml';
-const AUTH = { headerKey: 'header-key-1', queryKey: 'query-key-2', cookieKey: 'cookie-key-3', basicAuth: 'alice:s3cret' };
+const AUTH = {
+  headerKey: 'header-key-1',
+  queryKey: 'query-key-2',
+  cookieKey: 'cookie-key-3',
+  basicAuth: 'alice:s3cret',
+};
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 let spec: LoadedSpec;
@@ -36,8 +41,19 @@ const request = (cases: Case[], id: string): FixtureRequest => {
 describe('generated requests for every operation', () => {
   it('gives every operation cases when the run has its credentials', () => {
     expect(all.uncovered).toEqual([]);
-    const operations = new Set(all.cases.filter((c) => !c.id.startsWith('generated/unsupported-method/')).map((c) => c.id.split('/')[1]));
-    expect([...operations].sort()).toEqual(['getAccount', 'getPoint', 'getQuota', 'getReport', 'getSession', 'listTokens', 'search', 'styledQuery']);
+    const operations = new Set(
+      all.cases.filter((c) => !c.id.startsWith('generated/unsupported-method/')).map((c) => c.id.split('/')[1]),
+    );
+    expect([...operations].sort()).toEqual([
+      'getAccount',
+      'getPoint',
+      'getQuota',
+      'getReport',
+      'getSession',
+      'listTokens',
+      'search',
+      'styledQuery',
+    ]);
   });
 
   it('fills path parameters from their schemas: integers in range, a uuid', () => {
@@ -66,17 +82,37 @@ describe('generated requests for every operation', () => {
   });
 
   it.each([
-    ['an API key in a header', 'generated/search/valid-1', (r: FixtureRequest) => r.headers?.['x-api-key'], 'header-key-1'],
+    [
+      'an API key in a header',
+      'generated/search/valid-1',
+      (r: FixtureRequest) => r.headers?.['x-api-key'],
+      'header-key-1',
+    ],
     ['an API key in the query', 'generated/getQuota/valid-1', (r: FixtureRequest) => r.query?.api_key, 'query-key-2'],
-    ['an API key in a cookie', 'generated/getSession/valid-1', (r: FixtureRequest) => r.headers?.cookie, 'session=cookie-key-3'],
+    [
+      'an API key in a cookie',
+      'generated/getSession/valid-1',
+      (r: FixtureRequest) => r.headers?.cookie,
+      'session=cookie-key-3',
+    ],
     [
       'basic credentials',
       'generated/getReport/valid-1',
       (r: FixtureRequest) => r.headers?.authorization,
       `Basic ${Buffer.from('alice:s3cret').toString('base64')}`,
     ],
-    ['a bearer token (--token)', 'generated/getAccount/valid-1', (r: FixtureRequest) => r.headers?.authorization, 'Bearer {{token}}'],
-    ['an oauth2 token, the first alternative', 'generated/listTokens/valid-1', (r: FixtureRequest) => r.headers?.authorization, 'Bearer {{token}}'],
+    [
+      'a bearer token (--token)',
+      'generated/getAccount/valid-1',
+      (r: FixtureRequest) => r.headers?.authorization,
+      'Bearer {{token}}',
+    ],
+    [
+      'an oauth2 token, the first alternative',
+      'generated/listTokens/valid-1',
+      (r: FixtureRequest) => r.headers?.authorization,
+      'Bearer {{token}}',
+    ],
   ])('presents %s', (_what, id, pick, expected) => {
     expect(pick(request(all.cases, id))).toBe(expected);
   });
@@ -87,7 +123,9 @@ describe('generated requests for every operation', () => {
   });
 
   it('rejects, as negative cases, a missing required parameter and missing credentials', () => {
-    const search = all.cases.filter((c) => c.id.startsWith('generated/search/')).map((c) => [c.id.split('/')[2], c.steps[0].expect.status]);
+    const search = all.cases
+      .filter((c) => c.id.startsWith('generated/search/'))
+      .map((c) => [c.id.split('/')[2], c.steps[0].expect.status]);
     expect(search).toEqual(
       expect.arrayContaining([
         ['missing-query-q', '4xx'],
@@ -135,7 +173,13 @@ describe('an operation the generator cannot draw a value for', () => {
         return 'x';
       },
     };
-    const { cases, uncovered } = await generateCases(spec, listOperations(spec), createValidators(spec), { count: 1, seed: 1, auth: AUTH }, source);
+    const { cases, uncovered } = await generateCases(
+      spec,
+      listOperations(spec),
+      createValidators(spec),
+      { count: 1, seed: 1, auth: AUTH },
+      source,
+    );
     expect(uncovered).toEqual([
       {
         operationId: 'getReport',
@@ -156,8 +200,14 @@ describe('a path whose parameter the document does not declare', () => {
       "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /things/{thingId}:\n    get:\n      operationId: getThing\n      responses:\n        '200': { description: ok }\n",
     );
     const loaded = await loadSpec(file);
-    const { cases, uncovered } = await generateCases(loaded, listOperations(loaded), createValidators(loaded), { count: 1, seed: 1, auth: {} });
+    const { cases, uncovered } = await generateCases(loaded, listOperations(loaded), createValidators(loaded), {
+      count: 1,
+      seed: 1,
+      auth: {},
+    });
     expect(cases).toEqual([]);
-    expect(uncovered[0].reason).toBe('the path parameter {thingId} is not declared, so no value can be generated for it');
+    expect(uncovered[0].reason).toBe(
+      'the path parameter {thingId} is not declared, so no value can be generated for it',
+    );
   });
 });

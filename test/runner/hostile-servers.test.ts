@@ -15,7 +15,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(defect: HistoryDefect | undefined, options: Parameters<typeof verify>[0] | object = {}): Promise<VerifyReport> {
+async function run(
+  defect: HistoryDefect | undefined,
+  options: Parameters<typeof verify>[0] | object = {},
+): Promise<VerifyReport> {
   server = await startHistoryServer(defect);
   return verify({ target: server.url, spec: SPEC, generate: 8, seed: 4, timeoutMs: 1000, ...options });
 }
@@ -39,7 +42,11 @@ describe('hostile cases', () => {
     const report = await run('repeated-key-hangs');
     const [fault, ...others] = failures(report);
     expect(others).toEqual([]);
-    expect(fault).toMatchObject({ operationId: 'getHistory', check: 'timeout', signature: 'query lastdays: repeated-key' });
+    expect(fault).toMatchObject({
+      operationId: 'getHistory',
+      check: 'timeout',
+      signature: 'query lastdays: repeated-key',
+    });
     expect(fault.shrunk?.curl).toMatch(/\/history\?lastdays=1&lastdays=2'$/);
     expect(report.stopped).toBeUndefined();
   });
@@ -89,6 +96,8 @@ describe('hostile cases', () => {
     expect(out).toMatch(/Distinct faults: 1\n/);
     expect(out).toMatch(/FAIL {2}getHistory {2}server-error {2}500 RangeError: Invalid time value {2}×\d+\n/);
     expect(out).toMatch(/smallest: curl -sS -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/history\?lastdays=\d+'/);
-    expect(out).toMatch(/1 distinct fault in \d+ cases; operations reached: 4 of 4 declared; declared statuses reached: \d+ of 10; \d+\.\d s/);
+    expect(out).toMatch(
+      /1 distinct fault in \d+ cases; operations reached: 4 of 4 declared; declared statuses reached: \d+ of 10; \d+\.\d s/,
+    );
   });
 });

@@ -4,8 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
-import { generateCases } from '../../src/runner/generated-cases.ts';
-import { HOSTILE_BODIES, hostileBodyText, hostileValues, pickRoundRobin } from '../../src/runner/hostile-values.ts';
+import { generateCases } from '../../src/runner/generate/generated-cases.ts';
+import {
+  HOSTILE_BODIES,
+  hostileBodyText,
+  hostileValues,
+  pickRoundRobin,
+} from '../../src/runner/generate/hostile-values.ts';
 
 const labels = (schema: Record<string, unknown>, repeatable = false) => hostileValues(schema, repeatable).flat();
 
@@ -14,7 +19,16 @@ describe('hostile values by declared type', () => {
     const values = labels({ type: 'integer', minimum: 1, maximum: 5 });
     expect(values.filter((v) => v.kind === 'bounds').map((v) => v.text)).toEqual(['1', '0', '5', '6']);
     const numbers = values.filter((v) => v.kind === 'numbers').map((v) => v.text);
-    for (const text of ['0', '-1', '2147483648', '9007199254740993', '9223372036854775808', '100000000000000000000', '1e309', 'NaN'])
+    for (const text of [
+      '0',
+      '-1',
+      '2147483648',
+      '9007199254740993',
+      '9223372036854775808',
+      '100000000000000000000',
+      '1e309',
+      'NaN',
+    ])
       expect(numbers).toContain(text);
     expect(numbers.some((text) => /^\d{30,}$/.test(text))).toBe(true);
   });
@@ -22,7 +36,9 @@ describe('hostile values by declared type', () => {
   it('confuse types: a number where text goes, true, null, [], {}, an array for a scalar', () => {
     const string = labels({ type: 'string' });
     expect(string.filter((v) => v.kind === 'numbers').map((v) => v.text)).toContain('99999999999');
-    expect(string.filter((v) => v.kind === 'confusion').map((v) => v.json)).toEqual(expect.arrayContaining(['true', 'null', '[]', '{}', '[1,2]']));
+    expect(string.filter((v) => v.kind === 'confusion').map((v) => v.json)).toEqual(
+      expect.arrayContaining(['true', 'null', '[]', '{}', '[1,2]']),
+    );
     expect(
       labels({ type: 'integer' })
         .filter((v) => v.kind === 'confusion')

@@ -82,7 +82,12 @@ describe.skipIf(!CHROMIUM)('verify --html, seen in a browser', () => {
 
   it('shows the summary counts', async () => {
     const count = (kind: string) => page.locator(`#summary .count.${kind} dd`).innerText();
-    expect([await count('total'), await count('passed'), await count('failed'), await count('covered')]).toEqual(['2', '1', '1', '2 of 3']);
+    expect([await count('total'), await count('passed'), await count('failed'), await count('covered')]).toEqual([
+      '2',
+      '1',
+      '1',
+      '2 of 3',
+    ]);
     await expect.poll(() => page.locator('.verdict').innerText()).toBe('FAILED');
   });
 
@@ -95,7 +100,9 @@ describe.skipIf(!CHROMIUM)('verify --html, seen in a browser', () => {
     expect(await failure.locator('pre.request').innerText()).toMatch(/^GET \/jobs/);
     expect(await failure.locator('pre.response').innerText()).toMatch(/^200\n/);
     expect(await failure.locator('pre.curl').isVisible()).toBe(true);
-    expect(await failure.locator('pre.curl').innerText()).toMatch(/^curl -sS -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/jobs'/);
+    expect(await failure.locator('pre.curl').innerText()).toMatch(
+      /^curl -sS -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/jobs'/,
+    );
   });
 
   it('lists the operation no case covered', async () => {
@@ -129,7 +136,8 @@ describe.skipIf(!CHROMIUM)('verify --html, seen in a browser', () => {
   });
 
   it('never shows the token, in the page or in the file', async () => {
-    for (const details of await page.locator('details').all()) await details.evaluate((element) => element.setAttribute('open', ''));
+    for (const details of await page.locator('details').all())
+      await details.evaluate((element) => element.setAttribute('open', ''));
     expect(await page.locator('body').innerText()).not.toContain(TOKEN);
     expect(readFileSync(file, 'utf8')).not.toContain(TOKEN);
   });

@@ -42,7 +42,15 @@ const failing = step('createJob', {
     body: { name: '</pre><script>alert(1)</script>' },
   },
   response: { status: 200, headers: {}, body: { name: '</pre><script>alert(1)</script>', note: 'x'.repeat(20_000) } },
-  findings: [{ code: 'unexpected-status', severity: 'failure', message: 'expected status 400, got 200', expected: 400, actual: 200 }],
+  findings: [
+    {
+      code: 'unexpected-status',
+      severity: 'failure',
+      message: 'expected status 400, got 200',
+      expected: 400,
+      actual: 200,
+    },
+  ],
   curl: `curl -sS -i -X POST 'http://127.0.0.1:4010/jobs?x=<1>' -H 'authorization: Bearer '"$PLANTSTORE_TOKEN"`,
 });
 
@@ -59,11 +67,19 @@ const report: VerifyReport = {
   cases: [
     testCase('rejects <b>bad</b> & "odd" names', 'failed', [failing]),
     testCase('lists jobs', 'passed', [step('listJobs')]),
-    testCase('a job lives and dies', 'passed', [step('createJob', { name: 'create' }), step('listJobs', { name: 'find-in-list' })]),
+    testCase('a job lives and dies', 'passed', [
+      step('createJob', { name: 'create' }),
+      step('listJobs', { name: 'find-in-list' }),
+    ]),
     { ...testCase('not run', 'skipped', []), skipReason: 'after the first failure (--bail)' },
   ],
   uncovered: [
-    { operationId: 'deleteJob', method: 'DELETE', path: '/jobs/{id}', reason: 'no generator for its request body (application/xml); write a fixture for it' },
+    {
+      operationId: 'deleteJob',
+      method: 'DELETE',
+      path: '/jobs/{id}',
+      reason: 'no generator for its request body (application/xml); write a fixture for it',
+    },
   ],
 };
 
@@ -82,7 +98,9 @@ describe('the HTML report', () => {
   });
 
   it('loads nothing from anywhere: no script, stylesheet, image or link to another origin, and a policy forbidding them', () => {
-    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">/);
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">/,
+    );
     expect(html).not.toMatch(/<(?:script|link|img|iframe|object)\b/i);
     expect(html).not.toMatch(/\b(?:src|href)="(?!#)/);
   });
@@ -109,12 +127,16 @@ describe('the HTML report', () => {
     expect(table).toContain(
       '<td class="method">GET</td><td><code>/reports</code></td><td>getReport</td><td>no case sent a request to it (add a fixture, or --generate N)</td>',
     );
-    expect(table).toContain('<td>deleteJob</td><td>no generator for its request body (application/xml); write a fixture for it</td>');
+    expect(table).toContain(
+      '<td>deleteJob</td><td>no generator for its request body (application/xml); write a fixture for it</td>',
+    );
     expect(html).toContain('<dt>operations covered</dt><dd>2 of 4</dd>');
   });
 
   it('links every failed case from the summary', () => {
-    expect(html).toContain('<ol class="failed-list">\n<li><a href="#case-0">rejects &lt;b&gt;bad&lt;/b&gt; &amp; &quot;odd&quot; names</a></li>\n</ol>');
+    expect(html).toContain(
+      '<ol class="failed-list">\n<li><a href="#case-0">rejects &lt;b&gt;bad&lt;/b&gt; &amp; &quot;odd&quot; names</a></li>\n</ol>',
+    );
   });
 
   it('turns control characters into U+FFFD', () => {

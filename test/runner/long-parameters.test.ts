@@ -2,14 +2,22 @@
 // than servers take: of a few draws, a short one is sent.
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/document/operations.ts';
-import { generateParameters } from '../../src/runner/generated-parameters.ts';
+import { generateParameters } from '../../src/runner/generate/generated-parameters.ts';
 
 const operation = {
   id: 'listTransfers',
   method: 'GET',
   path: '/v1/transfers',
   pointer: '#/paths/~1v1~1transfers/get',
-  parameters: [{ name: 'destination', in: 'query', required: true, schema: { type: 'string', maxLength: 5000 }, schemaPointer: '#/p/0/schema' }],
+  parameters: [
+    {
+      name: 'destination',
+      in: 'query',
+      required: true,
+      schema: { type: 'string', maxLength: 5000 },
+      schemaPointer: '#/p/0/schema',
+    },
+  ],
   responses: [],
   security: [],
 } as unknown as Operation;

@@ -7,7 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startMockServer } from '../../src/mock/server.ts';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
-import { startCrudPlantServer, type CrudPlantServer, type CrudPlantServerOptions } from '../fixtures-servers/crud-plant-server.ts';
+import {
+  startCrudPlantServer,
+  type CrudPlantServer,
+  type CrudPlantServerOptions,
+} from '../fixtures-servers/crud-plant-server.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 let folder: string;
@@ -29,7 +33,13 @@ afterEach(async () => {
 
 async function run(options: CrudPlantServerOptions): Promise<VerifyReport> {
   server = await startCrudPlantServer({ limitMinimum: 1, ...options });
-  return verify({ target: server.url, token: 'negative-token', spec: limitFromOne, generate: 1, filter: ['listPlants', 'getPlant'] });
+  return verify({
+    target: server.url,
+    token: 'negative-token',
+    spec: limitFromOne,
+    generate: 1,
+    filter: ['listPlants', 'getPlant'],
+  });
 }
 
 const failures = (report: VerifyReport) => report.cases.filter((c) => c.status === 'failed').map((c) => c.name);
@@ -68,7 +78,9 @@ describe('negative parameter cases', () => {
     try {
       const report = await verify({ target: mock.url, token: 'negative-token', spec: limitFromOne, generate: 2 });
       expect(
-        report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
+        report.cases
+          .filter((c) => c.status !== 'passed')
+          .map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`),
       ).toEqual([]);
       expect(report.cases.some((c) => c.name.includes('"limit" below the minimum 1'))).toBe(true);
     } finally {
@@ -91,7 +103,10 @@ describe('a grown document whose server ignores limit', () => {
     const step = report.cases[0].steps.at(-1)!;
     expect(step.name).toBe('limit-honoured');
     expect(step.findings).toContainEqual(
-      expect.objectContaining({ code: 'limit-ignored', message: 'the list holds 2 items, more than the limit 1 it was asked for' }),
+      expect.objectContaining({
+        code: 'limit-ignored',
+        message: 'the list holds 2 items, more than the limit 1 it was asked for',
+      }),
     );
   });
 });

@@ -15,7 +15,9 @@ async function run(defect?: Parameters<typeof startMediaServer>[0]) {
 }
 
 const failuresOf = (report: Awaited<ReturnType<typeof run>>) =>
-  report.cases.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.steps.flatMap((s) => s.findings.map((f) => f.code)).join(', ')}`);
+  report.cases
+    .filter((c) => c.status === 'failed')
+    .map((c) => `${c.id}: ${c.steps.flatMap((s) => s.findings.map((f) => f.code)).join(', ')}`);
 
 describe('non-JSON media types', () => {
   it('passes a correct server: forms, multipart, text bodies, CSV and plain-text answers', async () => {
@@ -48,7 +50,10 @@ describe('non-JSON media types', () => {
     await run();
     const upload = server!.forms.find((f) => f.path === '/uploads')!;
     expect(upload.contentType).toMatch(/^multipart\/form-data; boundary=/);
-    expect(upload.fields.find(([name]) => name === 'file')![1]).toMatchObject({ file: 'file.bin', type: 'application/octet-stream' });
+    expect(upload.fields.find(([name]) => name === 'file')![1]).toMatchObject({
+      file: 'file.bin',
+      type: 'application/octet-stream',
+    });
     const meta = upload.fields.find(([name]) => name === 'meta');
     if (meta) expect(JSON.parse((meta[1] as { text: string }).text)).toBeTypeOf('object');
   });
@@ -68,8 +73,18 @@ describe('non-JSON media types', () => {
   });
 
   it.each([
-    ['an answer of an undeclared media type (text/html for text/csv)', 'html-export' as const, 'generated/exportCsv/valid-1', 'undeclared-content-type'],
-    ['a JSON answer that breaks its schema', 'wrong-status-json' as const, 'generated/getStatus/valid-1', 'wrong-field-type'],
+    [
+      'an answer of an undeclared media type (text/html for text/csv)',
+      'html-export' as const,
+      'generated/exportCsv/valid-1',
+      'undeclared-content-type',
+    ],
+    [
+      'a JSON answer that breaks its schema',
+      'wrong-status-json' as const,
+      'generated/getStatus/valid-1',
+      'wrong-field-type',
+    ],
   ])('fails %s', async (_what, defect, id, code) => {
     const report = await run(defect);
     expect(failuresOf(report)).toEqual([`${id}: ${code}`]);

@@ -28,7 +28,9 @@ describe('a run with nothing to run', () => {
     const result = await runCli(['verify', '--spec', spec, '--target', 'http://127.0.0.1:9', '--generate', '3']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain("nothing to run: no fixtures, and none of the document's 1 operation got a generated case");
+    expect(result.stderr).toContain(
+      "nothing to run: no fixtures, and none of the document's 1 operation got a generated case",
+    );
     expect(result.stderr).toContain(
       'GET /orders (listOrders): needs credentials the run was not given: --auth partnerKey=KEY (API key in the header "X-Partner-Key")',
     );
@@ -37,7 +39,17 @@ describe('a run with nothing to run', () => {
   it('runs once the credentials are given', async () => {
     const spec = join(tempDir('plantstore-nothing-'), 'keyed.yaml');
     writeFileSync(spec, KEYED_ONLY);
-    const result = await runCli(['verify', '--spec', spec, '--target', 'http://127.0.0.1:9', '--generate', '1', '--auth', 'partnerKey=k-123456789']);
+    const result = await runCli([
+      'verify',
+      '--spec',
+      spec,
+      '--target',
+      'http://127.0.0.1:9',
+      '--generate',
+      '1',
+      '--auth',
+      'partnerKey=k-123456789',
+    ]);
     // Nobody listens on port 9: the cases were built, and the server could not be reached.
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('cannot reach http://127.0.0.1:9');
@@ -46,7 +58,15 @@ describe('a run with nothing to run', () => {
   // OpenAPI 3.1 allows a document of webhooks alone: they are requests the API sends, not ones it
   // answers, so there is nothing to verify, and the run says that rather than asking for flags.
   it('exits 2 saying there is nothing to verify for a document of webhooks alone', async () => {
-    const result = await runCli(['verify', '--spec', 'test/corpus/documents/oai/webhook-example.yaml', '--target', 'http://127.0.0.1:9', '--generate', '3']);
+    const result = await runCli([
+      'verify',
+      '--spec',
+      'test/corpus/documents/oai/webhook-example.yaml',
+      '--target',
+      'http://127.0.0.1:9',
+      '--generate',
+      '3',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(

@@ -2,7 +2,14 @@
 // 3.1's "Style Examples" table (color = "blue", ["blue","black","brown"], {R:100,G:200,B:150}).
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/json/exact-json.ts';
-import { formatOf, serializeCookie, serializeHeader, serializePath, serializeQuery, type ParameterStyle } from '../../src/runner/parameter-style.ts';
+import {
+  formatOf,
+  serializeCookie,
+  serializeHeader,
+  serializePath,
+  serializeQuery,
+  type ParameterStyle,
+} from '../../src/runner/generate/parameter-style.ts';
 
 const STRING = 'blue';
 const ARRAY = ['blue', 'black', 'brown'];

@@ -63,7 +63,9 @@ describe('reports', () => {
   it('shows a failure as expected against actual, with a curl command that uses $PLANTSTORE_TOKEN', () => {
     const block = consoleText.split('\n');
     // A run this long keeps the details for its distinct faults, one block each after the case lines.
-    const at = block.findIndex((line) => line.startsWith('FAIL  ') && line.includes('rejects a plant without a name') && /×\d+$/.test(line));
+    const at = block.findIndex(
+      (line) => line.startsWith('FAIL  ') && line.includes('rejects a plant without a name') && /×\d+$/.test(line),
+    );
     const details = block.slice(at + 1, at + 10).join('\n');
     expect(details).toContain('- expected status: 400');
     expect(details).toContain('+ actual   status: 200');

@@ -2,7 +2,7 @@
 // name=value pair at all, so the parameter would be missing; another draw is sent instead.
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/document/operations.ts';
-import { generateParameters } from '../../src/runner/generated-parameters.ts';
+import { generateParameters } from '../../src/runner/generate/generated-parameters.ts';
 
 const operationWith = (required: boolean) =>
   ({
@@ -10,7 +10,15 @@ const operationWith = (required: boolean) =>
     method: 'GET',
     path: '/traits',
     pointer: '#/paths/~1traits/get',
-    parameters: [{ name: 'category', in: 'query', required, schema: { type: 'array', items: { type: 'string' } }, schemaPointer: '#/p/0/schema' }],
+    parameters: [
+      {
+        name: 'category',
+        in: 'query',
+        required,
+        schema: { type: 'array', items: { type: 'string' } },
+        schemaPointer: '#/p/0/schema',
+      },
+    ],
     responses: [],
     security: [],
   }) as unknown as Operation;
@@ -41,7 +49,9 @@ describe('a required exploded array in the query', () => {
     );
     expect(result).toEqual({
       ok: false,
-      reason: expect.stringContaining('the query parameter "category" could be sent (a required one must write at least one name=value pair'),
+      reason: expect.stringContaining(
+        'the query parameter "category" could be sent (a required one must write at least one name=value pair',
+      ),
     });
   });
 

@@ -6,7 +6,9 @@ import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
 
 const failuresOf = (report: VerifyReport) =>
-  report.cases.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`);
+  report.cases
+    .filter((c) => c.status !== 'passed')
+    .map((c) => `${c.name}: ${c.steps.flatMap((s) => s.findings.map((f) => f.message)).join('; ')}`);
 
 describe('verify run three times in a row against the same mock', () => {
   let mock: MockServer;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
-import { smaller } from '../../src/runner/shrink.ts';
+import { smaller } from '../../src/runner/run/shrink.ts';
 import { startHistoryServer, type HistoryServer } from '../fixtures-servers/history-server.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -38,7 +38,9 @@ describe('auth ignored', () => {
       token: 't0ken',
       generate: 1,
     });
-    expect(failures(report).map((fault) => `${fault.check} ${fault.signature}`)).toEqual(['auth-ignored expected 4xx, got 200 · wrong-credentials']);
+    expect(failures(report).map((fault) => `${fault.check} ${fault.signature}`)).toEqual([
+      'auth-ignored expected 4xx, got 200 · wrong-credentials',
+    ]);
   });
 });
 
@@ -60,16 +62,30 @@ describe('an undeclared method', () => {
     const lenient = await verify({ target: server.url, spec: SPEC, generate: 1, hostile: 0 });
     expect(failures(lenient)).toEqual([]);
     const warned = (lenient.faults ?? []).find((fault) => fault.check === 'unsupported-method');
-    expect(warned).toMatchObject({ severity: 'warning', operationId: '*', signature: 'answered 404 without Allow', count: 4 });
+    expect(warned).toMatchObject({
+      severity: 'warning',
+      operationId: '*',
+      signature: 'answered 404 without Allow',
+      count: 4,
+    });
     const strict = await verify({ target: server.url, spec: SPEC, generate: 1, hostile: 0, strict: true });
-    expect(failures(strict).map((fault) => `${fault.check} ${fault.signature} ${fault.count}`)).toContain('unsupported-method answered 404 without Allow 4');
+    expect(failures(strict).map((fault) => `${fault.check} ${fault.signature} ${fault.count}`)).toContain(
+      'unsupported-method answered 404 without Allow 4',
+    );
   });
 });
 
 describe('response time, when asked', () => {
   it('fails answers slower than --max-response-time', async () => {
     server = await startHistoryServer('slow');
-    const report = await verify({ target: server.url, spec: SPEC, generate: 1, hostile: 0, maxResponseTimeMs: 50, filter: ['getHistory'] });
+    const report = await verify({
+      target: server.url,
+      spec: SPEC,
+      generate: 1,
+      hostile: 0,
+      maxResponseTimeMs: 50,
+      filter: ['getHistory'],
+    });
     expect(failures(report).map((fault) => fault.check)).toEqual(['slow-response']);
     expect(failures(report)[0].example.message).toMatch(/^the answer took \d+ ms, over --max-response-time 50 ms$/);
   });
@@ -93,7 +109,9 @@ describe('the time budget', () => {
     server = await startHistoryServer();
     const report = await verify({ target: server.url, spec: SPEC, generate: 5, timeLimitMs: 1 });
     expect(report.summary.skipped).toBeGreaterThan(0);
-    expect(report.cases.find((c) => c.status === 'skipped')?.skipReason).toBe('not run: --time-limit 0.001 s was reached');
+    expect(report.cases.find((c) => c.status === 'skipped')?.skipReason).toBe(
+      'not run: --time-limit 0.001 s was reached',
+    );
     expect(report.warnings).toContain('--time-limit 0.001 s cut the run: the cases not started are skipped');
     expect(report.stopped).toBeUndefined();
   });
@@ -140,7 +158,12 @@ describe('shrinking steps', () => {
         body: { a: 1, b: 2 },
       }),
     ];
-    expect(steps.map((s) => `${s.rawQuery?.join('&')} ${Object.keys(s.headers ?? {}).join(',')} ${JSON.stringify(s.body)} ${s.path.length}`)).toEqual([
+    expect(
+      steps.map(
+        (s) =>
+          `${s.rawQuery?.join('&')} ${Object.keys(s.headers ?? {}).join(',')} ${JSON.stringify(s.body)} ${s.path.length}`,
+      ),
+    ).toEqual([
       `q=${'y'.repeat(100)} x-trace,content-type {"a":1,"b":2} 103`,
       'x=1 x-trace,content-type {"a":1,"b":2} 103',
       `x=1&q=${'y'.repeat(100)} content-type {"a":1,"b":2} 103`,
@@ -157,7 +180,10 @@ describe('shrinking a case made to be refused', () => {
     const request = {
       method: 'GET',
       path: '/states',
-      rawQuery: ['sort=not-in-the-enum-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'yesterday=true'],
+      rawQuery: [
+        'sort=not-in-the-enum-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+        'yesterday=true',
+      ],
     };
     const steps = [...smaller(request, { query: 'sort', values: true, body: true })];
     expect(steps.map((s) => s.rawQuery)).toEqual([[request.rawQuery[0]]]);
@@ -174,7 +200,8 @@ describe('declared response headers', () => {
     close = () => new Promise((done) => http.close(() => done()));
     return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   }
-  const codes = (report: VerifyReport) => report.cases.flatMap((c) => c.steps.flatMap((s) => s.findings.map((f) => `${f.severity} ${f.code}`)));
+  const codes = (report: VerifyReport) =>
+    report.cases.flatMap((c) => c.steps.flatMap((s) => s.findings.map((f) => `${f.severity} ${f.code}`)));
 
   it('pass a header that matches its schema', async () => {
     const report = await verify({
@@ -189,15 +216,34 @@ describe('declared response headers', () => {
   });
 
   it('fail a header that breaks its schema', async () => {
-    const report = await verify({ target: await quotaServer('many'), spec: 'test/documents/rate-limited.yaml', generate: 1, hostile: 0, filter: ['getQuota'] });
+    const report = await verify({
+      target: await quotaServer('many'),
+      spec: 'test/documents/rate-limited.yaml',
+      generate: 1,
+      hostile: 0,
+      filter: ['getQuota'],
+    });
     expect(codes(report)).toEqual(['failure invalid-response-header']);
   });
 
   it('warn about a required header left out, and fail under --strict', async () => {
     const target = await quotaServer(undefined);
-    const lenient = await verify({ target, spec: 'test/documents/rate-limited.yaml', generate: 1, hostile: 0, filter: ['getQuota'] });
+    const lenient = await verify({
+      target,
+      spec: 'test/documents/rate-limited.yaml',
+      generate: 1,
+      hostile: 0,
+      filter: ['getQuota'],
+    });
     expect(codes(lenient)).toEqual(['warning missing-response-header']);
-    const strict = await verify({ target, spec: 'test/documents/rate-limited.yaml', generate: 1, hostile: 0, strict: true, filter: ['getQuota'] });
+    const strict = await verify({
+      target,
+      spec: 'test/documents/rate-limited.yaml',
+      generate: 1,
+      hostile: 0,
+      strict: true,
+      filter: ['getQuota'],
+    });
     expect(codes(strict)).toEqual(['failure missing-response-header']);
   });
 });

@@ -32,7 +32,11 @@ describe('running cases', () => {
   it('runs only the cases --filter selects, by name or id', async () => {
     const report = await verify({ target: server.url, token: 't', filter: ['int64', 'DUPLICATE'] });
     expect(report.cases.map((c) => c.source)).toEqual(expect.arrayContaining(['fixtures/plant-store/int64.yaml']));
-    expect(report.cases.every((c) => c.id.includes('int64') || c.name.toLowerCase().includes('duplicate') || c.name.includes('same id'))).toBe(true);
+    expect(
+      report.cases.every(
+        (c) => c.id.includes('int64') || c.name.toLowerCase().includes('duplicate') || c.name.includes('same id'),
+      ),
+    ).toBe(true);
     expect(report.cases.length).toBeGreaterThan(1);
   });
 
@@ -52,7 +56,14 @@ describe('running cases', () => {
 
   it('builds the same generated cases from the same seed, and others from another seed', async () => {
     const bodies = async (seed: number) => {
-      const report = await verify({ target: server.url, token: 't', fixtures: [], generate: 4, seed, uniqueIdBase: 1000n });
+      const report = await verify({
+        target: server.url,
+        token: 't',
+        fixtures: [],
+        generate: 4,
+        seed,
+        uniqueIdBase: 1000n,
+      });
       return report.cases.map((c) => [c.name, c.steps[0].request!.body]);
     };
     const first = await bodies(21);
@@ -62,7 +73,9 @@ describe('running cases', () => {
 
   it("gives every case its own {{uniqueId}}, above the last run's", async () => {
     const ids = async () =>
-      (await verify({ target: server.url, token: 't', filter: ['creates a plant'] })).cases.map((c) => BigInt((c.steps[0].request!.body as { id: bigint }).id));
+      (await verify({ target: server.url, token: 't', filter: ['creates a plant'] })).cases.map((c) =>
+        BigInt((c.steps[0].request!.body as { id: bigint }).id),
+      );
     // The base is the clock in ms: the second run is a millisecond later on a faked Date.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     try {
@@ -84,7 +97,9 @@ describe('running cases', () => {
       headers: { 'x-run': 'ci', authorization: 'Bearer from-flag' },
     });
     expect(report.cases.every((c) => c.steps[0].request!.headers['x-run'] === 'ci')).toBe(true);
-    expect(report.cases.find((c) => c.name.includes('with a tag'))!.steps[0].request!.headers.authorization).toBe('Bearer [redacted]');
+    expect(report.cases.find((c) => c.name.includes('with a tag'))!.steps[0].request!.headers.authorization).toBe(
+      'Bearer [redacted]',
+    );
   });
 });
 
@@ -101,15 +116,21 @@ describe('usage and configuration errors', () => {
   });
 
   it('rejects a --filter that matches nothing, naming some cases', async () => {
-    expect((await usageError(verify({ target: server.url, token: 't', filter: ['no such case'] }))).message).toContain('no case matches');
+    expect((await usageError(verify({ target: server.url, token: 't', filter: ['no such case'] }))).message).toContain(
+      'no case matches',
+    );
   });
 
   it('has nothing to run with another document and neither fixtures nor --generate', async () => {
-    expect((await usageError(verify({ target: server.url, spec: 'test/documents/plant-store-3.0.json' }))).message).toContain('nothing to run');
+    expect(
+      (await usageError(verify({ target: server.url, spec: 'test/documents/plant-store-3.0.json' }))).message,
+    ).toContain('nothing to run');
   });
 
   it('fails on an unreadable --ca file', async () => {
-    expect((await usageError(verify({ target: server.url, token: 't', ca: '/no/such/ca.pem' }))).message).toContain('--ca');
+    expect((await usageError(verify({ target: server.url, token: 't', ca: '/no/such/ca.pem' }))).message).toContain(
+      '--ca',
+    );
   });
 
   it('reports a malformed fixture file as FIXTURE_INVALID before sending anything', async () => {

@@ -16,7 +16,10 @@ afterAll(() => server.close());
 
 it('refuses a self-signed HTTPS server before any case, with the TLS error and a hint, without --ca', async () => {
   const run = verify({ target: server.url, token: 'tls-token', filter: ['with a tag'] });
-  await expect(run).rejects.toMatchObject({ code: 'TARGET_UNREACHABLE', message: expect.stringContaining('TLS handshake failed') });
+  await expect(run).rejects.toMatchObject({
+    code: 'TARGET_UNREACHABLE',
+    message: expect.stringContaining('TLS handshake failed'),
+  });
   await expect(run).rejects.toThrow('--ca');
 });
 

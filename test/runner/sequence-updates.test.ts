@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { verify } from '../../src/runner/index.ts';
-import { generateCases, type CaseSource } from '../../src/runner/generated-cases.ts';
+import { generateCases, type CaseSource } from '../../src/runner/generate/generated-cases.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
@@ -33,7 +33,13 @@ const fixed: CaseSource = {
 describe('replace and merge in a sequence', () => {
   it('replaces and merges the created item, keeping its key and giving it a new label', async () => {
     const spec = await loadSpec(CRUD);
-    const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), { count: 1, seed: 1, auth: {} }, fixed);
+    const { cases } = await generateCases(
+      spec,
+      listOperations(spec),
+      createValidators(spec),
+      { count: 1, seed: 1, auth: {} },
+      fixed,
+    );
     const [sequence] = cases.filter((c) => c.id.startsWith('generated/sequence/'));
     expect(sequence.steps.map((s) => s.name)).toEqual(STEPS);
     const step = (name: string) => sequence.steps.find((s) => s.name === name)!;
@@ -42,7 +48,10 @@ describe('replace and merge in a sequence', () => {
       path: '/plants/{{uniqueId}}',
       body: { id: '{{uniqueId}}', name: 'plant replaced {{uniqueId}}', tag: 'green' },
     });
-    expect(step('read-after-replace').expect).toEqual({ status: '2xx', body: { name: 'plant replaced {{uniqueId}}', tag: 'green' } });
+    expect(step('read-after-replace').expect).toEqual({
+      status: '2xx',
+      body: { name: 'plant replaced {{uniqueId}}', tag: 'green' },
+    });
     // The merge schema has no id: the key stays in the path only.
     expect(step('merge').request).toMatchObject({
       method: 'PATCH',
@@ -61,7 +70,14 @@ describe('replace and merge against the plantstore mock', () => {
   afterAll(() => mock.close());
 
   it('pass every step, and the read after the replace sees the new body', async () => {
-    const report = await verify({ target: mock.url, token: 'mock-token', spec: CRUD, generate: 2, seed: 9, filter: ['sequence'] });
+    const report = await verify({
+      target: mock.url,
+      token: 'mock-token',
+      spec: CRUD,
+      generate: 2,
+      seed: 9,
+      filter: ['sequence'],
+    });
     expect(report.cases.map((c) => [c.status, c.steps.map((s) => s.name)])).toEqual([
       ['passed', STEPS],
       ['passed', STEPS],

@@ -63,22 +63,37 @@ describe('sequences against hand-written plant stores', () => {
       code: 'unexpected-status',
       ran: ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete'],
     },
-    { defect: 'hides-from-list', step: 'find-in-list', code: 'not-in-list', ran: ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list'] },
-    { defect: 'ignores-limit', step: 'limit-honoured', code: 'limit-ignored', ran: ['create', 'read', 'create-2', 'limit-honoured'] },
-  ] as const)('fails a plant store that $defect at the step "$step" with $code', async ({ defect, step, code, ran }) => {
-    const { report, sequence } = await runSequences(defect);
-    expect(report.outcome).toBe('failed');
-    expect(sequence.status).toBe('failed');
-    expect(sequence.steps.map((s) => s.name)).toEqual(ran);
-    const broken = sequence.steps.at(-1)!;
-    expect(broken.name).toBe(step);
-    expect(broken.findings.map((f) => f.code)).toContain(code);
-    expect(sequence.steps.slice(0, -1).every((s) => s.findings.every((f) => f.severity !== 'failure'))).toBe(true);
-  });
+    {
+      defect: 'hides-from-list',
+      step: 'find-in-list',
+      code: 'not-in-list',
+      ran: ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list'],
+    },
+    {
+      defect: 'ignores-limit',
+      step: 'limit-honoured',
+      code: 'limit-ignored',
+      ran: ['create', 'read', 'create-2', 'limit-honoured'],
+    },
+  ] as const)(
+    'fails a plant store that $defect at the step "$step" with $code',
+    async ({ defect, step, code, ran }) => {
+      const { report, sequence } = await runSequences(defect);
+      expect(report.outcome).toBe('failed');
+      expect(sequence.status).toBe('failed');
+      expect(sequence.steps.map((s) => s.name)).toEqual(ran);
+      const broken = sequence.steps.at(-1)!;
+      expect(broken.name).toBe(step);
+      expect(broken.findings.map((f) => f.code)).toContain(code);
+      expect(sequence.steps.slice(0, -1).every((s) => s.findings.every((f) => f.severity !== 'failure'))).toBe(true);
+    },
+  );
 
   it('says the deleted plant is still there: 200 where 404 was expected', async () => {
     const { sequence } = await runSequences('forgets-deletes');
-    expect(sequence.steps.at(-1)!.findings).toContainEqual(expect.objectContaining({ code: 'unexpected-status', expected: '404', actual: 200 }));
+    expect(sequence.steps.at(-1)!.findings).toContainEqual(
+      expect.objectContaining({ code: 'unexpected-status', expected: '404', actual: 200 }),
+    );
   });
 
   it('says which plant the list is missing', async () => {
@@ -93,7 +108,9 @@ describe('sequences against hand-written plant stores', () => {
     const { console: out } = await runSequences('forgets-deletes');
     const lines = out.split('\n').map((line) => line.trim());
     const at = lines.findIndex((line) =>
-      line.startsWith('FAIL  /plants sequence 1 (seed 2): create, read, create-2, limit-honoured, find-in-list, delete, read-after-delete, delete-2'),
+      line.startsWith(
+        'FAIL  /plants sequence 1 (seed 2): create, read, create-2, limit-honoured, find-in-list, delete, read-after-delete, delete-2',
+      ),
     );
     expect(at).toBeGreaterThan(-1);
     expect(lines.slice(at + 1, at + 9)).toEqual([
@@ -112,8 +129,12 @@ describe('sequences against hand-written plant stores', () => {
   it('names the broken step in the JUnit failure and lists the steps before it', async () => {
     const { junit } = await runSequences('forgets-deletes');
     expect(checkWellFormedXml(junit)).toEqual({ ok: true });
-    expect(junit).toContain('<failure message="step read-after-delete: expected status 404, got 200" type="unexpected-status">');
-    expect(junit).toMatch(/step create: POST \/plants -&gt; 200[\s\S]*step delete: DELETE \/plants\/\d+ -&gt; 204[\s\S]*step read-after-delete: GET/);
+    expect(junit).toContain(
+      '<failure message="step read-after-delete: expected status 404, got 200" type="unexpected-status">',
+    );
+    expect(junit).toMatch(
+      /step create: POST \/plants -&gt; 200[\s\S]*step delete: DELETE \/plants\/\d+ -&gt; 204[\s\S]*step read-after-delete: GET/,
+    );
   });
 
   it('keeps every step with its request and response in the JSON report', async () => {

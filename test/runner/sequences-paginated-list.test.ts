@@ -21,7 +21,11 @@ beforeAll(() => {
   document.paths['/plants'].get.parameters[0].schema.maximum = 2;
   pagesOfTwo = join(folder, 'grown-limit-max-2.yaml');
   writeFileSync(pagesOfTwo, stringify(document));
-  document.paths['/plants'].get.parameters.push({ name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } });
+  document.paths['/plants'].get.parameters.push({
+    name: 'offset',
+    in: 'query',
+    schema: { type: 'integer', minimum: 0 },
+  });
   pagesOfTwoWithOffset = join(folder, 'grown-limit-max-2-offset.yaml');
   writeFileSync(pagesOfTwoWithOffset, stringify(document));
 });
@@ -35,7 +39,13 @@ afterEach(async () => {
 
 async function listStep(spec: string, options: Parameters<typeof startCrudPlantServer>[0]) {
   server = await startCrudPlantServer(options);
-  const report = await verify({ target: server.url, token: 'paginated-token', spec, generate: 1, filter: ['sequence'] });
+  const report = await verify({
+    target: server.url,
+    token: 'paginated-token',
+    spec,
+    generate: 1,
+    filter: ['sequence'],
+  });
   return { report, step: report.cases[0].steps.find((s) => s.name === 'find-in-list')! };
 }
 
@@ -62,9 +72,15 @@ describe('the list step of a sequence', () => {
 
   it('pages on with offset until the plant turns up', async () => {
     const { report, step } = await listStep(pagesOfTwoWithOffset, { seeded: 3 });
-    expect(server!.requests.filter((r) => r.startsWith('GET /plants?limit=2'))).toEqual(['GET /plants?limit=2', 'GET /plants?limit=2&offset=2']);
+    expect(server!.requests.filter((r) => r.startsWith('GET /plants?limit=2'))).toEqual([
+      'GET /plants?limit=2',
+      'GET /plants?limit=2&offset=2',
+    ]);
     expect(step.request!.query).toBe('limit=2&offset=2');
-    expect(step.response!.body).toEqual([{ name: 'seeded 3' }, expect.objectContaining({ name: expect.stringMatching(/^plant \d+$/) })]);
+    expect(step.response!.body).toEqual([
+      { name: 'seeded 3' },
+      expect.objectContaining({ name: expect.stringMatching(/^plant \d+$/) }),
+    ]);
     expect(step.findings).toEqual([]);
     expect(report.outcome).toBe('passed');
   });
@@ -73,7 +89,9 @@ describe('the list step of a sequence', () => {
     const { report, step } = await listStep(pagesOfTwoWithOffset, { seeded: 3, defect: 'hides-from-list' });
     expect(step.request!.query).toBe('limit=2&offset=2');
     expect(step.findings.map((f) => f.code)).toEqual(['not-in-list']);
-    expect(step.findings[0].message).toMatch(/^the list \(page 2: 1 element, fewer than the limit 2, so it is the last page\)/);
+    expect(step.findings[0].message).toMatch(
+      /^the list \(page 2: 1 element, fewer than the limit 2, so it is the last page\)/,
+    );
     expect(report.outcome).toBe('failed');
   });
 

@@ -7,7 +7,7 @@ import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { stringifyJson } from '../../src/json/exact-json.ts';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
 import type { Case } from '../../src/runner/fixture.ts';
-import { generateCases, type CaseSource } from '../../src/runner/generated-cases.ts';
+import { generateCases, type CaseSource } from '../../src/runner/generate/generated-cases.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
@@ -25,9 +25,14 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 /** The grown document without some of its operations, written to a file. */
 function grownWithout(...operations: Array<'listPlants' | 'getPlant' | 'deletePlant'>): string {
   const document = parse(readFileSync(GROWN, 'utf8'));
-  const where = { listPlants: ['/plants', 'get'], getPlant: ['/plants/{id}', 'get'], deletePlant: ['/plants/{id}', 'delete'] } as const;
+  const where = {
+    listPlants: ['/plants', 'get'],
+    getPlant: ['/plants/{id}', 'get'],
+    deletePlant: ['/plants/{id}', 'delete'],
+  } as const;
   for (const name of operations) delete document.paths[where[name][0]][where[name][1]];
-  if (Object.keys(document.paths['/plants/{id}']).every((key) => key === 'parameters')) delete document.paths['/plants/{id}'];
+  if (Object.keys(document.paths['/plants/{id}']).every((key) => key === 'parameters'))
+    delete document.paths['/plants/{id}'];
   const file = join(folder, `grown-without-${operations.join('-')}.yaml`);
   writeFileSync(file, stringify(document));
   return file;
@@ -39,18 +44,37 @@ const fixedBodies: CaseSource = {
   value: () => 7,
 };
 
-async function sequencesOf(file: string, count = 1, source: CaseSource | undefined = fixedBodies, seed = 1): Promise<Case[]> {
+async function sequencesOf(
+  file: string,
+  count = 1,
+  source: CaseSource | undefined = fixedBodies,
+  seed = 1,
+): Promise<Case[]> {
   const spec = await loadSpec(file);
-  const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), { count, seed, auth: {} }, source);
+  const { cases } = await generateCases(
+    spec,
+    listOperations(spec),
+    createValidators(spec),
+    { count, seed, auth: {} },
+    source,
+  );
   return cases.filter((c) => c.id.startsWith('generated/sequence/'));
 }
 
 describe('the sequences a document gets', () => {
   it.each([
-    ['the grown document', () => GROWN, ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete', 'delete-2']],
+    [
+      'the grown document',
+      () => GROWN,
+      ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'read-after-delete', 'delete-2'],
+    ],
     ['no delete', () => grownWithout('deletePlant'), ['create', 'read', 'create-2', 'limit-honoured', 'find-in-list']],
     ['only create and read', () => grownWithout('deletePlant', 'listPlants'), ['create', 'read']],
-    ['no read', () => grownWithout('getPlant'), ['create', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'delete-2']],
+    [
+      'no read',
+      () => grownWithout('getPlant'),
+      ['create', 'create-2', 'limit-honoured', 'find-in-list', 'delete', 'delete-2'],
+    ],
     ['only create and delete', () => grownWithout('getPlant', 'listPlants'), ['create', 'delete']],
   ])('runs only the steps whose operations exist: %s', async (_what, file, steps) => {
     const [sequence] = await sequencesOf(file());
@@ -75,11 +99,23 @@ describe('the sequences a document gets', () => {
     expect(read.expect).toEqual({ status: '2xx', body: { name: 'plant {{uniqueId}}', tag: 'green' } });
     // A second plant, with the case's second unique id, then a list asked for 1 must hold at most 1.
     expect(create2.request.body).toEqual({ id: '{{uniqueId 2}}', name: 'plant {{uniqueId 2}}', tag: 'green' });
-    expect(limited).toMatchObject({ request: { method: 'GET', path: '/plants', query: { limit: 1 } }, expect: { status: '2xx', listAtMost: 1 } });
+    expect(limited).toMatchObject({
+      request: { method: 'GET', path: '/plants', query: { limit: 1 } },
+      expect: { status: '2xx', listAtMost: 1 },
+    });
     expect(list.request.query).toEqual({ limit: 100 });
-    expect(list.expect).toEqual({ status: '2xx', listContains: { item: { name: 'plant {{uniqueId}}', tag: 'green' }, limit: 100 } });
-    expect(remove2).toMatchObject({ request: { method: 'DELETE', path: '/plants/{{uniqueId 2}}' }, expect: { status: '2xx' } });
-    expect(remove).toMatchObject({ request: { method: 'DELETE', path: '/plants/{{uniqueId}}' }, expect: { status: '2xx' } });
+    expect(list.expect).toEqual({
+      status: '2xx',
+      listContains: { item: { name: 'plant {{uniqueId}}', tag: 'green' }, limit: 100 },
+    });
+    expect(remove2).toMatchObject({
+      request: { method: 'DELETE', path: '/plants/{{uniqueId 2}}' },
+      expect: { status: '2xx' },
+    });
+    expect(remove).toMatchObject({
+      request: { method: 'DELETE', path: '/plants/{{uniqueId}}' },
+      expect: { status: '2xx' },
+    });
     // getPlant declares 200 and 404: "not found" is a 404.
     expect(gone).toMatchObject({ request: { method: 'GET', path: '/plants/{{uniqueId}}' }, expect: { status: [404] } });
   });
@@ -87,7 +123,11 @@ describe('the sequences a document gets', () => {
   it('makes N sequences for --generate N, the same for the same seed', async () => {
     const first = await sequencesOf(GROWN, 3, undefined, 5);
     const again = await sequencesOf(GROWN, 3, undefined, 5);
-    expect(first.map((c) => c.id)).toEqual(['generated/sequence/plants/1', 'generated/sequence/plants/2', 'generated/sequence/plants/3']);
+    expect(first.map((c) => c.id)).toEqual([
+      'generated/sequence/plants/1',
+      'generated/sequence/plants/2',
+      'generated/sequence/plants/3',
+    ]);
     expect(stringifyJson(again as never)).toBe(stringifyJson(first as never));
   });
 });
@@ -112,8 +152,32 @@ describe('sequences against the plantstore mock with the grown document', () => 
   it('runs two sequences of five steps, and they pass', () => {
     const sequences = report.cases.filter((c) => c.id.startsWith('generated/sequence/'));
     expect(sequences.map((c) => [c.status, c.steps.map((s) => `${s.name} ${s.response?.status}`)])).toEqual([
-      ['passed', ['create 200', 'read 200', 'create-2 200', 'limit-honoured 200', 'find-in-list 200', 'delete 204', 'read-after-delete 404', 'delete-2 204']],
-      ['passed', ['create 200', 'read 200', 'create-2 200', 'limit-honoured 200', 'find-in-list 200', 'delete 204', 'read-after-delete 404', 'delete-2 204']],
+      [
+        'passed',
+        [
+          'create 200',
+          'read 200',
+          'create-2 200',
+          'limit-honoured 200',
+          'find-in-list 200',
+          'delete 204',
+          'read-after-delete 404',
+          'delete-2 204',
+        ],
+      ],
+      [
+        'passed',
+        [
+          'create 200',
+          'read 200',
+          'create-2 200',
+          'limit-honoured 200',
+          'find-in-list 200',
+          'delete 204',
+          'read-after-delete 404',
+          'delete-2 204',
+        ],
+      ],
     ]);
   });
 

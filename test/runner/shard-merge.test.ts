@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
-import { generateCases } from '../../src/runner/generated-cases.ts';
+import { generateCases } from '../../src/runner/generate/generated-cases.ts';
 import { mergeReports, verify, writeMerged, type CaseResult, type VerifyReport } from '../../src/runner/index.ts';
 import { parseShard, shardPositions, unitOf } from '../../src/runner/shard.ts';
 import { createValidators } from '../../src/validation/validator.ts';
@@ -19,11 +19,22 @@ const SPEC = writeFiftyOperations(dir);
 const mocks: MockServer[] = [];
 afterAll(() => Promise.all(mocks.map((mock) => mock.close())));
 
-async function run(seed: number, shard?: { index: number; count: number }): Promise<{ report: VerifyReport; file: string }> {
+async function run(
+  seed: number,
+  shard?: { index: number; count: number },
+): Promise<{ report: VerifyReport; file: string }> {
   const mock = await startMockServer({ port: 0, spec: SPEC });
   mocks.push(mock);
   const file = join(dir, `seed-${seed}-${shard ? `${shard.index}-of-${shard.count}` : 'whole'}.json`);
-  const report = await verify({ target: mock.url, spec: SPEC, generate: 3, seed, uniqueIdBase: 1_000_000n, shard, reporters: [{ name: 'json', file }] });
+  const report = await verify({
+    target: mock.url,
+    spec: SPEC,
+    generate: 3,
+    seed,
+    uniqueIdBase: 1_000_000n,
+    shard,
+    reporters: [{ name: 'json', file }],
+  });
   return { report, file };
 }
 
@@ -57,7 +68,12 @@ describe('shards of a generated run on a 50-operation document', () => {
     expect(
       new Set(
         whole.report.cases
-          .filter((c) => c.source === 'generated' && !c.id.startsWith('generated/sequence/') && !c.id.startsWith('generated/unsupported-method/'))
+          .filter(
+            (c) =>
+              c.source === 'generated' &&
+              !c.id.startsWith('generated/sequence/') &&
+              !c.id.startsWith('generated/unsupported-method/'),
+          )
           .map(unitOf),
       ).size,
     ).toBe(50);
@@ -69,7 +85,9 @@ describe('shards of a generated run on a 50-operation document', () => {
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(whole.report.cases.length);
     const ids = parts.flatMap((p) => p.report.cases.map((c) => c.id));
     expect(new Set(ids).size).toBe(ids.length);
-    const largestUnit = Math.max(...Object.values(Object.groupBy(whole.report.cases, unitOf)).map((group) => group!.length));
+    const largestUnit = Math.max(
+      ...Object.values(Object.groupBy(whole.report.cases, unitOf)).map((group) => group!.length),
+    );
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(largestUnit);
   });
 
@@ -92,7 +110,9 @@ describe('shards of a generated run on a 50-operation document', () => {
     const json = JSON.parse(readFileSync(out.json, 'utf8')) as VerifyReport;
     expect(json.summary).toEqual(whole.report.summary);
     expect(json.cases.map((c) => c.id)).toEqual(whole.report.cases.map((c) => c.id));
-    expect(readFileSync(out.junit, 'utf8')).toContain(`tests="${whole.report.summary.total + whole.report.uncovered.length}"`);
+    expect(readFileSync(out.junit, 'utf8')).toContain(
+      `tests="${whole.report.summary.total + whole.report.uncovered.length}"`,
+    );
     expect(readFileSync(out.html, 'utf8')).toContain(`${whole.report.summary.total}`);
   });
 
@@ -111,27 +131,42 @@ describe('shards of a generated run on a 50-operation document', () => {
       writeFileSync(file, JSON.stringify(report));
       return [parts[0].file, file, parts[2].file];
     };
-    expect(() => mergeReports(altered('seed.json', (r) => (r.seed = 8)))).toThrow(/seed.json was run with seed 8, .* with seed 7/);
+    expect(() => mergeReports(altered('seed.json', (r) => (r.seed = 8)))).toThrow(
+      /seed.json was run with seed 8, .* with seed 7/,
+    );
     expect(() => mergeReports(altered('doc.json', (r) => (r.documentHash = '0123456789abcdef')))).toThrow(
       /doc.json was run with the document of hash 0123456789abcdef/,
     );
-    expect(() => mergeReports(altered('version.json', (r) => (r.plantstoreVersion = '9.9.9')))).toThrow(/version.json was run with plantstore 9.9.9/);
+    expect(() => mergeReports(altered('version.json', (r) => (r.plantstoreVersion = '9.9.9')))).toThrow(
+      /version.json was run with plantstore 9.9.9/,
+    );
   });
 });
 
 describe('the split', () => {
-  it.each([1, 2, 5, 42])('with seed %i, puts every case in exactly one of n shards, for n from 1 to 7', async (seed) => {
-    const spec = await loadSpec(SPEC);
-    const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), { count: 2, seed, auth: {} });
-    for (let count = 1; count <= 7; count++) {
-      const all = Array.from({ length: count }, (_, i) => shardPositions(cases, { index: i + 1, count })).flat();
-      expect(all.sort((a, b) => a - b)).toEqual(cases.map((_, position) => position));
-    }
-  });
+  it.each([1, 2, 5, 42])(
+    'with seed %i, puts every case in exactly one of n shards, for n from 1 to 7',
+    async (seed) => {
+      const spec = await loadSpec(SPEC);
+      const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), {
+        count: 2,
+        seed,
+        auth: {},
+      });
+      for (let count = 1; count <= 7; count++) {
+        const all = Array.from({ length: count }, (_, i) => shardPositions(cases, { index: i + 1, count })).flat();
+        expect(all.sort((a, b) => a - b)).toEqual(cases.map((_, position) => position));
+      }
+    },
+  );
 
   it('keeps each sequence and each operation whole in one shard', async () => {
     const spec = await loadSpec(SPEC);
-    const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), { count: 2, seed: 3, auth: {} });
+    const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), {
+      count: 2,
+      seed: 3,
+      auth: {},
+    });
     const owner = new Map<string, number>();
     for (let index = 1; index <= 4; index++)
       for (const position of shardPositions(cases, { index, count: 4 })) {

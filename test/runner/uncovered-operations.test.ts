@@ -11,7 +11,12 @@ const stream = (name: ReporterName) => ({ name, stream: { write: (chunk: string)
 
 beforeAll(async () => {
   server = await startMediaServer();
-  report = await verify({ target: server.url, spec: 'test/documents/runner-media.yaml', generate: 1, reporters: [stream('console'), stream('junit')] });
+  report = await verify({
+    target: server.url,
+    spec: 'test/documents/runner-media.yaml',
+    generate: 1,
+    reporters: [stream('console'), stream('junit')],
+  });
 });
 afterAll(() => server.close());
 
@@ -19,12 +24,16 @@ const REASON = 'no generator for its request body (application/x-protobuf); writ
 
 describe('operations without a generated case', () => {
   it('are listed in the report with their reason', () => {
-    expect(report.uncovered).toEqual([{ operationId: 'importProtobuf', method: 'POST', path: '/imports', reason: REASON }]);
+    expect(report.uncovered).toEqual([
+      { operationId: 'importProtobuf', method: 'POST', path: '/imports', reason: REASON },
+    ]);
     expect(report.outcome).toBe('passed');
   });
 
   it('are listed by the console reporter before the verdict', () => {
-    expect(written.console).toContain(`1 operation got no generated case:\n  NONE  POST /imports (importProtobuf): ${REASON}\n\nPASSED`);
+    expect(written.console).toContain(
+      `1 operation got no generated case:\n  NONE  POST /imports (importProtobuf): ${REASON}\n\nPASSED`,
+    );
   });
 
   it('are skipped test cases of a "not covered" JUnit suite, counted in the totals', () => {

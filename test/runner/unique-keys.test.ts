@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 import { verify, type VerifyReport } from '../../src/runner/index.ts';
-import { generateCases } from '../../src/runner/generated-cases.ts';
-import { uniqueString, uniqueUuid } from '../../src/runner/unique-values.ts';
+import { generateCases } from '../../src/runner/generate/generated-cases.ts';
+import { uniqueString, uniqueUuid } from '../../src/runner/generate/unique-values.ts';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { listOperations } from '../../src/document/operations.ts';
 import { createValidators } from '../../src/validation/validator.ts';
@@ -30,13 +30,23 @@ describe('generated creates', () => {
     ['a uuid key', 'createDevice', '/devices', '{{uniqueUuid}}'],
     ['a string key with maxLength 16 and a pattern', 'createCode', '/codes', '{{uniqueString}}'],
     ['an integer key', 'createTicket', '/tickets', '{{uniqueId}}'],
-  ])('send %s as a run-unique value, in single cases and in sequences', async (_what, operationId, collection, variable) => {
-    const spec = await loadSpec(SPEC);
-    const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), { count: 2, seed: 1, auth: {} });
-    const creates = cases.filter((c) => c.id.startsWith(`generated/${operationId}/valid-`) || c.id.startsWith(`generated/sequence${collection}/`));
-    expect(creates).toHaveLength(4);
-    for (const created of creates) expect((created.steps[0].request.body as { id: unknown }).id).toBe(variable);
-  });
+  ])(
+    'send %s as a run-unique value, in single cases and in sequences',
+    async (_what, operationId, collection, variable) => {
+      const spec = await loadSpec(SPEC);
+      const { cases } = await generateCases(spec, listOperations(spec), createValidators(spec), {
+        count: 2,
+        seed: 1,
+        auth: {},
+      });
+      const creates = cases.filter(
+        (c) =>
+          c.id.startsWith(`generated/${operationId}/valid-`) || c.id.startsWith(`generated/sequence${collection}/`),
+      );
+      expect(creates).toHaveLength(4);
+      for (const created of creates) expect((created.steps[0].request.body as { id: unknown }).id).toBe(variable);
+    },
+  );
 });
 
 describe('creates against the mock, which refuses a key it already holds', () => {
@@ -46,7 +56,17 @@ describe('creates against the mock, which refuses a key it already holds', () =>
     mock = await startMockServer({ port: 0, spec: SPEC });
     // Two runs against the same state, as a CI job re-run would do.
     for (const uniqueIdBase of [1_000_000n, 2_000_000n])
-      runs.push(await verify({ target: mock.url, token: 'mock-token', spec: SPEC, generate: 3, seed: 1, uniqueIdBase, filter: ['create', 'sequence'] }));
+      runs.push(
+        await verify({
+          target: mock.url,
+          token: 'mock-token',
+          spec: SPEC,
+          generate: 3,
+          seed: 1,
+          uniqueIdBase,
+          filter: ['create', 'sequence'],
+        }),
+      );
   });
   afterAll(() => mock.close());
 

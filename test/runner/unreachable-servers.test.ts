@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUT_MS, verify } from '../../src/runner/index.ts';
 import { LIVENESS_TIMEOUT_MS } from '../../src/runner/defaults.ts';
-import { OUTAGE_LIMIT } from '../../src/runner/outage.ts';
+import { OUTAGE_LIMIT } from '../../src/runner/run/outage.ts';
 import { runCli } from '../helpers/cli.ts';
 
 /** A port nobody listens on: bound on port 0, then closed. */
@@ -49,7 +49,15 @@ afterEach(async () => {
 describe('a server that refuses connections or does not resolve', () => {
   it('exits 3 with at most 5 lines, naming the refusal', async () => {
     const port = await closedPort();
-    const result = await runCli(['verify', '--target', `http://127.0.0.1:${port}`, '--token', 'cli-token', '--generate', '2']);
+    const result = await runCli([
+      'verify',
+      '--target',
+      `http://127.0.0.1:${port}`,
+      '--token',
+      'cli-token',
+      '--generate',
+      '2',
+    ]);
     expect(result.code).toBe(3);
     const lines = `${result.stdout}${result.stderr}`.trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(5);
@@ -68,7 +76,11 @@ describe('a server that refuses connections or does not resolve', () => {
     const port = await closedPort();
     const written: string[] = [];
     await expect(
-      verify({ target: `http://127.0.0.1:${port}`, token: 't', reporters: [{ name: 'console', stream: { write: (chunk: string) => written.push(chunk) } }] }),
+      verify({
+        target: `http://127.0.0.1:${port}`,
+        token: 't',
+        reporters: [{ name: 'console', stream: { write: (chunk: string) => written.push(chunk) } }],
+      }),
     ).rejects.toMatchObject({ code: 'TARGET_UNREACHABLE' });
     expect(written).toEqual([]);
   });
@@ -78,10 +90,16 @@ describe('a server that takes connections and never answers', () => {
   it(`stops after ${OUTAGE_LIMIT} time-outs in a row and skips the rest with the reason`, async () => {
     silent = await silentServer();
     const report = await verify({ target: silent.url, token: 'silent-token', timeoutMs: 150 });
-    expect(report.cases.filter((c) => c.status === 'failed').map((c) => c.steps[0].findings[0].code)).toEqual(['timeout', 'timeout', 'timeout']);
+    expect(report.cases.filter((c) => c.status === 'failed').map((c) => c.steps[0].findings[0].code)).toEqual([
+      'timeout',
+      'timeout',
+      'timeout',
+    ]);
     const skipped = report.cases.filter((c) => c.status === 'skipped');
     expect(skipped).toHaveLength(report.cases.length - OUTAGE_LIMIT);
-    expect(new Set(skipped.map((c) => c.skipReason))).toEqual(new Set([`not run: the server stopped answering (${OUTAGE_LIMIT} time-outs in a row)`]));
+    expect(new Set(skipped.map((c) => c.skipReason))).toEqual(
+      new Set([`not run: the server stopped answering (${OUTAGE_LIMIT} time-outs in a row)`]),
+    );
     expect(report.stopped).toContain('the server stopped answering');
     // The cases' requests, and one plain GET that asks whether the server answers anything at all.
     expect(silent.requests()).toBe(OUTAGE_LIMIT + 1);
@@ -100,7 +118,8 @@ describe('a server that takes connections and never answers', () => {
   });
 
   it('keeps a default run under 40 s: the time-outs that stop it, plus the reachability check', () => {
-    // The run above sends OUTAGE_LIMIT requests one after another, each waiting out the deadline, then the liveness GET.
+    // The run above sends OUTAGE_LIMIT requests one after another, each waiting out the deadline, then the liveness
+    // GET.
     expect(OUTAGE_LIMIT * DEFAULT_TIMEOUT_MS + 5000 + LIVENESS_TIMEOUT_MS).toBeLessThan(40_000);
   });
 

@@ -25,9 +25,12 @@ afterAll(async () => {
 describe('plantstore verify', () => {
   it('exits 0 when every case passes, and writes the report files', async () => {
     const dir = tempDir('plantstore-cli-');
-    const result = await run(['--target', mock.url, '--generate', '2', '--junit', join(dir, 'v.xml'), '--json', join(dir, 'v.json')], {
-      PLANTSTORE_TOKEN: 'env-token-value',
-    });
+    const result = await run(
+      ['--target', mock.url, '--generate', '2', '--junit', join(dir, 'v.xml'), '--json', join(dir, 'v.json')],
+      {
+        PLANTSTORE_TOKEN: 'env-token-value',
+      },
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/PASSED: \d+ passed, 0 failed/);
@@ -54,14 +57,26 @@ describe('plantstore verify', () => {
       ['--target', 'http://127.0.0.1:9', '--token', 't', '--fixtures', 'no/such/dir'],
       '--fixtures no/such/dir: no such file or folder',
     ],
-    ['a --spec file that is not there (not "nothing to run")', ['--target', 'http://127.0.0.1:9', '--spec', 'nope.yaml'], '--spec nope.yaml: no such file'],
-    ['a --json report path that is a folder', ['--target', 'http://127.0.0.1:9', '--token', 't', '--json', 'test'], '--json test: is a folder, not a file'],
+    [
+      'a --spec file that is not there (not "nothing to run")',
+      ['--target', 'http://127.0.0.1:9', '--spec', 'nope.yaml'],
+      '--spec nope.yaml: no such file',
+    ],
+    [
+      'a --json report path that is a folder',
+      ['--target', 'http://127.0.0.1:9', '--token', 't', '--json', 'test'],
+      '--json test: is a folder, not a file',
+    ],
     [
       'a --junit report folder that cannot be made',
       ['--target', 'http://127.0.0.1:9', '--token', 't', '--junit', 'package.json/v.xml'],
       "--junit package.json/v.xml: cannot create the report's folder package.json (a part of the path is a file)",
     ],
-    ['a malformed --header', ['--target', 'http://127.0.0.1:9', '--token', 't', '--header', 'nocolon'], 'is not "Name: value"'],
+    [
+      'a malformed --header',
+      ['--target', 'http://127.0.0.1:9', '--token', 't', '--header', 'nocolon'],
+      'is not "Name: value"',
+    ],
     ['an unknown reporter', ['--target', 'http://127.0.0.1:9', '--reporter', 'tap'], 'Invalid values'],
   ])('exits 2 on %s', async (_what, args, message) => {
     const result = await run(args);

@@ -25,9 +25,13 @@ describe.skipIf(!REDIS_SERVER)('a mock whose Redis goes away', () => {
       body: JSON.stringify({ id, name: `P${id}` }),
     });
   const storedIds = async () =>
-    (((await (await fetch(`${mock.url}/__mock/state`)).json()) as { collections: { '/plants'?: Array<{ id: number }> } }).collections['/plants'] ?? []).map(
-      (p) => p.id,
-    );
+    (
+      (
+        (await (await fetch(`${mock.url}/__mock/state`)).json()) as {
+          collections: { '/plants'?: Array<{ id: number }> };
+        }
+      ).collections['/plants'] ?? []
+    ).map((p) => p.id);
 
   it('answers 503 in the Error shape while Redis is gone, logs it once, and keeps every acknowledged create once Redis is back', async () => {
     const acknowledged: number[] = [];
@@ -42,7 +46,9 @@ describe.skipIf(!REDIS_SERVER)('a mock whose Redis goes away', () => {
       expect(answer.headers.get('retry-after')).toBe('1');
       expect(await answer.json()).toEqual({
         error: 503,
-        message: expect.stringMatching(/^the mock's state is unavailable \(Redis at .* cannot be reached\); try again shortly$/),
+        message: expect.stringMatching(
+          /^the mock's state is unavailable \(Redis at .* cannot be reached\); try again shortly$/,
+        ),
       });
     }
     expect((await fetch(`${mock.url}/__mock/state`)).status).toBe(503);

@@ -22,20 +22,23 @@ afterAll(async () => {
 });
 const keep = (replicas: Replica[]) => (started.push(...replicas), replicas);
 
-describe.skipIf(!REDIS_SERVER).each(Object.keys(BATTERY_SUITES) as SuiteId[])('the contract battery (%s) against two replicas on one Redis', (suite) => {
-  let transport: ReturnType<typeof roundRobinTransport>;
-  beforeAll(async () => {
-    transport = roundRobinTransport(keep(await suiteReplicas(BATTERY_SUITES[suite], redis.url, `battery-${suite}`)));
-  }, 60_000);
+describe.skipIf(!REDIS_SERVER).each(Object.keys(BATTERY_SUITES) as SuiteId[])(
+  'the contract battery (%s) against two replicas on one Redis',
+  (suite) => {
+    let transport: ReturnType<typeof roundRobinTransport>;
+    beforeAll(async () => {
+      transport = roundRobinTransport(keep(await suiteReplicas(BATTERY_SUITES[suite], redis.url, `battery-${suite}`)));
+    }, 60_000);
 
-  it.each(
-    casesFor(suite, 'http')
-      .map((c) => c.name)
-      .filter((name) => !PER_REPLICA.has(name)),
-  )('%s', async (name) => {
-    expect(await runBattery(transport, { suite, filter: name })).toEqual([{ suite, name, ok: true }]);
-  });
-});
+    it.each(
+      casesFor(suite, 'http')
+        .map((c) => c.name)
+        .filter((name) => !PER_REPLICA.has(name)),
+    )('%s', async (name) => {
+      expect(await runBattery(transport, { suite, filter: name })).toEqual([{ suite, name, ok: true }]);
+    });
+  },
+);
 
 describe.skipIf(!REDIS_SERVER)('two replicas of the Plant Store CRUD document on one Redis', () => {
   let a: Replica;
@@ -43,13 +46,21 @@ describe.skipIf(!REDIS_SERVER)('two replicas of the Plant Store CRUD document on
   const AUTH = { authorization: 'Bearer t', 'content-type': 'application/json' };
   beforeAll(async () => {
     [a, b] = keep(
-      await Promise.all([0, 1].map(() => startReplica({ spec: 'test/documents/plant-store-crud.yaml', stateUrl: redis.url, statePrefix: 'crud' }))),
+      await Promise.all(
+        [0, 1].map(() =>
+          startReplica({ spec: 'test/documents/plant-store-crud.yaml', stateUrl: redis.url, statePrefix: 'crud' }),
+        ),
+      ),
     );
   }, 60_000);
 
   it('read, list, replace and delete through one what was created through the other', async () => {
     const send = (replica: Replica, method: string, path: string, body?: unknown) =>
-      fetch(`${replica.url}${path}`, { method, headers: AUTH, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${replica.url}${path}`, {
+        method,
+        headers: AUTH,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     expect((await send(a, 'POST', '/plants', { id: 41, name: 'Fern' })).status).toBeLessThan(300);
     expect(await (await send(b, 'GET', '/plants/41')).json()).toMatchObject({ name: 'Fern' });
     expect(await (await send(b, 'GET', '/plants')).json()).toEqual([expect.objectContaining({ name: 'Fern' })]);
@@ -62,7 +73,11 @@ describe.skipIf(!REDIS_SERVER)('two replicas of the Plant Store CRUD document on
   it('give exactly one success for 500 creates of one id sent across both at once (the others: the 400 the document declares)', async () => {
     const statuses = await Promise.all(
       Array.from({ length: 500 }, (_, i) =>
-        fetch(`${(i % 2 ? a : b).url}/plants`, { method: 'POST', headers: AUTH, body: JSON.stringify({ id: 777, name: `racer ${i}` }) }).then((r) => r.status),
+        fetch(`${(i % 2 ? a : b).url}/plants`, {
+          method: 'POST',
+          headers: AUTH,
+          body: JSON.stringify({ id: 777, name: `racer ${i}` }),
+        }).then((r) => r.status),
       ),
     );
     const counts = Object.groupBy(statuses, (status) => (status < 300 ? 'won' : String(status)));
@@ -71,9 +86,15 @@ describe.skipIf(!REDIS_SERVER)('two replicas of the Plant Store CRUD document on
 
   it('share the admin API state: seeded through one, read and cleared through the other', async () => {
     await fetch(`${b.url}/__mock/state`, { method: 'DELETE' });
-    const seeded = await fetch(`${a.url}/__mock/state`, { method: 'POST', headers: AUTH, body: JSON.stringify({ '/plants': [{ id: 5, name: 'Seeded' }] }) });
+    const seeded = await fetch(`${a.url}/__mock/state`, {
+      method: 'POST',
+      headers: AUTH,
+      body: JSON.stringify({ '/plants': [{ id: 5, name: 'Seeded' }] }),
+    });
     expect(seeded.status).toBe(201);
-    expect(((await (await fetch(`${b.url}/__mock/state`)).json()) as { collections: unknown }).collections).toEqual({ '/plants': [{ id: 5, name: 'Seeded' }] });
+    expect(((await (await fetch(`${b.url}/__mock/state`)).json()) as { collections: unknown }).collections).toEqual({
+      '/plants': [{ id: 5, name: 'Seeded' }],
+    });
     expect((await fetch(`${b.url}/__mock/state`, { method: 'DELETE' })).status).toBe(204);
     expect(((await (await fetch(`${a.url}/__mock/state`)).json()) as { collections: unknown }).collections).toEqual({});
   });

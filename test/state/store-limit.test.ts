@@ -16,7 +16,11 @@ const plant = (id: number) => ({ id, name: 'Fern' });
 
 const STORES: Array<[string, (file?: string) => Promise<StateStore>]> = [
   ['the memory store', async () => createMemoryStore({ maxBytes: LIMIT })],
-  ['the state file', (file = join(tempDir('plantstore-limit-'), 'state.log')) => opened(openFileStore(file, silentLogger, { maxBytes: LIMIT }))],
+  [
+    'the state file',
+    (file = join(tempDir('plantstore-limit-'), 'state.log')) =>
+      opened(openFileStore(file, silentLogger, { maxBytes: LIMIT })),
+  ],
 ];
 
 const opened = closeStoresAfterEach();
@@ -26,7 +30,9 @@ describe.each(STORES)('%s with a limit', (_, open) => {
     const store = await open();
     for (let id = 1; id <= 3; id++) expect(store.insert('/plants', String(id), plant(id))).toBe(true);
     expect(() => store.insert('/plants', '4', plant(4))).toThrow(StateFullError);
-    expect(() => store.insert('/plants', '4', plant(4))).toThrow(/state is full.*--max-state-mb.*DELETE \/__mock\/state/);
+    expect(() => store.insert('/plants', '4', plant(4))).toThrow(
+      /state is full.*--max-state-mb.*DELETE \/__mock\/state/,
+    );
     expect(store.size()).toBe(3);
     expect(store.get('/plants', '4')).toBeUndefined();
     // A duplicate is still a duplicate, not a full store.

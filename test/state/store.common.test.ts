@@ -30,7 +30,11 @@ const STORES: Array<[string, () => Promise<StateStore>]> = [
         [
           'the Redis store',
           async () => {
-            const store = await openRedisStore({ url: redis!.url, namespace: `test:${++namespaces}:`, logger: silentLogger });
+            const store = await openRedisStore({
+              url: redis!.url,
+              namespace: `test:${++namespaces}:`,
+              logger: silentLogger,
+            });
             redisStores.push(store);
             return store;
           },
@@ -133,6 +137,10 @@ describe('the memory store', () => {
     store.insert('/plants', '1', { id: 1, name: 'A' }, '{"id":1,  "name":"A"}');
     store.insert('/plants', '2', { id: 2, name: 'B' }, '{\n"id":2,"name":"B"}');
     store.insert('/plants', '3', { id: 3, name: 'C' });
-    expect([...store.texts()].map(([, , text]) => text)).toEqual(['{"id":1,  "name":"A"}', '{"id":2,"name":"B"}', '{"id":3,"name":"C"}']);
+    expect([...store.texts()].map(([, , text]) => text)).toEqual([
+      '{"id":1,  "name":"A"}',
+      '{"id":2,"name":"B"}',
+      '{"id":3,"name":"C"}',
+    ]);
   });
 });

@@ -9,10 +9,19 @@ describe('the order of compiling component schemas', () => {
   const groups = compileOrder({
     components: {
       schemas: {
-        Invoice: { type: 'object', properties: { customer: { anyOf: [{ type: 'string' }, ref('Customer')] }, lines: { type: 'array', items: ref('Line') } } },
+        Invoice: {
+          type: 'object',
+          properties: {
+            customer: { anyOf: [{ type: 'string' }, ref('Customer')] },
+            lines: { type: 'array', items: ref('Line') },
+          },
+        },
         Customer: { type: 'object', properties: { account: ref('Account'), address: ref('Address') } },
         Account: { type: 'object', properties: { owner: ref('Customer') } },
-        Line: { type: 'object', properties: { amount: { type: 'integer' }, 'x-ref': { $ref: '#/components/responses/Other' } } },
+        Line: {
+          type: 'object',
+          properties: { amount: { type: 'integer' }, 'x-ref': { $ref: '#/components/responses/Other' } },
+        },
         Address: { type: 'object' },
         'a/b~c': { allOf: [ref('Address')] },
       },
@@ -21,7 +30,9 @@ describe('the order of compiling component schemas', () => {
   const position = (pointer: string) => groups.findIndex((group) => group.includes(pointer));
 
   it('lists every component schema once, escaped as a pointer', () => {
-    expect(groups.flat().sort()).toEqual(['Account', 'Address', 'Customer', 'Invoice', 'Line', 'a~1b~0c'].map((name) => `#/components/schemas/${name}`));
+    expect(groups.flat().sort()).toEqual(
+      ['Account', 'Address', 'Customer', 'Invoice', 'Line', 'a~1b~0c'].map((name) => `#/components/schemas/${name}`),
+    );
   });
 
   it('puts a cycle in one group', () => {

@@ -57,7 +57,10 @@ const VALUES: Array<[string, JsonValue]> = [
   ['a long name', { id: 'acct_1', name: 'Adaline', secret: 's', balance: 1 }],
   ['a balance past int64', { id: 'acct_1', name: 'Ada', secret: 's', balance: 9223372036854775808n }],
   ['a bad date', { id: 'acct_1', name: 'Ada', secret: 's', balance: 1, opened: 'yesterday' }],
-  ['a bad parent', { id: 'acct_1', name: 'Ada', secret: 's', balance: 1, parent: { id: 'acct_2', name: 'Bo', balance: 'lots' } }],
+  [
+    'a bad parent',
+    { id: 'acct_1', name: 'Ada', secret: 's', balance: 1, parent: { id: 'acct_2', name: 'Bo', balance: 'lots' } },
+  ],
   ['not an object', 'Ada'],
 ];
 
@@ -87,8 +90,12 @@ describe('the cache of compiled validators', () => {
   it('is written by a start that compiled, and read by the next one, which judges alike', async () => {
     const first = await judge();
     expect(first).toMatchObject({ cached: false, saved: true });
-    expect(first.verdicts.filter(([, request]) => (request as { ok: boolean }).ok).map(([label]) => label)).toEqual(['a request']);
-    expect(first.verdicts.filter(([, , answer]) => (answer as { ok: boolean }).ok).map(([label]) => label)).toEqual(['an answer']);
+    expect(first.verdicts.filter(([, request]) => (request as { ok: boolean }).ok).map(([label]) => label)).toEqual([
+      'a request',
+    ]);
+    expect(first.verdicts.filter(([, , answer]) => (answer as { ok: boolean }).ok).map(([label]) => label)).toEqual([
+      'an answer',
+    ]);
     const second = await judge();
     expect(second).toMatchObject({ cached: true, saved: false });
     expect(second.verdicts).toEqual(first.verdicts);

@@ -5,12 +5,23 @@ import { exitCodeOfRun, reportersFor } from '../run-reporters.ts';
 
 const builder = (y: Argv) =>
   y
-    .positional('files', { type: 'string', array: true, describe: "Every shard's --json report (verify --shard i/n --json FILE)" })
-    .option('reporter', { choices: REPORTER_NAMES, default: 'console' as ReporterName, describe: 'What to print on stdout' })
+    .positional('files', {
+      type: 'string',
+      array: true,
+      describe: "Every shard's --json report (verify --shard i/n --json FILE)",
+    })
+    .option('reporter', {
+      choices: REPORTER_NAMES,
+      default: 'console' as ReporterName,
+      describe: 'What to print on stdout',
+    })
     .option('junit', { type: 'string', describe: 'Write the whole run as one JUnit XML report to FILE' })
     .option('json', { type: 'string', describe: 'Write the whole run as one JSON report to FILE' })
     .option('html', { type: 'string', describe: 'Write the whole run as one HTML page to FILE' })
-    .example('$0 merge-reports reports/shard-*.json --junit out/verify.xml --html out/verify.html', 'Join the reports of a 4-job CI matrix')
+    .example(
+      '$0 merge-reports reports/shard-*.json --junit out/verify.xml --html out/verify.html',
+      'Join the reports of a 4-job CI matrix',
+    )
     .epilogue(
       "Exit codes: as the whole run's verify would: 0 every case passed; 1 a case failed; 3 a shard's server stopped answering; 2 the files are not the shards of one run (a shard missing or twice, another seed, document or plantstore version).",
     );

@@ -1,4 +1,4 @@
-import { isLoopback } from '../../mock/admin-access.ts';
+import { isLoopback } from '../../mock/admin/admin-access.ts';
 import { parseArgs } from 'node:util';
 import type { Argv, Options } from 'yargs';
 import { createLogger } from '../../log/logger.ts';
@@ -11,10 +11,10 @@ import {
   type IsolationMode,
   type LogFormat,
 } from '../../mock/options.ts';
-import { ADMIN_ENDPOINTS } from '../../mock/admin.ts';
+import { ADMIN_ENDPOINTS } from '../../mock/admin/admin.ts';
 import { startMockServer } from '../../mock/server.ts';
-import { LATENCY_PROFILES, parseLatency } from '../../mock/latency.ts';
-import { FAULT_MEANINGS } from '../../mock/faults.ts';
+import { LATENCY_PROFILES, parseLatency } from '../../mock/answer/latency.ts';
+import { FAULT_MEANINGS } from '../../mock/answer/faults.ts';
 import { REMOTE_REFS_OPTION, SPEC_OPTION, withSpecOption } from '../command-support.ts';
 
 const d = DEFAULT_MOCK_OPTIONS;
@@ -31,36 +31,71 @@ const OPTIONS = {
     defaultDescription: 'any well-formed token',
     describe: 'Accept only this bearer token (repeatable)',
   },
-  cors: { type: 'boolean', default: d.cors, describe: 'Answer CORS preflights and reflect Origin (--no-cors turns it off)' },
-  'declared-only': { type: 'boolean', default: d.declaredOnly, describe: 'Answer every error with a status the operation declares (400 here)' },
+  cors: {
+    type: 'boolean',
+    default: d.cors,
+    describe: 'Answer CORS preflights and reflect Origin (--no-cors turns it off)',
+  },
+  'declared-only': {
+    type: 'boolean',
+    default: d.declaredOnly,
+    describe: 'Answer every error with a status the operation declares (400 here)',
+  },
   'absent-items': {
     type: 'string',
     choices: ABSENT_ITEM_MODES,
     default: d.absentItems,
-    describe: 'An item not stored, where its operation declares no 404: document (its lowest 2xx, as Prism) or 404 (undeclared)',
+    describe:
+      'An item not stored, where its operation declares no 404: document (its lowest 2xx, as Prism) or 404 (undeclared)',
   },
   seed: { type: 'number', default: d.seed, describe: 'Seed for generated response bodies (Prefer: dynamic=true)' },
   'log-format': { choices: LOG_FORMATS, default: d.logFormat, describe: 'Request log format (to stderr)' },
   quiet: { alias: 'q', type: 'boolean', default: d.quiet, describe: 'No request lines; warnings and errors only' },
-  'journal-size': { type: 'number', default: d.journalSize, describe: 'Requests kept for GET /__mock/requests (0 turns it off)' },
+  'journal-size': {
+    type: 'number',
+    default: d.journalSize,
+    describe: 'Requests kept for GET /__mock/requests (0 turns it off)',
+  },
   'max-body': { type: 'number', default: d.maxBodyBytes, describe: 'Largest request body in bytes (larger: 413)' },
   'max-depth': { type: 'number', default: d.maxDepth, describe: 'Deepest JSON nesting accepted in a body' },
   'max-connections': {
     type: 'number',
     default: d.maxConnections,
-    describe: 'Most connections open at once; past it the oldest idle one is closed to make room (the new one, when none is idle)',
+    describe:
+      'Most connections open at once; past it the oldest idle one is closed to make room (the new one, when none is idle)',
   },
   'max-state-mb': {
     type: 'number',
     default: Math.floor(d.maxStateBytes / 1048576),
     describe: 'Most memory the stored records may take (texts, keys, 32 bytes each); creates past it: 400',
   },
-  'isolate-by': { choices: ISOLATION_MODES, default: d.isolateBy, describe: 'token: each bearer token gets its own state (parallel e2e suites)' },
-  'webhook-url': { type: 'string', describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL" },
-  'webhook-retries': { type: 'number', default: d.webhookRetries, describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s' },
-  'state-file': { type: 'string', describe: 'Keep state across restarts in this append-only file (fsynced before each 200)' },
-  state: { type: 'string', describe: 'redis://host:port/db: keep state in Redis, shared by every mock of the document on it (needs: npm install ioredis)' },
-  'state-prefix': { type: 'string', describe: 'With --state: a further namespace for the keys, to keep mocks of one document on one Redis apart' },
+  'isolate-by': {
+    choices: ISOLATION_MODES,
+    default: d.isolateBy,
+    describe: 'token: each bearer token gets its own state (parallel e2e suites)',
+  },
+  'webhook-url': {
+    type: 'string',
+    describe: "Deliver the document's webhooks (e.g. newPlant on a create) to this URL",
+  },
+  'webhook-retries': {
+    type: 'number',
+    default: d.webhookRetries,
+    describe: 'Retries of a failed webhook delivery, with doubling backoff from 0.5 s',
+  },
+  'state-file': {
+    type: 'string',
+    describe: 'Keep state across restarts in this append-only file (fsynced before each 200)',
+  },
+  state: {
+    type: 'string',
+    describe:
+      'redis://host:port/db: keep state in Redis, shared by every mock of the document on it (needs: npm install ioredis)',
+  },
+  'state-prefix': {
+    type: 'string',
+    describe: 'With --state: a further namespace for the keys, to keep mocks of one document on one Redis apart',
+  },
   strict: {
     type: 'boolean',
     default: d.strictSpec,
@@ -75,10 +110,19 @@ const OPTIONS = {
   'fault-rate': {
     type: 'number',
     default: d.faultRate,
-    describe: 'Answer this share of requests (0.05: 5%) with a declared 5xx or 429, or a reset, close or cut body; drawn by --seed',
+    describe:
+      'Answer this share of requests (0.05: 5%) with a declared 5xx or 429, or a reset, close or cut body; drawn by --seed',
   },
-  watch: { type: 'boolean', default: d.watch, describe: 'Reload the document and the files it refers to when they change; state is kept' },
-  admin: { type: 'boolean', default: d.admin, describe: 'Serve the admin API under /__mock/ (--no-admin turns it off)' },
+  watch: {
+    type: 'boolean',
+    default: d.watch,
+    describe: 'Reload the document and the files it refers to when they change; state is kept',
+  },
+  admin: {
+    type: 'boolean',
+    default: d.admin,
+    describe: 'Serve the admin API under /__mock/ (--no-admin turns it off)',
+  },
   'admin-token': {
     type: 'string',
     defaultDescription: '$PLANTSTORE_ADMIN_TOKEN',
@@ -120,24 +164,30 @@ export interface MockArgs {
 
 /** The checks a value's type cannot express; yargs runs them (and says what is wrong), and so does the quick path. */
 function checkMockArgs(argv: MockArgs): true {
-  if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
+  if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
+    throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
   if (argv['webhook-url'] !== undefined && !/^https?:\/\/\S+$/.test(argv['webhook-url']))
     throw new Error(`--webhook-url must be an http(s) URL, got ${argv['webhook-url']}`);
   for (const name of ['journal-size', 'max-body', 'max-depth', 'max-connections', 'webhook-retries'] as const) {
-    if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
+    if (!Number.isInteger(argv[name]) || argv[name] < 0)
+      throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
   }
-  if (argv['max-connections'] < 1) throw new Error(`--max-connections must be 1 or more, got ${argv['max-connections']}`);
+  if (argv['max-connections'] < 1)
+    throw new Error(`--max-connections must be 1 or more, got ${argv['max-connections']}`);
   if (!Number.isInteger(argv['max-state-mb']) || argv['max-state-mb'] < 1)
     throw new Error(`--max-state-mb must be a whole number of 1 or more, got ${argv['max-state-mb']}`);
   if (argv.latency !== undefined) {
     const read = parseLatency(argv.latency, '--latency');
     if (!read.ok) throw new Error(read.message);
   }
-  if (!(argv['fault-rate'] >= 0 && argv['fault-rate'] <= 1)) throw new Error(`--fault-rate must be from 0 to 1 (0.05 is 5%), got ${argv['fault-rate']}`);
+  if (!(argv['fault-rate'] >= 0 && argv['fault-rate'] <= 1))
+    throw new Error(`--fault-rate must be from 0 to 1 (0.05 is 5%), got ${argv['fault-rate']}`);
   if (argv.state !== undefined && !/^rediss?:\/\/\S+$/.test(argv.state))
     throw new Error(`--state must be a Redis URL, redis://host:port/db, got ${argv.state}`);
-  if (argv.state !== undefined && argv['state-file'] !== undefined) throw new Error('--state and --state-file both say where state lives: give one');
-  if (argv['state-prefix'] !== undefined && argv.state === undefined) throw new Error('--state-prefix needs --state redis://host:port/db');
+  if (argv.state !== undefined && argv['state-file'] !== undefined)
+    throw new Error('--state and --state-file both say where state lives: give one');
+  if (argv['state-prefix'] !== undefined && argv.state === undefined)
+    throw new Error('--state-prefix needs --state redis://host:port/db');
   return true;
 }
 
@@ -194,7 +244,11 @@ const ALL: Record<string, Option> = { spec: SPEC_OPTION, 'remote-refs': REMOTE_R
 const QUICK_CONFIG = Object.fromEntries(
   Object.entries(ALL).map(([name, o]) => [
     name,
-    { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true, ...(o.alias ? { short: o.alias } : {}) },
+    {
+      type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const),
+      multiple: o.array === true,
+      ...(o.alias ? { short: o.alias } : {}),
+    },
   ]),
 );
 
@@ -211,10 +265,20 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
   if (args[0] !== 'mock') return undefined;
   const rest = args.slice(1);
   // Help, version, '--' and bundled or glued short flags (-qp, -p8080) are yargs's to read.
-  if (rest.some((arg) => arg === '--' || arg === '--help' || arg === '-h' || arg === '--version' || /^-[^-]./.test(arg))) return undefined;
+  if (
+    rest.some((arg) => arg === '--' || arg === '--help' || arg === '-h' || arg === '--version' || /^-[^-]./.test(arg))
+  )
+    return undefined;
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: QUICK_CONFIG, strict: true, allowPositionals: false, allowNegative: true, tokens: true });
+    parsed = parseArgs({
+      args: rest,
+      options: QUICK_CONFIG,
+      strict: true,
+      allowPositionals: false,
+      allowNegative: true,
+      tokens: true,
+    });
   } catch {
     return undefined; // unknown flags, positionals, a missing value: yargs says what is wrong
   }
@@ -249,8 +313,10 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
 /** What the start-up banner says of the admin API (never the token). */
 function adminBanner(url: string, host: string, on: boolean, token: string | undefined): string {
   if (!on) return 'admin API: off (--no-admin)';
-  if (token) return `admin API: ${url}/__mock/  (state, requests, switches; a page in a browser; send the admin token as a bearer token)`;
-  if (!isLoopback(host)) return `admin API: locked, since the mock listens on ${host} and no --admin-token (or PLANTSTORE_ADMIN_TOKEN) was given`;
+  if (token)
+    return `admin API: ${url}/__mock/  (state, requests, switches; a page in a browser; send the admin token as a bearer token)`;
+  if (!isLoopback(host))
+    return `admin API: locked, since the mock listens on ${host} and no --admin-token (or PLANTSTORE_ADMIN_TOKEN) was given`;
   return `admin API: ${url}/__mock/  (state, requests, switches; open it in a browser for a page)`;
 }
 
@@ -299,8 +365,12 @@ export const mockCommand = {
         .slice(0, 8)
         .map((op) => `${op.method} ${op.path}`)
         .join(', ') + (ops.length > 8 ? `, and ${ops.length - 8} more` : '');
-    process.stderr.write(`plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${listed}) on ${server.url}\n`);
-    process.stderr.write(`${adminBanner(server.url, argv.host, argv.admin, argv['admin-token'] ?? process.env.PLANTSTORE_ADMIN_TOKEN)}  Ctrl-C to stop\n`);
+    process.stderr.write(
+      `plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${listed}) on ${server.url}\n`,
+    );
+    process.stderr.write(
+      `${adminBanner(server.url, argv.host, argv.admin, argv['admin-token'] ?? process.env.PLANTSTORE_ADMIN_TOKEN)}  Ctrl-C to stop\n`,
+    );
     // One shutdown, whatever asks for it and however often (Ctrl-C, then the SIGTERM of a
     // supervisor that lost patience; bin/plantstore.js when the process that started it is gone).
     let stopping = false;

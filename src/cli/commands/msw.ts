@@ -7,17 +7,26 @@ import { loadCommandSpec, runCommand, withSpecOption } from '../command-support.
 
 const builder = (y: Argv) =>
   withSpecOption(y)
-    .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'The module to write (FILE.js, with FILE.d.ts beside it)' })
+    .option('out', {
+      alias: 'o',
+      type: 'string',
+      demandOption: true,
+      describe: 'The module to write (FILE.js, with FILE.d.ts beside it)',
+    })
     .option('import-from', {
       type: 'string',
       default: 'plantstore/msw',
       describe: 'Where the module imports createHandlers from (a path, for a checkout of plantstore)',
     })
     .check((argv) => {
-      if (!/\.m?js$/.test(argv.out)) throw new PlantstoreError('USAGE', `--out must name a .js or .mjs file, got ${argv.out}`);
+      if (!/\.m?js$/.test(argv.out))
+        throw new PlantstoreError('USAGE', `--out must name a .js or .mjs file, got ${argv.out}`);
       return true;
     })
-    .example('$0 msw --spec openapi.yaml --out src/mocks/plantstore.js', 'The module a Vite app imports: createHandlers() gives MSW handlers');
+    .example(
+      '$0 msw --spec openapi.yaml --out src/mocks/plantstore.js',
+      'The module a Vite app imports: createHandlers() gives MSW handlers',
+    );
 
 type MswArgs = Awaited<ReturnType<typeof builder>['argv']>;
 

@@ -19,15 +19,24 @@ const EPILOGUE = [
 
 const builder = (y: Argv) =>
   withSpecOption(y)
-    .option('upstream', { type: 'string', demandOption: true, describe: 'Base URL of the server to forward to; its path is kept (http://127.0.0.1:8080/api)' })
+    .option('upstream', {
+      type: 'string',
+      demandOption: true,
+      describe: 'Base URL of the server to forward to; its path is kept (http://127.0.0.1:8080/api)',
+    })
     .option('port', { alias: 'p', type: 'number', default: d.port, describe: 'Port to listen on (0 picks a free one)' })
     .option('host', { type: 'string', default: d.host, describe: 'Address to listen on' })
     .option('errors', {
       type: 'boolean',
       default: d.errors,
-      describe: "Refuse an invalid request with the mock's own 4xx (not forwarded); turn an answer that breaks the contract into a 502",
+      describe:
+        "Refuse an invalid request with the mock's own 4xx (not forwarded); turn an answer that breaks the contract into a 502",
     })
-    .option('record', { type: 'string', describe: 'Write each exchange into DIR as a fixture that verify --fixtures DIR replays ({{token}} for credentials)' })
+    .option('record', {
+      type: 'string',
+      describe:
+        'Write each exchange into DIR as a fixture that verify --fixtures DIR replays ({{token}} for credentials)',
+    })
     .option('record-skip-violations', {
       type: 'boolean',
       default: d.recordSkipViolations,
@@ -37,7 +46,8 @@ const builder = (y: Argv) =>
     .option('mock-missing', {
       type: 'boolean',
       default: d.mockMissing,
-      describe: 'Answer from the stateful mock where the upstream lacks a documented operation (404, 405, 501, or connection refused)',
+      describe:
+        'Answer from the stateful mock where the upstream lacks a documented operation (404, 405, 501, or connection refused)',
     })
     .option('ca', { type: 'string', describe: 'PEM file of a certificate to trust (self-signed HTTPS upstream)' })
     .option('timeout', {
@@ -55,21 +65,43 @@ const builder = (y: Argv) =>
       defaultDescription: '$PLANTSTORE_ADMIN_TOKEN',
       describe: 'Bearer token the admin API asks for; needed to use it when --host is not loopback',
     })
-    .option('journal-size', { type: 'number', default: d.journalSize, describe: 'Exchanges kept for GET /__mock/requests (0 turns it off)' })
+    .option('journal-size', {
+      type: 'number',
+      default: d.journalSize,
+      describe: 'Exchanges kept for GET /__mock/requests (0 turns it off)',
+    })
     .option('log-format', { choices: LOG_FORMATS, default: d.logFormat, describe: 'Exchange log format (to stderr)' })
-    .option('quiet', { alias: 'q', type: 'boolean', default: d.quiet, describe: 'No exchange lines; warnings and errors only' })
+    .option('quiet', {
+      alias: 'q',
+      type: 'boolean',
+      default: d.quiet,
+      describe: 'No exchange lines; warnings and errors only',
+    })
     .check((argv) => {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535)
         throw new Error(`--port must be a whole number from 0 to 65535, got ${argv.port}`);
       for (const name of ['timeout', 'max-body', 'journal-size'] as const) {
-        if (!Number.isInteger(argv[name]) || argv[name] < 0) throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
+        if (!Number.isInteger(argv[name]) || argv[name] < 0)
+          throw new Error(`--${name} must be a whole number of 0 or more, got ${argv[name]}`);
       }
       return true;
     })
-    .example('$0 proxy --upstream http://127.0.0.1:8080', 'Validate every exchange with your server, on http://127.0.0.1:4010')
-    .example('$0 proxy --upstream https://staging.example.com/api --ca ca.pem --errors', 'Refuse what breaks the contract, either way')
-    .example('$0 proxy --upstream http://127.0.0.1:8080 --record recorded/', 'Record; then: plantstore verify --target URL --fixtures recorded/ --token T')
-    .example('$0 proxy --upstream http://127.0.0.1:8080 --spec grown.yaml --mock-missing', 'The mock answers what the server does not implement yet')
+    .example(
+      '$0 proxy --upstream http://127.0.0.1:8080',
+      'Validate every exchange with your server, on http://127.0.0.1:4010',
+    )
+    .example(
+      '$0 proxy --upstream https://staging.example.com/api --ca ca.pem --errors',
+      'Refuse what breaks the contract, either way',
+    )
+    .example(
+      '$0 proxy --upstream http://127.0.0.1:8080 --record recorded/',
+      'Record; then: plantstore verify --target URL --fixtures recorded/ --token T',
+    )
+    .example(
+      '$0 proxy --upstream http://127.0.0.1:8080 --spec grown.yaml --mock-missing',
+      'The mock answers what the server does not implement yet',
+    )
     .epilogue(EPILOGUE);
 
 type ProxyArgs = Awaited<ReturnType<typeof builder>['argv']>;
@@ -81,7 +113,11 @@ export const proxyCommand = {
   handler: (argv: ProxyArgs) =>
     runCommand(async () => {
       const { startProxyServer } = await import('../../proxy/proxy-server.ts');
-      const logger = createLogger({ format: argv['log-format'] as LogFormat, quiet: argv.quiet, stream: process.stderr });
+      const logger = createLogger({
+        format: argv['log-format'] as LogFormat,
+        quiet: argv.quiet,
+        stream: process.stderr,
+      });
       const proxy = await startProxyServer({
         upstream: argv.upstream,
         spec: argv.spec,
@@ -102,7 +138,11 @@ export const proxyCommand = {
         quiet: argv.quiet,
         logger,
       });
-      const modes = [argv.errors && '--errors', argv.record && `recording into ${argv.record}`, argv['mock-missing'] && '--mock-missing']
+      const modes = [
+        argv.errors && '--errors',
+        argv.record && `recording into ${argv.record}`,
+        argv['mock-missing'] && '--mock-missing',
+      ]
         .filter(Boolean)
         .join(', ');
       // The banner goes out even with --quiet: with --port 0 it is the only way to learn the port.

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { checkSpec, formatSpecSummary } from '../../mock/check-spec.ts';
+import { checkSpec, formatSpecSummary } from '../../mock/admin/check-spec.ts';
 import { loadAuditedSpec } from '../../example/load-audited-spec.ts';
 import { listOperations } from '../../document/operations.ts';
 import { buildResourceMap } from '../../document/resources.ts';
@@ -13,11 +13,16 @@ const builder = (y: Argv) =>
     .option('bundle', { type: 'boolean', describe: 'One file: external $refs pulled in, internal $refs kept' })
     .conflicts('dereference', 'bundle')
     .option('format', { alias: 'f', choices: SPEC_FORMATS, default: 'json' as SpecFormat, describe: 'Output format' })
-    .option('check', { type: 'boolean', default: false, describe: 'Validate and print a summary (operations, schemas, security schemes, warnings) instead' })
+    .option('check', {
+      type: 'boolean',
+      default: false,
+      describe: 'Validate and print a summary (operations, schemas, security schemes, warnings) instead',
+    })
     .option('resources', {
       type: 'boolean',
       default: false,
-      describe: 'Print the resource map instead: each collection, item path, key, list envelope, paging, encodings, field mapping, kept or not',
+      describe:
+        'Print the resource map instead: each collection, item path, key, list envelope, paging, encodings, field mapping, kept or not',
     })
     .option('strict', {
       type: 'boolean',
@@ -40,8 +45,12 @@ export const specCommand = {
     runCommand(async () => {
       const spec = await loadAuditedSpec(argv.spec, { remoteRefs: argv['remote-refs'], strict: argv.strict });
       if (argv.check) process.stdout.write(formatSpecSummary(checkSpec(spec)));
-      else if (argv.resources) process.stdout.write(formatResourceMap(buildResourceMap(listOperations(spec), spec.document).resources));
-      else process.stdout.write(await renderSpec(spec, { mode: argv.bundle ? 'bundle' : 'dereference', format: argv.format }));
+      else if (argv.resources)
+        process.stdout.write(formatResourceMap(buildResourceMap(listOperations(spec), spec.document).resources));
+      else
+        process.stdout.write(
+          await renderSpec(spec, { mode: argv.bundle ? 'bundle' : 'dereference', format: argv.format }),
+        );
       return 0;
     }),
 };

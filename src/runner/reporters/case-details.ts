@@ -53,7 +53,9 @@ const BODY_SHOWN = 300;
 /** A finding's line, and its expected/actual diff when it has both sides. */
 export function findingLines(finding: Finding): DetailLine[] {
   const kind = finding.severity === 'failure' ? 'failure' : 'warning';
-  const lines: DetailLine[] = [{ kind, text: `${finding.severity === 'failure' ? 'x' : '!'} ${finding.code}: ${finding.message}` }];
+  const lines: DetailLine[] = [
+    { kind, text: `${finding.severity === 'failure' ? 'x' : '!'} ${finding.code}: ${finding.message}` },
+  ];
   const label = diffLabel(finding);
   if (label !== undefined) {
     lines.push({ kind: 'expected', text: `- expected ${label}: ${show(finding.expected, 'none')}` });

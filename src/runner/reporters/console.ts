@@ -4,9 +4,16 @@
 // lines without their details. Either way the run ends with its distinct faults, one line each
 // with its count and the smallest request that shows it as curl, and a closing summary.
 import type { CaseResult, VerifyReport } from '../report.ts';
-import { coverageTotals } from '../coverage.ts';
-import { faultOf, type Fault } from '../faults.ts';
-import { answerLines, caseDetails, findingLines, requestLine, type DetailKind, type DetailLine } from './case-details.ts';
+import { coverageTotals } from '../run/coverage.ts';
+import { faultOf, type Fault } from '../run/faults.ts';
+import {
+  answerLines,
+  caseDetails,
+  findingLines,
+  requestLine,
+  type DetailKind,
+  type DetailLine,
+} from './case-details.ts';
 import type { Reporter, ReporterContext } from './reporter.ts';
 
 /** Runs shorter than this many cases finish before a progress line would help. */
@@ -27,7 +34,8 @@ const COLORS: Record<DetailKind | 'PASS' | 'FAIL' | 'WARN' | 'SKIP', [number, nu
 };
 
 export function createConsoleReporter(context: ReporterContext): Reporter {
-  const paint = (kind: keyof typeof COLORS, text: string) => (context.color ? `\u001b[${COLORS[kind][0]}m${text}\u001b[${COLORS[kind][1]}m` : text);
+  const paint = (kind: keyof typeof COLORS, text: string) =>
+    context.color ? `\u001b[${COLORS[kind][0]}m${text}\u001b[${COLORS[kind][1]}m` : text;
   let progressShown = false;
   let passed = 0;
   let failed = 0;
@@ -76,10 +84,17 @@ export function createConsoleReporter(context: ReporterContext): Reporter {
       for (const warning of report.warnings ?? []) context.write(`\n${paint('WARN', 'WARN')}  ${warning}\n`);
       writeFaults(report, context.write, paint);
       if (report.uncovered.length > 0) {
-        context.write(`\n${report.uncovered.length} operation${report.uncovered.length === 1 ? '' : 's'} got no generated case:\n`);
-        for (const item of report.uncovered) context.write(`  ${paint('SKIP', 'NONE')}  ${item.method} ${item.path} (${item.operationId}): ${item.reason}\n`);
+        context.write(
+          `\n${report.uncovered.length} operation${report.uncovered.length === 1 ? '' : 's'} got no generated case:\n`,
+        );
+        for (const item of report.uncovered)
+          context.write(
+            `  ${paint('SKIP', 'NONE')}  ${item.method} ${item.path} (${item.operationId}): ${item.reason}\n`,
+          );
       }
-      context.write(`\n${verdict}: ${parts.join(', ')} of ${summary.total} (${(report.durationMs / 1000).toFixed(1)} s)\n`);
+      context.write(
+        `\n${verdict}: ${parts.join(', ')} of ${summary.total} (${(report.durationMs / 1000).toFixed(1)} s)\n`,
+      );
       const closing = closingSummary(report);
       if (closing) context.write(`${closing}\n`);
       if (report.stopped !== undefined) context.write(`Stopped early, ${report.stopped}\n`);
@@ -91,15 +106,26 @@ export function createConsoleReporter(context: ReporterContext): Reporter {
   };
 }
 
-function caseLine(result: CaseResult, paint: (kind: 'PASS' | 'FAIL' | 'WARN' | 'SKIP', text: string) => string): string {
-  const label = result.status === 'failed' ? 'FAIL' : result.status === 'skipped' ? 'SKIP' : result.warnings > 0 ? 'WARN' : 'PASS';
+function caseLine(
+  result: CaseResult,
+  paint: (kind: 'PASS' | 'FAIL' | 'WARN' | 'SKIP', text: string) => string,
+): string {
+  const label =
+    result.status === 'failed' ? 'FAIL' : result.status === 'skipped' ? 'SKIP' : result.warnings > 0 ? 'WARN' : 'PASS';
   const why = result.status === 'skipped' ? `  (${result.skipReason ?? 'not run'})` : `  (${result.durationMs} ms)`;
   const where = result.source === 'generated' ? '' : `  ${result.source}`;
   return `${paint(label, label)}  ${result.name}${why}${where}\n`;
 }
 
-/** The distinct faults, failures first: one line each with its count, then its first message and the smallest request as curl. */
-function writeFaults(report: VerifyReport, write: (chunk: string) => void, paint: (kind: keyof typeof COLORS, text: string) => string): void {
+/**
+ * The distinct faults, failures first: one line each with its count, then its first message and the smallest request
+ * as curl.
+ */
+function writeFaults(
+  report: VerifyReport,
+  write: (chunk: string) => void,
+  paint: (kind: keyof typeof COLORS, text: string) => string,
+): void {
   const faults = report.faults ?? [];
   if (faults.length === 0) return;
   const failures = faults.filter((fault) => fault.severity === 'failure');
@@ -114,9 +140,11 @@ function writeFaults(report: VerifyReport, write: (chunk: string) => void, paint
     if (fault.severity !== 'failure') continue;
     // The first case that showed it: its request, this fault's finding (the others of the same
     // fault in that answer counted, not repeated), the diff, the answer and curl ...
-    for (const line of faultLines(fault, byId.get(fault.example.caseId))) write(`      ${paint(line.kind, line.text)}\n`);
+    for (const line of faultLines(fault, byId.get(fault.example.caseId)))
+      write(`      ${paint(line.kind, line.text)}\n`);
     // ... and the smallest request that still shows it, when shrinking made it smaller.
-    if (fault.shrunk?.curl && fault.shrunk.curl !== fault.example.curl) write(`      ${paint('heading', 'smallest:')} ${paint('curl', fault.shrunk.curl)}\n`);
+    if (fault.shrunk?.curl && fault.shrunk.curl !== fault.example.curl)
+      write(`      ${paint('heading', 'smallest:')} ${paint('curl', fault.shrunk.curl)}\n`);
   }
 }
 
@@ -131,7 +159,8 @@ function faultLines(fault: Fault, example: CaseResult | undefined): DetailLine[]
     });
     if (mine.length === 0) continue;
     const lines: DetailLine[] = [{ kind: 'heading', text: requestLine(step) }, ...findingLines(mine[0])];
-    if (mine.length > 1) lines.push({ kind: 'failure', text: `  (and ${mine.length - 1} more like it in this answer)` });
+    if (mine.length > 1)
+      lines.push({ kind: 'failure', text: `  (and ${mine.length - 1} more like it in this answer)` });
     if (step.response) lines.push(...answerLines(step.response));
     if (step.curl) lines.push({ kind: 'curl', text: step.curl });
     return lines;

@@ -38,7 +38,9 @@ export function renderHtml(report: VerifyReport, operations: PlannedOperation[] 
   // Without the document's list (a library caller's reporter), the generator's own list is all there is.
   const unreached = operations.length > 0 ? operations.filter((op) => !reached.has(op.operationId)) : report.uncovered;
   const verdict = report.outcome === 'passed' ? 'PASSED' : 'FAILED';
-  const failed = report.cases.map((result, index) => ({ result, index })).filter(({ result }) => result.status === 'failed');
+  const failed = report.cases
+    .map((result, index) => ({ result, index }))
+    .filter(({ result }) => result.status === 'failed');
   const count = (label: string, value: number | string, kind: string) =>
     `<div class="count ${kind}"><dt>${esc(label)}</dt><dd>${esc(String(value))}</dd></div>`;
   const out: string[] = [
@@ -56,7 +58,9 @@ export function renderHtml(report: VerifyReport, operations: PlannedOperation[] 
     count('failed', summary.failed, 'failed'),
     count('with warnings', summary.warned, 'warned'),
     count('skipped', summary.skipped, 'skipped'),
-    ...(operations.length > 0 ? [count('operations covered', `${operations.length - unreached.length} of ${operations.length}`, 'covered')] : []),
+    ...(operations.length > 0
+      ? [count('operations covered', `${operations.length - unreached.length} of ${operations.length}`, 'covered')]
+      : []),
     '</dl>',
   ];
   if (failed.length > 0) {
@@ -70,13 +74,17 @@ export function renderHtml(report: VerifyReport, operations: PlannedOperation[] 
     );
   out.push('</section>');
 
-  out.push(`<section id="uncovered" aria-labelledby="uncovered-title"><h2 id="uncovered-title">Operations no case covered (${unreached.length})</h2>`);
+  out.push(
+    `<section id="uncovered" aria-labelledby="uncovered-title"><h2 id="uncovered-title">Operations no case covered (${unreached.length})</h2>`,
+  );
   if (unreached.length === 0) out.push('<p>Every operation of the document got at least one request.</p>');
   else {
     out.push('<table><thead><tr><th>Method</th><th>Path</th><th>Operation</th><th>Why</th></tr></thead><tbody>');
     for (const op of unreached) {
       const why = reasons.get(op.operationId) ?? 'no case sent a request to it (add a fixture, or --generate N)';
-      out.push(`<tr><td class="method">${esc(op.method)}</td><td><code>${esc(op.path)}</code></td><td>${esc(op.operationId)}</td><td>${esc(why)}</td></tr>`);
+      out.push(
+        `<tr><td class="method">${esc(op.method)}</td><td><code>${esc(op.path)}</code></td><td>${esc(op.operationId)}</td><td>${esc(why)}</td></tr>`,
+      );
     }
     out.push('</tbody></table>');
   }
@@ -108,7 +116,10 @@ function renderFaults(report: VerifyReport): string[] {
   return out;
 }
 
-/** Operations by their declared statuses, each cell reached, failed or not reached; statuses answered but not declared after them. */
+/**
+ * Operations by their declared statuses, each cell reached, failed or not reached; statuses answered but not declared
+ * after them.
+ */
 function renderCoverage(report: VerifyReport): string[] {
   const table = report.coverage ?? [];
   if (table.length === 0) return [];
@@ -135,13 +146,16 @@ function renderCoverage(report: VerifyReport): string[] {
 
 /** Cases under the one operation all their steps reach; cases across several, or none, in groups of their own. */
 function groupByOperation(cases: CaseResult[], operations: PlannedOperation[]): Group[] {
-  const byId = new Map<string, Group>(operations.map((op) => [op.operationId, { title: `${op.method} ${op.path}`, operation: op, cases: [] }]));
+  const byId = new Map<string, Group>(
+    operations.map((op) => [op.operationId, { title: `${op.method} ${op.path}`, operation: op, cases: [] }]),
+  );
   const several: Group = { title: 'Sequences across operations', cases: [] };
   const none: Group = { title: 'Requests no operation of the document answers', cases: [] };
   const notRun: Group = { title: 'Cases not run', cases: [] };
   cases.forEach((result, index) => {
     const ids = [...new Set(result.steps.map((s) => s.operationId).filter((id): id is string => id !== undefined))];
-    let group = result.steps.length === 0 ? notRun : ids.length > 1 ? several : ids.length === 0 ? none : byId.get(ids[0]);
+    let group =
+      result.steps.length === 0 ? notRun : ids.length > 1 ? several : ids.length === 0 ? none : byId.get(ids[0]);
     if (!group) {
       group = { title: ids[0], cases: [] };
       byId.set(ids[0], group);
@@ -165,7 +179,8 @@ function renderGroup(group: Group): string {
 }
 
 function renderCase(result: CaseResult, index: number): string {
-  const label = result.status === 'failed' ? 'FAIL' : result.status === 'skipped' ? 'SKIP' : result.warnings > 0 ? 'WARN' : 'PASS';
+  const label =
+    result.status === 'failed' ? 'FAIL' : result.status === 'skipped' ? 'SKIP' : result.warnings > 0 ? 'WARN' : 'PASS';
   const about = [
     result.source === 'generated' ? result.id : result.source,
     result.status === 'skipped' ? (result.skipReason ?? 'not run') : `${result.durationMs} ms`,
@@ -189,11 +204,17 @@ function renderCase(result: CaseResult, index: number): string {
 function renderStep(result: CaseResult, step: StepResult): string {
   const lines = caseDetails({ ...result, steps: [step] });
   const of = (...kinds: string[]) => lines.filter((line) => kinds.includes(line.kind));
-  const out = [`<div class="step"><h4>${result.steps.length > 1 ? `step ${esc(step.name)}: ` : ''}${esc(requestLine(step))}</h4>`, '<ul class="findings">'];
+  const out = [
+    `<div class="step"><h4>${result.steps.length > 1 ? `step ${esc(step.name)}: ` : ''}${esc(requestLine(step))}</h4>`,
+    '<ul class="findings">',
+  ];
   for (const line of of('failure', 'warning')) out.push(`<li class="${line.kind}">${esc(line.text)}</li>`);
   out.push('</ul>');
   const diff = of('expected', 'actual');
-  if (diff.length > 0) out.push(`<pre class="diff">${diff.map((line) => `<span class="${line.kind}">${esc(line.text)}</span>`).join('\n')}</pre>`);
+  if (diff.length > 0)
+    out.push(
+      `<pre class="diff">${diff.map((line) => `<span class="${line.kind}">${esc(line.text)}</span>`).join('\n')}</pre>`,
+    );
   out.push('<div class="exchange">');
   out.push(`<div><h5>Request</h5><pre class="request">${esc(requestText(step.request))}</pre></div>`);
   out.push(`<div><h5>Answer</h5><pre class="response">${esc(responseText(step.response))}</pre></div>`);
@@ -205,9 +226,11 @@ function renderStep(result: CaseResult, step: StepResult): string {
 
 function requestText(request: PlainRequest | undefined): string {
   if (!request) return '(not sent: the request could not be built)';
-  return [`${request.method} ${request.path}${request.query ? `?${request.query}` : ''}`, ...headerLines(request.headers), ...bodyLines(request.body)].join(
-    '\n',
-  );
+  return [
+    `${request.method} ${request.path}${request.query ? `?${request.query}` : ''}`,
+    ...headerLines(request.headers),
+    ...bodyLines(request.body),
+  ].join('\n');
 }
 
 function responseText(response: PlainResponse | undefined): string {
@@ -215,12 +238,18 @@ function responseText(response: PlainResponse | undefined): string {
   return [`${response.status}`, ...headerLines(response.headers), ...bodyLines(response.body)].join('\n');
 }
 
-const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
 
 function bodyLines(body: JsonValue | undefined): string[] {
   if (body === undefined) return [];
   const text = typeof body === 'string' ? body : stringifyJson(body, 2);
-  return ['', text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters; the JSON report has them all)` : text];
+  return [
+    '',
+    text.length > BODY_LIMIT
+      ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters; the JSON report has them all)`
+      : text,
+  ];
 }
 
 // Control characters other than tab and line ends have no place in HTML text; they are shown as U+FFFD.

@@ -7,7 +7,15 @@ import type { CaseResult, VerifyReport } from '../report.ts';
 import { caseDetails, failedStep } from './case-details.ts';
 import type { Reporter, ReporterContext } from './reporter.ts';
 
-const TRANSPORT_CODES = new Set(['timeout', 'connection-refused', 'connection-reset', 'unreachable', 'tls-error', 'invalid-http', 'transport-error']);
+const TRANSPORT_CODES = new Set([
+  'timeout',
+  'connection-refused',
+  'connection-reset',
+  'unreachable',
+  'tls-error',
+  'invalid-http',
+  'transport-error',
+]);
 
 export function createJunitReporter(context: ReporterContext): Reporter {
   return {
@@ -64,7 +72,8 @@ function testcase(result: CaseResult, source: string): string[] {
   const details = caseDetails(result)
     .map((line) => (line.kind === 'heading' || line.kind === 'step' ? line.text : `  ${line.text}`))
     .join('\n');
-  if (result.status === 'skipped') return [`${open}>`, `      <skipped message="${attr(result.skipReason ?? 'not run')}"/>`, '    </testcase>'];
+  if (result.status === 'skipped')
+    return [`${open}>`, `      <skipped message="${attr(result.skipReason ?? 'not run')}"/>`, '    </testcase>'];
   if (result.status === 'passed' && result.warnings === 0) return [`${open}/>`];
   const lines = [`${open}>`];
   if (result.status === 'failed') {
@@ -89,12 +98,17 @@ function seconds(ms: number): string {
 }
 
 // XML 1.0 cannot hold most control characters at all, not even escaped; they become U+FFFD.
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function text(value: string): string {
   return value.replace(NOT_XML, '\uFFFD').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 function attr(value: string): string {
-  return text(value).replaceAll('"', '&quot;').replaceAll('\n', '&#10;').replaceAll('\r', '&#13;').replaceAll('\t', '&#9;');
+  return text(value)
+    .replaceAll('"', '&quot;')
+    .replaceAll('\n', '&#10;')
+    .replaceAll('\r', '&#13;')
+    .replaceAll('\t', '&#9;');
 }

@@ -1,0 +1,404 @@
+// Where every answer of the mock is decided: what an admitted request gets (`decide`) and what a
+// refused one gets (`error`). One place, so that a reader finds why any request got its status and
+// body one hop from the engine's respond(), and so that answers, forced answers, refusals and
+// webhook announcements cannot drift apart (one error shape, one negotiation, one check of every
+// body against its schema). The rules live in their own modules, each one call from here.
+import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
+import type { Logger } from '../../log/logger.ts';
+import type { LoadedSpec } from '../../document/loaded-spec.ts';
+import { declaredStatuses, jsonContent, preferDeclared, type Operation } from '../../document/operations.ts';
+import { withArticle } from '../../document/english.ts';
+import type { ResourceBinding } from '../../document/resources.ts';
+import type { StateStore, StoredRecord } from '../../state/store.ts';
+import type { Validators } from '../../validation/validator.ts';
+import type { HttpRequest } from '../../http/types.ts';
+import { absentAnswer, absentItemWarnings } from './absent-items.ts';
+import { createDeclaredAnswers, INVALID } from './declared-answers.ts';
+import { documentAnswer } from './document-answer.ts';
+import { generateBody } from './dynamic-body.ts';
+import { createErrorBodies } from './error-bodies.ts';
+import { createFieldMaker } from './field-maker.ts';
+import { createForcedResponder, type Preferences } from './forced-response.ts';
+import { keepFitting } from './keep-fitting.ts';
+import type { MockOptions } from '../options.ts';
+import type { BodyResult } from '../request/request-body.ts';
+import { createResponder, type Reply, type Responder } from './responder.ts';
+import { planServerFields } from './server-fields.ts';
+import { applyState, type ListPage, type StateContext, type StateHooks, type StateResult } from './state-actions.ts';
+import { createTombstones } from '../../state/tombstones.ts';
+import { exampleOf } from './forced-response.ts';
+import { pageEnvelope } from './list-envelope.ts';
+import { itemLocation, noContent, successStatus, withHeader } from './operation-facts.ts';
+import { declaredSuccess } from '../../document/operation-facts.ts';
+
+/** An answer, and the record a successful change touched (for webhooks). */
+export type StateReply = Reply & { changed?: StoredRecord };
+
+/**
+ * What an admitted request gets, before it is written: a 406 (the declared types none of which
+ * Accept allows), a forced answer, what a state action did (created, exists, full, absent, read,
+ * listed, replaced, removed, ...: see StateResult), or the document's own answer.
+ */
+export type Decision =
+  | { kind: 'not-acceptable'; request: HttpRequest; operation: Operation; declared: string[] }
+  | { kind: 'forced'; request: HttpRequest; operation: Operation; preferences: Preferences }
+  | { kind: 'state'; context: StateContext; result: StateResult }
+  | { kind: 'document'; request: HttpRequest; operation: Operation };
+
+/** A value now, or later: the common request is answered synchronously, like a hand-written server. */
+export type Eventually<T> = T | Promise<T>;
+
+/** A request the engine admitted: the operation it routes to, and its parameters and body, read and checked. */
+export interface Admitted {
+  request: HttpRequest;
+  operation: Operation;
+  params: Record<string, string>;
+  query: Record<string, JsonValue>;
+  body: Extract<BodyResult, { ok: true }>;
+}
+
+export interface Answers {
+  /**
+   * The answer to an admitted request: a 406, a forced answer, the REST state action, or the
+   * document's own answer. `changed` holds the record a change touched, for the engine to announce.
+   */
+  decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateReply>;
+  /** The decision alone, as data (a state action is applied: what it did is part of the decision). */
+  decision(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision>;
+  /** An error answer in the document's error shape (every refusal and failure of the API). */
+  error(
+    request: HttpRequest,
+    operation: Operation | undefined,
+    status: number,
+    message: string,
+    headers?: Record<string, string>,
+  ): Reply;
+  /** The document's error body as text, for answers given outside the engine (413, 408, the proxy's 502). */
+  errorBody(status: number, message: string): string;
+  /**
+   * The Content-Type of errorBody's text: the error schema's JSON media type (`application/problem+json`), else
+   * application/json.
+   */
+  errorType(status: number): string;
+  /** A plain JSON answer outside the contract (the admin API). */
+  raw: Responder['raw'];
+  /** The numbering and the server-made fields of creates, shared with the admin API's seeds. */
+  readonly hooks: StateHooks;
+}
+
+export interface AnswersSetup {
+  spec: LoadedSpec;
+  validators: Validators;
+  logger: Logger;
+  options: MockOptions;
+  operations: Operation[];
+  bindings: Map<Operation, ResourceBinding>;
+}
+
+/**
+ * Builds the answers of one engine, once, before the first request.
+ * @example const answers = createAnswers(setup); answers.decide(admitted, store, readPreferences(admitted.request));
+ */
+export function createAnswers(setup: AnswersSetup): Answers {
+  const { spec, validators, logger, options, operations, bindings } = setup;
+  const document = spec.document;
+  // Answers from the document; an error schema a status and a message cannot fill gets its example, else a generated
+  // body.
+  const declared = createDeclaredAnswers(spec, validators, logger, options);
+  const errorBodies = createErrorBodies(document, operations, validators, declared.errorBase);
+  const fallbackErrorStatus = operations.flatMap(declaredStatuses).find((s) => s >= 400 && s < 500) ?? 400;
+  const writer = createResponder(spec, validators, errorBodies, logger, options);
+  // Every error answer goes through here: --declared-only maps an undeclared status to a declared one.
+  const fail: Responder['fail'] = (request, operation, status, message, headers) =>
+    writer.fail(
+      request,
+      operation,
+      options.declaredOnly ? declaredErrorStatus(operation, status, fallbackErrorStatus) : status,
+      message,
+      headers,
+    );
+  const responder: Responder = { ...writer, fail };
+  const forcedResponder = createForcedResponder(spec);
+  let keyCounter = 0;
+  const nextKey = () => String(++keyCounter);
+  // Absent items of operations without a 404 are answered from the document: said once, now.
+  for (const warning of absentItemWarnings(bindings, options.absentItems)) logger.warn(warning);
+  const hooks: StateHooks = {
+    nextKey,
+    serverFields: planServerFields(bindings, document),
+    fields: createFieldMaker(spec, validators, options.seed),
+    tombstones: createTombstones(),
+  };
+
+  function decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateReply> {
+    const decision = decideAs(admitted, store, preferences);
+    const reply = decision instanceof Promise ? decision.then(write) : write(decision);
+    // A body that does not fit its schema is never sent: it is generated anew (refit).
+    if (reply instanceof Promise) return reply.then((done) => (done.misfit ? refit(admitted.request, done) : done));
+    return reply.misfit ? refit(admitted.request, reply) : reply;
+  }
+
+  /** What the request gets, as data: the steps of the decision, in order, each with its why. */
+  function decideAs(
+    { request, operation, params, query, body }: Admitted,
+    store: StateStore,
+    preferences: Preferences | undefined,
+  ): Eventually<Decision> {
+    // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes
+    // nothing.
+    const declared = notAcceptable(request, operation);
+    if (declared) return { kind: 'not-acceptable', request, operation, declared };
+    // A forced response (Prefer / __code) is a what-if: it answers but changes no state.
+    if (preferences) return { kind: 'forced', request, operation, preferences };
+    // A REST convention (create, list, read, replace, merge, remove) answers from the state.
+    const binding = bindings.get(operation);
+    if (binding) {
+      const context: StateContext = {
+        request,
+        operation,
+        binding,
+        body: body.value,
+        mediaType: body.content?.mediaType,
+        bodyText: body.text,
+        bodyPlain: body.plain,
+        params,
+        query,
+      };
+      const result = applyState(store, context, hooks);
+      if (result instanceof Promise) return result.then((done): Decision => ({ kind: 'state', context, result: done }));
+      return { kind: 'state', context, result };
+    }
+    // No state convention fits: answer as Prism would, with the first example or a generated body.
+    return { kind: 'document', request, operation };
+  }
+
+  /** A decision written as an answer. */
+  function write(decision: Decision): Eventually<StateReply> {
+    switch (decision.kind) {
+      case 'not-acceptable':
+        return fail(
+          decision.request,
+          decision.operation,
+          406,
+          `Accept "${decision.request.headers.accept}" allows none of the media types ${decision.operation.id} answers with: ${decision.declared.join(', ')}`,
+        );
+      case 'forced':
+        return forced(decision.request, decision.operation, decision.preferences);
+      case 'state':
+        return fromState(decision.context, decision.result);
+      case 'document':
+        return documentReply(decision.request, decision.operation);
+    }
+  }
+
+  /** The media types a request's Accept allows none of (a 406), else undefined. */
+  function notAcceptable(request: HttpRequest, operation: Operation): string[] | undefined {
+    if (acceptsAnything(request.headers.accept)) return undefined;
+    // --declared-only never answers an undeclared 406: it answers in a declared type instead (RFC 9110 §12.1 allows
+    // ignoring Accept).
+    if (options.declaredOnly && !declaredStatuses(operation).includes(406)) return undefined;
+    const success = declaredSuccess(operation);
+    if (success === undefined) return undefined;
+    const chosen = responder.negotiate(request, operation, success);
+    return chosen.kind === 'not-acceptable' ? chosen.declared : undefined;
+  }
+
+  /** What happened to state, as an answer: the one place a state change gets its status. */
+  function fromState(context: StateContext, result: StateResult): Eventually<StateReply> {
+    const { request, operation, binding } = context;
+    const success = successStatus(operation);
+    switch (result.kind) {
+      case 'created': {
+        const reply = responder.json(request, operation, success, result.record, result.plain) as StateReply;
+        reply.changed = result.record;
+        if (binding.resource.location && reply.response.status < 300)
+          reply.response = withHeader(reply.response, 'location', itemLocation(binding, context.params, result.key));
+        return reply;
+      }
+      case 'exists':
+        return responder.fail(
+          request,
+          operation,
+          preferDeclared(operation, [409, 400, 422]),
+          `${withArticle(binding.noun)} with ${binding.keyField ?? 'key'} ${result.key} already exists`,
+        );
+      case 'full':
+        // 507 Insufficient Storage when declared, else the status the operation declares for a refused request.
+        return responder.fail(request, operation, preferDeclared(operation, [507, 400, 422]), result.message);
+      case 'mismatch':
+        return responder.fail(request, operation, preferDeclared(operation, [400, 422]), result.message);
+      case 'absent':
+        return absent(request, operation, binding, result.key, result.deleted);
+      case 'read':
+        return responder.json(request, operation, success, result.record);
+      case 'listed':
+        return listAnswer(context, result.page, success);
+      case 'unread':
+        return documentReply(request, operation);
+      case 'replaced':
+      case 'removed': {
+        const reply = responder.json(
+          request,
+          operation,
+          success,
+          noContent(operation, success) ? undefined : result.record,
+        ) as StateReply;
+        reply.changed = result.record;
+        return reply;
+      }
+    }
+  }
+
+  // A wrapped list (`{data: [...], has_more}`): the document's own envelope (its example, else one
+  // generated once per operation) with the stored page and truthful page fields laid over it.
+  const envelopeBases = new Map<Operation, Eventually<Record<string, JsonValue>>>();
+  function listAnswer(context: StateContext, page: ListPage, success: number): Eventually<StateReply> {
+    const { request, operation, binding } = context;
+    const envelope = binding.resource.listEnvelope;
+    if (envelope === undefined) return responder.json(request, operation, success, page.records);
+    let base = envelopeBases.get(operation);
+    if (base === undefined) {
+      base = envelopeBase(operation, success);
+      envelopeBases.set(operation, base);
+      if (base instanceof Promise) base.then((value) => envelopeBases.set(operation, value));
+    }
+    const fill = (value: Record<string, JsonValue>) =>
+      responder.json(
+        request,
+        operation,
+        success,
+        pageEnvelope(value, envelope, page, binding.resource.paging, request) as JsonValue,
+      );
+    return base instanceof Promise ? base.then(fill) : fill(base);
+  }
+
+  function envelopeBase(operation: Operation, success: number): Eventually<Record<string, JsonValue>> {
+    const content = jsonContent(operation.responses.find((r) => r.status === String(success))?.contents ?? []);
+    if (!content?.schema) return {};
+    const example = exampleOf(content, undefined)?.value;
+    if (isObject(example) && declared.exampleFits(content.schemaPointer, example))
+      return example as Record<string, JsonValue>;
+    return generateBody(spec, validators, content.schemaPointer, options.seed, 0).then(
+      (value) => (isObject(value) ? (value as Record<string, JsonValue>) : {}),
+      () => ({}),
+    );
+  }
+
+  // No stored item matched. A declared (or asked-for) 404 answers it; an item this mock deleted
+  // gets a 404 even where none is declared (a real server never returns what it deleted), with a
+  // Warning header saying so; an item never created is answered from the document.
+  function absent(
+    request: HttpRequest,
+    operation: Operation,
+    binding: ResourceBinding,
+    key: string,
+    deleted: boolean,
+  ): Eventually<StateReply> {
+    const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
+    if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
+    if (deleted) {
+      const why = `${message}: it was deleted; ${operation.id} declares no 404, and a deleted item is never answered`;
+      // (--declared-only answers a declared 4xx instead, which needs no warning.)
+      const warning = `299 plantstore "undeclared 404: ${operation.id} declares none, and the ${binding.noun} was deleted"`;
+      return responder.fail(request, operation, 404, why, options.declaredOnly ? undefined : { warning });
+    }
+    const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
+    return Promise.resolve(documentReply(request, operation)).then((reply) => ({
+      ...reply,
+      problems: [...(reply.problems ?? []), note],
+    }));
+  }
+
+  // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
+  function documentReply(request: HttpRequest, operation: Operation): Eventually<Reply> {
+    const { status } = documentAnswer(operation);
+    if (status < 200) return cannotSwitch(request, operation, status);
+    return declared.answer(responder, request, operation, status, { dynamic: false });
+  }
+
+  // A 1xx is never a final answer (RFC 9110 §15.2): a declared 101 is a switch to another protocol
+  // (a WebSocket), which the mock does not speak; a 101 written as an HTTP answer breaks clients.
+  function cannotSwitch(request: HttpRequest, operation: Operation, status: number): Reply {
+    return responder.fail(
+      request,
+      operation,
+      501,
+      `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`,
+    );
+  }
+
+  async function forced(request: HttpRequest, operation: Operation, preferences: Preferences): Promise<Reply> {
+    if (preferences.badCode !== undefined)
+      return responder.fail(
+        request,
+        operation,
+        preferDeclared(operation, INVALID),
+        `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`,
+      );
+    const choice = await forcedResponder(operation, preferences);
+    if (!choice.ok)
+      return responder.fail(
+        request,
+        operation,
+        preferDeclared(operation, INVALID),
+        `cannot force that response: ${choice.message}`,
+      );
+    if (choice.status < 200) return cannotSwitch(request, operation, choice.status);
+    return declared.answer(responder, request, operation, choice.status, preferences);
+  }
+
+  // A stored record or an example that does not fit the answer's schema (a create whose request
+  // and answer have different shapes, as Asana's envelopes do): the answer is generated from the
+  // schema instead, with every field of the record that still fits laid over it (keep-fitting.ts),
+  // so the mock never answers what the contract forbids, and warns once.
+  const misfitsWarned = new Set<string>();
+  let refits = 0;
+  async function refit(request: HttpRequest, reply: StateReply): Promise<StateReply> {
+    const { misfit, operation } = reply;
+    if (!misfit || !operation) return reply;
+    const key = `${operation.id} ${misfit.status}`;
+    if (!misfitsWarned.has(key) && misfitsWarned.size < 1000) {
+      misfitsWarned.add(key);
+      logger.warn(`${misfit.problem}; answering a generated body instead (state is kept as sent)`);
+    }
+    const value = await keepFitting(misfit.value, misfit.schemaPointer, document, validators, (pointer) =>
+      generateBody(spec, validators, pointer, options.seed, refits++),
+    );
+    const again = responder.json(request, operation, misfit.status, value, false, misfit.mediaType);
+    if (again.misfit)
+      logger.error(`plantstore bug: ${again.misfit.problem}. Please report it with the document and the request.`);
+    return { ...again, misfit: undefined, problems: reply.problems?.slice(1), changed: reply.changed };
+  }
+
+  return {
+    decide,
+    decision: decideAs,
+    error: responder.fail,
+    errorBody: (status, message) =>
+      stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
+    errorType(status) {
+      const answer = errorBodies(undefined, status, '');
+      return answer.body !== undefined && isJsonType(answer.mediaType) ? answer.mediaType : 'application/json';
+    },
+    raw: responder.raw,
+    hooks,
+  };
+}
+
+function acceptsAnything(accept: string | undefined): boolean {
+  return accept === undefined || accept === '*/*' || accept.trim() === '';
+}
+
+/** In --declared-only mode: the status itself when declared, else the operation's declared 4xx. */
+function declaredErrorStatus(operation: Operation | undefined, status: number, fallback: number): number {
+  if (!operation) return fallback;
+  const declared = declaredStatuses(operation);
+  if (declared.includes(status)) return status;
+  return declared.find((s) => s === 400) ?? declared.find((s) => s >= 400 && s < 500) ?? fallback;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** errorBody writes JSON text: only a JSON media type can name it. */
+const isJsonType = (mediaType: string) => /^application\/(?:[\w.+-]+\+)?json$/i.test(mediaType.split(';')[0].trim());

@@ -1,0 +1,364 @@
+// Stateful sequences (--generate N): for every collection the REST conventions find, N cases that
+// follow one item through its life: create it, read it back, find it in the list, delete it, and
+// read it again to get "not found". A list with a `limit` is also held to it (sequence-lists.ts):
+// one or two more items are created, the list asked for fewer, and they are deleted at the end.
+// The conventions are the mock's own (src/document/resources.ts), so a server is held to the same
+// state the mock keeps. A step whose operation the document lacks
+// (or whose request the runner cannot build) is left out; a create with nothing after it is no
+// sequence. Every answer still gets the contract checks, and a failing step ends its case.
+import type { JsonValue } from '../../json/exact-json.ts';
+import { bindResources, keyString, type ResourceBinding, type ResourceRole } from '../../document/resources.ts';
+import { objectShape, pickDeclared, resolveSchema, type ObjectShape } from '../../document/schema-shape.ts';
+import type { LoadedSpec } from '../../document/loaded-spec.ts';
+import { jsonContent, type JsonSchema, type Operation } from '../../document/operations.ts';
+import { escapePointerToken, getAtPointer } from '../../document/json-pointer.ts';
+import type { Validators } from '../../validation/validator.ts';
+import type { Case, FixtureRequest, FixtureStep, StatusExpectation } from '../fixture.ts';
+import type { CaseSource, GenerateOptions } from './case-source.ts';
+import { guarded } from './generation-guard.ts';
+import { credentialsFor, withCredentials } from './credentials.ts';
+import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
+import { updateSteps } from './sequence-updates.ts';
+import { mixSeed } from '../../example/seeded-random.ts';
+import { isLimit, listPlan, type ListPlan } from './sequence-lists.ts';
+
+const SEQUENCE_DRAWS = 0x5e9;
+
+/** Statuses that say "not allowed", not "not found": the same token read the item a moment ago. */
+const NOT_ABOUT_THE_ITEM = new Set([401, 403]);
+
+interface SequenceContext {
+  document: unknown;
+  validators: Validators;
+  options: GenerateOptions;
+  source: CaseSource;
+}
+
+/**
+ * The operations one sequence uses, by role (only those the runner can send), with the path parameter that names the
+ * item.
+ */
+type Roles = Partial<Record<ResourceRole, { operation: Operation; keyParam?: string }>>;
+
+/** Builds the sequences of a document: N per collection that has a create and something to follow it. */
+export function generateSequences(
+  spec: LoadedSpec,
+  operations: Operation[],
+  validators: Validators,
+  options: GenerateOptions,
+  source: CaseSource,
+): Case[] {
+  const bindings = bindResources(operations, spec.document);
+  const context: SequenceContext = { document: spec.document, validators, options, source };
+  const out: Case[] = [];
+  for (const [create, binding] of bindings) {
+    if (binding.role !== 'create') continue;
+    const roles: Roles = {};
+    for (const [operation, other] of bindings) {
+      if (other.collection === binding.collection && sendable(operation, other, options.auth))
+        roles[other.role] ??= { operation, keyParam: other.keyParam };
+    }
+    if (roles.create?.operation !== create) continue;
+    // A body the generator cannot draw leaves the collection without sequences; its operations still get single cases
+    // (or a reason).
+    const sequences = guarded(() => sequencesFor(binding, roles, context));
+    if (typeof sequences !== 'string') out.push(...sequences);
+  }
+  return out;
+}
+
+/**
+ * True when the runner can fill every required parameter (the item key, a list's `limit`) and present the credentials.
+ *
+ */
+function sendable(operation: Operation, binding: ResourceBinding, auth: Record<string, string>): boolean {
+  if (!credentialsFor(operation, auth).ok) return false;
+  const needsBody = binding.role === 'create' || binding.role === 'replace' || binding.role === 'merge';
+  if (needsBody && !jsonContent(operation.requestBody?.contents ?? [])?.schema) return false;
+  return operation.parameters.every(
+    (p) => !p.required || (p.in === 'path' && p.name === binding.keyParam) || (binding.role === 'list' && isLimit(p)),
+  );
+}
+
+function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceContext): Case[] {
+  const create = roles.create!.operation;
+  const media = jsonContent(create.requestBody!.contents)!;
+  const check = context.validators.at(media.schemaPointer);
+  const createShape = objectShape(media.schema, context.document);
+  const listItemSchema = roles.list && resolveSchema(successSchema(roles.list.operation), context.document)?.items;
+  // The field that makes the item recognizable in the list: `name` if the list shows it, else another string it shows.
+  const shown = objectShape(listItemSchema ?? successSchema(roles.read?.operation), context.document);
+  const label = labelField(createShape, shown, binding.keyField, context.document);
+  const page = roles.list && listPlan(roles.list.operation, context.validators, context.document);
+  const { count, seed } = context.options;
+  const out: Case[] = [];
+  const drawn = new Map<Operation, JsonValue[]>();
+  // Drawn from a seed of their own: the valid cases draw from `seed`, and a key the run cannot
+  // make unique (a tight pattern such as ^ord_[0-9a-z]{26}$) would otherwise be drawn twice.
+  context.source.valid(create, count, mixSeed(seed, SEQUENCE_DRAWS)).forEach((generated, index) => {
+    if (generated === null || typeof generated !== 'object' || Array.isArray(generated)) return;
+    let body: UniqueBody = { template: generated, sample: generated };
+    const key =
+      binding.keyField === undefined
+        ? undefined
+        : withUniqueField(body, binding.keyField, binding.keyType, `${binding.noun}-`, check);
+    if (key) body = key;
+    if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check) ?? body;
+    // The path names the item by the key sent; a key the runner could not make unique goes in as generated.
+    const keyText =
+      binding.keyField === undefined
+        ? undefined
+        : key
+          ? String(key.template[binding.keyField])
+          : encodedKey(generated[binding.keyField]);
+    const extras = page?.smallLimit === undefined ? [] : extraItems(generated, page.smallLimit, binding, label, check);
+    const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context, extras);
+    if (keyText !== undefined) {
+      const keyField = binding.keyField!;
+      const keyValue = key
+        ? { field: keyField, template: body.template[keyField], sample: body.sample[keyField] }
+        : { field: keyField, template: generated[keyField], sample: generated[keyField] };
+      const keyParamOf = (operation: Operation) =>
+        Object.values(roles).find((role) => role.operation === operation)?.keyParam;
+      const request = (operation: Operation, extra: Partial<FixtureRequest>) =>
+        itemRequest(operation, keyParamOf(operation), keyText, extra, context);
+      const updates = updateSteps(roles.replace?.operation, roles.merge?.operation, roles.read?.operation, index, {
+        document: context.document,
+        validators: context.validators,
+        source: context.source,
+        seed,
+        count,
+        drawn,
+        request,
+        key: keyValue,
+        label,
+        noun: binding.noun,
+      });
+      // After the list (which looks for the item as created), before the delete.
+      const at = steps.findIndex((step) => step.name === 'delete');
+      steps.splice(at === -1 ? steps.length : at, 0, ...updates);
+    }
+    if (steps.length < 2) return;
+    out.push({
+      id: `generated/sequence${binding.collection}/${index + 1}`,
+      name: `${binding.collection} sequence ${index + 1} (seed ${seed}): ${steps.map((s) => s.name).join(', ')}`,
+      source: 'generated',
+      steps,
+    });
+  });
+  return out;
+}
+
+/**
+ * The items beyond the sequence's own that a limit check needs (`count` of them), each with its
+ * own run-unique key and label ({{uniqueId 2}}, ...); none when a key cannot be made unique.
+ */
+function extraItems(
+  generated: Record<string, JsonValue>,
+  count: 1 | 2,
+  binding: ResourceBinding,
+  label: string | undefined,
+  check: (value: JsonValue) => { ok: boolean },
+): Array<{ body: Record<string, JsonValue>; keyText?: string }> {
+  const out: Array<{ body: Record<string, JsonValue>; keyText?: string }> = [];
+  for (const ordinal of [2, 3].slice(0, count) as Array<2 | 3>) {
+    let body: UniqueBody | undefined = { template: generated, sample: generated };
+    if (binding.keyField !== undefined)
+      body = withUniqueField(body, binding.keyField, binding.keyType, `${binding.noun}-`, check, ordinal);
+    if (!body) return [];
+    if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check, ordinal) ?? body;
+    out.push({
+      body: body.template,
+      ...(binding.keyField !== undefined && { keyText: String(body.template[binding.keyField]) }),
+    });
+  }
+  return out;
+}
+
+function stepsOf(
+  roles: Roles,
+  sent: Record<string, JsonValue>,
+  keyText: string | undefined,
+  page: ListPlan | undefined,
+  mediaType: string,
+  context: SequenceContext,
+  extras: Array<{ body: Record<string, JsonValue>; keyText?: string }>,
+): FixtureStep[] {
+  const { document } = context;
+  const request = (
+    { operation, keyParam }: { operation: Operation; keyParam?: string },
+    extra: Partial<FixtureRequest> = {},
+  ) => itemRequest(operation, keyParam, keyText, extra, context);
+  const { create, list } = roles;
+  // Item operations need the key in their path: without a key field, the server numbers the items itself.
+  const read = keyText === undefined ? undefined : roles.read;
+  const remove = keyText === undefined ? undefined : roles.remove;
+  const steps: FixtureStep[] = [
+    {
+      name: 'create',
+      request: request(create!, { headers: { 'content-type': mediaType }, body: sent }),
+      expect: { status: '2xx' },
+    },
+  ];
+  if (read) {
+    const expected = fittingPart(
+      declaredPart(sent, successSchema(read.operation), document),
+      successContent(read.operation),
+      context,
+    );
+    steps.push({
+      name: 'read',
+      request: request(read),
+      expect: { status: '2xx', ...(expected && { body: expected }) },
+    });
+  }
+  if (list && page) {
+    // More items than the smallest limit, then that limit: a list that ignores it shows them all.
+    if (page.smallLimit !== undefined && extras.length === page.smallLimit) {
+      extras.forEach((extra, index) =>
+        steps.push({
+          name: `create-${index + 2}`,
+          request: request(create!, { headers: { 'content-type': mediaType }, body: extra.body }),
+          expect: { status: '2xx' },
+        }),
+      );
+      steps.push({
+        name: 'limit-honoured',
+        request: request(list, { query: { limit: page.smallLimit } }),
+        expect: { status: '2xx', listAtMost: page.smallLimit },
+      });
+    }
+    const listContent = successContent(list.operation);
+    const expected = fittingPart(
+      declaredPart(sent, resolveSchema(successSchema(list.operation), document)?.items, document),
+      listContent && { ...listContent, schemaPointer: `${listContent.schemaPointer}/items` },
+      context,
+    );
+    const query: Record<string, number> = page.pageSize === undefined ? {} : { limit: page.pageSize };
+    const paging = page.offsetParam === undefined ? {} : { offsetParam: page.offsetParam };
+    steps.push({
+      name: 'find-in-list',
+      request: request(list, { query }),
+      expect: { status: '2xx', ...(expected && { listContains: { item: expected, limit: page.pageSize, ...paging } }) },
+    });
+  }
+  if (remove) {
+    steps.push({ name: 'delete', request: request(remove), expect: { status: '2xx' } });
+    if (read)
+      steps.push({
+        name: 'read-after-delete',
+        request: request(read),
+        expect: { status: goneStatuses(read.operation) },
+      });
+    // The limit check's items go too, so a run leaves no more behind than it has to.
+    if (list && page?.smallLimit !== undefined && extras.length === page.smallLimit) {
+      extras.forEach((extra, index) => {
+        if (extra.keyText !== undefined)
+          steps.push({
+            name: `delete-${index + 2}`,
+            request: itemRequest(remove.operation, remove.keyParam, extra.keyText, {}, context),
+            expect: { status: '2xx' },
+          });
+      });
+    }
+  }
+  return steps;
+}
+
+/** A request of the sequence: to the collection, or (keyParam) to the item it created. */
+function itemRequest(
+  operation: Operation,
+  keyParam: string | undefined,
+  keyText: string | undefined,
+  extra: Partial<FixtureRequest>,
+  context: SequenceContext,
+): FixtureRequest {
+  const credentials = credentialsFor(operation, context.options.auth);
+  const plain: FixtureRequest = {
+    method: operation.method,
+    path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!),
+    headers: {},
+    ...extra,
+  };
+  return credentials.ok ? withCredentials(plain, credentials.parts) : plain;
+}
+
+/**
+ * What was sent, cut to what the answer declares (as the mock cuts its answers); undefined when nothing is left to
+ * compare.
+ */
+function declaredPart(
+  sent: Record<string, JsonValue>,
+  schema: unknown,
+  document: unknown,
+): Record<string, JsonValue> | undefined {
+  if (schema === undefined) return undefined;
+  const part = pickDeclared(sent, schema, document) as Record<string, JsonValue>;
+  return Object.keys(part).length > 0 ? part : undefined;
+}
+
+/**
+ * The expected part without the fields whose sent value the answer's own property schema refuses
+ * (GitHub's migrations take `repositories` as names and answer them as objects): no server can
+ * echo those, so they are not asked for. Fields the pointer cannot reach (through an allOf) stay.
+ */
+function fittingPart(
+  part: Record<string, JsonValue> | undefined,
+  content: { schemaPointer: string } | undefined,
+  context: SequenceContext,
+): Record<string, JsonValue> | undefined {
+  if (part === undefined || content === undefined) return part;
+  const kept: Record<string, JsonValue> = {};
+  for (const [name, value] of Object.entries(part)) {
+    const pointer = `${content.schemaPointer}/properties/${escapePointerToken(name)}`;
+    if (getAtPointer(context.document, pointer) === undefined || context.validators.at(pointer)(value).ok)
+      kept[name] = value;
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+function successContent(operation: Operation | undefined): { schemaPointer: string } | undefined {
+  const ok = operation?.responses.find((r) => r.status.startsWith('2'));
+  const content = ok && jsonContent(ok.contents);
+  return content?.schema === undefined ? undefined : content;
+}
+
+function labelField(
+  create: ObjectShape,
+  shown: ObjectShape,
+  keyField: string | undefined,
+  document: unknown,
+): string | undefined {
+  const candidates = [...create.properties]
+    .filter(
+      ([name, schema]) =>
+        name !== keyField && shown.properties.has(name) && resolveSchema(schema, document)?.type === 'string',
+    )
+    .map(([name]) => name);
+  return candidates.includes('name') ? 'name' : candidates[0];
+}
+
+/**
+ * "Not found": a 404, declared or not (a server never answers what it deleted, and the mock answers
+ * an undeclared 404 there too), or any other 4xx the read declares (410 Gone, a declared 400, what
+ * --declared-only maps the 404 to), but not an auth failure.
+ */
+function goneStatuses(read: Operation): StatusExpectation[] {
+  const statuses: StatusExpectation[] = [404];
+  for (const { status } of read.responses) {
+    if (/^4xx$/i.test(status)) statuses.push('4xx');
+    else if (/^4\d\d$/.test(status) && !statuses.includes(Number(status)) && !NOT_ABOUT_THE_ITEM.has(Number(status)))
+      statuses.push(Number(status));
+  }
+  return statuses;
+}
+
+function successSchema(operation: Operation | undefined): JsonSchema | undefined {
+  const ok = operation?.responses.find((r) => r.status.startsWith('2'));
+  return ok && jsonContent(ok.contents)?.schema;
+}
+
+function encodedKey(value: JsonValue | undefined): string | undefined {
+  const text = keyString(value);
+  return text === undefined ? undefined : encodeURIComponent(text);
+}

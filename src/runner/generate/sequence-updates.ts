@@ -1,0 +1,113 @@
+// The middle of a generated sequence, when the collection has them: replace the created item
+// (PUT with a new valid body, then read it back) and merge into it (PATCH with a valid partial
+// body). Both use the created item's key, so the item operations of a collection run against an
+// item that exists. A body keeps the key the item was created with; a body the runner cannot keep
+// valid that way leaves its step out.
+import type { JsonValue } from '../../json/exact-json.ts';
+import { pickDeclared } from '../../document/schema-shape.ts';
+import { jsonContent, type JsonSchema, type Operation } from '../../document/operations.ts';
+import type { Validators } from '../../validation/validator.ts';
+import type { FixtureRequest, FixtureStep } from '../fixture.ts';
+import type { CaseSource } from './case-source.ts';
+import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
+
+export interface UpdateContext {
+  document: unknown;
+  validators: Validators;
+  source: CaseSource;
+  seed: number;
+  count: number;
+  /** Bodies drawn so far, per operation: each is drawn once for all N sequences. */
+  drawn: Map<Operation, JsonValue[]>;
+  /** Builds a request to the item (credentials, the key in the path). */
+  request(operation: Operation, extra: Partial<FixtureRequest>): FixtureRequest;
+  /** The created item's key field and its value (template and sample); undefined when the server numbers items. */
+  key?: { field: string; template: JsonValue; sample: JsonValue };
+  /** The field that labels the item, and the noun for its text. */
+  label?: string;
+  noun: string;
+}
+
+/** The replace and read-back steps (PUT), then the merge step (PATCH), for the sequence at `index`. */
+export function updateSteps(
+  replace: Operation | undefined,
+  merge: Operation | undefined,
+  read: Operation | undefined,
+  index: number,
+  context: UpdateContext,
+): FixtureStep[] {
+  const steps: FixtureStep[] = [];
+  const replaced = replace && bodyFor(replace, index, 1, `${context.noun} replaced `, context);
+  if (replace && replaced) {
+    const expected = declaredPart(replaced.body.template, successSchema(replace), context.document);
+    steps.push({
+      name: 'replace',
+      request: context.request(replace, {
+        headers: { 'content-type': replaced.mediaType },
+        body: replaced.body.template,
+      }),
+      expect: { status: '2xx', ...(expected && { body: expected }) },
+    });
+    const readBack = read && declaredPart(replaced.body.template, successSchema(read), context.document);
+    if (read)
+      steps.push({
+        name: 'read-after-replace',
+        request: context.request(read, {}),
+        expect: { status: '2xx', ...(readBack && { body: readBack }) },
+      });
+  }
+  const merged = merge && bodyFor(merge, index, 2, `${context.noun} merged `, context);
+  if (merge && merged)
+    steps.push({
+      name: 'merge',
+      request: context.request(merge, { headers: { 'content-type': merged.mediaType }, body: merged.body.template }),
+      expect: { status: '2xx' },
+    });
+  return steps;
+}
+
+/** A valid generated body for an update, keeping the item's key and giving it a new unique label. */
+function bodyFor(
+  operation: Operation,
+  index: number,
+  salt: number,
+  labelPrefix: string,
+  context: UpdateContext,
+): { mediaType: string; body: UniqueBody } | undefined {
+  const media = jsonContent(operation.requestBody?.contents ?? []);
+  if (!media || media.schema === undefined) return undefined;
+  let bodies = context.drawn.get(operation);
+  if (!bodies) {
+    bodies = context.source.valid(operation, context.count, context.seed + salt);
+    context.drawn.set(operation, bodies);
+  }
+  const generated = bodies[index];
+  if (generated === null || typeof generated !== 'object' || Array.isArray(generated)) return undefined;
+  const check = context.validators.at(media.schemaPointer);
+  let body: UniqueBody = { template: { ...generated }, sample: { ...generated } };
+  const { key, label } = context;
+  // A different key in the body than in the path would ask the server to move the item.
+  if (key && Object.hasOwn(generated, key.field))
+    body = {
+      template: { ...body.template, [key.field]: key.template },
+      sample: { ...body.sample, [key.field]: key.sample },
+    };
+  if (label !== undefined && Object.hasOwn(generated, label))
+    body = withUniqueField(body, label, 'string', labelPrefix, check) ?? body;
+  return check(body.sample).ok ? { mediaType: media.mediaType, body } : undefined;
+}
+
+function successSchema(operation: Operation): JsonSchema | undefined {
+  const ok = operation.responses.find((r) => r.status.startsWith('2'));
+  return ok && jsonContent(ok.contents)?.schema;
+}
+
+function declaredPart(
+  sent: Record<string, JsonValue>,
+  schema: unknown,
+  document: unknown,
+): Record<string, JsonValue> | undefined {
+  if (schema === undefined) return undefined;
+  const part = pickDeclared(sent, schema, document) as Record<string, JsonValue>;
+  return Object.keys(part).length > 0 ? part : undefined;
+}
