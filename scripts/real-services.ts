@@ -21,20 +21,51 @@ import { parseArgs } from 'node:util';
 import { verify, type VerifyReport } from '../src/runner/index.ts';
 import { freePort } from './corpus/processes.ts';
 
-const { values: flags } = parseArgs({
-  options: {
-    generate: { type: 'string', default: '20' },
-    only: { type: 'string', multiple: true },
-    require: { type: 'boolean', default: false },
-    timeout: { type: 'string', default: '3000' },
-    concurrency: { type: 'string', default: '4' },
-    cache: {
-      type: 'string',
-      default: process.env.PLANTSTORE_REAL_SERVICES_CACHE ?? join(homedir(), '.cache', 'plantstore-real-services'),
-    },
-    json: { type: 'string' },
-  },
-});
+const USAGE = `Usage: npm run real-services [-- options]
+
+Runs verify --generate against open-source REST services (EMB's ncs, scs and disease-sh-api) and prints the
+distinct faults per service. Skipped (exit 0) when the apps, npm or redis-server are missing.
+
+Options:
+  --generate N       cases per operation (default 20)
+  --only NAME        run only this service (repeatable): ncs, scs, disease-sh-api
+  --timeout MS       per-request timeout (default 3000)
+  --concurrency N    requests in flight (default 4)
+  --cache DIR        where the apps are unpacked (default $PLANTSTORE_REAL_SERVICES_CACHE or ~/.cache/plantstore-real-services)
+  --json FILE        also write the reports as JSON
+  --require          a skip exits 1
+  -h, --help         print this and exit
+`;
+
+function readFlags() {
+  try {
+    return parseArgs({
+      options: {
+        generate: { type: 'string', default: '20' },
+        only: { type: 'string', multiple: true },
+        require: { type: 'boolean', default: false },
+        timeout: { type: 'string', default: '3000' },
+        concurrency: { type: 'string', default: '4' },
+        cache: {
+          type: 'string',
+          default: process.env.PLANTSTORE_REAL_SERVICES_CACHE ?? join(homedir(), '.cache', 'plantstore-real-services'),
+        },
+        json: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    // parseArgs throws for an unknown or malformed flag: one line and the usage, no stack.
+    process.stderr.write(`real-services: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const flags = readFlags();
+if (flags.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const EMB_TARBALL = 'https://codeload.github.com/WebFuzzing/EMB/tar.gz/refs/heads/master';
 const MIRROR = process.env.PLANTSTORE_EMB_MIRROR ?? '/work/.mirror/WebFuzzing+EMB/repo';
