@@ -50,3 +50,20 @@ describe('http credentials', () => {
     expect(refused.headers['www-authenticate']).toBe('Hoba realm="plantstore"');
   });
 });
+
+describe('API keys', () => {
+  let keys: MockEngine;
+  beforeAll(async () => {
+    keys = createMockEngine({ spec: await loadSpec(resolve('test/documents/api-keys.yaml')) });
+  });
+  it.each([
+    ['a header key', 200, '/by-header', { 'x-api-key': 'k' }, ''],
+    ['an empty header key', 401, '/by-header', { 'x-api-key': '' }, ''],
+    ['a query key', 200, '/by-query', {}, 'api_key=k'],
+    ['an empty query key', 401, '/by-query', {}, 'api_key='],
+    ['a cookie key', 200, '/by-cookie', { cookie: 'a=1; session=k' }, ''],
+    ['an empty cookie key', 401, '/by-cookie', { cookie: 'a=1; session=' }, ''],
+  ])('%s answers %i', async (_case, status, path, headers, query) => {
+    expect((await send(keys, { method: 'GET', path, query, headers })).status).toBe(status);
+  });
+});

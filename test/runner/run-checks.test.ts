@@ -44,6 +44,65 @@ describe('auth ignored', () => {
   });
 });
 
+describe('auth ignored, for API keys in a header, the query and a cookie', () => {
+  const KEYS = { headerKey: 'h-key-1', queryKey: 'q-key-2', cookieKey: 'c-key-3' };
+  /** The key each path takes, as the server reads it. */
+  const keyOf = (req: import('node:http').IncomingMessage): string | undefined => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/by-header') return req.headers['x-api-key'] as string | undefined;
+    if (url.pathname === '/by-query') return url.searchParams.get('api_key') ?? undefined;
+    const cookie = /(?:^|;\s*)session=([^;]*)/.exec(req.headers.cookie ?? '');
+    return cookie?.[1];
+  };
+  const RIGHT: Record<string, string> = { '/by-header': 'h-key-1', '/by-query': 'q-key-2', '/by-cookie': 'c-key-3' };
+
+  async function serve(accepts: (key: string | undefined, path: string) => boolean): Promise<string> {
+    const http = createServer((req, res) => {
+      const ok = accepts(keyOf(req), new URL(req.url ?? '/', 'http://x').pathname);
+      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(ok ? '{"name":"me"}' : '{}');
+    });
+    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    close = () => new Promise((done) => http.close(() => done()));
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  }
+  const run = (target: string, strict = false) =>
+    verify({ target, spec: 'test/documents/api-keys.yaml', auth: KEYS, generate: 1, hostile: 0, strict });
+  const signatures = (report: VerifyReport, severity: 'failure' | 'warning') =>
+    (report.faults ?? [])
+      .filter((fault) => fault.severity === severity && fault.check === 'auth-ignored')
+      .map((fault) => `${fault.operationId} ${fault.signature}`)
+      .sort();
+
+  it('fails a server that takes an empty key as a key, in every place', async () => {
+    const report = await run(await serve((key) => key !== undefined));
+    expect(signatures(report, 'failure')).toEqual([
+      'byCookie expected 4xx, got 200 · wrong-credentials',
+      'byHeader expected 4xx, got 200 · wrong-credentials',
+      'byQuery expected 4xx, got 200 · wrong-credentials',
+    ]);
+  });
+
+  it('warns of a server that takes any key it was not given, and fails it under --strict', async () => {
+    const target = await serve((key) => key !== undefined && key !== '');
+    const lenient = await run(target);
+    expect(failures(lenient)).toEqual([]);
+    expect(signatures(lenient, 'warning')).toEqual([
+      'byCookie expected 4xx, got 200 · wrong-api-key',
+      'byHeader expected 4xx, got 200 · wrong-api-key',
+      'byQuery expected 4xx, got 200 · wrong-api-key',
+    ]);
+    expect(signatures(await run(target, true), 'failure')).toHaveLength(3);
+  });
+
+  it('passes a server that takes only the key it was given, and never shows the key', async () => {
+    const report = await run(await serve((key, path) => key === RIGHT[path]));
+    expect((report.faults ?? []).filter((fault) => fault.check !== 'unsupported-method')).toEqual([]);
+    expect(report.cases.filter((c) => /wrong-(credentials|api-key)$/.test(c.id))).toHaveLength(6);
+    expect(JSON.stringify(report)).not.toMatch(/[hqc]-key-\d/);
+  });
+});
+
 describe('an undeclared method', () => {
   it('is answered 405 with Allow by a correct server', async () => {
     server = await startHistoryServer();

@@ -145,5 +145,8 @@ function checkApiKey(scheme: SecurityScheme, request: HttpRequest): AuthResult {
   if (scheme.in === 'header') return request.headers[name.toLowerCase()] ? { ok: true } : fail;
   if (scheme.in === 'query') return new URLSearchParams(request.query).get(name) ? { ok: true } : fail;
   const cookies = request.headers.cookie ?? '';
-  return cookies.split(';').some((c) => c.trim().startsWith(`${name}=`)) ? { ok: true } : fail;
+  // An empty value is no key, as in a header or the query.
+  return cookies.split(';').some((c) => c.trim().startsWith(`${name}=`) && c.trim().length > name.length + 1)
+    ? { ok: true }
+    : fail;
 }

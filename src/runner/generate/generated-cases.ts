@@ -290,16 +290,24 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
         { status: '4xx' },
       ),
     );
-    const wrong = wrongCredentials(credentials.parts);
+    const wrong = malformedCredentials(credentials.parts);
     if (wrong)
       out.push(
         make(
           'wrong-credentials',
           'rejects malformed credentials',
           build(operation, first.parts, wrong, plan, firstBody, seed, context.document),
-          {
-            status: '4xx',
-          },
+          { status: '4xx' },
+        ),
+      );
+    const otherKey = otherApiKeys(credentials.parts);
+    if (otherKey)
+      out.push(
+        make(
+          'wrong-api-key',
+          'rejects an API key it was not given (advice: the document cannot say which keys are right)',
+          build(operation, first.parts, otherKey, plan, firstBody, seed, context.document),
+          { status: '4xx', advisory: true },
         ),
       );
   }
@@ -340,22 +348,49 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
 
 /**
  * Credentials that are there but cannot be right: a bearer token of characters no token uses
- * (RFC 6750's b64token), a basic pair that is not base64. An API key has no syntax to break, and
- * which keys are right only the server knows: it gets none (undefined, as for no Authorization).
+ * (RFC 6750's b64token), a basic pair that is not base64, an API key (header, query or cookie)
+ * that is empty. Undefined when no part can be broken (Digest and other schemes answer a challenge).
  */
-function wrongCredentials(parts: CredentialParts): CredentialParts | undefined {
-  const value = parts.headers.authorization;
-  if (
-    value === undefined ||
-    Object.keys(parts.headers).length + Object.keys(parts.query).length + Object.keys(parts.cookies).length > 1
-  )
-    return undefined;
-  const wrong = value.startsWith('Basic ')
-    ? 'Basic !!not-base64!!'
-    : value.startsWith('Bearer ')
-      ? 'Bearer !!not-a-token!!'
-      : undefined;
-  return wrong === undefined ? undefined : { headers: { authorization: wrong }, query: {}, cookies: {} };
+function malformedCredentials(parts: CredentialParts): CredentialParts | undefined {
+  const wrong: CredentialParts = { headers: {}, query: {}, cookies: {} };
+  let broken = false;
+  for (const [name, value] of Object.entries(parts.headers)) {
+    const malformed =
+      name !== 'authorization'
+        ? ''
+        : value.startsWith('Basic ')
+          ? 'Basic !!not-base64!!'
+          : value.startsWith('Bearer ')
+            ? 'Bearer !!not-a-token!!'
+            : undefined;
+    wrong.headers[name] = malformed ?? value;
+    broken ||= malformed !== undefined;
+  }
+  for (const place of ['query', 'cookies'] as const)
+    for (const name of Object.keys(parts[place])) {
+      wrong[place][name] = '';
+      broken = true;
+    }
+  return broken ? wrong : undefined;
+}
+
+/**
+ * The credentials with every API key (header, query, cookie) replaced by one the run was not given;
+ * undefined when the operation takes no API key. Which keys are right only the server knows (a mock
+ * takes any), so this case is advice: it warns, and fails under --strict.
+ */
+function otherApiKeys(parts: CredentialParts): CredentialParts | undefined {
+  const other = (value: string) =>
+    value === 'plantstore-not-the-key' ? 'plantstore-not-this-key' : 'plantstore-not-the-key';
+  const keys = Object.keys(parts.headers).filter((name) => name !== 'authorization');
+  if (keys.length + Object.keys(parts.query).length + Object.keys(parts.cookies).length === 0) return undefined;
+  const changed = (record: Record<string, string>, keep?: string) =>
+    Object.fromEntries(Object.entries(record).map(([name, value]) => [name, name === keep ? value : other(value)]));
+  return {
+    headers: changed(parts.headers, 'authorization'),
+    query: changed(parts.query),
+    cookies: changed(parts.cookies),
+  };
 }
 
 /**

@@ -53,7 +53,7 @@ export function faultOf(
     const got = Number(finding.actual);
     const family = caseFamily(result.id);
     const check =
-      family === 'no-credentials' || family === 'wrong-credentials'
+      family === 'no-credentials' || family === 'wrong-credentials' || family === 'wrong-api-key'
         ? 'auth-ignored'
         : expected === '4xx' && got < 400
           ? 'invalid-data-accepted'
