@@ -1,6 +1,7 @@
 // The fixture format as TypeScript sees it once a file has passed fixtures/fixture.schema.json.
 // A single-request fixture is a one-step sequence, so the runner only knows steps.
 import type { JsonValue } from '../json/exact-json.ts';
+import type { LinkValue } from './runtime-expression.ts';
 
 export type StatusExpectation = number | `${1 | 2 | 3 | 4 | 5}xx`;
 
@@ -16,6 +17,22 @@ export interface FixtureRequest {
    * parameter's style ("ids=1,2", "filter%5Bcolor%5D=red"), sent after `query`.
    */
   rawQuery?: string[];
+  /** Generated steps only: parts of the request taken, when the step runs, from an earlier step's exchange. */
+  follow?: FollowPlan;
+}
+
+/**
+ * What a step takes from the exchange of an earlier step (`step`): the item it created, whose key fills `{param}` in
+ * the path from the answer's `field` (an inferred id field), else whose URL is the answer's Location header; and an
+ * OpenAPI link's parameters and request body (runtime expressions such as `$response.body#/id`).
+ */
+export interface FollowPlan {
+  step: string;
+  item?: { param: string; field?: string };
+  parameters?: Array<{ in: 'path' | 'query' | 'header' | 'cookie'; name: string; value: LinkValue }>;
+  body?: LinkValue;
+  /** The link followed (`createUser -> getUser`), for messages. */
+  link?: string;
 }
 
 export interface FixtureExpectation {

@@ -40,6 +40,15 @@ interface SequenceContext {
  */
 type Roles = Partial<Record<ResourceRole, { operation: Operation; keyParam?: string }>>;
 
+/**
+ * Where a server-named item is found after its create: the answer's key field (when the answer declares it; `required`
+ * when it must be there), else its Location header.
+ */
+interface ItemAddress {
+  field?: string;
+  required: boolean;
+}
+
 /** Builds the sequences of a document: N per collection that has a create and something to follow it. */
 export function generateSequences(
   spec: LoadedSpec,
@@ -91,6 +100,19 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   const label = labelField(createShape, shown, binding.keyField, context.document);
   const page = roles.list && listPlan(roles.list.operation, context.validators, context.document);
   const { count, seed } = context.options;
+  // The key goes in the create's body only where the create declares it; otherwise the server names the item, and
+  // the steps after the create take it from the answer: its key field, else its Location header.
+  const clientKeyed = binding.keyField !== undefined && createShape.properties.has(binding.keyField);
+  const keyField = clientKeyed ? binding.keyField : undefined;
+  const answered = objectShape(successSchema(create), context.document);
+  const address: ItemAddress | undefined =
+    clientKeyed || roles.create === undefined
+      ? undefined
+      : {
+          field:
+            binding.keyField !== undefined && answered.properties.has(binding.keyField) ? binding.keyField : undefined,
+          required: binding.keyField !== undefined && answered.required.has(binding.keyField),
+        };
   const out: Case[] = [];
   const drawn = new Map<Operation, JsonValue[]>();
   // Drawn from a seed of their own: the valid cases draw from `seed`, and a key the run cannot
@@ -99,29 +121,38 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     if (generated === null || typeof generated !== 'object' || Array.isArray(generated)) return;
     let body: UniqueBody = { template: generated, sample: generated };
     const key =
-      binding.keyField === undefined
-        ? undefined
-        : withUniqueField(body, binding.keyField, binding.keyType, `${binding.noun}-`, check);
+      keyField === undefined ? undefined : withUniqueField(body, keyField, binding.keyType, `${binding.noun}-`, check);
     if (key) body = key;
     if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check) ?? body;
     // The path names the item by the key sent; a key the runner could not make unique goes in as generated.
     const keyText =
-      binding.keyField === undefined
-        ? undefined
-        : key
-          ? String(key.template[binding.keyField])
-          : encodedKey(generated[binding.keyField]);
-    const extras = page?.smallLimit === undefined ? [] : extraItems(generated, page.smallLimit, binding, label, check);
-    const steps = stepsOf(roles, body.template, keyText, page, media.mediaType, context, extras);
-    if (keyText !== undefined) {
-      const keyField = binding.keyField!;
-      const keyValue = key
-        ? { field: keyField, template: body.template[keyField], sample: body.sample[keyField] }
-        : { field: keyField, template: generated[keyField], sample: generated[keyField] };
+      keyField === undefined ? undefined : key ? String(key.template[keyField]) : encodedKey(generated[keyField]);
+    const extras =
+      page?.smallLimit === undefined ? [] : extraItems(generated, page.smallLimit, binding, keyField, label, check);
+    const steps = stepsOf(roles, body.template, keyText, address, page, media.mediaType, context, extras);
+    if (keyText !== undefined || address !== undefined) {
+      // A server-named key goes into an update's body as the create's answer gave it, where that answer must have it.
+      const answeredKey =
+        address?.field !== undefined && address.required && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(address.field)
+          ? { field: address.field, template: `{{steps.create.response.body.${address.field}}}`, sample: undefined }
+          : undefined;
+      const keyValue =
+        keyField === undefined
+          ? answeredKey
+          : key
+            ? { field: keyField, template: body.template[keyField], sample: body.sample[keyField] }
+            : { field: keyField, template: generated[keyField], sample: generated[keyField] };
       const keyParamOf = (operation: Operation) =>
         Object.values(roles).find((role) => role.operation === operation)?.keyParam;
       const request = (operation: Operation, extra: Partial<FixtureRequest>) =>
-        itemRequest(operation, keyParamOf(operation), keyText, extra, context);
+        itemRequest(
+          operation,
+          keyParamOf(operation),
+          keyText,
+          extra,
+          context,
+          address && { ...address, step: 'create' },
+        );
       const updates = updateSteps(roles.replace?.operation, roles.merge?.operation, roles.read?.operation, index, {
         document: context.document,
         validators: context.validators,
@@ -157,19 +188,20 @@ function extraItems(
   generated: Record<string, JsonValue>,
   count: 1 | 2,
   binding: ResourceBinding,
+  keyField: string | undefined,
   label: string | undefined,
   check: (value: JsonValue) => { ok: boolean },
 ): Array<{ body: Record<string, JsonValue>; keyText?: string }> {
   const out: Array<{ body: Record<string, JsonValue>; keyText?: string }> = [];
   for (const ordinal of [2, 3].slice(0, count) as Array<2 | 3>) {
     let body: UniqueBody | undefined = { template: generated, sample: generated };
-    if (binding.keyField !== undefined)
-      body = withUniqueField(body, binding.keyField, binding.keyType, `${binding.noun}-`, check, ordinal);
+    if (keyField !== undefined)
+      body = withUniqueField(body, keyField, binding.keyType, `${binding.noun}-`, check, ordinal);
     if (!body) return [];
     if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check, ordinal) ?? body;
     out.push({
       body: body.template,
-      ...(binding.keyField !== undefined && { keyText: String(body.template[binding.keyField]) }),
+      ...(keyField !== undefined && { keyText: String(body.template[keyField]) }),
     });
   }
   return out;
@@ -179,6 +211,7 @@ function stepsOf(
   roles: Roles,
   sent: Record<string, JsonValue>,
   keyText: string | undefined,
+  address: ItemAddress | undefined,
   page: ListPlan | undefined,
   mediaType: string,
   context: SequenceContext,
@@ -188,11 +221,12 @@ function stepsOf(
   const request = (
     { operation, keyParam }: { operation: Operation; keyParam?: string },
     extra: Partial<FixtureRequest> = {},
-  ) => itemRequest(operation, keyParam, keyText, extra, context);
+  ) => itemRequest(operation, keyParam, keyText, extra, context, address && { ...address, step: 'create' });
   const { create, list } = roles;
-  // Item operations need the key in their path: without a key field, the server numbers the items itself.
-  const read = keyText === undefined ? undefined : roles.read;
-  const remove = keyText === undefined ? undefined : roles.remove;
+  // Item operations need the item's key or URL: sent in the create, or taken from its answer.
+  const known = keyText !== undefined || address !== undefined;
+  const read = known ? roles.read : undefined;
+  const remove = known ? roles.remove : undefined;
   const steps: FixtureStep[] = [
     {
       name: 'create',
@@ -253,10 +287,17 @@ function stepsOf(
     // The limit check's items go too, so a run leaves no more behind than it has to.
     if (list && page?.smallLimit !== undefined && extras.length === page.smallLimit) {
       extras.forEach((extra, index) => {
-        if (extra.keyText !== undefined)
+        if (extra.keyText !== undefined || address !== undefined)
           steps.push({
             name: `delete-${index + 2}`,
-            request: itemRequest(remove.operation, remove.keyParam, extra.keyText, {}, context),
+            request: itemRequest(
+              remove.operation,
+              remove.keyParam,
+              extra.keyText,
+              {},
+              context,
+              address && { ...address, step: `create-${index + 2}` },
+            ),
             expect: { status: '2xx' },
           });
       });
@@ -272,13 +313,22 @@ function itemRequest(
   keyText: string | undefined,
   extra: Partial<FixtureRequest>,
   context: SequenceContext,
+  address?: ItemAddress & { step: string },
 ): FixtureRequest {
   const credentials = credentialsFor(operation, context.options.auth);
+  // Without a key sent, the item is the one the address's step created: the path is filled when this step runs.
+  const follows = keyParam !== undefined && keyText === undefined && address !== undefined;
   const plain: FixtureRequest = {
     method: operation.method,
-    path: keyParam === undefined ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!),
+    path: keyParam === undefined || follows ? operation.path : operation.path.replace(`{${keyParam}}`, keyText!),
     headers: {},
     ...extra,
+    ...(follows && {
+      follow: {
+        step: address.step,
+        item: { param: keyParam, ...(address.field !== undefined && { field: address.field }) },
+      },
+    }),
   };
   return credentials.ok ? withCredentials(plain, credentials.parts) : plain;
 }

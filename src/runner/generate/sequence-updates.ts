@@ -22,7 +22,7 @@ export interface UpdateContext {
   /** Builds a request to the item (credentials, the key in the path). */
   request(operation: Operation, extra: Partial<FixtureRequest>): FixtureRequest;
   /** The created item's key field and its value (template and sample); undefined when the server numbers items. */
-  key?: { field: string; template: JsonValue; sample: JsonValue };
+  key?: { field: string; template: JsonValue; sample: JsonValue | undefined };
   /** The field that labels the item, and the noun for its text. */
   label?: string;
   noun: string;
@@ -90,7 +90,8 @@ function bodyFor(
   if (key && Object.hasOwn(generated, key.field))
     body = {
       template: { ...body.template, [key.field]: key.template },
-      sample: { ...body.sample, [key.field]: key.sample },
+      // A key the server named is not known here: the drawn value stands in for it when the body is checked.
+      sample: key.sample === undefined ? body.sample : { ...body.sample, [key.field]: key.sample },
     };
   if (label !== undefined && Object.hasOwn(generated, label))
     body = withUniqueField(body, label, 'string', labelPrefix, check) ?? body;

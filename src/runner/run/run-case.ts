@@ -15,6 +15,8 @@ import type { HttpRequest, HttpAnswer } from '../../http/types.ts';
 import { requestUrl, type HttpClient } from './http-client.ts';
 import { REDACTED, redactHeaders, redactQuery, redactUrl, type CredentialNames, type Redactor } from './redact.ts';
 import type { CaseResult, Finding, PlainRequest, PlainResponse, StepResult } from '../report.ts';
+import { follow } from './follow.ts';
+import type { Exchange } from './runtime-values.ts';
 import { substitute, substituteText, type Substituted, type VariableScope } from './variables.ts';
 
 export interface CaseContext {
@@ -41,6 +43,9 @@ export interface CaseContext {
   maxResponseTimeMs?: number;
 }
 
+/** A step that takes its address or values from an earlier exchange that does not have them. */
+const NOT_FOLLOWED = 'not-followed';
+
 /** Stands for the token in the curl command: URL-, JSON- and shell-safe, and never the token itself. */
 const TOKEN_MARK = 'PLANTSTORE_TOKEN_MARK_6c1f';
 
@@ -55,7 +60,8 @@ export async function runCase(testCase: Case, context: CaseContext, uniqueId: bi
   for (const step of testCase.steps) {
     const result = await runStep(step.name, step.request, step.expect, context, scope, step.operationId);
     steps.push(context.redact(result));
-    if (result.findings.some((f) => f.severity === 'failure')) break;
+    // A failed step ends its case; so does a step with nothing to follow (not-followed, a warning).
+    if (result.findings.some((f) => f.severity === 'failure' || f.code === NOT_FOLLOWED)) break;
   }
   const all = steps.flatMap((s) => s.findings);
   const failures = all.filter((f) => f.severity === 'failure').length;
@@ -80,6 +86,17 @@ async function runStep(
   scope: VariableScope,
   builtFor?: string,
 ): Promise<StepResult> {
+  if (rawRequest.follow) {
+    const base = context.target.pathname.replace(/\/+$/, '');
+    const followed = follow(rawRequest, scope.steps.get(rawRequest.follow.step)?.exchange, base);
+    if (!followed.ok)
+      return {
+        name,
+        durationMs: 0,
+        findings: [{ code: NOT_FOLLOWED, severity: 'warning', message: followed.message }],
+      };
+    rawRequest = followed.request;
+  }
   const prepared = prepare(rawRequest, rawExpect, scope);
   if (!prepared.ok)
     return {
@@ -125,8 +142,18 @@ async function runStep(
       body: request.body ?? request.rawBody,
     },
   };
+  const exchange: Exchange = {
+    url: requestUrl(context.target, outgoing).href,
+    method: request.method,
+    request: {
+      params: routed.kind === 'operation' ? routed.params : {},
+      query: outgoing.query,
+      headers: outgoing.headers,
+      ...(request.body !== undefined && { body: request.body }),
+    },
+  };
   if (!outcome.ok) {
-    scope.steps.set(name, remembered);
+    scope.steps.set(name, { ...remembered, exchange });
     const response =
       outcome.status === undefined ? undefined : { status: outcome.status, headers: outcome.headers ?? {} };
     return {
@@ -214,7 +241,18 @@ async function runStep(
     headers: redactHeaders(outcome.headers, context.credentialNames),
     body,
   };
-  scope.steps.set(name, { ...remembered, response: { status: outcome.status, headers: outcome.headers, body } });
+  scope.steps.set(name, {
+    ...remembered,
+    response: { status: outcome.status, headers: outcome.headers, body },
+    exchange: {
+      ...exchange,
+      response: {
+        status: outcome.status,
+        headers: outcome.headers,
+        body: received.json?.ok ? received.json.value : text,
+      },
+    },
+  });
   return {
     name,
     request: plainRequest,

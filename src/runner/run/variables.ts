@@ -4,6 +4,7 @@
 // A string that is exactly one variable takes the variable's own type (so `id: "{{uniqueId}}"`
 // sends an integer); a variable inside a longer string is written as text.
 import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
+import type { Exchange } from './runtime-values.ts';
 import { uniqueOffset, uniqueString, uniqueUuid } from '../generate/unique-values.ts';
 
 /** What variables resolve against while one case runs. */
@@ -14,7 +15,12 @@ export interface VariableScope {
   /** The steps run so far, by name: what was sent and what came back (unredacted). */
   steps: Map<
     string,
-    { request: Record<string, JsonValue | undefined>; response?: Record<string, JsonValue | undefined> }
+    {
+      request: Record<string, JsonValue | undefined>;
+      response?: Record<string, JsonValue | undefined>;
+      /** The exchange as OpenAPI's runtime expressions see it (for steps that follow this one). */
+      exchange?: Exchange;
+    }
   >;
 }
 
