@@ -33,6 +33,8 @@ export interface FollowPlan {
   body?: LinkValue;
   /** The link followed (`createUser -> getUser`), for messages. */
   link?: string;
+  /** The response key the link is declared on (`201`, `2XX`): another answer from `step` has nothing to follow. */
+  status?: string;
 }
 
 export interface FixtureExpectation {

@@ -91,7 +91,7 @@ export async function verify(input: VerifyInput): Promise<VerifyReport> {
     document: spec.document,
     ...(options.maxResponseTimeMs > 0 && { maxResponseTimeMs: options.maxResponseTimeMs }),
   };
-  const warnings = lookAlikePaths(operations);
+  const warnings = [...lookAlikePaths(operations), ...generated.warnings];
   const startedAt = new Date();
   const target = redact(redactUrl(options.targetUrl).href);
   for (const output of outputs)

@@ -21,6 +21,7 @@ import { drawsFromSchema, planBody, writeBody, type BodyPlan } from './generated
 import { generateParameters, isIgnoredHeader, type ParameterParts } from './generated-parameters.ts';
 import { withUniqueKey } from './generated-request-parts.ts';
 import { generateSequences } from './generated-sequences.ts';
+import { generateLinkCases } from './link-sequences.ts';
 import type { CaseSource, GenerateOptions } from './case-source.ts';
 import { guarded } from './generation-guard.ts';
 import { brokenParameters, withBrokenParameter } from './negative-parameters.ts';
@@ -33,6 +34,8 @@ export interface GeneratedCases {
   cases: Case[];
   /** Operations that got no case at all, each with the reason. */
   uncovered: UncoveredOperation[];
+  /** What the run should say about the document: links that cannot be followed. */
+  warnings: string[];
 }
 
 interface GenerateContext {
@@ -51,7 +54,7 @@ export async function generateCases(
   options: GenerateOptions,
   source?: CaseSource,
 ): Promise<GeneratedCases> {
-  if (options.count <= 0) return { cases: [], uncovered: [] };
+  if (options.count <= 0) return { cases: [], uncovered: [], warnings: [] };
   const cases = source ?? (await exampleCaseSource(spec, validators));
   const context: GenerateContext = {
     document: spec.document,
@@ -70,7 +73,9 @@ export async function generateCases(
   }
   out.push(...unsupportedMethods(operations, out));
   out.push(...generateSequences(spec, operations, validators, options, cases));
-  return { cases: out, uncovered };
+  const links = generateLinkCases(spec, operations, out);
+  out.push(...links.cases);
+  return { cases: out, uncovered, warnings: links.skipped.map((why) => `not followed: ${why}`) };
 }
 
 /**

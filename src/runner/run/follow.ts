@@ -15,6 +15,12 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
   if (exchange === undefined) return { ok: false, message: `step '${plan.step}' made no exchange to follow` };
   const out: FixtureRequest = { ...plain, headers: { ...plain.headers }, query: { ...plain.query } };
   const about = plan.link === undefined ? `the ${plan.step} step's answer` : `the link ${plan.link}`;
+  const status = exchange.response?.status;
+  if (plan.status !== undefined && (status === undefined || !statusFits(plan.status, status)))
+    return {
+      ok: false,
+      message: `${about} is declared on a ${plan.status} answer; ${plan.step} got ${status ?? 'no answer'}, so this step and the ones after it were not run`,
+    };
   if (plan.item) {
     const key = plan.item.field === undefined ? undefined : keyAt(exchange.response?.body, plan.item.field);
     if (key !== undefined) out.path = out.path.replaceAll(`{${plan.item.param}}`, encodeURIComponent(key));
@@ -46,10 +52,16 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
         message: `${about}: the value for "${parameter.name}" holds "{{", which reads as a variable`,
       };
     if (parameter.in === 'path') out.path = out.path.replaceAll(`{${parameter.name}}`, encodeURIComponent(text));
-    else if (parameter.in === 'query') out.query![parameter.name] = text;
-    else if (parameter.in === 'header') out.headers![parameter.name.toLowerCase()] = text;
+    else if (parameter.in === 'query') {
+      // The link's value replaces the one the base request drew, however its style wrote it.
+      out.rawQuery = out.rawQuery?.filter((piece) => !namesParameter(piece, parameter.name));
+      out.query![parameter.name] = text;
+    } else if (parameter.in === 'header') out.headers![parameter.name.toLowerCase()] = text;
     else
-      out.headers!.cookie = [out.headers!.cookie, `${parameter.name}=${encodeURIComponent(text)}`]
+      out.headers!.cookie = [
+        ...(out.headers!.cookie ?? '').split(/;\s*/).filter((c) => c !== '' && !c.startsWith(`${parameter.name}=`)),
+        `${parameter.name}=${encodeURIComponent(text)}`,
+      ]
         .filter(Boolean)
         .join('; ');
   }
@@ -72,4 +84,21 @@ function keyAt(body: JsonValue | undefined, field: string): string | undefined {
     : typeof value === 'number' || typeof value === 'bigint'
       ? String(value)
       : undefined;
+}
+
+/** `201` fits 201, `2XX` fits 200-299. */
+function statusFits(key: string, status: number): boolean {
+  return /^[1-5]xx$/i.test(key) ? String(status)[0] === key[0] : Number(key) === status;
+}
+
+/** True when a written query piece (`ids=1,2`, `filter%5Bcolor%5D=red`) is the parameter's. */
+function namesParameter(piece: string, name: string): boolean {
+  const key = piece.split('=')[0];
+  let decoded = key;
+  try {
+    decoded = decodeURIComponent(key);
+  } catch {
+    // a malformed escape is its own name
+  }
+  return decoded === name || decoded.startsWith(`${name}[`);
 }

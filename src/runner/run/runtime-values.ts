@@ -1,6 +1,6 @@
 // Evaluates OpenAPI runtime expressions (generate/runtime-expression.ts) against one exchange a
 // sequence has made: what was sent and what came back.
-import type { JsonValue } from '../../json/exact-json.ts';
+import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import { getAtPointer } from '../../document/json-pointer.ts';
 import type { LinkValue, RuntimeExpression } from '../runtime-expression.ts';
 
@@ -46,7 +46,7 @@ export function evaluateLinkValue(value: LinkValue, exchange: Exchange): JsonVal
     else {
       const found = evaluate(part, exchange);
       if (found === undefined) return undefined;
-      text += typeof found === 'string' ? found : JSON.stringify(found);
+      text += typeof found === 'string' ? found : stringifyJson(found);
     }
   }
   return text;
