@@ -2,6 +2,7 @@
 // 3.1's "Style Examples" table (color = "blue", ["blue","black","brown"], {R:100,G:200,B:150}).
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/json/exact-json.ts';
+import { declaredFormat } from '../../src/document/parameter-format.ts';
 import {
   formatOf,
   serializeCookie,
@@ -14,7 +15,7 @@ import {
 const STRING = 'blue';
 const ARRAY = ['blue', 'black', 'brown'];
 const OBJECT = { R: 100, G: 200, B: 150 };
-const format = (style: ParameterStyle, explode: boolean) => formatOf({ style, explode }, style);
+const format = (style: ParameterStyle, explode: boolean) => ({ style, explode, allowReserved: false });
 
 describe('path parameters in their style', () => {
   it.each<[ParameterStyle, boolean, JsonValue, string]>([
@@ -58,13 +59,13 @@ describe('query parameters in their style', () => {
   });
 
   it("takes OpenAPI's defaults: form, and explode only for form", () => {
-    expect(formatOf({}, 'form')).toEqual({ style: 'form', explode: true, allowReserved: false });
-    expect(formatOf({}, 'simple')).toEqual({ style: 'simple', explode: false, allowReserved: false });
+    expect(formatOf({})).toEqual({ style: 'form', explode: true, allowReserved: false });
+    expect(declaredFormat('path', {})).toEqual({ style: 'simple', explode: false, allowReserved: false });
   });
 
   it('leaves reserved characters as they are only with allowReserved', () => {
-    expect(serializeQuery('next', '/a?b', formatOf({}, 'form'))).toEqual(['next=%2Fa%3Fb']);
-    expect(serializeQuery('next', '/a?b', formatOf({ allowReserved: true }, 'form'))).toEqual(['next=/a?b']);
+    expect(serializeQuery('next', '/a?b', formatOf({}))).toEqual(['next=%2Fa%3Fb']);
+    expect(serializeQuery('next', '/a?b', formatOf({ allowReserved: true }))).toEqual(['next=/a?b']);
   });
 });
 

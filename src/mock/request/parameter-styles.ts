@@ -1,8 +1,9 @@
 // Parameter serialization as OpenAPI defines it (the `style`/`explode` table of "Style Examples"):
 // the text of a path segment, query pairs, a header or a cookie read back into the primitive,
-// array or object the schema describes, before validation. Defaults: `simple` for path and
-// header, `form` for query and cookie; `explode` is true for form only.
+// array or object the schema describes, before validation. Which styles a location allows and
+// the defaults live in src/document/parameter-format.ts, shared with the runner's writer.
 import type { ParameterSpec } from '../../document/operations.ts';
+import { declaredFormat } from '../../document/parameter-format.ts';
 
 export type ParameterKind = 'primitive' | 'array' | 'object';
 
@@ -28,24 +29,14 @@ export interface Styling {
 
 const ABSENT: StyledResult = Object.freeze({ present: false });
 
-// The styles each location allows (the specification's table); another one is read as the default.
-const STYLES: Record<ParameterSpec['in'], string[]> = {
-  path: ['simple', 'label', 'matrix'],
-  query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
-  header: ['simple'],
-  cookie: ['form'],
-};
-
-/** The style and explode a parameter declares, with OpenAPI's defaults. */
+/** The style and explode a parameter declares, with OpenAPI's defaults (src/document/parameter-format.ts). */
 export function stylingOf(
   param: ParameterSpec,
   declared: { style?: unknown; explode?: unknown },
   kind: ParameterKind,
   properties: string[],
 ): Styling {
-  const allowed = STYLES[param.in] ?? STYLES.query;
-  const style = typeof declared.style === 'string' && allowed.includes(declared.style) ? declared.style : allowed[0];
-  const explode = typeof declared.explode === 'boolean' ? declared.explode : style === 'form';
+  const { style, explode } = declaredFormat(param.in, declared);
   return { style, explode, kind, properties };
 }
 

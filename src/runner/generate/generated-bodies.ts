@@ -110,7 +110,7 @@ function encodingOf(content: MediaContent, document: unknown): Encoding {
 function urlencoded(value: Record<string, JsonValue>, encoding: Encoding): string {
   return Object.entries(value)
     .flatMap(([name, item]) => {
-      const format = formatOf(encoding[name] ?? {}, 'form');
+      const format = formatOf(encoding[name] ?? {});
       if (format.style === 'deepObject' && item !== null && typeof item === 'object')
         return bracketed(encodeURIComponent(name), item);
       // OpenAPI's style table writes an empty array as "name=" in every style (exploded, it would write nothing, and a

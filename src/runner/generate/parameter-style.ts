@@ -5,40 +5,20 @@
 import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import { getAtPointer } from '../../document/json-pointer.ts';
 import type { ParameterSpec } from '../../document/operations.ts';
+import { declaredFormat, type ParameterFormat } from '../../document/parameter-format.ts';
 
-export type ParameterStyle = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+export type { ParameterFormat, ParameterStyle } from '../../document/parameter-format.ts';
 
-export interface ParameterFormat {
-  style: ParameterStyle;
-  explode: boolean;
-  /** Query only: RFC 3986 reserved characters are sent unencoded. */
-  allowReserved: boolean;
-}
-
-const DEFAULT_STYLE: Record<ParameterSpec['in'], ParameterStyle> = {
-  path: 'simple',
-  query: 'form',
-  header: 'simple',
-  cookie: 'form',
-};
-const STYLES = new Set<string>(['simple', 'label', 'matrix', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
-
-/** The style, explode and allowReserved the document declares for a parameter, with OpenAPI's defaults. */
+/** The style, explode and allowReserved the document declares for a parameter (src/document/parameter-format.ts). */
 export function parameterFormat(parameter: ParameterSpec, document: unknown): ParameterFormat {
   const declared = getAtPointer(document, parameter.schemaPointer.replace(/\/schema$/, '')) as
     Record<string, unknown> | undefined;
-  return formatOf(declared ?? {}, DEFAULT_STYLE[parameter.in]);
+  return declaredFormat(parameter.in, declared ?? {});
 }
 
-/** Style, explode and allowReserved of a parameter object or a form body's `encoding` entry. */
-export function formatOf(declared: Record<string, unknown>, defaultStyle: ParameterStyle): ParameterFormat {
-  const style =
-    typeof declared.style === 'string' && STYLES.has(declared.style)
-      ? (declared.style as ParameterStyle)
-      : defaultStyle;
-  // explode defaults to true for form only (OpenAPI 3.x, Parameter Object).
-  const explode = typeof declared.explode === 'boolean' ? declared.explode : style === 'form';
-  return { style, explode, allowReserved: declared.allowReserved === true };
+/** Style, explode and allowReserved of a form body's `encoding` entry: a form field follows the query's rules. */
+export function formatOf(declared: Record<string, unknown>): ParameterFormat {
+  return declaredFormat('query', declared);
 }
 
 type Encode = (text: string) => string;
