@@ -55,7 +55,10 @@ const NAME_MAPS = new Set([
   'mapping',
   'scopes',
 ]);
-const FREE_DATA = new Set(['example', 'examples']);
+// Link objects hold runtime expressions, no schemas: Ajv walks every key for ids, and link
+// parameters named `id` ("$response.body#/user/id" twice, as PeerTube's document has) read as
+// two draft-04 schemas of one id, which Ajv refuses.
+const FREE_DATA = new Set(['example', 'examples', 'links']);
 // A nested `$schema` names a dialect Ajv may not have loaded (draft-07 inside a 3.1 document);
 // the document's dialect decides.
 const DROPPED = new Set(['$recursiveAnchor', '$schema']);

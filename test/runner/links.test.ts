@@ -126,4 +126,13 @@ describe('OpenAPI links', () => {
     expect(report.cases.filter((c) => c.status !== 'passed')).toEqual([]);
     expect(linked(report, 'createUser/GetUserById').steps[1].response?.status).toBe(200);
   });
+
+  it('loads a document whose link parameter is named id (no schema id to the validator)', async () => {
+    mock = await startMockServer({ port: 0, spec: SPEC });
+    const report = await run(mock.url);
+    expect(linked(report, 'createUser/Thing').steps.map((s) => s.request?.path)).toEqual([
+      '/users',
+      expect.stringMatching(/^\/things\/\d+$/),
+    ]);
+  });
 });
