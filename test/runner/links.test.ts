@@ -127,6 +127,18 @@ describe('OpenAPI links', () => {
     expect(linked(report, 'createUser/GetUserById').steps[1].response?.status).toBe(200);
   });
 
+  it("reaches a link on a read no link leads to by the collection's create, as a sequence does", async () => {
+    mock = await startMockServer({ port: 0, spec: SPEC });
+    const members = linked(await run(mock.url), 'getTeam/Members');
+    expect(members.status).toBe('passed');
+    const [create, via, last] = members.steps.map(
+      (s) => `${s.name} ${s.request?.method} ${s.request?.path} ${s.response?.status}`,
+    );
+    expect(create).toBe('create POST /teams 201');
+    const id = /^via GET \/teams\/(\d+) 200$/.exec(via)![1];
+    expect(last).toBe(`linked GET /teams/${id}/members 200`);
+  });
+
   it('loads a document whose link parameter is named id (no schema id to the validator)', async () => {
     mock = await startMockServer({ port: 0, spec: SPEC });
     const report = await run(mock.url);

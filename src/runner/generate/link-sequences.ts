@@ -44,24 +44,46 @@ export function generateLinkCases(spec: LoadedSpec, operations: Operation[], cas
       }
     }
   }
-  return { cases: out.map((c) => reached(c, out, operations)), skipped };
+  return { cases: out.map((c) => reached(c, out, cases, operations)), skipped };
 }
 
 /**
  * A link from an item operation (GET /users/{id} -> its posts) whose valid case names a random item reaches nothing:
  * where a link from an operation without path parameters leads to that item operation (POST /users -> GET
- * /users/{id}), the case starts there, and follows both links.
+ * /users/{id}), the case starts there, and follows both links; else, where a sequence creates the item and reads it
+ * with that operation, the case starts with the sequence's create and read.
  */
-function reached(linkCase: Case, all: Case[], operations: Operation[]): Case {
+function reached(linkCase: Case, links: Case[], cases: Case[], operations: Operation[]): Case {
   const sourceId = linkCase.steps[0].operationId;
   const source = operations.find((o) => o.id === sourceId);
   if (!source || !source.parameters.some((p) => p.in === 'path')) return linkCase;
-  const into = all.find((c) => {
+  const into = links.find((c) => {
     const from = operations.find((o) => o.id === c.steps[0].operationId);
     return c.steps[1].operationId === sourceId && from !== undefined && !from.parameters.some((p) => p.in === 'path');
   });
-  if (!into) return linkCase;
   const last = linkCase.steps[1];
+  if (!into) {
+    // Else a sequence that creates the item and reads it (a collection's create and read) gets there.
+    const read = new RegExp(`^${source.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    const sequence = cases.find(
+      (c) =>
+        c.id.startsWith('generated/sequence/') &&
+        c.steps[0]?.name === 'create' &&
+        c.steps[1]?.name === 'read' &&
+        c.steps[1].request.method === source.method &&
+        read.test(c.steps[1].request.path),
+    );
+    if (!sequence) return linkCase;
+    return {
+      ...linkCase,
+      name: `${sequence.steps[0].request.method} ${sequence.steps[0].request.path} -> ${linkCase.name}`,
+      steps: [
+        sequence.steps[0],
+        { ...sequence.steps[1], name: 'via', operationId: source.id },
+        { ...last, request: { ...last.request, follow: { ...last.request.follow!, step: 'via' } } },
+      ],
+    };
+  }
   return {
     ...linkCase,
     name: `${into.steps[0].operationId} -> ${linkCase.name}`,
