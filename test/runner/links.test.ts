@@ -80,6 +80,9 @@ describe('OpenAPI links', () => {
     expect(read.steps[1].findings.map((f) => `${f.code}: ${f.message}`)).toContain(
       'unexpected-status: expected status 2xx, got 404',
     );
+    expect((report.faults ?? []).map((f) => `${f.operationId} ${f.check} ${f.signature}`)).toContain(
+      'getUser resource-unavailable expected 2xx, got 404 · GetUserById',
+    );
   });
 
   it('reaches a link on a read by starting at the create that links to it, and fills query and header', async () => {

@@ -55,11 +55,14 @@ export function faultOf(
     const check =
       family === 'no-credentials' || family === 'wrong-credentials' || family === 'wrong-api-key'
         ? 'auth-ignored'
-        : expected === '4xx' && got < 400
-          ? 'invalid-data-accepted'
-          : expected === '2xx' && got >= 400 && got < 500
-            ? 'valid-data-rejected'
-            : finding.code;
+        : result.id.startsWith('generated/links/') && step.name === 'linked' && expected === '2xx' && got >= 400
+          ? // Schemathesis's name: what a POST made, the GET its link points to cannot find.
+            'resource-unavailable'
+          : expected === '4xx' && got < 400
+            ? 'invalid-data-accepted'
+            : expected === '2xx' && got >= 400 && got < 500
+              ? 'valid-data-rejected'
+              : finding.code;
     return { operationId, check, signature: `expected ${expected}, got ${got} · ${target}` };
   }
   if (finding.header !== undefined) return { operationId, check: finding.code, signature: finding.header };
