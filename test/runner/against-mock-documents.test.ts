@@ -33,6 +33,12 @@ const DOCUMENTS: Record<string, Row> = {
   'keys of any name and type, and patches': { spec: 'test/documents/keys-and-patches.yaml' },
   'nested collections, form bodies and wrapped lists': { spec: 'test/documents/nested-state.yaml' },
   'shapes from public documents': { spec: 'test/documents/runner-corpus-shapes.yaml', uncovered: ['streamChannel'] },
+  'items the server names, found by id or Location': { spec: 'test/documents/server-named-items.yaml' },
+  'OpenAPI links': { spec: 'test/documents/links.yaml' },
+  'API keys in a header, the query and a cookie': {
+    spec: 'test/documents/api-keys.yaml',
+    auth: { headerKey: AUTH.headerKey, queryKey: AUTH.queryKey, cookieKey: AUTH.cookieKey },
+  },
 };
 
 const mocks: MockServer[] = [];
