@@ -35,9 +35,10 @@ async function serve(location: Location): Promise<string> {
       if (req.method === 'POST' && id === undefined) {
         const key = String(next++);
         const body = JSON.parse(text) as Record<string, unknown>;
-        if (collection === 'tasks') {
-          items.set(`tasks/${key}`, { id: Number(key), ...body });
-          return json(201, { id: Number(key), ...body });
+        if (collection !== 'notes') {
+          // A server names the item whatever id was sent (a readOnly one should not be).
+          items.set(`${collection}/${key}`, { ...body, id: Number(key) });
+          return json(201, { ...body, id: Number(key) });
         }
         items.set(`notes/${key}`, body);
         const written = {
@@ -81,6 +82,14 @@ describe('a sequence on items the server names', () => {
     expect(sequence(report, 'tasks').status).toBe('passed');
   });
 
+  it('reads a label by the id its create answered, where the one schema marks the id readOnly', async () => {
+    const report = await run(await serve('absolute'));
+    expect(walk(report, 'labels')).toEqual([
+      'create POST /labels 201',
+      expect.stringMatching(/^read GET \/labels\/4\d 200$/),
+    ]);
+  });
+
   it.each(['absolute', 'relative'] as const)('follows a note to its %s Location', async (location) => {
     const report = await run(await serve(location));
     expect(walk(report, 'notes')).toEqual([
@@ -116,7 +125,7 @@ describe('a sequence on items the server names', () => {
   it('passes against the mock, which fills Location and makes ids', async () => {
     mock = await startMockServer({ port: 0, spec: SPEC });
     const report = await run(mock.url);
-    for (const collection of ['notes', 'tasks']) {
+    for (const collection of ['notes', 'tasks', 'labels']) {
       expect(sequence(report, collection).status).toBe('passed');
       expect(walk(report, collection)[1]).toMatch(new RegExp(`^read GET /${collection}/[^{}]+ 200$`));
     }

@@ -100,19 +100,21 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   const label = labelField(createShape, shown, binding.keyField, context.document);
   const page = roles.list && listPlan(roles.list.operation, context.validators, context.document);
   const { count, seed } = context.options;
-  // The key goes in the create's body only where the create declares it; otherwise the server names the item, and
-  // the steps after the create take it from the answer: its key field, else its Location header.
-  const clientKeyed = binding.keyField !== undefined && createShape.properties.has(binding.keyField);
+  // The key goes in the create's body only where the create declares it (not readOnly); otherwise the server names
+  // the item, and the steps after the create take it from the answer: its key field, else its Location header.
+  const clientKeyed =
+    binding.keyField !== undefined &&
+    createShape.properties.has(binding.keyField) &&
+    resolveSchema(createShape.properties.get(binding.keyField), context.document)?.readOnly !== true;
   const keyField = clientKeyed ? binding.keyField : undefined;
   const answered = objectShape(successSchema(create), context.document);
-  const address: ItemAddress | undefined =
-    clientKeyed || roles.create === undefined
-      ? undefined
-      : {
-          field:
-            binding.keyField !== undefined && answered.properties.has(binding.keyField) ? binding.keyField : undefined,
-          required: binding.keyField !== undefined && answered.required.has(binding.keyField),
-        };
+  const address: ItemAddress | undefined = clientKeyed
+    ? undefined
+    : {
+        field:
+          binding.keyField !== undefined && answered.properties.has(binding.keyField) ? binding.keyField : undefined,
+        required: binding.keyField !== undefined && answered.required.has(binding.keyField),
+      };
   const out: Case[] = [];
   const drawn = new Map<Operation, JsonValue[]>();
   // Drawn from a seed of their own: the valid cases draw from `seed`, and a key the run cannot
