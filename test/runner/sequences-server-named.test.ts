@@ -118,6 +118,7 @@ describe('a sequence on items the server names', () => {
         code: 'not-followed',
         severity: 'warning',
         message: expect.stringContaining('named no item (no key field is declared and no Location header)'),
+        actual: 'no item',
       },
     ]);
   });

@@ -12,6 +12,11 @@ export type { Fault } from '../report.ts';
 const TRANSPORT = new Set(['timeout', 'connection-reset', 'invalid-http', 'transport-error', 'body-too-large']);
 const KEPT_IDS = 5;
 const UNSUPPORTED_METHOD = 'generated/unsupported-method/';
+const NOT_FOLLOWED: Record<string, string> = {
+  'another status': "a link's source answered another status than the link is on",
+  'no value': "an exchange without the value a link's expression reads",
+  'no item': 'a create whose answer named no item (no id field, no Location)',
+};
 
 /** The fault a finding of a step belongs to (its key parts), in a case with an optional probe. */
 export function faultOf(
@@ -28,6 +33,9 @@ export function faultOf(
       check: 'unsupported-method',
       signature: `answered ${step.response?.status ?? finding.code}${step.response?.headers.allow ? '' : ' without Allow'}`,
     };
+  // What a run could not follow is the exchange's doing, mostly random ids: one warning for the run per reason.
+  if (finding.code === 'not-followed')
+    return { operationId: '*', check: finding.code, signature: NOT_FOLLOWED[String(finding.actual)] ?? 'not followed' };
   if (finding.code === 'off-contract-status' && finding.actual === 404)
     return {
       operationId: '*',

@@ -6,19 +6,24 @@ import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import type { FixtureRequest } from '../fixture.ts';
 import { evaluateLinkValue, type Exchange } from './runtime-values.ts';
 
-export type Followed = { ok: true; request: FixtureRequest } | { ok: false; message: string };
+/** Why a step could not follow: the source's status, a value an expression names, or the created item. */
+export type NotFollowed = 'another status' | 'no value' | 'no item';
+
+export type Followed = { ok: true; request: FixtureRequest } | { ok: false; why: NotFollowed; message: string };
 
 /** The request with what it follows filled in. `base` is the target's path prefix (`/v1`, or ''). */
 export function follow(request: FixtureRequest, exchange: Exchange | undefined, base: string): Followed {
   const plan = request.follow!;
   const { follow: _plan, ...plain } = request;
-  if (exchange === undefined) return { ok: false, message: `step '${plan.step}' made no exchange to follow` };
+  if (exchange === undefined)
+    return { ok: false, why: 'no value', message: `step '${plan.step}' made no exchange to follow` };
   const out: FixtureRequest = { ...plain, headers: { ...plain.headers }, query: { ...plain.query } };
   const about = plan.link === undefined ? `the ${plan.step} step's answer` : `the link ${plan.link}`;
   const status = exchange.response?.status;
   if (plan.status !== undefined && (status === undefined || !statusFits(plan.status, status)))
     return {
       ok: false,
+      why: 'another status',
       message: `${about} is declared on a ${plan.status} answer; ${plan.step} got ${status ?? 'no answer'}, so this step and the ones after it were not run`,
     };
   if (plan.item) {
@@ -29,6 +34,7 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
       if (location === undefined || location === '')
         return {
           ok: false,
+          why: 'no item',
           message: `${about} named no item (${plan.item.field === undefined ? 'no key field is declared' : `no "${plan.item.field}" in its body`} and no Location header): this step and the ones after it were not run`,
         };
       // RFC 9110 §10.2.2: a relative Location is resolved against the request's URL. The item is asked for at the
@@ -43,12 +49,14 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
     if (value === undefined)
       return {
         ok: false,
+        why: 'no value',
         message: `${about}: its ${parameter.in} parameter "${parameter.name}" has no value in the ${plan.step} exchange, so this step and the ones after it were not run`,
       };
     const text = typeof value === 'string' ? value : stringifyJson(value);
     if (text.includes('{{'))
       return {
         ok: false,
+        why: 'no value',
         message: `${about}: the value for "${parameter.name}" holds "{{", which reads as a variable`,
       };
     if (parameter.in === 'path') out.path = out.path.replaceAll(`{${parameter.name}}`, encodeURIComponent(text));
@@ -68,7 +76,11 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
   if (plan.body !== undefined) {
     const body = evaluateLinkValue(plan.body, exchange);
     if (body === undefined)
-      return { ok: false, message: `${about}: its request body has no value in the ${plan.step} exchange` };
+      return {
+        ok: false,
+        why: 'no value',
+        message: `${about}: its request body has no value in the ${plan.step} exchange`,
+      };
     out.body = body;
   }
   if (Object.keys(out.query!).length === 0) delete out.query;

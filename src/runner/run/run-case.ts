@@ -93,7 +93,8 @@ async function runStep(
       return {
         name,
         durationMs: 0,
-        findings: [{ code: NOT_FOLLOWED, severity: 'warning', message: followed.message }],
+        operationId: builtFor,
+        findings: [{ code: NOT_FOLLOWED, severity: 'warning', message: followed.message, actual: followed.why }],
       };
     rawRequest = followed.request;
   }
