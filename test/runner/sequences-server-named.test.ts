@@ -8,7 +8,7 @@ import { verify, type VerifyReport } from '../../src/runner/index.ts';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
 
 const SPEC = 'test/documents/server-named-items.yaml';
-type Location = 'absolute' | 'relative' | 'none' | 'wrong';
+type Location = 'absolute' | 'relative' | 'none' | 'wrong' | 'malformed';
 
 let server: Server | undefined;
 let mock: MockServer | undefined;
@@ -45,6 +45,7 @@ async function serve(location: Location): Promise<string> {
           absolute: `http://${req.headers.host}/notes/${key}`,
           relative: `notes/${key}`,
           wrong: `/notes/9${key}`,
+          malformed: 'http://[not-a-host/notes',
           none: undefined,
         }[location];
         return json(201, undefined, written === undefined ? {} : { location: written });
@@ -121,6 +122,15 @@ describe('a sequence on items the server names', () => {
         actual: 'no item',
       },
     ]);
+  });
+
+  it('stops with a warning at a Location that is no URL', async () => {
+    const notes = sequence(await run(await serve('malformed')), 'notes');
+    expect(notes.status).toBe('passed');
+    expect(notes.steps[1].findings[0]).toMatchObject({ code: 'not-followed', actual: 'no item' });
+    expect(notes.steps[1].findings[0].message).toContain(
+      'has a Location header that is no URL: http://[not-a-host/notes',
+    );
   });
 
   it('passes against the mock, which fills Location and makes ids', async () => {

@@ -39,7 +39,12 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
         };
       // RFC 9110 §10.2.2: a relative Location is resolved against the request's URL. The item is asked for at the
       // target, whatever origin the server named (a server behind a proxy often names its own).
-      const url = new URL(location, exchange.url);
+      let url: URL;
+      try {
+        url = new URL(location, exchange.url);
+      } catch {
+        return { ok: false, why: 'no item', message: `${about} has a Location header that is no URL: ${location}` };
+      }
       out.path = base !== '' && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
       if (url.search.length > 1) out.rawQuery = [...(out.rawQuery ?? []), url.search.slice(1)];
     }
