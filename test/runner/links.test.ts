@@ -128,6 +128,9 @@ describe('OpenAPI links', () => {
         /^not followed: link Broken on createUser 201: "\$response\.bodyy#\/id" is not a runtime expression/,
       ),
     );
+    expect(report.warnings).toContain(
+      'not followed: link Garbled on createUser 201: no operation #/paths/%E0%A4%A in this document',
+    );
     expect(report.cases.map((c) => c.id)).not.toContain('generated/links/createUser/Broken');
   });
 

@@ -12,6 +12,7 @@ import type { Operation } from '../../document/operations.ts';
 import { getAtPointer } from '../../document/json-pointer.ts';
 import type { Case, FixtureRequest, FollowPlan } from '../fixture.ts';
 import { parseLinkValue, type LinkValue } from '../runtime-expression.ts';
+import { guarded } from './generation-guard.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -38,7 +39,7 @@ export function generateLinkCases(spec: LoadedSpec, operations: Operation[], cas
       for (const [name, rawLink] of Object.entries(links)) {
         const link = resolved(spec.document, rawLink);
         const about = `link ${name} on ${source.id} ${status}`;
-        const built = link && linkCase(source, status, name, link, operations, sourceCase, firstValid);
+        const built = link && guarded(() => linkCase(source, status, name, link, operations, sourceCase, firstValid));
         if (typeof built === 'string' || built === undefined) skipped.push(`${about}: ${built ?? 'not an object'}`);
         else out.push(built);
       }
@@ -108,7 +109,7 @@ function linkCase(
     typeof link.operationId === 'string'
       ? operations.find((o) => o.id === link.operationId)
       : typeof link.operationRef === 'string'
-        ? operations.find((o) => o.pointer === decodeURI(link.operationRef as string))
+        ? operations.find((o) => o.pointer === safeDecode(link.operationRef as string))
         : undefined;
   if (!target)
     return typeof link.operationId === 'string' || typeof link.operationRef === 'string'
@@ -191,4 +192,13 @@ function resolved(document: unknown, value: unknown): Obj | undefined {
   for (let hops = 0; hops < 10 && isObj(node) && typeof node.$ref === 'string'; hops++)
     node = node.$ref.startsWith('#') ? getAtPointer(document, node.$ref) : undefined;
   return isObj(node) ? node : undefined;
+}
+
+/** An operationRef's pointer as the document's operations name theirs (`%7B` written for `{`); as written if malformed. */
+function safeDecode(ref: string): string {
+  try {
+    return decodeURI(ref);
+  } catch {
+    return ref;
+  }
 }
