@@ -28,6 +28,7 @@ export interface FixtureRequest {
  */
 export interface FollowPlan {
   step: string;
+  /** `field`: a name at the top of the answer, or `envelope/name` inside a one-item envelope. */
   item?: { param: string; field?: string };
   parameters?: Array<{ in: 'path' | 'query' | 'header' | 'cookie'; name: string; value: LinkValue }>;
   body?: LinkValue;

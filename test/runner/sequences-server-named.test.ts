@@ -35,6 +35,10 @@ async function serve(location: Location): Promise<string> {
       if (req.method === 'POST' && id === undefined) {
         const key = String(next++);
         const body = JSON.parse(text) as Record<string, unknown>;
+        if (collection === 'badges') {
+          items.set(`badges/${key}`, { data: { ...body, id: key } });
+          return json(201, { data: { ...body, id: key } });
+        }
         if (collection !== 'notes') {
           // A server names the item whatever id was sent (a readOnly one should not be).
           items.set(`${collection}/${key}`, { ...body, id: Number(key) });
@@ -91,6 +95,15 @@ describe('a sequence on items the server names', () => {
     ]);
   });
 
+  it("reads a badge by the id inside its answer's data envelope, where the path refuses the name sent", async () => {
+    const target = await serve('absolute');
+    const report = await verify({ target, spec: 'test/documents/server-named-envelope.yaml', generate: 1, hostile: 0 });
+    expect(walk(report, 'badges')).toEqual([
+      'create POST /badges 201',
+      expect.stringMatching(/^read GET \/badges\/4\d 200$/),
+    ]);
+  });
+
   it.each(['absolute', 'relative'] as const)('follows a note to its %s Location', async (location) => {
     const report = await run(await serve(location));
     expect(walk(report, 'notes')).toEqual([
@@ -118,7 +131,7 @@ describe('a sequence on items the server names', () => {
       {
         code: 'not-followed',
         severity: 'warning',
-        message: expect.stringContaining('named no item (no key field is declared and no Location header)'),
+        message: expect.stringContaining('named no item (it declares no key field and no Location header)'),
         actual: 'no item',
       },
     ]);

@@ -49,6 +49,27 @@ interface ItemAddress {
   required: boolean;
 }
 
+/**
+ * Where the create's answer names the item: the field the item path's parameter names (`{id}` -> `id`), else the key
+ * field, at the top of the answer or inside a one-item envelope (`{ data: { id } }`, as Twitter's answers are).
+ */
+function answerAddress(answered: ObjectShape, binding: ResourceBinding, roles: Roles, document: unknown): ItemAddress {
+  const keyParam = Object.values(roles).find((role) => role.keyParam !== undefined)?.keyParam;
+  const names = [keyParam, binding.keyField].filter((name): name is string => name !== undefined);
+  for (const name of names)
+    if (answered.properties.has(name)) return { field: name, required: answered.required.has(name) };
+  for (const [envelope, schema] of answered.properties) {
+    const inner = objectShape(schema, document);
+    for (const name of names)
+      if (inner.properties.has(name))
+        return {
+          field: `${envelope}/${name}`,
+          required: answered.required.has(envelope) && inner.required.has(name),
+        };
+  }
+  return { required: false };
+}
+
 /** Builds the sequences of a document: N per collection that has a create and something to follow it. */
 export function generateSequences(
   spec: LoadedSpec,
@@ -108,13 +129,16 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     resolveSchema(createShape.properties.get(binding.keyField), context.document)?.readOnly !== true;
   const keyField = clientKeyed ? binding.keyField : undefined;
   const answered = objectShape(successSchema(create), context.document);
-  const address: ItemAddress | undefined = clientKeyed
-    ? undefined
-    : {
-        field:
-          binding.keyField !== undefined && answered.properties.has(binding.keyField) ? binding.keyField : undefined,
-        required: binding.keyField !== undefined && answered.required.has(binding.keyField),
-      };
+  const fromAnswer = answerAddress(answered, binding, roles, context.document);
+  // A key the item path's parameter refuses (a name where the path takes digits, as Twitter's lists) is no address.
+  const keyParameter = Object.values(roles)
+    .map((role) => role.keyParam && role.operation.parameters.find((p) => p.in === 'path' && p.name === role.keyParam))
+    .find((parameter) => parameter !== undefined && parameter !== '');
+  const fitsPath = (sample: JsonValue | undefined) =>
+    keyParameter === undefined ||
+    keyParameter.schema === undefined ||
+    sample === undefined ||
+    context.validators.at(keyParameter.schemaPointer)(sample).ok;
   const out: Case[] = [];
   const drawn = new Map<Operation, JsonValue[]>();
   // Drawn from a seed of their own: the valid cases draw from `seed`, and a key the run cannot
@@ -127,10 +151,13 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     if (key) body = key;
     if (label !== undefined) body = withUniqueField(body, label, 'string', `${binding.noun} `, check) ?? body;
     // The path names the item by the key sent; a key the runner could not make unique goes in as generated.
-    const keyText =
-      keyField === undefined ? undefined : key ? String(key.template[keyField]) : encodedKey(generated[keyField]);
-    const extras =
-      page?.smallLimit === undefined ? [] : extraItems(generated, page.smallLimit, binding, keyField, label, check);
+    const sent = keyField === undefined ? undefined : key ? key.sample[keyField] : generated[keyField];
+    const byKey = keyField !== undefined && fitsPath(sent);
+    const address = byKey ? undefined : fromAnswer;
+    const keyText = !byKey ? undefined : key ? String(key.template[keyField]) : encodedKey(generated[keyField]);
+    const extras = (
+      page?.smallLimit === undefined ? [] : extraItems(generated, page.smallLimit, binding, keyField, label, check)
+    ).map((extra) => (byKey ? extra : { body: extra.body }));
     const steps = stepsOf(roles, body.template, keyText, address, page, media.mediaType, context, extras);
     if (keyText !== undefined || address !== undefined) {
       // A server-named key goes into an update's body as the create's answer gave it, where that answer must have it.
@@ -138,6 +165,7 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
         address?.field !== undefined && address.required && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(address.field)
           ? { field: address.field, template: `{{steps.create.response.body.${address.field}}}`, sample: undefined }
           : undefined;
+      // (A key inside an envelope, `data/id`, is not put into update bodies: the body's own field keeps its value.)
       const keyValue =
         keyField === undefined
           ? answeredKey

@@ -35,7 +35,7 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
         return {
           ok: false,
           why: 'no item',
-          message: `${about} named no item (${plan.item.field === undefined ? 'no key field is declared' : `no "${plan.item.field}" in its body`} and no Location header): this step and the ones after it were not run`,
+          message: `${about} named no item (${plan.item.field === undefined ? 'it declares no key field' : `no "${plan.item.field}" in its body`} and no Location header): this step and the ones after it were not run`,
         };
       // RFC 9110 §10.2.2: a relative Location is resolved against the request's URL. The item is asked for at the
       // target, whatever origin the server named (a server behind a proxy often names its own).
@@ -92,10 +92,14 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
   return { ok: true, request: out };
 }
 
-/** An item's key as path text: a string or a number at `field` of an object body. */
+/** An item's key as path text: a string or a number at `field` (`id`, or `data/id` in an envelope) of an object body. */
 function keyAt(body: JsonValue | undefined, field: string): string | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, field)) return undefined;
-  const value = body[field];
+  let value: JsonValue | undefined = body;
+  for (const name of field.split('/')) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, name))
+      return undefined;
+    value = value[name];
+  }
   return typeof value === 'string' && value !== ''
     ? value
     : typeof value === 'number' || typeof value === 'bigint'
