@@ -9,12 +9,25 @@ import { exactInteger, type JsonValue } from '../json/exact-json.ts';
 export function isPrimitiveSchema(schema: Record<string, unknown>): boolean {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes('array') || types.includes('object')) return false;
-  return !(schema.type === undefined && (schema.items !== undefined || schema.properties !== undefined));
+  if (schema.type === undefined && (schema.items !== undefined || schema.properties !== undefined)) return false;
+  // Stripe's `created` is anyOf a range object and an integer: a schema with an object branch is no primitive.
+  return branches(schema).every(isPrimitiveSchema);
+}
+
+/** The anyOf, oneOf and allOf branches that are schema objects. */
+function branches(schema: Record<string, unknown>): Array<Record<string, unknown>> {
+  return ['anyOf', 'oneOf', 'allOf'].flatMap((key) =>
+    Array.isArray(schema[key])
+      ? (schema[key] as unknown[]).filter(
+          (branch): branch is Record<string, unknown> => branch !== null && typeof branch === 'object',
+        )
+      : [],
+  );
 }
 
 /** The text as its schema's primitive type reads it; text that does not read as its type stays text. */
 export function readWireText(text: string, schema: Record<string, unknown>): JsonValue {
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const types = typesOf(schema);
   if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) {
     const exact = exactInteger(text);
     if (exact !== undefined) return Number.isSafeInteger(Number(exact)) ? Number(exact) : exact;
@@ -23,4 +36,9 @@ export function readWireText(text: string, schema: Record<string, unknown>): Jso
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if (types.includes('null') && text === '') return null;
   return text;
+}
+
+/** The types a schema and its branches name (`anyOf: [integer, string]` names both). */
+function typesOf(schema: Record<string, unknown>): unknown[] {
+  return [...(Array.isArray(schema.type) ? schema.type : [schema.type]), ...branches(schema).flatMap(typesOf)];
 }
