@@ -20,7 +20,7 @@ import { track } from '../lib/processes.ts';
 import { unpinSelf } from '../lib/processes.ts';
 import { fetchLargeDocument, LARGE_DOCUMENTS } from '../lib/public-documents.ts';
 import { getRequests, probeRequest } from '../lib/document-requests.ts';
-import { median } from '../large-documents/summary.ts';
+import { median } from '../lib/table.ts';
 import type { ChildRequest, HandlerKind, MswChildResult, MswChildSettings } from './child.ts';
 import {
   formatMswReport,
