@@ -19,8 +19,8 @@ export async function main(argv: string[]): Promise<void> {
     }
     return;
   }
-  // The other commands (and the runner's reporters they bring) are loaded here, not at the top:
-  // ~5-9 ms of the quick mock's start-up (docs/performance.md).
+  // The other commands (and the runner's reporters they bring) are loaded here, not at the top,
+  // where the quick mock would pay for them (fast path: see docs/performance.md §10.17).
   const [
     { default: yargs },
     { verifyCommand },
