@@ -45,7 +45,8 @@ export async function main(argv: string[]): Promise<void> {
   const cli: Argv = yargs(argv)
     .scriptName('plantstore')
     .usage(
-      '$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).',
+      '$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the ' +
+        'Plant Store by default).',
     )
     .command(mockCommand)
     .command(verifyCommand)
@@ -77,7 +78,8 @@ export async function main(argv: string[]): Promise<void> {
     .version()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(
-      'Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or configuration error.',
+      'Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or ' +
+        'configuration error.',
     )
     .fail((message, error) => {
       // Throwing stops yargs from running the command after a failed check. While a command runs,
