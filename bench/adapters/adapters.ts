@@ -105,7 +105,7 @@ export function formatAdapters(report: AdaptersReport): string {
     '  req/s while the three shared the core (each about a third of its rate alone), with its CPU time per answer; the ratios are cost ratios, which the drift moves alike.',
     ...(short(settings)
       ? [
-          '  short loads: the first scenario can catch the node:http mocks still warming up (three --quick runs within minutes read 1.50x, 2.63x and 3.26x on valid creates).',
+          '  short loads: the first scenario can catch the node:http mocks still warming up (docs/performance.md §5: --quick runs minutes apart disagree).',
         ]
       : []),
     ...(saturated
