@@ -8,7 +8,8 @@ class UsageError extends Error {}
 
 /** Runs the CLI with the given arguments (without node and the script). */
 export async function main(argv: string[]): Promise<void> {
-  // A plainly well-formed `plantstore mock` starts without loading yargs (~100 ms of its start-up);
+  // A plainly well-formed `plantstore mock` starts without loading yargs and the other commands,
+  // which would about double its time to a first answer (fast path: see docs/performance.md §9);
   // every other command line, help and every usage error go through yargs.
   const quick = quickMockArgs(argv);
   if (quick) {

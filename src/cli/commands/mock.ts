@@ -261,8 +261,9 @@ const QUICK_CONFIG = Object.fromEntries(
 /**
  * `plantstore mock` read without yargs, when the command line is plainly well-formed: long flags
  * (`--port 8080`, `--port=8080`, `--no-cors`), `-p N` and `-q`, whole-number values, known choices,
- * each flag once (but --token). Importing yargs is ~100 ms of a ~300 ms start-up (README,
- * Performance), so the mock's most common start skips it. Anything else (help, version, an unknown
+ * each flag once (but --token). Going through yargs (and the other commands it loads) about doubles
+ * the mock's time to a first answer (fast path: see docs/performance.md §9), so the most common
+ * start skips it. Anything else (help, version, an unknown
  * or repeated flag, a value yargs would read differently or refuse) returns undefined and goes to
  * yargs, which stays the one judge of usage: this path only ever accepts what yargs accepts, with
  * the same values (a test compares the two on many command lines).
