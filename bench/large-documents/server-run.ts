@@ -4,12 +4,11 @@
 // it. A request that gets no answer in time ends the run's requests: a server busy for that long
 // answers nothing else either, and the SIGTERM that follows is then sent to a busy server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { track } from '../lib/processes.ts';
-import { freePort } from '../lib/processes.ts';
+import { freePort, procStatusBytes, track } from '../lib/processes.ts';
 import type { BenchRequest } from '../lib/document-requests.ts';
 
 const POLL_MS = 10;
@@ -74,33 +73,6 @@ const accepts = (port: number) =>
     });
     socket.once('error', () => resolve(false));
   });
-
-/**
- * The server's own process: the spawned one, or the Node process it runs under it (bin/plantstore.js
- * on an older Node re-runs itself as a child; on Node 24 it replaces itself, same pid).
- */
-export function serverPid(pid: number): number {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-    const node = children.find((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('node'));
-    return node === undefined ? pid : serverPid(node);
-  } catch {
-    return pid;
-  }
-}
-
-function rssOf(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${serverPid(pid)}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
@@ -181,7 +153,8 @@ export async function measureRun(
       }
       result.answers.push({ operation: req.operation, ms: performance.now() - sent, status });
     }
-    result.rssBytes = rssOf(child.pid as number);
+    const rss = procStatusBytes(child.pid as number, 'VmRSS');
+    result.rssBytes = Number.isNaN(rss) ? undefined : rss;
     // Left running, as a user's first session would be, until its background work is done.
     const settleDeadline = performance.now() + options.answerTimeoutMs;
     while (options.settled && !result.stalled && performance.now() < settleDeadline && !exited(child)) {

@@ -2,8 +2,7 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { stop, track } from './processes.ts';
-import { pinned } from './processes.ts';
+import { pinned, stop, track } from './processes.ts';
 import { ROOT } from './server.ts';
 
 export interface CliRun {

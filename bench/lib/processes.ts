@@ -3,7 +3,7 @@
 // under test on one core, the load generator on the other, so they never take turns), and given a
 // free port. Without taskset or with one core everything runs unpinned and the reports say so.
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
 
@@ -96,4 +96,14 @@ export function unpinSelf(): void {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** A size from /proc/PID/status (VmRSS: resident now, VmHWM: its peak) in bytes; NaN when unreadable. */
+export function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
 }

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, pinned, SERVER_CORE, stop, track } from './processes.ts';
+import { freePort, pinned, procStatusBytes, SERVER_CORE, stop, track } from './processes.ts';
 
 /** The checkout's root. */
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -86,11 +86,6 @@ function probe(url: string): Promise<number | undefined> {
   });
 }
 
-function readStatus(pid: number, field: string): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : Number.NaN;
-}
-
 function tail(file: string): string {
   try {
     return readFileSync(file, 'utf8').split('\n').slice(-12).join('\n');
@@ -143,7 +138,7 @@ export async function startServer(server: ServerCommand, options: { logFile: str
     pid,
     startupMs,
     logFile: options.logFile,
-    memory: () => ({ rssBytes: readStatus(pid, 'VmRSS'), peakRssBytes: readStatus(pid, 'VmHWM') }),
+    memory: () => ({ rssBytes: procStatusBytes(pid, 'VmRSS'), peakRssBytes: procStatusBytes(pid, 'VmHWM') }),
     exit: () =>
       child.exitCode !== null
         ? `code ${child.exitCode}`

@@ -3,8 +3,7 @@
 // the generator in-process, both as measured by example-rate.ts.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { track } from '../lib/processes.ts';
-import { pinned, SERVER_CORE } from '../lib/processes.ts';
+import { pinned, SERVER_CORE, track } from '../lib/processes.ts';
 import { runCli } from '../lib/plantstore-cli.ts';
 
 export interface ExampleResult {

@@ -7,13 +7,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stop, track } from '../lib/processes.ts';
-import { freePort } from '../lib/processes.ts';
+import { freePort, stop, track } from '../lib/processes.ts';
 import { warmAndMeasure, type GeneratorName, type LoadResult } from '../lib/load.ts';
 import type { BenchOptions } from '../lib/options.ts';
 import { scenario } from '../lib/scenarios.ts';
-import { startServer, type RunningServer } from '../lib/server.ts';
-import { ROOT } from '../lib/server.ts';
+import { ROOT, type RunningServer, startServer } from '../lib/server.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const logDir = join(ROOT, 'bench', 'results', 'logs');
