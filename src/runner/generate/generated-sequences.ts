@@ -143,8 +143,10 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   const drawn = new Map<Operation, JsonValue[]>();
   // Drawn from a seed of their own: the valid cases draw from `seed`, and a key the run cannot
   // make unique (a tight pattern such as ^ord_[0-9a-z]{26}$) would otherwise be drawn twice.
-  context.source.valid(create, count, mixSeed(seed, SEQUENCE_DRAWS)).forEach((generated, index) => {
-    if (generated === null || typeof generated !== 'object' || Array.isArray(generated)) return;
+  context.source.valid(create, count, mixSeed(seed, SEQUENCE_DRAWS)).forEach((draw, index) => {
+    if (draw === null || typeof draw !== 'object' || Array.isArray(draw)) return;
+    // A key the server names is not sent (a readOnly one the generator drew would make every create the same item).
+    const generated = clientKeyed ? draw : withoutField(draw, binding.keyField, check);
     let body: UniqueBody = { template: generated, sample: generated };
     const key =
       keyField === undefined ? undefined : withUniqueField(body, keyField, binding.keyType, `${binding.noun}-`, check);
@@ -441,4 +443,15 @@ function successSchema(operation: Operation | undefined): JsonSchema | undefined
 function encodedKey(value: JsonValue | undefined): string | undefined {
   const text = keyString(value);
   return text === undefined ? undefined : encodeURIComponent(text);
+}
+
+/** The body without `field`, where it has one and stays valid without it. */
+function withoutField(
+  body: Record<string, JsonValue>,
+  field: string | undefined,
+  check: (value: JsonValue) => { ok: boolean },
+): Record<string, JsonValue> {
+  if (field === undefined || !Object.hasOwn(body, field)) return body;
+  const { [field]: _dropped, ...rest } = body;
+  return check(rest).ok ? rest : body;
 }
