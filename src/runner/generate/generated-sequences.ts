@@ -145,8 +145,7 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   // make unique (a tight pattern such as ^ord_[0-9a-z]{26}$) would otherwise be drawn twice.
   context.source.valid(create, count, mixSeed(seed, SEQUENCE_DRAWS)).forEach((draw, index) => {
     if (draw === null || typeof draw !== 'object' || Array.isArray(draw)) return;
-    // A key the server names is not sent (a readOnly one the generator drew would make every create the same item).
-    const generated = clientKeyed ? draw : withoutField(draw, binding.keyField, check);
+    const generated = draw;
     let body: UniqueBody = { template: generated, sample: generated };
     const key =
       keyField === undefined ? undefined : withUniqueField(body, keyField, binding.keyType, `${binding.noun}-`, check);
@@ -158,7 +157,10 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
     const address = byKey ? undefined : fromAnswer;
     const keyText = !byKey ? undefined : key ? String(key.template[keyField]) : encodedKey(generated[keyField]);
     const extras = (
-      page?.smallLimit === undefined ? [] : extraItems(generated, page.smallLimit, binding, keyField, label, check)
+      page?.smallLimit === undefined
+        ? []
+        : // A drawn key the server names (a readOnly id) must differ in each create too: unique, or no extra items.
+          extraItems(generated, page.smallLimit, binding, keyField ?? sentKeyField(generated, binding), label, check)
     ).map((extra) => (byKey ? extra : { body: extra.body }));
     const steps = stepsOf(roles, body.template, keyText, address, page, media.mediaType, context, extras);
     if (keyText !== undefined || address !== undefined) {
@@ -445,13 +447,7 @@ function encodedKey(value: JsonValue | undefined): string | undefined {
   return text === undefined ? undefined : encodeURIComponent(text);
 }
 
-/** The body without `field`, where it has one and stays valid without it. */
-function withoutField(
-  body: Record<string, JsonValue>,
-  field: string | undefined,
-  check: (value: JsonValue) => { ok: boolean },
-): Record<string, JsonValue> {
-  if (field === undefined || !Object.hasOwn(body, field)) return body;
-  const { [field]: _dropped, ...rest } = body;
-  return check(rest).ok ? rest : body;
+/** The key field when the drawn body carries it anyway (a readOnly id the generator drew). */
+function sentKeyField(body: Record<string, JsonValue>, binding: ResourceBinding): string | undefined {
+  return binding.keyField !== undefined && Object.hasOwn(body, binding.keyField) ? binding.keyField : undefined;
 }
