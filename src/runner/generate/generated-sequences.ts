@@ -143,9 +143,8 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
   const drawn = new Map<Operation, JsonValue[]>();
   // Drawn from a seed of their own: the valid cases draw from `seed`, and a key the run cannot
   // make unique (a tight pattern such as ^ord_[0-9a-z]{26}$) would otherwise be drawn twice.
-  context.source.valid(create, count, mixSeed(seed, SEQUENCE_DRAWS)).forEach((draw, index) => {
-    if (draw === null || typeof draw !== 'object' || Array.isArray(draw)) return;
-    const generated = draw;
+  context.source.valid(create, count, mixSeed(seed, SEQUENCE_DRAWS)).forEach((generated, index) => {
+    if (generated === null || typeof generated !== 'object' || Array.isArray(generated)) return;
     let body: UniqueBody = { template: generated, sample: generated };
     const key =
       keyField === undefined ? undefined : withUniqueField(body, keyField, binding.keyType, `${binding.noun}-`, check);
