@@ -22,9 +22,21 @@ const DOC_ID = 'https://corpus.invalid/document.json';
 
 export type Verdict = { ok: true } | { ok: false; reason: string };
 
+/** One finding of the judge's Ajv, with the schema node whose keyword it broke (in the judge's view). */
+export interface SchemaIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  parentSchema: Json;
+}
+
 export interface SchemaJudge {
   /** Judges `value` against the schema at `pointer` (a local pointer into the document). */
   validate(pointer: string, value: unknown): Verdict;
+  /** Every finding against the schema at `pointer` (none: valid); a schema the judge cannot compile gives none. */
+  issues(pointer: string, value: unknown): SchemaIssue[];
+  /** The document as the judge reads it: every schema plain JSON Schema, its $refs local. */
+  view: Json;
 }
 
 /**
@@ -54,7 +66,35 @@ export function createSchemaJudge(doc: Json, version: '3.0' | '3.1', direction: 
   view[idKey] = DOC_ID;
   ajv.addSchema(view, DOC_ID);
   const compiled = new Map<string, ValidateFunction | string>();
+  // Every finding, with its schema node, is only wanted to repair a sample: a second Ajv, made on first use.
+  let explaining: Ajv | undefined;
+  const explained = new Map<string, ValidateFunction | undefined>();
   return {
+    view,
+    issues(original, value) {
+      const pointer = renamedPointer(original, renamed);
+      if (!explained.has(pointer)) {
+        if (!explaining) {
+          const options2 = { ...options, allErrors: true, verbose: true };
+          explaining = version === '3.0' ? new AjvDraft04(options2) : (new Ajv2020(options2) as unknown as Ajv);
+          addFormats(explaining);
+          explaining.addSchema(view, DOC_ID);
+        }
+        try {
+          explained.set(pointer, explaining.compile({ $ref: `${DOC_ID}${pointer}` }));
+        } catch {
+          explained.set(pointer, undefined);
+        }
+      }
+      const fn = explained.get(pointer);
+      if (!fn || fn(value)) return [];
+      return (fn.errors ?? []).map((error) => ({
+        instancePath: error.instancePath,
+        keyword: error.keyword,
+        params: error.params as Record<string, unknown>,
+        parentSchema: error.parentSchema,
+      }));
+    },
     validate(original, value) {
       const pointer = renamedPointer(original, renamed);
       let fn = compiled.get(pointer);
