@@ -19,6 +19,7 @@ import { fakerSchema } from './faker-schema.ts';
 import type { ExampleTarget } from '../document/resolve-target.ts';
 import { createSeededRandom, mixSeed } from './seeded-random.ts';
 import { widenInteger } from './wide-integers.ts';
+import { separateBranches } from './separate-branches.ts';
 
 /** Draws per example before giving up: on a duplicate (the schema may allow no more) or an invalid draw. */
 const MAX_ATTEMPTS = 20;
@@ -62,6 +63,8 @@ interface Prepared {
   faker: GenerateOptions;
   /** Set on an entry that draws one branch of its schema's root oneOf/anyOf (never split again). */
   branch?: true;
+  /** A oneOf branch's siblings, which its draws may be changed to fail (separate-branches.ts). */
+  others?: FakerSchema[];
   /** Drawn from the filled view (no empty plain strings). */
   filled: boolean;
 }
@@ -95,6 +98,7 @@ export function createExampleGenerator(
     },
     outputTransform: (value, schema) => widenInteger(value, schema, random),
   };
+  const resolveRef = (ref: string) => (ref.startsWith('#/') ? getAtPointer(spec.document, ref) : undefined);
   const prepared = new Map<string, Prepared>();
   // Distinctness needs each example's text; keeping it saves writing ndjson a second serialization.
   const texts = new WeakMap<object, string>();
@@ -128,8 +132,17 @@ export function createExampleGenerator(
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const drawSeed = mixSeed(seed, index, attempt);
       random.reseed(drawSeed ^ 0x5bd1e995);
-      const value = fake(entry, drawSeed);
-      const verdict = entry.check(value);
+      let value = fake(entry, drawSeed);
+      let verdict = entry.check(value);
+      if (!verdict.ok && entry.others) {
+        const apart = separateBranches(value, entry.schema, entry.others, resolveRef).find(
+          (v) => entry.check(v as JsonValue).ok,
+        );
+        if (apart !== undefined) {
+          value = apart as JsonValue;
+          verdict = { ok: true };
+        }
+      }
       if (!verdict.ok) {
         issues = verdict.issues;
         continue;
@@ -185,9 +198,11 @@ export function createExampleGenerator(
     if (!list) {
       const root = entry.schema as { oneOf?: unknown; anyOf?: unknown };
       const choices = Array.isArray(root.oneOf) ? root.oneOf : Array.isArray(root.anyOf) ? root.anyOf : [];
-      list = choices.map((choice): Prepared => ({
+      const schemas = choices.map((choice) => fakerSchema(choice, merged, false) as FakerSchema);
+      list = choices.map((choice, i): Prepared => ({
         pointer: entry.pointer,
-        schema: fakerSchema(choice, merged, false) as FakerSchema,
+        schema: schemas[i],
+        others: Array.isArray(root.oneOf) ? schemas.filter((_, j) => j !== i) : undefined,
         fakerSchema: drawView(choice, entry.filled),
         check: entry.check,
         faker: { ...base, alwaysFakeOptionals: true },
