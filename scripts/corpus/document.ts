@@ -72,8 +72,13 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
         ]),
       ];
       for (const [raw, at] of declared) {
-        const { value: parameter, pointer } = resolve(doc, raw, at);
-        if (!parameter || typeof parameter !== 'object') continue;
+        const { value: target, pointer } = resolve(doc, raw, at);
+        if (!target || typeof target !== 'object') continue;
+        // A reference's siblings (`$ref: Filter.yaml` with `required: true`, Redocly's starter) win over its target's,
+        // as json-schema-ref-parser (and so Prism) and plantstore read them, although OpenAPI 3.0 says to ignore them.
+        const { $ref: _ref, ...siblings } = raw ?? {};
+        const parameter =
+          raw?.$ref !== undefined && Object.keys(siblings).length > 0 ? { ...target, ...siblings } : target;
         byKey.set(`${parameter.in}:${parameter.name}`, parameter);
         parameterPointers.set(parameter, pointer);
       }

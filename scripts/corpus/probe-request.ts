@@ -239,16 +239,26 @@ export function planBody(
   const media = body.value.content[mediaKey] ?? {};
   const schemaPointer = `${body.pointer}/content/${pointerOf(mediaKey).slice(2)}/schema`;
   const generated = sampleOf(media.schema, doc);
-  // A sample of the required properties alone is the fallback where a full one breaks a rule.
-  const candidates = [...firstExample(media, doc), generated, sampleOf(media.schema, doc, true)];
-  let valid = media.schema
-    ? candidates.find((c) => c !== undefined && requests.validate(schemaPointer, c).ok)
-    : candidates[0];
-  // Else the samples repaired by the judge's findings, the one with the required properties alone first (fewer to fix).
-  if (valid === undefined && media.schema)
-    for (const candidate of [candidates.at(-1), generated]) {
-      valid = repairSample(requests, schemaPointer, candidate);
-      if (valid !== undefined) break;
+  const examples = firstExample(media, doc);
+  // The declared examples, the full sample, then the full sample repaired by the judge's findings, and last the
+  // sample of the required properties alone (fewer to break, but a thinner request), as it is or repaired.
+  const lean = () => sampleOf(media.schema, doc, true);
+  const fits = (c: unknown) => c !== undefined && requests.validate(schemaPointer, c).ok;
+  let valid: unknown;
+  if (!media.schema) valid = [...examples, generated][0];
+  else
+    for (const next of [
+      ...examples.map((e) => () => e),
+      () => generated,
+      () => repairSample(requests, schemaPointer, generated),
+      lean,
+      () => repairSample(requests, schemaPointer, lean()),
+    ]) {
+      const candidate = next();
+      if (fits(candidate)) {
+        valid = candidate;
+        break;
+      }
     }
   return {
     mediaKey,

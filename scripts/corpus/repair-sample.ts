@@ -50,7 +50,9 @@ function fix(view: Json, issue: SchemaIssue, at: unknown, round: number): unknow
       const name = issue.params.missingProperty as string;
       if (!at || typeof at !== 'object' || Array.isArray(at)) return draw(schema);
       const property = schema.properties?.[name];
-      const drawn = property === undefined ? 'probe' : draw(property);
+      // A name `required` alone declares takes any value: a plain string, as a person would send.
+      const any = property === undefined || (typeof property === 'object' && Object.keys(property).length === 0);
+      const drawn = any ? 'probe' : draw(property);
       return drawn === NO_FIX ? NO_FIX : { ...at, [name]: drawn };
     }
     case 'additionalProperties': {

@@ -47,7 +47,7 @@ export function createSchemaJudge(doc: Json, version: '3.0' | '3.1', direction: 
   const view = structuredClone(doc);
   const toJsonSchema =
     version === '3.0'
-      ? (schema: Json) => convert30(dropNullable(schema, true))
+      ? (schema: Json) => convert30(declareRequired(dropNullable(schema, true)))
       : (schema: Json) => dropNullable(schema);
   const hidden = direction === 'response' ? 'writeOnly' : 'readOnly';
   // Before the conversion, which drops readOnly and writeOnly (draft-04 has neither).
@@ -125,6 +125,26 @@ function dropNullable(schema: Json, typedOnly = false): Json {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach((child) => visit(child, false));
     if (!isMap && 'nullable' in node && !(typedOnly && node.type !== undefined)) delete node.nullable;
+    for (const [key, child] of Object.entries(node)) {
+      if (isMap || (key !== 'enum' && key !== 'const')) visit(child, !isMap && MAPS.has(key));
+    }
+  };
+  visit(schema, false);
+  return schema;
+}
+
+/**
+ * JSON Schema's `required` holds whatever `properties` declares: Asana's SectionRequest requires a `project` it never
+ * declares, and a body without one is invalid. The 3.0 converter drops such names from `required`; declared as any
+ * value (`{}`), they stay required and nothing else changes.
+ */
+function declareRequired(schema: Json): Json {
+  const visit = (node: Json, isMap: boolean) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((child) => visit(child, false));
+    const props = node.properties;
+    if (!isMap && Array.isArray(node.required) && props && typeof props === 'object' && !Array.isArray(props))
+      for (const name of node.required) if (typeof name === 'string' && !(name in props)) props[name] = {};
     for (const [key, child] of Object.entries(node)) {
       if (isMap || (key !== 'enum' && key !== 'const')) visit(child, !isMap && MAPS.has(key));
     }

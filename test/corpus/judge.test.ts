@@ -188,6 +188,35 @@ describe('the corpus judge on documents as people write them', () => {
     expect(verdict.ok ? 'ok' : verdict.code).toBe(expected);
   });
 
+  it('holds a body to a required property that `properties` does not declare (OpenAPI 3.0)', async () => {
+    const loaded = await loadDocument(
+      writeDocument({
+        openapi: '3.0.3',
+        info: { title: 'Required', version: '1' },
+        paths: {
+          '/sections': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: {
+                    'application/json': {
+                      schema: { type: 'object', required: ['project'], properties: { name: { type: 'string' } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const judge = createSchemaJudge(loaded.doc, loaded.version, 'response');
+    const [op] = loaded.operations;
+    expect(judgeAnswer(loaded.doc, judge, op, json(200, { name: 'a' }))).toMatchObject({ code: 'body-invalid' });
+    expect(judgeAnswer(loaded.doc, judge, op, json(200, { name: 'a', project: 1 }))).toEqual({ ok: true });
+  });
+
   it('accepts any success from an operation that declares no responses (OpenAPI 3.1 allows that)', async () => {
     const loaded = await loadDocument(
       writeDocument({ openapi: '3.1.0', info: { title: 'Bare', version: '1' }, paths: { '/users': { get: {} } } }),

@@ -238,3 +238,44 @@ describe('the corpus sample', () => {
     expect(seededSample(names, 5, 18)).not.toEqual(seededSample(names, 5, 19));
   });
 });
+
+describe('the corpus probe builder on small flaws people write', async () => {
+  const loaded = await loadDocument(
+    writeDocument({
+      openapi: '3.0.3',
+      info: { title: 'Flaws', version: '1' },
+      paths: {
+        '/sections': {
+          post: {
+            parameters: [{ $ref: '#/components/parameters/Filter', required: true }],
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['name', 'project'],
+                    properties: { name: { type: 'string', example: 'Next' } },
+                  },
+                },
+              },
+            },
+            responses: { '201': { description: 'made' } },
+          },
+        },
+      },
+      components: { parameters: { Filter: { name: 'filter', in: 'query', schema: { type: 'string' } } } },
+    }),
+  );
+  const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
+  const probe = buildProbe(loaded, requests, loaded.operations[0]);
+
+  it('sends a referenced parameter that its reference makes required, as Prism and the mock read it', () => {
+    expect(probe.target).toMatch(/^\/sections\?filter=/);
+  });
+
+  it('sends a property that `required` names although `properties` does not declare it', () => {
+    expect(JSON.parse(String(probe.body))).toMatchObject({ name: 'Next', project: expect.anything() });
+    expect(probe.caveats).toEqual([]);
+  });
+});
