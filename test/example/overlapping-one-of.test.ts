@@ -84,3 +84,50 @@ describe('generating a oneOf whose branches accept the same values until told ap
     expect(spec.warnings.join('\n')).not.toMatch(/cannot generate/);
   });
 });
+
+// Spotify's top items: oneOf [Artist, Track] with a discriminator, each branch all optional but for
+// the `type` enum that tells them apart. A draw without the tag matched both branches.
+const TOP_DOCUMENT = {
+  openapi: '3.0.0',
+  info: { title: 'Top', version: '1' },
+  paths: {
+    '/top': {
+      get: {
+        responses: {
+          '200': {
+            description: 'items',
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [{ $ref: '#/components/schemas/Artist' }, { $ref: '#/components/schemas/Track' }],
+                  discriminator: { propertyName: 'type' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Artist: { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string', enum: ['artist'] } } },
+      Track: { type: 'object', properties: { name: { type: 'string' }, type: { type: 'string', enum: ['track'] } } },
+    },
+  },
+};
+
+describe('generating a discriminated oneOf whose branches differ only in the tag', () => {
+  it.each([1, 2, 3, 4])('draws the tag, so the value matches exactly one branch (seed %i)', async (seed) => {
+    const file = join(tempDir('one-of-'), 'top.json');
+    writeFileSync(file, JSON.stringify(TOP_DOCUMENT));
+    const spec = await loadSpec(file);
+    const validators = createValidators(spec);
+    const value = createExampleGenerator(spec, validators).generateOne(
+      '#/paths/~1top/get/responses/200/content/application~1json/schema',
+      seed,
+    );
+    const matching = ['Artist', 'Track'].filter((name) => validators.at(`#/components/schemas/${name}`)(value).ok);
+    expect(matching).toHaveLength(1);
+  });
+});
