@@ -20,6 +20,21 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 const DOC_ID = 'https://corpus.invalid/document.json';
 
+/**
+ * A `pattern` is read as the mock and JavaScript clients read it, with the `u` flag (so `\p{L}` is a letter, as in
+ * AWS's tag keys); one that only compiles without it (`[\w\_]`) is read without it rather than refused.
+ */
+const patternRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      return new RegExp(pattern, flags.replace('u', ''));
+    }
+  },
+  { code: 'patternRegExp' },
+);
+
 export type Verdict = { ok: true } | { ok: false; reason: string };
 
 /** One finding of the judge's Ajv, with the schema node whose keyword it broke (in the judge's view). */
@@ -56,7 +71,7 @@ export function createSchemaJudge(doc: Json, version: '3.0' | '3.1', direction: 
     strict: false,
     validateSchema: false,
     logger: false as const,
-    unicodeRegExp: false,
+    code: { regExp: patternRegExp },
     allErrors: false,
   };
   const ajv = version === '3.0' ? new AjvDraft04(options) : (new Ajv2020(options) as unknown as Ajv);

@@ -217,6 +217,26 @@ describe('the corpus judge on documents as people write them', () => {
     expect(judgeAnswer(loaded.doc, judge, op, json(200, { name: 'a', project: 1 }))).toEqual({ ok: true });
   });
 
+  it.each([
+    ['^[\\p{L}_]+$', 'étiquette', true],
+    ['^[\\p{L}_]+$', 'p{L}', false],
+    ['^[\\w\\_]+$', 'a_b', true],
+  ])(
+    'reads pattern %s as JavaScript clients do, with the u flag where it compiles so (%s)',
+    async (pattern, value, ok) => {
+      const loaded = await loadDocument(
+        writeDocument({
+          openapi: '3.0.3',
+          info: { title: 'Patterns', version: '1' },
+          paths: {},
+          components: { schemas: { Tag: { type: 'string', pattern } } },
+        }),
+      );
+      const judge = createSchemaJudge(loaded.doc, loaded.version, 'request');
+      expect(judge.validate('#/components/schemas/Tag', value).ok).toBe(ok);
+    },
+  );
+
   it('accepts any success from an operation that declares no responses (OpenAPI 3.1 allows that)', async () => {
     const loaded = await loadDocument(
       writeDocument({ openapi: '3.1.0', info: { title: 'Bare', version: '1' }, paths: { '/users': { get: {} } } }),
