@@ -48,6 +48,7 @@ export function fakerSchema(
   if (cached !== undefined) return cached;
   const copy: Node = { ...(schema as Node) };
   const walk = (child: unknown) => fakerSchema(child, done, capped, filled);
+  const tag = (copy.discriminator as Node | undefined)?.propertyName;
   for (const key of ANNOTATIONS) delete copy[key];
   for (const key of Object.keys(copy)) if (key.startsWith('x-')) delete copy[key];
   for (const key of CHILD_MAPS) {
@@ -56,6 +57,9 @@ export function fakerSchema(
       copy[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, walk(child)]));
   }
   for (const key of CHILD_LISTS) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(walk);
+  if (capped && typeof tag === 'string')
+    for (const key of ['oneOf', 'anyOf'] as const)
+      if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map((branch) => withTag(branch, tag));
   for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = walk(copy[key]);
   if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map(walk);
   if (capped) {
@@ -68,6 +72,20 @@ export function fakerSchema(
   const result = mergePlain(copy) ?? copy;
   done.set(schema, result);
   return result;
+}
+
+/**
+ * A discriminated branch drawn with its tag: json-schema-faker may leave an optional tag out (Spotify's artists and
+ * tracks, whose `type` enums tell them apart), and a body without it matches every branch whose properties are all
+ * optional, which no oneOf allows.
+ */
+function withTag(branch: unknown, tag: string): unknown {
+  if (branch === null || typeof branch !== 'object' || Array.isArray(branch)) return branch;
+  const node = branch as Node;
+  const properties = node.properties as Node | undefined;
+  const required = Array.isArray(node.required) ? (node.required as string[]) : [];
+  if (!properties || !(tag in properties) || required.includes(tag)) return branch;
+  return { ...node, required: [...required, tag] };
 }
 
 function mergePlain(node: Node): Node | undefined {

@@ -55,9 +55,7 @@ const NAME_MAPS = new Set([
   'mapping',
   'scopes',
 ]);
-// Link objects hold runtime expressions, no schemas: Ajv walks every key for ids, and a link
-// parameter named `id` ("$response.body#/user/id", as PeerTube's document has) reads as a draft-04 id.
-const FREE_DATA = new Set(['example', 'examples', 'links']);
+const FREE_DATA = new Set(['example', 'examples']);
 // A nested `$schema` names a dialect Ajv may not have loaded (draft-07 inside a 3.1 document);
 // the document's dialect decides.
 const DROPPED = new Set(['$recursiveAnchor', '$schema']);
