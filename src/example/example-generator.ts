@@ -20,6 +20,38 @@ import type { ExampleTarget } from '../document/resolve-target.ts';
 import { createSeededRandom, mixSeed } from './seeded-random.ts';
 import { widenInteger } from './wide-integers.ts';
 import { separateBranches } from './separate-branches.ts';
+import type { PatternString } from './generation-risk.ts';
+
+/** Draws of a pattern string alone that must all be valid for the generation audit to call it plain. */
+const PATTERN_DRAWS = 8;
+const patternVerdicts = new Map<string, boolean>();
+
+/**
+ * Whether json-schema-faker draws a string with this pattern and these lengths valid every time (generation-risk.ts):
+ * a few draws, checked as the validator checks them (the `u` flag, lengths in code points).
+ */
+export function patternDrawsHold({ pattern, minLength, maxLength }: PatternString): boolean {
+  const key = JSON.stringify([pattern, minLength, maxLength]);
+  let verdict = patternVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = false;
+    try {
+      const regex = new RegExp(pattern, 'u');
+      const schema = { type: 'string', pattern, minLength, maxLength } as FakerSchema;
+      verdict = Array.from({ length: PATTERN_DRAWS }, (_, i) => generateSync(schema, { seed: i + 1 })).every(
+        (value) => {
+          if (typeof value !== 'string' || !regex.test(value)) return false;
+          const length = [...value].length;
+          return length >= (minLength ?? 0) && length <= (maxLength ?? Infinity);
+        },
+      );
+    } catch {
+      verdict = false; // a pattern JavaScript cannot read, or a draw that throws: the full audit says why
+    }
+    patternVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
 
 /** Draws per example before giving up: on a duplicate (the schema may allow no more) or an invalid draw. */
 const MAX_ATTEMPTS = 20;
