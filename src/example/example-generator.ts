@@ -15,7 +15,7 @@ import {
   type Validators,
 } from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
-import { fakerSchema } from './faker-schema.ts';
+import { drawablePattern, fakerSchema } from './faker-schema.ts';
 import type { ExampleTarget } from '../document/resolve-target.ts';
 import { createSeededRandom, mixSeed } from './seeded-random.ts';
 import { widenInteger } from './wide-integers.ts';
@@ -37,7 +37,7 @@ export function patternDrawsHold({ pattern, minLength, maxLength }: PatternStrin
     verdict = false;
     try {
       const regex = new RegExp(pattern, 'u');
-      const schema = { type: 'string', pattern, minLength, maxLength } as FakerSchema;
+      const schema = { type: 'string', pattern: drawablePattern(pattern), minLength, maxLength } as FakerSchema;
       verdict = Array.from({ length: PATTERN_DRAWS }, (_, i) => generateSync(schema, { seed: i + 1 })).every(
         (value) => {
           if (typeof value !== 'string' || !regex.test(value)) return false;

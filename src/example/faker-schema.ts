@@ -63,6 +63,7 @@ export function fakerSchema(
   for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = walk(copy[key]);
   if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map(walk);
   if (capped) {
+    if (typeof copy.pattern === 'string') copy.pattern = drawablePattern(copy.pattern);
     lowerMaxLength(copy);
     // Arrays likewise: GitHub's deployment records allow 5,000 objects, a body past the mock's 1 MB limit.
     if (typeof copy.maxItems === 'number' && copy.maxItems > MAX_ITEMS)
@@ -105,6 +106,20 @@ function mergePlain(node: Node): Node | undefined {
     for (const name of (part.required as string[] | undefined) ?? []) if (!required.includes(name)) required.push(name);
   }
   return { type: 'object', properties, required };
+}
+
+/**
+ * A pattern as json-schema-faker can draw it: it reads `\u002F` as the letters `u002F` (AWS's IAM role ARNs), so such
+ * escapes become the characters they stand for, escaped where the pattern syntax needs it. The validator still reads
+ * the pattern as written.
+ */
+export function drawablePattern(pattern: string): string {
+  if (!pattern.includes('\\u')) return pattern;
+  return pattern.replace(/\\(\\|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4}))/g, (whole, _escape, braced, hex) => {
+    if (braced === undefined && hex === undefined) return whole; // an escaped backslash
+    const char = String.fromCodePoint(parseInt(braced ?? hex, 16));
+    return /[\\^$.|?*+()[\]{}/-]/.test(char) ? `\\${char}` : char;
+  });
 }
 
 /** json-schema-faker's range for a string without maxLength, when the declared maxLength is wider. */

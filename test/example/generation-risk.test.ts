@@ -79,3 +79,38 @@ describe('which schemas the generation audit draws', () => {
     );
   });
 });
+
+describe('patterns written with \\u escapes (AWS IAM role ARNs)', () => {
+  const pattern =
+    'arn:(aws[a-zA-Z0-9-]*):iam::(\\d{12})?:(role((\\u002F)|(\\u002F[\\u0021-\\u007F]+\\u002F))[\\w+=,.@-]+)';
+
+  it('are drawn valid every time, so the audit need not draw them', () => {
+    expect(patternDrawsHold({ pattern, minLength: 20, maxLength: 2048 })).toBe(true);
+  });
+
+  it('give a body the mock can answer with, and no warning at load', async () => {
+    const file = join(tempDir('risk-'), 'openapi.json');
+    const role = {
+      type: 'object',
+      required: ['roleArn'],
+      properties: { roleArn: { type: 'string', pattern, minLength: 20 } },
+    };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Iam', version: '1' },
+        paths: {
+          '/register': {
+            post: {
+              responses: {
+                '200': { description: 'ok', content: { 'application/json': { schema: { allOf: [role] } } } },
+              },
+            },
+          },
+        },
+      }),
+    );
+    expect((await loadAuditedSpec(file)).warnings.join('\n')).not.toMatch(/cannot generate/);
+  });
+});
