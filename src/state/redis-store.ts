@@ -1,10 +1,9 @@
 // The store behind `mock --state redis://host:port/db`: every record in Redis, so that several
-// mock processes on one Redis act as one mock. The StateStore interface is synchronous (the
-// engine checks and writes in one step, with no await in between), and Redis is across a socket:
-// the Redis client runs in a worker thread (redis-worker.ts), and each call here posts its question
-// and sleeps on a shared flag (Atomics.wait) until the worker has Redis's answer, as synckit does.
-// One replica thus waits one round trip per store call; the replicas together serve in parallel,
-// and Redis's scripts make their changes atomic (docs/design.md, docs/performance.md).
+// mock processes on one Redis act as one mock. Requests go through `shared` (redis-shared.ts): a
+// client on the mock's thread that the engine awaits, reading and committing for its optimistic
+// views. The synchronous StateStore methods are for the admin API, seeds and start-up: their
+// client runs in a worker thread (redis-worker.ts), and each call posts its question and sleeps on
+// a shared flag (Atomics.wait) until the worker has Redis's answer, as synckit does.
 //
 // While Redis cannot be reached every call throws a StateUnavailableError at once (the engine
 // answers 503), the worker reconnects with backoff and logs one line each way, and a change is
@@ -28,6 +27,7 @@ import {
 } from './store.ts';
 import type { Answer, WorkerSetup } from './redis-worker.ts';
 import { redactedUrl } from './redacted-url.ts';
+import { openRedisShared } from './redis-shared.ts';
 
 export interface RedisStoreOptions {
   /** redis://[:password@]host:port/db (or rediss:// for TLS). */
@@ -99,6 +99,15 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   port1.unref();
 
   const where = redactedUrl(options.url);
+  const shared = openRedisShared({
+    url: options.url,
+    namespace,
+    where,
+    maxBytes: options.limits?.maxBytes ?? Number.POSITIVE_INFINITY,
+    timeoutMs,
+    words: options.limits?.words,
+  });
+  await shared.first;
   let serial = 0;
   let closed = false;
   const call = (op: string, args: Array<string | number>, wait = timeoutMs): unknown => {
@@ -153,6 +162,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   };
 
   return {
+    shared,
     insert(collection, key, record, text) {
       const code = call('insert', [
         collection,
@@ -196,6 +206,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     flush: () => undefined,
     async close() {
       if (closed) return;
+      shared.close();
       try {
         call('close', []);
       } catch {
