@@ -135,6 +135,8 @@ export function openRedisShared(options: {
   url: string;
   namespace: string;
   where: string;
+  /** Called as the connection comes and goes. */
+  onState(up: boolean, why?: string): void;
   maxBytes: number;
   timeoutMs: number;
   words?: StateLimitWords;
@@ -153,12 +155,18 @@ export function openRedisShared(options: {
   client.defineCommand('plantstoreCommit', { numberOfKeys: 0, lua: COMMIT });
   client.defineCommand('plantstorePage', { numberOfKeys: 0, lua: PAGE });
   client.defineCommand('plantstoreKeys', { numberOfKeys: 0, lua: KEYS });
-  // The worker's client says when Redis goes and comes back: one line each, not two.
-  client.on('error', () => {});
+  // Whether it is connected, for the store's one line when Redis goes and one when it is back.
+  let closing = false;
   const first = new Promise<void>((resolve) => {
     client.once('ready', resolve);
     client.once('error', () => resolve());
   });
+  client.on('ready', () => options.onState(true));
+  client.on(
+    'error',
+    (error: Error & { code?: string }) => closing || options.onState(false, error.code ?? error.message),
+  );
+  client.on('close', () => closing || options.onState(false, 'connection closed'));
 
   const unavailable = (error: unknown): never => {
     const message = (error as Error).message;
@@ -247,6 +255,9 @@ export function openRedisShared(options: {
             );
       return { ok: false, full, write } satisfies SharedCommit;
     },
-    close: () => client.disconnect(),
+    close() {
+      closing = true;
+      client.disconnect();
+    },
   };
 }

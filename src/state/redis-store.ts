@@ -83,10 +83,30 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
       transferList: [port2],
     },
   );
-  // The worker's log lines, and its first word on the connection (up, or not yet).
+  // One line when Redis goes away and one when it is back (when both clients are), not one per
+  // retry or per request.
+  const where = redactedUrl(options.url);
+  const up = { worker: false, requests: false };
+  let said: 'connecting' | 'up' | 'down' = 'connecting';
+  let closed = false;
+  const seen = (who: keyof typeof up, isUp: boolean, why?: string) => {
+    up[who] = isUp;
+    if (closed) return;
+    if (!isUp && said !== 'down') {
+      logger.warn(
+        `state: Redis at ${where} is ${said === 'connecting' ? 'unreachable' : 'gone'} (${why}); answering 503 and reconnecting with backoff`,
+      );
+      said = 'down';
+    } else if (isUp && up.worker && up.requests) {
+      // At the outage's level, so that --quiet shows both.
+      if (said === 'down') logger.warn(`state: Redis at ${where} is back; answering from it again`);
+      said = 'up';
+    }
+  };
+  // The worker's first word on the connection (up, or not yet), and its comings and goings.
   const first = new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: { log?: 'warn' | 'info'; line?: string; ready?: boolean }) => {
-      if (message.log) logger[message.log](message.line!);
+    worker.on('message', (message: { up?: boolean; why?: string; ready?: boolean }) => {
+      if (message.up !== undefined) seen('worker', message.up, message.why);
       if (message.ready !== undefined) resolve();
     });
     worker.once('error', reject);
@@ -98,18 +118,17 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   worker.unref();
   port1.unref();
 
-  const where = redactedUrl(options.url);
   const shared = openRedisShared({
     url: options.url,
     namespace,
     where,
+    onState: (isUp, why) => seen('requests', isUp, why),
     maxBytes: options.limits?.maxBytes ?? Number.POSITIVE_INFINITY,
     timeoutMs,
     words: options.limits?.words,
   });
   await shared.first;
   let serial = 0;
-  let closed = false;
   const call = (op: string, args: Array<string | number>, wait = timeoutMs): unknown => {
     if (closed) throw new StateUnavailableError('the mock is shutting down');
     const id = ++serial;
