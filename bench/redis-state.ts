@@ -1,14 +1,18 @@
 // The Redis part of the benchmark: valid creates against the mock in memory and the mock on Redis
 // (mock --state redis://), and against one and two replicas on one Redis behind the same small
 // round-robin proxy (bench/passthrough-proxy.ts), all in one run, as ratios. Redis is Debian's
-// redis-server on a free port, without persistence (the mock is measured, not the disk).
+// redis-server on a free port, without persistence (the mock is measured, not the disk). Last, the
+// mock in memory of the commit before the engine learned to await a shared store, and this
+// checkout's, loaded at the same time: the await must cost the in-memory path nothing.
 // Run: npm run bench -- --redis-only [--seconds S] [--connections N]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { commitOf, materialize } from './adapter-trees.ts';
 import { stop, track } from './child-processes.ts';
+import { loadAtOnce } from './measure-paired.ts';
 import { freePort } from './free-port.ts';
 import { defaultGenerator, warmAndMeasure, type LoadResult } from './load-generator.ts';
 import { scenario } from './scenarios.ts';
@@ -16,6 +20,8 @@ import { startServer, type RunningServer } from './server-process.ts';
 import { ROOT } from './servers.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
+/** The last commit before the engine awaited a shared store (the optimistic view): "before". */
+export const BEFORE_AWAIT_COMMIT = '86dd8ad4940be64abf6afe9611e1ecafae2654a6';
 const logDir = join(ROOT, 'bench', 'results', 'logs');
 
 async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
@@ -47,9 +53,9 @@ async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   return { url: `redis://127.0.0.1:${port}/0`, stop: () => stop(child) };
 }
 
-const mock = (title: string, extra: string[]) => ({
+const mock = (title: string, extra: string[], root = ROOT) => ({
   title,
-  args: (port: number) => [join(ROOT, 'bin', 'plantstore.js'), 'mock', '--port', String(port), '--quiet', ...extra],
+  args: (port: number) => [join(root, 'bin', 'plantstore.js'), 'mock', '--port', String(port), '--quiet', ...extra],
 });
 const proxy = (title: string, upstreams: RunningServer[]) => ({
   title,
@@ -144,6 +150,31 @@ export async function runRedisBench(args: string[]): Promise<number> {
       connections,
     );
     await Promise.all([toOne, toTwo, single, ...replicas].map((server) => server.stop()));
+    const before = commitOf(ROOT, BEFORE_AWAIT_COMMIT);
+    if (!before)
+      say(`bench: no commit ${BEFORE_AWAIT_COMMIT.slice(0, 7)} here (a shallow clone?): memory before/after left out`);
+    else {
+      const servers = [
+        { server: mock('before', [], materialize(ROOT, before, join(ROOT, 'node_modules'))) },
+        { server: mock('this checkout', []) },
+      ];
+      const running = [];
+      for (const { server } of servers)
+        running.push({ server, running: await startServer(server, log(server.title.replace(/ /g, '-'))) });
+      try {
+        say(
+          `bench: the mock in memory before the await (${before.slice(0, 7)}) and now, at the same time: ${seconds} s`,
+        );
+        [rows.memoryBefore, rows.memoryNow] = await loadAtOnce(
+          running,
+          scenario('valid'),
+          { generator: defaultGenerator(), connections, warmupSeconds: 1 },
+          seconds,
+        );
+      } finally {
+        await Promise.all(running.map((r) => r.running.stop()));
+      }
+    }
   } finally {
     await redis.stop();
   }
@@ -156,9 +187,12 @@ export async function runRedisBench(args: string[]): Promise<number> {
   const ratios = {
     redisToMemory: rows.redis.requestsPerSecond / rows.memory.requestsPerSecond,
     twoToOne: rows.twoReplicas.requestsPerSecond / rows.oneReplica.requestsPerSecond,
+    ...(rows.memoryNow && {
+      memoryNowToBefore: rows.memoryNow.requestsPerSecond / rows.memoryBefore.requestsPerSecond,
+    }),
   };
   process.stdout.write(
-    `${lines.join('\n')}\nmock on Redis / in memory: ${ratios.redisToMemory.toFixed(2)}\ntwo replicas / one (behind the proxy): ${ratios.twoToOne.toFixed(2)}\n(${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)})\n`,
+    `${lines.join('\n')}\nmock on Redis / in memory: ${ratios.redisToMemory.toFixed(2)}\ntwo replicas / one (behind the proxy): ${ratios.twoToOne.toFixed(2)}\n${ratios.memoryNowToBefore === undefined ? '' : `in memory, now / before the await (at the same time): ${ratios.memoryNowToBefore.toFixed(2)}\n`}(${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)})\n`,
   );
   writeFileSync(
     join(ROOT, 'bench', 'results', 'redis.json'),
