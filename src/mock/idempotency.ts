@@ -13,6 +13,8 @@ import { StateFullError, type StateStore, type StoredRecord } from '../state/sto
 export const IDEMPOTENCY_COLLECTION = '\u0001idempotency-keys';
 /** How long a key is kept (Stripe's 24 hours): after that it is a new key. */
 const KEPT_MS = 24 * 60 * 60 * 1000;
+/** A reservation older than this was left by a mock that stopped mid-request: the key is free again. */
+const RESERVED_MS = 60 * 1000;
 /** Stripe's limit on a key's length. */
 const MAX_KEY_LENGTH = 255;
 
@@ -54,7 +56,8 @@ export type Reserved =
 export function reserve(store: StateStore, { key, fingerprint }: { key: string; fingerprint: string }): Reserved {
   const kept = store.get(IDEMPOTENCY_COLLECTION, key);
   const now = Date.now();
-  if (kept !== undefined && now - Number(kept.at) < KEPT_MS) {
+  const age = kept === undefined ? 0 : now - Number(kept.at);
+  if (kept !== undefined && age < (kept.status === undefined ? RESERVED_MS : KEPT_MS)) {
     if (kept.fingerprint !== fingerprint) return { kind: 'mismatch' };
     if (kept.status === undefined) return { kind: 'in-flight' };
     return { kind: 'replay', response: replayed(kept) };
