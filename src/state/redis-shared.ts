@@ -4,6 +4,7 @@
 // it checks every record the decision saw, then applies its writes, or applies nothing, so that a
 // create stays atomic across replicas without a lock. The key layout is the worker's
 // (redis-worker.ts), so both see one state.
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { StateUnavailableError } from './state-unavailable.ts';
 import {
@@ -118,11 +119,22 @@ const OP = { insert: 'i', replace: 'r', remove: 'd' } as const;
 // unpack() of a long list exceeds Lua's stack (LUAI_MAXCSTACK, 8000): such pages are read in chunks.
 const PAGE_CHUNK = 4000;
 
-type Client = Redis & {
-  plantstoreCommit(...args: Array<string | number>): Promise<Array<number | string | null>>;
-  plantstorePage(...args: Array<string | number>): Promise<Array<string | null>>;
-  plantstoreKeys(...args: Array<string | number>): Promise<string[]>;
-};
+/**
+ * Runs a script by its SHA-1 (EVALSHA), and by its text the first time on a Redis that has not got
+ * it (a restarted one). Not ioredis's defineCommand: under automatic pipelining that sends the
+ * whole script text again with every pipeline, which is every few requests.
+ */
+function script(client: Redis, lua: string) {
+  const sha = createHash('sha1').update(lua).digest('hex');
+  return async (...args: Array<string | number>): Promise<unknown> => {
+    try {
+      return await client.evalsha(sha, 0, ...args);
+    } catch (error) {
+      if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+      return client.eval(lua, 0, ...args);
+    }
+  };
+}
 
 export interface RedisShared extends SharedState {
   /** Settles once the first connection is made or has failed (then it reconnects with backoff). */
@@ -151,10 +163,10 @@ export function openRedisShared(options: {
     commandTimeout: options.timeoutMs,
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times - 1, 5), 2000),
-  }) as Client;
-  client.defineCommand('plantstoreCommit', { numberOfKeys: 0, lua: COMMIT });
-  client.defineCommand('plantstorePage', { numberOfKeys: 0, lua: PAGE });
-  client.defineCommand('plantstoreKeys', { numberOfKeys: 0, lua: KEYS });
+  });
+  const commit = script(client, COMMIT) as (...args: Array<string | number>) => Promise<Array<number | string | null>>;
+  const pageOf = script(client, PAGE) as (...args: Array<string | number>) => Promise<Array<string | null>>;
+  const keysOf = script(client, KEYS) as (...args: Array<string | number>) => Promise<string[]>;
   // Whether it is connected, for the store's one line when Redis goes and one when it is back.
   let closing = false;
   const first = new Promise<void>((resolve) => {
@@ -185,7 +197,7 @@ export function openRedisShared(options: {
     const end = limit < 0 ? Number.POSITIVE_INFINITY : offset + limit;
     for (let from = offset; from < end; from += PAGE_CHUNK) {
       const to = Math.min(end, from + PAGE_CHUNK) - 1;
-      const texts = await client.plantstorePage(ns, collection, from, to);
+      const texts = await pageOf(ns, collection, from, to);
       // (A record cannot go between the script's two reads: it is one step.)
       for (const text of texts) if (text !== null) out.push(text);
       if (texts.length < to - from + 1) break;
@@ -205,7 +217,7 @@ export function openRedisShared(options: {
           case 'size':
             return Number((await client.get(`${ns}size`)) ?? 0);
           case 'keys': {
-            const flat = await client.plantstoreKeys(ns);
+            const flat = await keysOf(ns);
             const out: Array<[string, string]> = [];
             for (let i = 0; i < flat.length; i += 2) out.push([String(flat[i]), String(flat[i + 1])]);
             return out;
@@ -228,7 +240,7 @@ export function openRedisShared(options: {
       for (const write of writes) args.push(OP[write.kind], write.collection, write.key, write.text ?? '');
       let answer: Array<number | string | null>;
       try {
-        answer = await client.plantstoreCommit(...args);
+        answer = await commit(...args);
       } catch (error) {
         return unavailable(error);
       }
