@@ -27,9 +27,13 @@ const COMMIT = `
   local ns, max, maxRecords, overhead = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
   local checks = tonumber(ARGV[5])
   local failed = {0}
+  -- What each record is, by hash and key, as the writes below leave it (first: as checked).
+  local after = {}
   local i = 6
   for j = 1, checks do
-    local now = redis.call('HGET', ns .. 'h:' .. ARGV[i], ARGV[i + 1])
+    local h = ns .. 'h:' .. ARGV[i]
+    local now = redis.call('HGET', h, ARGV[i + 1])
+    after[h .. '\0' .. ARGV[i + 1]] = now
     if (ARGV[i + 2] == '0' and now) or (ARGV[i + 2] == '1' and now ~= ARGV[i + 3]) then
       failed[#failed + 1] = j - 1
       failed[#failed + 1] = now
@@ -39,7 +43,7 @@ const COMMIT = `
   if #failed > 1 then return failed end
   local first = i
   local bytes = tonumber(redis.call('GET', ns .. 'bytes') or '0')
-  local delta, after, counts, w = 0, {}, {}, 0
+  local delta, counts, w, fresh = 0, {}, 0, {}
   local function old(h, k)
     local v = after[h .. '\\0' .. k]
     if v == nil then v = redis.call('HGET', h, k) end
@@ -57,6 +61,8 @@ const COMMIT = `
       delta = delta + #k + #text + overhead
       if max >= 0 and bytes + delta > max then return {-1, w} end
       if count(h) >= maxRecords then return {-2, w} end
+      -- (A collection that holds a record is in the collection list already.)
+      if counts[h] == 0 then fresh[w] = true end
       counts[h] = counts[h] + 1
       after[h .. '\\0' .. k] = text
     elseif op == 'r' then
@@ -75,6 +81,7 @@ const COMMIT = `
     w = w + 1
   end
   i = first
+  w = 0
   while i <= #ARGV do
     local op, c, k, text = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
     local h = ns .. 'h:' .. c
@@ -82,7 +89,7 @@ const COMMIT = `
       local seq = redis.call('INCR', ns .. 'seq')
       redis.call('HSET', h, k, text)
       redis.call('ZADD', ns .. 'o:' .. c, seq, k)
-      redis.call('ZADD', ns .. 'cols', 'NX', seq, c)
+      if fresh[w] then redis.call('ZADD', ns .. 'cols', 'NX', seq, c) end
       redis.call('INCR', ns .. 'size')
     elseif op == 'r' then
       redis.call('HSET', h, k, text)
@@ -92,6 +99,7 @@ const COMMIT = `
       redis.call('DECR', ns .. 'size')
     end
     i = i + 4
+    w = w + 1
   end
   if delta ~= 0 then redis.call('INCRBY', ns .. 'bytes', delta) end
   return {1}`;
