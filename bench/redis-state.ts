@@ -6,7 +6,7 @@
 // checkout's, loaded at the same time: the await must cost the in-memory path nothing.
 // Run: npm run bench -- --redis-only [--seconds S] [--connections N]
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,7 +24,17 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 export const BEFORE_AWAIT_COMMIT = '86dd8ad4940be64abf6afe9611e1ecafae2654a6';
 const logDir = join(ROOT, 'bench', 'results', 'logs');
 
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+/** Microseconds a process has spent on a CPU so far (Linux's /proc; USER_HZ is 100), or NaN. */
+function cpuMicros(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function startRedis(): Promise<{ url: string; pid?: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = track(
     spawn(
@@ -50,7 +60,7 @@ async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
     child.once('error', reject);
     child.stdout!.on('data', (chunk: Buffer) => /Ready to accept connections/.test(chunk.toString()) && resolve());
   });
-  return { url: `redis://127.0.0.1:${port}/0`, stop: () => stop(child) };
+  return { url: `redis://127.0.0.1:${port}/0`, pid: child.pid, stop: () => stop(child) };
 }
 
 const mock = (title: string, extra: string[], root = ROOT) => ({
@@ -103,6 +113,11 @@ async function pair(
     p50Ms: (x.p50Ms + y.p50Ms) / 2,
     p99Ms: Math.max(x.p99Ms, y.p99Ms),
     unexpected: x.unexpected + y.unexpected,
+    serverCpuMicrosPerRequest:
+      x.serverCpuMicrosPerRequest === undefined || y.serverCpuMicrosPerRequest === undefined
+        ? undefined
+        : (x.serverCpuMicrosPerRequest * x.requests + y.serverCpuMicrosPerRequest * y.requests) /
+          (x.requests + y.requests),
   });
   return [mean(a1, a2), mean(b1, b2)];
 }
@@ -119,9 +134,12 @@ export async function runRedisBench(args: string[]): Promise<number> {
   const redis = await startRedis();
   const log = (name: string) => ({ logFile: join(logDir, `redis-${name}.log`) });
   const rows: Record<string, LoadResult> = {};
+  let redisCpuMicrosPerRequest = Number.NaN;
   try {
     const memory = await startServer(mock('memory', []), log('memory'));
     const onRedis = await startServer(mock('redis', ['--state', redis.url, '--state-prefix', 'one']), log('redis'));
+    // Redis works only for the loads on Redis: its CPU time over the pair, per answer on Redis.
+    const redisCpuBefore = cpuMicros(redis.pid);
     [rows.memory, rows.redis] = await pair(
       [
         { label: 'mock in memory', target: memory },
@@ -130,6 +148,7 @@ export async function runRedisBench(args: string[]): Promise<number> {
       seconds,
       connections,
     );
+    redisCpuMicrosPerRequest = (cpuMicros(redis.pid) - redisCpuBefore) / rows.redis.requests;
     await Promise.all([memory.stop(), onRedis.stop()]);
     const single = await startServer(
       mock('replica', ['--state', redis.url, '--state-prefix', 'proxied-one']),
@@ -182,17 +201,21 @@ export async function runRedisBench(args: string[]): Promise<number> {
   const rate = (row: LoadResult) => Math.round(row.requestsPerSecond);
   const lines = Object.entries(rows).map(
     ([name, row]) =>
-      `${name.padEnd(12)} ${String(rate(row)).padStart(7)} req/s  p50 ${row.p50Ms.toFixed(2)} ms  p99 ${row.p99Ms.toFixed(2)} ms  unexpected ${row.unexpected}`,
+      `${name.padEnd(12)} ${String(rate(row)).padStart(7)} req/s  p50 ${row.p50Ms.toFixed(2)} ms  p99 ${row.p99Ms.toFixed(2)} ms  unexpected ${row.unexpected}  mock CPU ${row.serverCpuMicrosPerRequest?.toFixed(0) ?? '?'} µs/answer`,
   );
   const ratios = {
     redisToMemory: rows.redis.requestsPerSecond / rows.memory.requestsPerSecond,
     twoToOne: rows.twoReplicas.requestsPerSecond / rows.oneReplica.requestsPerSecond,
+    // What an answer costs, whatever else the machine runs: the mock's CPU, and Redis's own beside it.
+    cpuRedisToMemory:
+      (rows.redis.serverCpuMicrosPerRequest ?? Number.NaN) / (rows.memory.serverCpuMicrosPerRequest ?? Number.NaN),
+    redisCpuMicrosPerRequest,
     ...(rows.memoryNow && {
       memoryNowToBefore: rows.memoryNow.requestsPerSecond / rows.memoryBefore.requestsPerSecond,
     }),
   };
   process.stdout.write(
-    `${lines.join('\n')}\nmock on Redis / in memory: ${ratios.redisToMemory.toFixed(2)}\ntwo replicas / one (behind the proxy): ${ratios.twoToOne.toFixed(2)}\n${ratios.memoryNowToBefore === undefined ? '' : `in memory, now / before the await (at the same time): ${ratios.memoryNowToBefore.toFixed(2)}\n`}(${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)})\n`,
+    `${lines.join('\n')}\nmock on Redis / in memory: ${ratios.redisToMemory.toFixed(2)} (the mock's CPU per answer: ${ratios.cpuRedisToMemory.toFixed(2)}x memory's, and Redis's own ${redisCpuMicrosPerRequest.toFixed(0)} µs)\ntwo replicas / one (behind the proxy): ${ratios.twoToOne.toFixed(2)}\n${ratios.memoryNowToBefore === undefined ? '' : `in memory, now / before the await (at the same time): ${ratios.memoryNowToBefore.toFixed(2)}\n`}(${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)})\n`,
   );
   writeFileSync(
     join(ROOT, 'bench', 'results', 'redis.json'),
