@@ -201,7 +201,7 @@ export async function runRedisBench(args: string[]): Promise<number> {
   const rate = (row: LoadResult) => Math.round(row.requestsPerSecond);
   const lines = Object.entries(rows).map(
     ([name, row]) =>
-      `${name.padEnd(12)} ${String(rate(row)).padStart(7)} req/s  p50 ${row.p50Ms.toFixed(2)} ms  p99 ${row.p99Ms.toFixed(2)} ms  unexpected ${row.unexpected}  mock CPU ${row.serverCpuMicrosPerRequest?.toFixed(0) ?? '?'} µs/answer`,
+      `${name.padEnd(12)} ${String(rate(row)).padStart(7)} req/s  p50 ${row.p50Ms.toFixed(2)} ms  p99 ${row.p99Ms.toFixed(2)} ms  unexpected ${row.unexpected}  ${name.endsWith('Replica') || name.endsWith('Replicas') ? 'proxy' : 'mock'} CPU ${row.serverCpuMicrosPerRequest?.toFixed(0) ?? '?'} µs/answer`,
   );
   const ratios = {
     redisToMemory: rows.redis.requestsPerSecond / rows.memory.requestsPerSecond,
