@@ -15,7 +15,7 @@ import { createValidators, formatIssues, type ValidationIssue, type Validators }
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin/admin.ts';
 import { createAdminAccess } from './admin/admin-access.ts';
 import { createEngineState, type EngineState } from './admin/state-api.ts';
-import { createAnswers, type Admitted, type Decision, type Eventually, type StateReply } from './answer/answers.ts';
+import { createAnswers, type Admitted, type Eventually, type StateReply } from './answer/answers.ts';
 import { authenticate } from './request/auth.ts';
 import { bearerToken } from './request/bearer-token.ts';
 import { isPreflight, preflightResponse } from './request/cors.ts';
@@ -32,9 +32,8 @@ import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 import { StateUnavailableError } from '../state/state-unavailable.ts';
-import { MAX_DECISION_RUNS, optimisticView, Suspended } from '../state/optimistic-view.ts';
-import type { Preferences } from './answer/forced-response.ts';
-import { idempotencyKeyOf, keep, release, reserve, type IdempotencyKey, type Reserved } from './idempotency.ts';
+import { createDecisionSteps } from './decision-steps.ts';
+import { idempotencyKeyOf } from './idempotency.ts';
 
 export type { Eventually } from './answer/answers.ts';
 
@@ -166,6 +165,8 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
   // Every answer, refusals included, is decided there (answers.ts).
   const answers = createAnswers({ spec, validators, logger, options, operations, bindings });
   const state = createEngineState({ store, tenantStore, bindings, validators, hooks: answers.hooks });
+  // The steps of deciding that wait or run again: on Redis, and with an Idempotency-Key.
+  const steps = createDecisionSteps({ answers, store, tenantFor, tenantStore, announced });
   const adminAccess = createAdminAccess(options.host, options.adminToken);
   const admin: AdminContext = {
     title: document.info.title,
@@ -221,121 +222,15 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     const preferences = readPreferences(request);
     const idempotency = idempotencyKeyOf(request);
     // A store across a socket (Redis): the one step of deciding that waits for it.
-    if (store.shared) return decideShared(admitted, preferences, idempotency);
+    if (store.shared) return steps.shared(admitted, preferences, idempotency);
     const tenant = tenantFor(request);
     const own = tenant === undefined ? store : tenantStore(tenant);
-    if (idempotency !== undefined) return decideOnce(admitted, own, preferences, idempotency);
+    // An Idempotency-Key: a repeat gets the kept answer; a new key keeps the answer it leads to.
+    if (idempotency !== undefined) return steps.once(admitted, own, preferences, idempotency);
     const decided = answers.decide(admitted, own, preferences);
     // (No function per request: the common answer is ready now, and only a change is announced.)
     if (decided instanceof Promise) return decided.then(announced);
     return announced(decided);
-  }
-
-  /**
-   * A request with an Idempotency-Key (idempotency.ts): a repeat gets the kept answer, and a new
-   * key is reserved in the same step as the decision and keeps the answer it led to.
-   */
-  function decideOnce(
-    admitted: Admitted,
-    own: StateStore,
-    preferences: Preferences | undefined,
-    key: IdempotencyKey,
-  ): Eventually<Reply> {
-    if (!key.ok) return notOnce(admitted, key);
-    const reserved = reserve(own, key);
-    if (reserved.kind !== 'reserved' && reserved.kind !== 'unkept') return notOnce(admitted, key, reserved);
-    const kept = (reply: StateReply) => {
-      if (reserved.kind === 'reserved') keep(own, key, reply.response);
-      const durable = own.flush();
-      return durable ? durable.then(() => announced(reply)) : announced(reply);
-    };
-    const failed = (error: unknown): never => {
-      if (reserved.kind === 'reserved') release(own, key);
-      throw error;
-    };
-    let decided: Eventually<StateReply>;
-    try {
-      decided = answers.decide(admitted, own, preferences);
-    } catch (error) {
-      return failed(error);
-    }
-    return decided instanceof Promise ? decided.then(kept, failed) : kept(decided);
-  }
-
-  /** A key that is refused, or a repeat: the kept answer, or why the request is not answered again. */
-  function notOnce(admitted: Admitted, key: IdempotencyKey, reserved?: Reserved): Reply {
-    const { request, operation } = admitted;
-    if (!key.ok) return answers.error(request, operation, preferDeclared(operation, INVALID), key.message);
-    switch (reserved?.kind) {
-      case 'replay':
-        return { response: reserved.response, operation };
-      case 'mismatch':
-        return answers.error(
-          request,
-          operation,
-          preferDeclared(operation, [422, 409, 400]),
-          `the Idempotency-Key ${key.key} was sent before with another request; a new request needs a new key`,
-        );
-      default:
-        return answers.error(
-          request,
-          operation,
-          409,
-          `a request with the Idempotency-Key ${key.key} is still being answered; retry once it is`,
-          { 'retry-after': '1' },
-        );
-    }
-  }
-
-  /**
-   * The decision on a shared store (Redis): made against a view of it, synchronously, then
-   * committed in one checked step, and made again when the state changed meanwhile or a read had
-   * to be loaded first (optimistic-view.ts). The answer is written once, from the committed decision.
-   */
-  async function decideShared(
-    admitted: Admitted,
-    preferences: Preferences | undefined,
-    key: IdempotencyKey | undefined,
-  ): Promise<Reply> {
-    if (key !== undefined && !key.ok) return notOnce(admitted, key);
-    const tenant = tenantFor(admitted.request);
-    const view = optimisticView(store.shared!, store);
-    const own = tenant === undefined ? view : { ...scopedStore(view, tenant), identity: tenantStore(tenant) };
-    const settle = async (step: () => Eventually<void>) => {
-      for (let run = 0; run < MAX_DECISION_RUNS; run++) {
-        view.again();
-        try {
-          await step();
-        } catch (error) {
-          if (!(error instanceof Suspended)) throw error;
-          await view.load(error.read);
-          continue;
-        }
-        if (await view.commit()) return;
-      }
-      throw new StateUnavailableError(
-        `the mock's state changed under this request ${MAX_DECISION_RUNS} times in a row; try again shortly`,
-      );
-    };
-    let reserved: Reserved | undefined;
-    let decision: Decision | undefined;
-    await settle(async () => {
-      if (key !== undefined) {
-        reserved = reserve(own, key);
-        if (reserved.kind !== 'reserved' && reserved.kind !== 'unkept') return;
-      }
-      decision = await answers.decision(admitted, own, preferences);
-    });
-    if (key !== undefined && reserved!.kind !== 'reserved' && reserved!.kind !== 'unkept')
-      return notOnce(admitted, key, reserved);
-    try {
-      const reply = await answers.reply(admitted.request, decision!);
-      if (key !== undefined && reserved!.kind === 'reserved') await settle(() => keep(own, key, reply.response));
-      return announced(reply);
-    } catch (error) {
-      if (key !== undefined && reserved!.kind === 'reserved') await settle(() => release(own, key)).catch(() => {});
-      throw error;
-    }
   }
 
   /**
