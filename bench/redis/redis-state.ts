@@ -1,12 +1,17 @@
 // The Redis part of the benchmark: valid creates against the mock in memory and the mock on Redis
 // (mock --state redis://), and against one and two replicas on one Redis behind the same small
 // round-robin proxy (bench/lib/passthrough-proxy.ts), all in one run, as ratios. Redis is Debian's
-// redis-server on a free port, without persistence (the mock is measured, not the disk).
+// redis-server on a free port, without persistence (the mock is measured, not the disk). Last, the
+// mock in memory of the commit before the engine learned to await a shared store, and this
+// checkout's, loaded at the same time: the await must cost the in-memory path nothing. Each row
+// also has the server's CPU time per answer, and Redis's own beside the mock on Redis.
 // Run: npm run bench -- --redis-only [--duration S] [--connections N]
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadAtOnce } from '../lib/compare.ts';
+import { commitOf, materialize } from '../lib/git-trees.ts';
 import { freePort, stop, track } from '../lib/processes.ts';
 import { warmAndMeasure, type GeneratorName, type LoadResult } from '../lib/load.ts';
 import type { BenchOptions } from '../lib/options.ts';
@@ -14,9 +19,21 @@ import { scenario } from '../lib/scenarios.ts';
 import { ROOT, type RunningServer, startServer } from '../lib/server.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
+/** The last commit before the engine awaited a shared store (the optimistic view): "before". */
+export const BEFORE_AWAIT_COMMIT = '86dd8ad4940be64abf6afe9611e1ecafae2654a6';
+
+/** Microseconds a process has spent on a CPU so far (Linux's /proc; USER_HZ is 100), or NaN. */
+function cpuMicros(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
 const logDir = join(ROOT, 'bench', 'results', 'logs');
 
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startRedis(): Promise<{ url: string; pid?: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = track(
     spawn(
@@ -42,12 +59,12 @@ async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
     child.once('error', reject);
     child.stdout!.on('data', (chunk: Buffer) => /Ready to accept connections/.test(chunk.toString()) && resolve());
   });
-  return { url: `redis://127.0.0.1:${port}/0`, stop: () => stop(child) };
+  return { url: `redis://127.0.0.1:${port}/0`, pid: child.pid, stop: () => stop(child) };
 }
 
-const mock = (title: string, extra: string[]) => ({
+const mock = (title: string, extra: string[], root = ROOT) => ({
   title,
-  args: (port: number) => [join(ROOT, 'bin', 'plantstore.js'), 'mock', '--port', String(port), '--quiet', ...extra],
+  args: (port: number) => [join(root, 'bin', 'plantstore.js'), 'mock', '--port', String(port), '--quiet', ...extra],
 });
 const proxy = (title: string, upstreams: RunningServer[]) => ({
   title,
@@ -95,6 +112,11 @@ async function pair(
     p50Ms: (x.p50Ms + y.p50Ms) / 2,
     p99Ms: Math.max(x.p99Ms, y.p99Ms),
     unexpected: x.unexpected + y.unexpected,
+    serverCpuMicrosPerRequest:
+      x.serverCpuMicrosPerRequest === undefined || y.serverCpuMicrosPerRequest === undefined
+        ? undefined
+        : (x.serverCpuMicrosPerRequest * x.requests + y.serverCpuMicrosPerRequest * y.requests) /
+          (x.requests + y.requests),
   });
   return [mean(a1, a2), mean(b1, b2)];
 }
@@ -106,9 +128,12 @@ export async function runRedisBench(options: BenchOptions): Promise<number> {
   const redis = await startRedis();
   const log = (name: string) => ({ logFile: join(logDir, `redis-${name}.log`) });
   const rows: Record<string, LoadResult> = {};
+  let redisCpuMicrosPerRequest = Number.NaN;
   try {
     const memory = await startServer(mock('memory', []), log('memory'));
     const onRedis = await startServer(mock('redis', ['--state', redis.url, '--state-prefix', 'one']), log('redis'));
+    // Redis works only for the loads on Redis: its CPU time over the pair, per answer on Redis.
+    const redisCpuBefore = cpuMicros(redis.pid);
     [rows.memory, rows.redis] = await pair(
       [
         { label: 'mock in memory', target: memory },
@@ -116,6 +141,7 @@ export async function runRedisBench(options: BenchOptions): Promise<number> {
       ],
       options,
     );
+    redisCpuMicrosPerRequest = (cpuMicros(redis.pid) - redisCpuBefore) / rows.redis.requests;
     await Promise.all([memory.stop(), onRedis.stop()]);
     const single = await startServer(
       mock('replica', ['--state', redis.url, '--state-prefix', 'proxied-one']),
@@ -135,6 +161,31 @@ export async function runRedisBench(options: BenchOptions): Promise<number> {
       options,
     );
     await Promise.all([toOne, toTwo, single, ...replicas].map((server) => server.stop()));
+    const before = commitOf(ROOT, BEFORE_AWAIT_COMMIT);
+    if (!before)
+      say(`bench: no commit ${BEFORE_AWAIT_COMMIT.slice(0, 7)} here (a shallow clone?): memory before/after left out`);
+    else {
+      const servers = [
+        { server: mock('before', [], materialize(ROOT, before, join(ROOT, 'node_modules'))) },
+        { server: mock('this checkout', []) },
+      ];
+      const running = [];
+      for (const { server } of servers)
+        running.push({ server, running: await startServer(server, log(server.title.replace(/ /g, '-'))) });
+      try {
+        say(
+          `bench: the mock in memory before the await (${before.slice(0, 7)}) and now, at the same time: ${seconds} s`,
+        );
+        [rows.memoryBefore, rows.memoryNow] = await loadAtOnce(
+          running,
+          scenario('valid'),
+          { generator: options.generator, connections, warmupSeconds: 1 },
+          seconds,
+        );
+      } finally {
+        await Promise.all(running.map((r) => r.running.stop()));
+      }
+    }
   } finally {
     await redis.stop();
   }
@@ -142,14 +193,21 @@ export async function runRedisBench(options: BenchOptions): Promise<number> {
   const rate = (row: LoadResult) => Math.round(row.requestsPerSecond);
   const lines = Object.entries(rows).map(
     ([name, row]) =>
-      `${name.padEnd(12)} ${String(rate(row)).padStart(7)} req/s  p50 ${row.p50Ms.toFixed(2)} ms  p99 ${row.p99Ms.toFixed(2)} ms  unexpected ${row.unexpected}`,
+      `${name.padEnd(12)} ${String(rate(row)).padStart(7)} req/s  p50 ${row.p50Ms.toFixed(2)} ms  p99 ${row.p99Ms.toFixed(2)} ms  unexpected ${row.unexpected}  ${name.endsWith('Replica') || name.endsWith('Replicas') ? 'proxy' : 'mock'} CPU ${row.serverCpuMicrosPerRequest?.toFixed(0) ?? '?'} µs/answer`,
   );
   const ratios = {
     redisToMemory: rows.redis.requestsPerSecond / rows.memory.requestsPerSecond,
     twoToOne: rows.twoReplicas.requestsPerSecond / rows.oneReplica.requestsPerSecond,
+    // What an answer costs, whatever else the machine runs: the mock's CPU, and Redis's own beside it.
+    cpuRedisToMemory:
+      (rows.redis.serverCpuMicrosPerRequest ?? Number.NaN) / (rows.memory.serverCpuMicrosPerRequest ?? Number.NaN),
+    redisCpuMicrosPerRequest,
+    ...(rows.memoryNow && {
+      memoryNowToBefore: rows.memoryNow.requestsPerSecond / rows.memoryBefore.requestsPerSecond,
+    }),
   };
   process.stdout.write(
-    `${lines.join('\n')}\nmock on Redis / in memory: ${ratios.redisToMemory.toFixed(2)}\ntwo replicas / one (behind the proxy): ${ratios.twoToOne.toFixed(2)}\n(${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)})\n`,
+    `${lines.join('\n')}\nmock on Redis / in memory: ${ratios.redisToMemory.toFixed(2)} (the mock's CPU per answer: ${ratios.cpuRedisToMemory.toFixed(2)}x memory's, and Redis's own ${redisCpuMicrosPerRequest.toFixed(0)} µs)\ntwo replicas / one (behind the proxy): ${ratios.twoToOne.toFixed(2)}\n${ratios.memoryNowToBefore === undefined ? '' : `in memory, now / before the await (at the same time): ${ratios.memoryNowToBefore.toFixed(2)}\n`}(${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)})\n`,
   );
   writeFileSync(
     join(ROOT, 'bench', 'results', 'redis.json'),

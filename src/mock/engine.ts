@@ -32,6 +32,8 @@ import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 import { StateUnavailableError } from '../state/state-unavailable.ts';
+import { createDecisionSteps } from './decision-steps.ts';
+import { idempotencyKeyOf } from './idempotency.ts';
 
 export type { Eventually } from './answer/answers.ts';
 
@@ -149,20 +151,22 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     return view;
   };
   const tenantOfToken = new Map<string, string>(); // a hash per token, not per request
-  const storeFor = (request: HttpRequest) => {
-    if (options.isolateBy !== 'token') return store;
+  const tenantFor = (request: HttpRequest) => {
+    if (options.isolateBy !== 'token') return undefined;
     const token = bearerToken(request.headers.authorization);
-    if (token === undefined) return tenantStore('anonymous');
+    if (token === undefined) return 'anonymous';
     let tenant = tenantOfToken.get(token);
     if (tenant === undefined) {
       tenant = tenantOf(token);
       if (tenantOfToken.size < KEPT_TOKENS) tenantOfToken.set(token, tenant);
     }
-    return tenantStore(tenant);
+    return tenant;
   };
   // Every answer, refusals included, is decided there (answers.ts).
   const answers = createAnswers({ spec, validators, logger, options, operations, bindings });
   const state = createEngineState({ store, tenantStore, bindings, validators, hooks: answers.hooks });
+  // The steps of deciding that wait or run again: on Redis, and with an Idempotency-Key.
+  const steps = createDecisionSteps({ answers, store, tenantFor, tenantStore, announced });
   const adminAccess = createAdminAccess(options.host, options.adminToken);
   const admin: AdminContext = {
     title: document.info.title,
@@ -214,7 +218,16 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
         ...admitted.reply,
         refusal: { check: admitted.code, pointers: admitted.issues?.map((issue) => issue.pointer) ?? [] },
       };
-    const decided = answers.decide(admitted, storeFor(admitted.request), readPreferences(admitted.request));
+    const { request } = admitted;
+    const preferences = readPreferences(request);
+    const idempotency = idempotencyKeyOf(request);
+    // A store across a socket (Redis): the one step of deciding that waits for it.
+    if (store.shared) return steps.shared(admitted, preferences, idempotency);
+    const tenant = tenantFor(request);
+    const own = tenant === undefined ? store : tenantStore(tenant);
+    // An Idempotency-Key: a repeat gets the kept answer; a new key keeps the answer it leads to.
+    if (idempotency !== undefined) return steps.once(admitted, own, preferences, idempotency);
+    const decided = answers.decide(admitted, own, preferences);
     // (No function per request: the common answer is ready now, and only a change is announced.)
     if (decided instanceof Promise) return decided.then(announced);
     return announced(decided);

@@ -9,6 +9,7 @@ import { PlantstoreError } from '../errors.ts';
 import { createMemoryStore, type StateStore } from '../state/store.ts';
 import { openFileStore } from '../state/file-store.ts';
 import { openSharedStore } from './shared-store.ts';
+import { IDEMPOTENCY_COLLECTION } from './idempotency.ts';
 import { createMockEngine, type MockEngine } from './engine.ts';
 import { resolveMockOptions, type AbsentItemMode, type MockOptions } from './options.ts';
 import { documentWarnings, unmockable, verdictOf } from './admin/check-spec.ts';
@@ -202,7 +203,7 @@ function dropRemovedCollections(store: StateStore, engine: MockEngine): string[]
   const dropped = new Set<string>();
   for (const [collection, key] of store.keys()) {
     const own = collection.slice(collection.indexOf('\u0000') + 1);
-    if (still.has(own)) continue;
+    if (still.has(own) || own === IDEMPOTENCY_COLLECTION) continue;
     store.remove(collection, key);
     dropped.add(own);
   }

@@ -1,10 +1,9 @@
 // The store behind `mock --state redis://host:port/db`: every record in Redis, so that several
-// mock processes on one Redis act as one mock. The StateStore interface is synchronous (the
-// engine checks and writes in one step, with no await in between), and Redis is across a socket:
-// the Redis client runs in a worker thread (redis-worker.ts), and each call here posts its question
-// and sleeps on a shared flag (Atomics.wait) until the worker has Redis's answer, as synckit does.
-// One replica thus waits one round trip per store call; the replicas together serve in parallel,
-// and Redis's scripts make their changes atomic (docs/design.md, docs/performance.md).
+// mock processes on one Redis act as one mock. Requests go through `shared` (redis-shared.ts): a
+// client on the mock's thread that the engine awaits, reading and committing for its optimistic
+// views. The synchronous StateStore methods are for the admin API, seeds and start-up: their
+// client runs in a worker thread (redis-worker.ts), and each call posts its question and sleeps on
+// a shared flag (Atomics.wait) until the worker has Redis's answer, as synckit does.
 //
 // While Redis cannot be reached every call throws a StateUnavailableError at once (the engine
 // answers 503), the worker reconnects with backoff and logs one line each way, and a change is
@@ -28,6 +27,7 @@ import {
 } from './store.ts';
 import type { Answer, WorkerSetup } from './redis-worker.ts';
 import { redactedUrl } from './redacted-url.ts';
+import { openRedisShared } from './redis-shared.ts';
 
 export interface RedisStoreOptions {
   /** redis://[:password@]host:port/db (or rediss:// for TLS). */
@@ -83,10 +83,30 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
       transferList: [port2],
     },
   );
-  // The worker's log lines, and its first word on the connection (up, or not yet).
+  // One line when Redis goes away and one when it is back (when both clients are), not one per
+  // retry or per request.
+  const where = redactedUrl(options.url);
+  const up = { worker: false, requests: false };
+  let said: 'connecting' | 'up' | 'down' = 'connecting';
+  let closed = false;
+  const seen = (who: keyof typeof up, isUp: boolean, why?: string) => {
+    up[who] = isUp;
+    if (closed) return;
+    if (!isUp && said !== 'down') {
+      logger.warn(
+        `state: Redis at ${where} is ${said === 'connecting' ? 'unreachable' : 'gone'} (${why}); answering 503 and reconnecting with backoff`,
+      );
+      said = 'down';
+    } else if (isUp && up.worker && up.requests) {
+      // At the outage's level, so that --quiet shows both.
+      if (said === 'down') logger.warn(`state: Redis at ${where} is back; answering from it again`);
+      said = 'up';
+    }
+  };
+  // The worker's first word on the connection (up, or not yet), and its comings and goings.
   const first = new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: { log?: 'warn' | 'info'; line?: string; ready?: boolean }) => {
-      if (message.log) logger[message.log](message.line!);
+    worker.on('message', (message: { up?: boolean; why?: string; ready?: boolean }) => {
+      if (message.up !== undefined) seen('worker', message.up, message.why);
       if (message.ready !== undefined) resolve();
     });
     worker.once('error', reject);
@@ -98,9 +118,17 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   worker.unref();
   port1.unref();
 
-  const where = redactedUrl(options.url);
+  const shared = openRedisShared({
+    url: options.url,
+    namespace,
+    where,
+    onState: (isUp, why) => seen('requests', isUp, why),
+    maxBytes: options.limits?.maxBytes ?? Number.POSITIVE_INFINITY,
+    timeoutMs,
+    words: options.limits?.words,
+  });
+  await shared.first;
   let serial = 0;
-  let closed = false;
   const call = (op: string, args: Array<string | number>, wait = timeoutMs): unknown => {
     if (closed) throw new StateUnavailableError('the mock is shutting down');
     const id = ++serial;
@@ -153,6 +181,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   };
 
   return {
+    shared,
     insert(collection, key, record, text) {
       const code = call('insert', [
         collection,
@@ -196,6 +225,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     flush: () => undefined,
     async close() {
       if (closed) return;
+      shared.close();
       try {
         call('close', []);
       } catch {

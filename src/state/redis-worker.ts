@@ -1,5 +1,6 @@
-// The Redis side of the Redis store (redis-store.ts), in a worker thread: the mock's thread asks
-// a question over a MessagePort and sleeps on a shared flag until this thread has Redis's answer.
+// The Redis side of the Redis store's synchronous methods (redis-store.ts: the admin API, seeds and
+// start-up), in a worker thread: the mock's thread asks a question over a MessagePort and sleeps on
+// a shared flag until this thread has Redis's answer.
 // Every change that checks before it writes is one Lua script, run by Redis as one step, so that
 // of many replicas creating one id at once exactly one wins.
 //
@@ -10,7 +11,6 @@
 //   N:seq          the insertion counter;  N:size, N:bytes  the record count and weight
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { Redis } from 'ioredis';
-import { redactedUrl } from './redacted-url.ts';
 
 export interface WorkerSetup {
   url: string;
@@ -106,7 +106,6 @@ if (parentPort && workerData) serve(workerData as WorkerSetup);
 
 function serve(setup: WorkerSetup): void {
   const flag = new Int32Array(setup.flag);
-  const where = redactedUrl(setup.url);
   const client = new Redis(setup.url, {
     // Fail at once while Redis is away (the mock answers 503) rather than queue what nobody waits for,
     // and never send a change again on a new connection: it may have been applied, and was refused.
@@ -120,31 +119,17 @@ function serve(setup: WorkerSetup): void {
   }) as Client;
   for (const [name, lua] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 0, lua });
 
-  // One line when Redis goes away and one when it is back, not one per retry or per request.
-  let state: 'connecting' | 'up' | 'down' = 'connecting';
-  const say = (level: 'warn' | 'info', line: string) => parentPort!.postMessage({ log: level, line });
+  // Whether it is connected: the store says one line when Redis goes and one when it is back.
+  let first = true;
   client.on('ready', () => {
-    if (state === 'down')
-      say('warn', `state: Redis at ${where} is back; answering from it again`); // at the outage's level: --quiet shows both
-    else parentPort!.postMessage({ ready: true });
-    state = 'up';
+    parentPort!.postMessage(first ? { ready: true, up: true } : { up: true });
+    first = false;
   });
   client.on('error', (error: Error & { code?: string }) => {
-    if (state === 'down') return;
-    const first = state === 'connecting';
-    state = 'down';
-    say(
-      'warn',
-      `state: Redis at ${where} is ${first ? 'unreachable' : 'gone'} (${error.code ?? error.message}); answering 503 and reconnecting with backoff`,
-    );
-    if (first) parentPort!.postMessage({ ready: false });
+    parentPort!.postMessage({ up: false, why: error.code ?? error.message, ...(first && { ready: false }) });
+    first = false;
   });
-  client.on('close', () => {
-    if (state === 'up') {
-      state = 'down';
-      say('warn', `state: Redis at ${where} is gone (connection closed); answering 503 and reconnecting with backoff`);
-    }
-  });
+  client.on('close', () => parentPort!.postMessage({ up: false, why: 'connection closed' }));
 
   const ns = setup.namespace;
   const ops: Record<string, (...args: Array<string | number>) => Promise<unknown>> = {

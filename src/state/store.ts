@@ -1,6 +1,8 @@
 // The mock's state: collections of records keyed by an exact key string. Every method is
 // synchronous, so a check and the write that depends on it happen in one step with no await in
-// between: of many concurrent creates of one id exactly one wins.
+// between: of many concurrent creates of one id exactly one wins. A store across a socket (Redis)
+// also offers `shared`: the engine then decides against an optimistic view of it and commits what
+// the decision read and wrote in one step, checked (optimistic-view.ts).
 import { PlantstoreError } from '../errors.ts';
 import { parseJson, stringifyJson, type JsonValue } from '../json/exact-json.ts';
 import { PackedRecords } from './packed-records.ts';
@@ -34,6 +36,50 @@ export interface StateStore {
   count?(collection: string): number;
   /** Resolves once every write so far is durable (at once for memory). */
   flush(): Promise<void> | undefined;
+  /**
+   * The same state, answered later (Redis on the mock's own thread): the engine reads and commits
+   * through it, so that a request waits for Redis without the thread waiting.
+   */
+  readonly shared?: SharedState;
+  /** The store whose deleted keys a per-request view of it shares (a view is made per request). */
+  readonly identity?: StateStore;
+}
+
+/** A read a decision cannot assume: loaded, at one moment, before the decision runs again. */
+export type SharedRead =
+  | { kind: 'list'; collection: string; offset: number; limit: number }
+  | { kind: 'count'; collection: string }
+  | { kind: 'keys' }
+  | { kind: 'size' };
+
+/** What a decision saw of one record (its text, or null for none): a commit goes through only if that still holds. */
+export interface SharedCheck {
+  collection: string;
+  key: string;
+  text: string | null;
+}
+
+/** A change a decision made, committed with its checks in one step. */
+export interface SharedWrite {
+  kind: 'insert' | 'replace' | 'remove';
+  collection: string;
+  key: string;
+  /** The record's text (insert, replace). */
+  text?: string;
+}
+
+/**
+ * What a commit did: everything, or nothing because a check no longer held (with what each checked
+ * record is now) or because a write would take the state past its limit (that write's index).
+ */
+export type SharedCommit =
+  { ok: true } | { ok: false; now: SharedCheck[] } | { ok: false; full: StateFullError; write: number };
+
+export interface SharedState {
+  /** The answer to one read, as stored texts: a page, a count, every [collection, key], or the record count. */
+  read(read: SharedRead): Promise<string[] | number | Array<[string, string]>>;
+  /** Checks, then writes, as one step. */
+  commit(checks: SharedCheck[], writes: SharedWrite[]): Promise<SharedCommit>;
 }
 
 /**

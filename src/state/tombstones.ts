@@ -21,8 +21,11 @@ export function createTombstones(): Tombstones {
   let views = new WeakMap<StateStore, Set<string>>();
   let count = 0;
   const name = (collection: string, key: string) => `${collection}\u0000${key}`;
+  // A request's view of a shared store keeps its deleted keys under the store it views.
+  const own = (store: StateStore) => store.identity ?? store;
   return {
-    add(store, collection, key) {
+    add(view, collection, key) {
+      const store = own(view);
       let set = views.get(store);
       if (!set) views.set(store, (set = new Set()));
       if (count >= KEPT && set.size > 0) {
@@ -32,9 +35,9 @@ export function createTombstones(): Tombstones {
       if (!set.has(name(collection, key))) count++;
       set.add(name(collection, key));
     },
-    has: (store, collection, key) => views.get(store)?.has(name(collection, key)) === true,
+    has: (store, collection, key) => views.get(own(store))?.has(name(collection, key)) === true,
     revive(store, collection, key) {
-      const set = views.get(store);
+      const set = views.get(own(store));
       if (set?.delete(name(collection, key))) count--;
     },
     clear(store) {

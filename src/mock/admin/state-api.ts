@@ -8,6 +8,7 @@ import { StateFullError, type StateStore, type StoredRecord } from '../../state/
 import { listTenants } from '../../state/scoped-store.ts';
 import { formatIssues, type Validators } from '../../validation/validator.ts';
 import type { StateHooks } from '../answer/state-actions.ts';
+import { IDEMPOTENCY_COLLECTION } from '../idempotency.ts';
 
 /** A seed's reply: what it stored, or why it stored nothing. */
 export type SeedResult =
@@ -37,7 +38,11 @@ export interface EngineStateSetup {
 export function createEngineState(setup: EngineStateSetup): EngineState {
   const { tenantStore } = setup;
   return {
-    list: (tenant) => tenantStore(tenant).snapshot(),
+    // (The Idempotency-Key records are kept beside the collections, and are not one.)
+    list: (tenant) => {
+      const { [IDEMPOTENCY_COLLECTION]: _, ...collections } = tenantStore(tenant).snapshot();
+      return collections;
+    },
     seed: (collections, tenant) => seed(collections, setup, tenantStore(tenant)),
     async reset(tenant) {
       const store = tenantStore(tenant);

@@ -65,6 +65,8 @@ export interface Answers {
   decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateReply>;
   /** The decision alone, as data (a state action is applied: what it did is part of the decision). */
   decision(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision>;
+  /** A decision written as its answer (decide is decision, then reply). */
+  reply(request: HttpRequest, decision: Decision): Eventually<StateReply>;
   /** An error answer in the document's error shape (every refusal and failure of the API). */
   error(
     request: HttpRequest,
@@ -132,10 +134,16 @@ export function createAnswers(setup: AnswersSetup): Answers {
 
   function decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateReply> {
     const decision = decideAs(admitted, store, preferences);
-    const reply = decision instanceof Promise ? decision.then(write) : write(decision);
+    return decision instanceof Promise
+      ? decision.then((done) => replyTo(admitted.request, done))
+      : replyTo(admitted.request, decision);
+  }
+
+  function replyTo(request: HttpRequest, decision: Decision): Eventually<StateReply> {
+    const reply = write(decision);
     // A body that does not fit its schema is never sent: it is generated anew (refit).
-    if (reply instanceof Promise) return reply.then((done) => (done.misfit ? refit(admitted.request, done) : done));
-    return reply.misfit ? refit(admitted.request, reply) : reply;
+    if (reply instanceof Promise) return reply.then((done) => (done.misfit ? refit(request, done) : done));
+    return reply.misfit ? refit(request, reply) : reply;
   }
 
   /** What the request gets, as data: the steps of the decision, in order, each with its why. */
@@ -373,6 +381,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
   return {
     decide,
     decision: decideAs,
+    reply: replyTo,
     error: responder.fail,
     errorBody: (status, message) =>
       stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
