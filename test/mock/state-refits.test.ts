@@ -1,0 +1,41 @@
+// Stored items whose answer schema they do not fit whole (test/documents/state-refits.yaml): the
+// answer keeps every stored field that fits, in a read and in a wrapped list alike.
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { createMockEngine, type MockEngine } from '../../src/mock/engine.ts';
+import { send } from '../helpers/engine.ts';
+
+const specOnce = loadSpec(resolve('test/documents/state-refits.yaml'));
+const engineFor = async () => createMockEngine({ spec: await specOnce });
+const form = (engine: MockEngine, path: string, body: string) =>
+  send(engine, { method: 'POST', path, body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+const get = (engine: MockEngine, path: string) => send(engine, { method: 'GET', path, body: '' });
+
+describe('a create with fields its answer cannot carry', () => {
+  it('lists the stored charge in the wrapped list, without the fields the answer cannot carry', async () => {
+    const engine = await engineFor();
+    const created = await form(
+      engine,
+      '/v1/charges',
+      'description=Fern&amount=100&application_fee=5&expand[]=customer',
+    );
+    expect(created).toMatchObject({ status: 200, json: { description: 'Fern', amount: 100, object: 'charge' } });
+    const id = (created.json as { id: string }).id;
+    const listed = await get(engine, '/v1/charges');
+    expect(listed.status).toBe(200);
+    expect(listed.json).toMatchObject({ data: [{ id, description: 'Fern', amount: 100 }], has_more: false });
+    expect((listed.json as { data: object[] }).data[0]).not.toHaveProperty('expand');
+    expect((listed.json as { data: { application_fee?: unknown }[] }).data[0].application_fee).not.toBe(5);
+  });
+
+  it('reads the stored charge by its id with what was sent', async () => {
+    const engine = await engineFor();
+    const created = await form(engine, '/v1/charges', 'description=Moss&amount=7&application_fee=5&expand[]=customer');
+    const id = (created.json as { id: string }).id;
+    expect(await get(engine, `/v1/charges/${id}`)).toMatchObject({
+      status: 200,
+      json: { id, description: 'Moss', amount: 7 },
+    });
+  });
+});
