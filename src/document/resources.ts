@@ -262,7 +262,12 @@ function describeResource(members: Candidate[], document: unknown): Resource {
     for (const [name, schema] of shape.properties) if (!allFields.has(name)) allFields.set(name, schema);
   const idField = [...requestShapes, ...answerShapes].find((s) => s.idField)?.idField;
 
-  const key = chooseKey(idField, keyParam, noun, allFields, itemPath !== undefined);
+  // A key the answers carry first: a client reads an item by what the create's answer showed it
+  // (Stripe's `POST /v1/files` takes a `file` upload, and its answer's `id` names the file). A
+  // field only the request has keys the items when the answers name none.
+  const readable = itemPath !== undefined;
+  const answered = chooseKey(idField, keyParam, noun, answerFields, readable);
+  const key = answered.field !== undefined ? answered : chooseKey(idField, keyParam, noun, allFields, readable);
   const paramSchema = resolveSchema(
     itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
     document,

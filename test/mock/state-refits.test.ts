@@ -39,3 +39,27 @@ describe('a create with fields its answer cannot carry', () => {
     });
   });
 });
+
+describe('a key the answers carry', () => {
+  it("reads an uploaded file by the id its create's answer shows, not by the upload's field named like {file}", async () => {
+    const engine = await engineFor();
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b--\r\n';
+    const created = await send(engine, {
+      method: 'POST',
+      path: '/v1/files',
+      body,
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    });
+    expect(created).toMatchObject({
+      status: 200,
+      json: { id: expect.stringMatching(/./), purpose: 'dispute_evidence' },
+    });
+    const id = (created.json as { id: string }).id;
+    expect(await get(engine, `/v1/files/${encodeURIComponent(id)}`)).toMatchObject({
+      status: 200,
+      json: { id, purpose: 'dispute_evidence' },
+    });
+  });
+});
