@@ -8,6 +8,7 @@ import { findCollections } from '../../scripts/corpus/collections.ts';
 import { loadDocument } from '../../scripts/corpus/document.ts';
 import { markBody, markMaker } from '../../scripts/corpus/marked-body.ts';
 import { createSchemaJudge } from '../../scripts/corpus/schema-judge.ts';
+import { showableMarks } from '../../scripts/corpus/showable-marks.ts';
 import { findId, findInList } from '../../scripts/corpus/state-answers.ts';
 import { runStateStage } from '../../scripts/corpus/state-stage.ts';
 import { stateCell, stateMisses, stateTotalsOf, topStateReasons } from '../../scripts/corpus/state-report.ts';
@@ -228,8 +229,20 @@ describe('the state stage reading answers', () => {
       { id: 'zq0001k', from: 'request' },
     ],
     ['nothing when the answer carries no id', answer(201, { name: 'x' }), 'id', {}, undefined],
+    [
+      'id, not a label the parameter happens to end with',
+      answer(200, { id: 'promo_1', code: 'zq0001k' }),
+      'promotion_code',
+      {},
+      { id: 'promo_1', from: 'answer' },
+    ],
   ])("finds the created item's id in %s", (_name, given, param, sent, expected) => {
     expect(findId(given, param, sent)).toEqual(expected);
+  });
+
+  it('passes over a field whose value the item path parameter refuses (a string where the key is an integer)', () => {
+    const given = answer(201, { id: 3, key_id: 'Hrcm' });
+    expect(findId(given, 'gpg_key_id', {}, (id) => /^-?\d+$/.test(id))).toEqual({ id: '3', from: 'answer' });
   });
 
   it.each([
@@ -405,5 +418,48 @@ describe('the state stage update body', () => {
       value: expect.stringMatching(/^zq/),
     });
     expect(result.ok && result.body.marks).toHaveLength(1);
+  });
+});
+
+describe('the state stage judges only marks an answer can show', async () => {
+  const doc = {
+    openapi: '3.0.3',
+    info: { title: 'Shown', version: '1' },
+    paths: {
+      '/tasks': {
+        post: {
+          requestBody: {
+            content: json({
+              type: 'object',
+              properties: {
+                prompt: { type: 'string' },
+                title: { type: 'string' },
+                repositories: { type: 'array', items: { type: 'string' } },
+              },
+            }),
+          },
+          responses: ok({ $ref: '#/components/schemas/Task' }),
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Task: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            title: { type: 'string' },
+            repositories: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } },
+          },
+        },
+      },
+    },
+  };
+  const loaded = await loadDocument(writeDocument(doc));
+  const create = loaded.operations.find((op) => op.method === 'post')!;
+
+  it('keeps a mark sent in a string field the answer declares, and drops those in fields it lacks or types otherwise', () => {
+    const fields = [['prompt'], ['title'], ['repositories']];
+    expect(showableMarks(loaded, create, ['m1', 'm2', 'm3'], fields)).toEqual(['m2']);
   });
 });
