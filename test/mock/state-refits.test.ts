@@ -63,3 +63,20 @@ describe('a key the answers carry', () => {
     });
   });
 });
+
+describe('an answer of several shapes', () => {
+  it('reads a stored bank account back as the shape that keeps what was sent, whichever the generator would draw', async () => {
+    const engine = await engineFor();
+    const created = await form(
+      engine,
+      '/v1/customers/cus_1/sources',
+      'bank_name=Fern%20Bank&account_holder_name=Ada&default_for_currency=yes',
+    );
+    expect(created).toMatchObject({ status: 200, json: { bank_name: 'Fern Bank', account_holder_name: 'Ada' } });
+    const id = (created.json as { id: string }).id;
+    expect(await get(engine, `/v1/customers/cus_1/sources/${id}`)).toMatchObject({
+      status: 200,
+      json: { id, object: 'bank_account', bank_name: 'Fern Bank', account_holder_name: 'Ada' },
+    });
+  });
+});

@@ -5,7 +5,7 @@
 // field that does not fit whole is fitted on its own schema first, then laid over: a wrapped list
 // (`{data: [record], has_more}`) keeps its stored items, each refitted on the list's `items` schema,
 // instead of losing the whole list to a generated one.
-import type { JsonValue } from '../../json/exact-json.ts';
+import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import { escapePointerToken, getAtPointer } from '../../document/json-pointer.ts';
 import type { Validators } from '../../validation/validator.ts';
 
@@ -16,6 +16,8 @@ const isObj = (value: unknown): value is Obj => value !== null && typeof value =
 const MAX_LIST = 50;
 /** How far down fields are fitted on their own schema (an envelope, its items, their objects). */
 const MAX_DEPTH = 4;
+/** The most members of an anyOf/oneOf tried: each costs a generated body. */
+const MAX_MEMBERS = 8;
 
 /** Draws a valid body of the schema at a pointer. */
 export type Generate = (schemaPointer: string) => Promise<JsonValue>;
@@ -39,6 +41,20 @@ export async function keepFitting(
     for (const item of record) list.push(await fit(item, `${pointer}/items`));
     if (check(list).ok) return list;
   }
+  // One of several shapes (Stripe's external account: a card or a bank account): fitted on each,
+  // the one that keeps most of the record wins, rather than whichever the generator drew.
+  const members = isObj(schema) ? (['anyOf', 'oneOf'] as const).find((k) => Array.isArray(schema[k])) : undefined;
+  if (members !== undefined && isObj(record) && depth < MAX_DEPTH) {
+    const count = Math.min(((schema as Obj)[members] as JsonValue[]).length, MAX_MEMBERS);
+    let best: { value: JsonValue; kept: number } | undefined;
+    for (let i = 0; i < count; i++) {
+      const value = await fit(record, `${pointer}/${members}/${i}`);
+      if (!check(value).ok) continue;
+      const kept = keptFields(record, value);
+      if (best === undefined || kept > best.kept) best = { value, kept };
+    }
+    if (best !== undefined) return best.value;
+  }
   const base = await generate(pointer);
   if (!isObj(record) || !isObj(base)) return base;
   let body: Obj = { ...base };
@@ -55,6 +71,15 @@ export async function keepFitting(
     if (check(fitted).ok) body = fitted;
   }
   return body;
+}
+
+/** How many of the record's fields a fitted value shows unchanged. */
+function keptFields(record: Obj, value: JsonValue): number {
+  if (!isObj(value)) return 0;
+  let kept = 0;
+  for (const [name, field] of Object.entries(record))
+    if (Object.hasOwn(value, name) && stringifyJson(value[name]) === stringifyJson(field)) kept++;
+  return kept;
 }
 
 /** The pointer past any `$ref` at it (a dereferenced document keeps only circular ones). */
