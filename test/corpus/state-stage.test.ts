@@ -463,3 +463,30 @@ describe('the state stage judges only marks an answer can show', async () => {
     expect(showableMarks(loaded, create, ['m1', 'm2', 'm3'], fields)).toEqual(['m2']);
   });
 });
+
+describe('the state stage marks fields inside an untyped envelope', async () => {
+  const doc = {
+    openapi: '3.0.3',
+    info: { title: 'Wrapped', version: '1' },
+    paths: {
+      '/tasks': {
+        post: {
+          requestBody: {
+            content: json({
+              type: 'object',
+              properties: { data: { allOf: [{ type: 'object', properties: { name: { type: 'string' } } }] } },
+            }),
+          },
+          responses: ok({ type: 'object' }),
+        },
+      },
+    },
+  };
+  const loaded = await loadDocument(writeDocument(doc));
+  const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
+
+  it("marks `data.name` where `data` is an allOf with no type of its own (Asana's creates)", () => {
+    const result = markBody(loaded, requests, loaded.operations[0], markMaker());
+    expect(result).toMatchObject({ ok: true, body: { fields: [['data', 'name']] } });
+  });
+});
