@@ -44,6 +44,11 @@ export interface Resource {
   listEnvelope?: ListEnvelope;
   /** The list's paging parameters. */
   paging?: Paging;
+  /**
+   * The field one item sits in where its answers wrap it (`{data: {...}}`, `{message, budget: {...}}`); the same
+   * wrapper around a create's or an update's body is taken off before storing.
+   */
+  itemEnvelope?: string;
   /** The request media types of its creates and updates. */
   encodings: string[];
   /**
@@ -79,6 +84,10 @@ export interface ResourceBinding {
    * found under any parent.
    */
   anyParent: boolean;
+  /** The field this operation's request body wraps the item in (taken off before storing). */
+  requestEnvelope?: string;
+  /** The field this operation's answer wraps the item in (the record is answered inside it). */
+  answerEnvelope?: string;
   resource: Resource;
 }
 
@@ -200,7 +209,7 @@ export function buildResourceMap(
   const resources: Resource[] = [];
   const bindings = new Map<Operation, ResourceBinding>();
   for (const members of groups.values()) {
-    const resource = describeResource(members, document);
+    const { resource, envelopes } = describeResource(members, document);
     resources.push(resource);
     const collectionParts = resource.collection.split(PARAM).filter((_, i) => i % 2 === 0);
     for (const member of members) {
@@ -216,6 +225,7 @@ export function buildResourceMap(
         parentParams,
         collectionParts,
         anyParent: alias,
+        ...envelopes.get(member),
         resource,
       });
     }
@@ -236,7 +246,12 @@ export function bindResources(operations: Operation[], document: unknown): Map<O
   return buildResourceMap(operations, document).bindings;
 }
 
-function describeResource(members: Candidate[], document: unknown): Resource {
+type Envelopes = Pick<ResourceBinding, 'requestEnvelope' | 'answerEnvelope'>;
+
+function describeResource(
+  members: Candidate[],
+  document: unknown,
+): { resource: Resource; envelopes: Map<Candidate, Envelopes> } {
   const byRole = (role: ResourceRole) => members.filter((m) => m.role === role);
   const creates = byRole('create');
   const lists = byRole('list');
@@ -249,11 +264,29 @@ function describeResource(members: Candidate[], document: unknown): Resource {
   const itemPath = itemMember?.operation.path;
   const keyParam = itemMember?.place.keyParam;
 
+  // Items wrapped one to a body (`{data: {...}}`): the item is the wrapped field, on the way in and out.
+  const wrappers = new Set(['data', 'item', 'result', 'resource', normal(noun), normal(lastSegment(collection))]);
+  const envelopes = new Map<Candidate, Envelopes>();
+  for (const m of members) {
+    const writes = m.role === 'create' || m.role === 'replace' || m.role === 'merge';
+    const requestEnvelope = writes ? itemEnvelope(requestContent(m.operation)?.schema, document, wrappers) : undefined;
+    const answerEnvelope = m.role === 'list' ? undefined : itemEnvelope(successSchema(m.operation), document, wrappers);
+    envelopes.set(m, {
+      ...(requestEnvelope !== undefined && { requestEnvelope }),
+      ...(answerEnvelope !== undefined && { answerEnvelope }),
+    });
+  }
+  const inside = (schema: unknown, field: string | undefined) =>
+    field === undefined ? schema : objectShape(schema, document).properties.get(field);
+  const itemEnvelopeName = [...envelopes.values()].find((e) => e.answerEnvelope !== undefined)?.answerEnvelope;
+
   // The fields the collection's items carry: what its creates take, what its answers give.
   const requestShapes = members
     .filter((m) => m.role === 'create' || m.role === 'replace' || m.role === 'merge')
-    .map((m) => objectShape(requestContent(m.operation)?.schema, document));
-  const answerShapes = members.map((m) => objectShape(itemSchemaOf(m, document), document));
+    .map((m) => objectShape(inside(requestContent(m.operation)?.schema, envelopes.get(m)?.requestEnvelope), document));
+  const answerShapes = members.map((m) =>
+    objectShape(inside(itemSchemaOf(m, document), envelopes.get(m)?.answerEnvelope), document),
+  );
   const answerFields = new Map<string, unknown>();
   for (const shape of answerShapes)
     for (const [name, schema] of shape.properties) if (!answerFields.has(name)) answerFields.set(name, schema);
@@ -262,12 +295,29 @@ function describeResource(members: Candidate[], document: unknown): Resource {
     for (const [name, schema] of shape.properties) if (!allFields.has(name)) allFields.set(name, schema);
   const idField = [...requestShapes, ...answerShapes].find((s) => s.idField)?.idField;
 
-  // A key the answers carry first: a client reads an item by what the create's answer showed it
-  // (Stripe's `POST /v1/files` takes a `file` upload, and its answer's `id` names the file). A
-  // field only the request has keys the items when the answers name none.
+  // A key the client knows: one the answers show, or one every create's request must send. A field
+  // only some requests carry cannot key the items: Stripe's `POST /v1/files` takes a `file` upload
+  // and its answer's `id` names the file; a payment method's optional `payment_method` names another one.
   const readable = itemPath !== undefined;
-  const answered = chooseKey(idField, keyParam, noun, answerFields, readable);
-  const key = answered.field !== undefined ? answered : chooseKey(idField, keyParam, noun, allFields, readable);
+  const createShapes = creates.map((c) =>
+    objectShape(inside(requestContent(c.operation)?.schema, envelopes.get(c)?.requestEnvelope), document),
+  );
+  const known = new Map(answerFields);
+  for (const [name, schema] of allFields)
+    if (
+      !known.has(name) &&
+      createShapes.length > 0 &&
+      createShapes.every((shape) => shape.required.has(name)) &&
+      resolveSchema(schema, document)?.format !== 'binary'
+    )
+      known.set(name, schema);
+  const key =
+    answerFields.size === 0
+      ? chooseKey(idField, keyParam, noun, allFields, readable)
+      : ([
+          chooseKey(idField, keyParam, noun, known, readable),
+          chooseKey(idField, keyParam, noun, allFields, readable),
+        ].find((k) => k.field !== undefined) ?? chooseKey(idField, keyParam, noun, allFields, readable));
   const paramSchema = resolveSchema(
     itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
     document,
@@ -315,7 +365,7 @@ function describeResource(members: Candidate[], document: unknown): Resource {
   const why = kept
     ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
     : `answered from the document: no create (a POST of an object on ${collection})`;
-  return {
+  const resource: Resource = {
     collection,
     ...(itemPath !== undefined && { itemPath }),
     parents: parentNames,
@@ -329,10 +379,31 @@ function describeResource(members: Candidate[], document: unknown): Resource {
     location,
     ...(listEnvelope && { listEnvelope }),
     ...(paging && { paging }),
+    ...(itemEnvelopeName !== undefined && { itemEnvelope: itemEnvelopeName }),
     encodings,
     fieldMap,
     parentFields,
   };
+  return { resource, envelopes };
+}
+
+/** Names an item carries its own key in: an object that has one is the item, not a wrapper around it. */
+const KEY_NAMES = new Set(['id', 'gid', 'sid', 'uuid', 'key']);
+
+/**
+ * The field a body wraps one item in: an object of at most three fields, none of them a key, one
+ * of which is an object named `data`, `item`, `result`, `resource` or like the collection
+ * (`{data: {...}}`, GitHub's `{message, budget: {...}}`). Undefined when the body is the item.
+ */
+function itemEnvelope(schema: unknown, document: unknown, wrappers: Set<string>): string | undefined {
+  if (schema === undefined || !describesObject(schema, document)) return undefined;
+  const shape = objectShape(schema, document);
+  if (shape.properties.size === 0 || shape.properties.size > 3) return undefined;
+  for (const name of shape.properties.keys())
+    if (KEY_NAMES.has(normal(name)) || normal(name).endsWith('id')) return undefined;
+  for (const [name, property] of shape.properties)
+    if (wrappers.has(normal(name)) && describesObject(property, document)) return name;
+  return undefined;
 }
 
 /**

@@ -64,6 +64,19 @@ describe('a key the answers carry', () => {
   });
 });
 
+describe('a key the answers carry (continued)', () => {
+  it('reads a payment method by the id its answer shows, not by an optional request field named like {payment_method}', async () => {
+    const engine = await engineFor();
+    const created = await form(engine, '/v1/payment_methods', 'type=card');
+    const id = (created.json as { id: string }).id;
+    expect(id).toEqual(expect.any(String));
+    expect(await get(engine, `/v1/payment_methods/${encodeURIComponent(id)}`)).toMatchObject({
+      status: 200,
+      json: { id, type: 'card' },
+    });
+  });
+});
+
 describe('an answer of several shapes', () => {
   it('reads a stored bank account back as the shape that keeps what was sent, whichever the generator would draw', async () => {
     const engine = await engineFor();

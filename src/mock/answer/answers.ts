@@ -209,11 +209,14 @@ export function createAnswers(setup: AnswersSetup): Answers {
     const success = successStatus(operation);
     switch (result.kind) {
       case 'created': {
-        const reply = responder.json(request, operation, success, result.record, result.plain) as StateReply;
-        reply.changed = result.record;
-        if (binding.resource.location && reply.response.status < 300)
-          reply.response = withHeader(reply.response, 'location', itemLocation(binding, context.params, result.key));
-        return reply;
+        const done = (reply: StateReply) => {
+          reply.changed = result.record;
+          if (binding.resource.location && reply.response.status < 300)
+            reply.response = withHeader(reply.response, 'location', itemLocation(binding, context.params, result.key));
+          return reply;
+        };
+        const reply = itemReply(context, success, result.record, result.plain);
+        return reply instanceof Promise ? reply.then(done) : done(reply);
       }
       case 'exists':
         return responder.fail(
@@ -230,46 +233,66 @@ export function createAnswers(setup: AnswersSetup): Answers {
       case 'absent':
         return absent(request, operation, binding, result.key, result.deleted);
       case 'read':
-        return responder.json(request, operation, success, result.record);
+        return itemReply(context, success, result.record);
       case 'listed':
         return listAnswer(context, result.page, success);
       case 'unread':
         return documentReply(request, operation);
       case 'replaced':
       case 'removed': {
-        const reply = responder.json(
-          request,
-          operation,
-          success,
-          noContent(operation, success) ? undefined : result.record,
-        ) as StateReply;
-        reply.changed = result.record;
-        return reply;
+        const done = (reply: StateReply) => ({ ...reply, changed: result.record });
+        if (noContent(operation, success)) return done(responder.json(request, operation, success, undefined));
+        const reply = itemReply(context, success, result.record);
+        return reply instanceof Promise ? reply.then(done) : done(reply);
       }
     }
   }
 
-  // A wrapped list (`{data: [...], has_more}`): the document's own envelope (its example, else one
-  // generated once per operation) with the stored page and truthful page fields laid over it.
+  // A wrapped list (`{data: [...], has_more}`) or item (`{data: {...}}`): the document's own
+  // envelope (its example, else one generated once per operation) with the stored page, or the
+  // stored item, laid over it, and the page fields saying the truth.
   const envelopeBases = new Map<Operation, Eventually<Record<string, JsonValue>>>();
-  function listAnswer(context: StateContext, page: ListPage, success: number): Eventually<StateReply> {
-    const { request, operation, binding } = context;
-    const envelope = binding.resource.listEnvelope;
-    if (envelope === undefined) return responder.json(request, operation, success, page.records);
+  function withEnvelope(
+    operation: Operation,
+    success: number,
+    fill: (base: Record<string, JsonValue>) => StateReply,
+  ): Eventually<StateReply> {
     let base = envelopeBases.get(operation);
     if (base === undefined) {
       base = envelopeBase(operation, success);
       envelopeBases.set(operation, base);
       if (base instanceof Promise) base.then((value) => envelopeBases.set(operation, value));
     }
-    const fill = (value: Record<string, JsonValue>) =>
+    return base instanceof Promise ? base.then(fill) : fill(base);
+  }
+
+  function listAnswer(context: StateContext, page: ListPage, success: number): Eventually<StateReply> {
+    const { request, operation, binding } = context;
+    const envelope = binding.resource.listEnvelope;
+    if (envelope === undefined) return responder.json(request, operation, success, page.records);
+    return withEnvelope(operation, success, (base) =>
       responder.json(
         request,
         operation,
         success,
-        pageEnvelope(value, envelope, page, binding.resource.paging, request) as JsonValue,
-      );
-    return base instanceof Promise ? base.then(fill) : fill(base);
+        pageEnvelope(base, envelope, page, binding.resource.paging, request) as JsonValue,
+      ),
+    );
+  }
+
+  /** One stored item as the answer: itself, or inside the field the operation's answer wraps it in. */
+  function itemReply(
+    context: StateContext,
+    success: number,
+    record: StoredRecord,
+    plain?: boolean,
+  ): Eventually<StateReply> {
+    const { request, operation, binding } = context;
+    const field = binding.answerEnvelope;
+    if (field === undefined) return responder.json(request, operation, success, record, plain);
+    return withEnvelope(operation, success, (base) =>
+      responder.json(request, operation, success, { ...base, [field]: record }, plain),
+    );
   }
 
   function envelopeBase(operation: Operation, success: number): Eventually<Record<string, JsonValue>> {

@@ -119,8 +119,8 @@ function create(
   const { keyField } = binding;
   // A body sent in a media type the mock does not read into a value (XML beside JSON) stores nothing to answer with.
   if (context.body === undefined) return { kind: 'unread' };
-  let record = context.body as StoredRecord;
-  let text = context.bodyText;
+  let record = unwrapped(context.body, binding) as StoredRecord;
+  let text = record === context.body ? context.bodyText : undefined;
   let plain = context.bodyPlain;
   const mapped = renamed(record, binding.resource.fieldMap);
   if (mapped !== record) {
@@ -335,7 +335,8 @@ function changedRecord(
       return `the JSON Patch cannot be applied: ${(error as Error).message.split('\n')[0]}`;
     }
   }
-  const incoming = renamed((isRecord(body) ? body : {}) as StoredRecord, binding.resource.fieldMap);
+  const item = unwrapped(body, binding);
+  const incoming = renamed((isRecord(item) ? item : {}) as StoredRecord, binding.resource.fieldMap);
   if (binding.role === 'replace') return { ...incoming };
   // A JSON PATCH body is read as a merge patch too (RFC 7396), as most APIs mean it.
   return mergePatch(existing, incoming);
@@ -369,6 +370,14 @@ function renamed(record: StoredRecord, fieldMap: Record<string, string>): Stored
     Object.defineProperty(out, fieldMap[name], { value, enumerable: true, writable: true, configurable: true });
   }
   return out ?? record;
+}
+
+/** A body that wraps its item (`{data: {...}}`, resources.ts): the item alone; else the body as it is. */
+function unwrapped(body: JsonValue | undefined, binding: ResourceBinding): JsonValue | undefined {
+  const field = binding.requestEnvelope;
+  if (field === undefined || !isRecord(body) || !Object.hasOwn(body, field)) return body;
+  const item = body[field];
+  return isRecord(item) ? item : body;
 }
 
 function isRecord(value: unknown): value is StoredRecord {
