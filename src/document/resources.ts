@@ -295,29 +295,34 @@ function describeResource(
     for (const [name, schema] of shape.properties) if (!allFields.has(name)) allFields.set(name, schema);
   const idField = [...requestShapes, ...answerShapes].find((s) => s.idField)?.idField;
 
-  // A key the client knows: one the answers show, or one every create's request must send. A field
-  // only some requests carry cannot key the items: Stripe's `POST /v1/files` takes a `file` upload
-  // and its answer's `id` names the file; a payment method's optional `payment_method` names another one.
+  // A key the client knows: one the answers show, else one every create's request must send. Named
+  // by the item path's parameter first, then by a conventional key name; a `name` only last. Stripe's
+  // `POST /v1/files` requires a `file` (the upload) and answers an `id`: the `id` keys the files.
   const readable = itemPath !== undefined;
   const createShapes = creates.map((c) =>
     objectShape(inside(requestContent(c.operation)?.schema, envelopes.get(c)?.requestEnvelope), document),
   );
-  const known = new Map(answerFields);
+  const sent = new Map<string, unknown>();
   for (const [name, schema] of allFields)
     if (
-      !known.has(name) &&
       createShapes.length > 0 &&
       createShapes.every((shape) => shape.required.has(name)) &&
       resolveSchema(schema, document)?.format !== 'binary'
     )
-      known.set(name, schema);
+      sent.set(name, schema);
+  const ladder: [Map<string, unknown>, KeyStep][] = [
+    [answerFields, 'param'],
+    [answerFields, 'conventional'],
+    [sent, 'param'],
+    [sent, 'conventional'],
+    [answerFields, 'name'],
+  ];
   const key =
-    answerFields.size === 0
-      ? chooseKey(idField, keyParam, noun, allFields, readable)
-      : ([
-          chooseKey(idField, keyParam, noun, known, readable),
-          chooseKey(idField, keyParam, noun, allFields, readable),
-        ].find((k) => k.field !== undefined) ?? chooseKey(idField, keyParam, noun, allFields, readable));
+    (answerFields.size === 0
+      ? undefined
+      : ladder
+          .map(([fields, step]) => chooseKey(idField, keyParam, noun, fields, readable, step))
+          .find((k) => k.field !== undefined)) ?? chooseKey(idField, keyParam, noun, allFields, readable);
   const paramSchema = resolveSchema(
     itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
     document,
@@ -407,21 +412,25 @@ function itemEnvelope(schema: unknown, document: unknown, wrappers: Set<string>)
 }
 
 /**
- * The key field: the schema's `x-plantstore-id`; else the field the item path's parameter names
+ * The key field among `fields`: the schema's `x-plantstore-id`; else the field the item path's parameter names
  * ({username} -> username, {Sid} -> sid, {playlist_id} -> id, {issue_number} -> number); else a
- * conventional name (id, <noun>Id, sid, uuid, key, and name when items are read by it).
+ * conventional name (id, <noun>Id, sid, uuid, key, and name when items are read by it). `step` takes one rung only
+ * (the parameter's name, the conventional names without `name`, or `name`), for the ladder describeResource climbs.
  */
+type KeyStep = 'param' | 'conventional' | 'name' | 'all';
+
 function chooseKey(
   idField: string | undefined,
   keyParam: string | undefined,
   noun: string,
   fields: Map<string, unknown>,
   readable: boolean,
+  step: KeyStep = 'all',
 ): { field?: string; source: string } {
   if (idField) return { field: idField, source: 'x-plantstore-id' };
   const byNormal = new Map([...fields.keys()].map((name) => [normal(name), name]));
   const from = keyParam === undefined ? '' : `, read from {${keyParam}}`;
-  if (keyParam !== undefined) {
+  if (keyParam !== undefined && (step === 'param' || step === 'all')) {
     const p = normal(keyParam);
     const exact = byNormal.get(p);
     if (exact !== undefined) return { field: exact, source: `named by {${keyParam}}` };
@@ -431,7 +440,9 @@ function chooseKey(
       if (rest !== undefined) return { field: rest, source: `named by {${keyParam}}` };
     }
   }
-  const conventional = ['id', `${noun}id`, 'sid', 'uuid', 'key', ...(readable ? ['name'] : [])];
+  if (step === 'param') return { source: `numbered by the mock${from}` };
+  const strong = step === 'name' ? [] : ['id', `${noun}id`, 'sid', 'uuid', 'key'];
+  const conventional = [...strong, ...(readable && step !== 'conventional' ? ['name'] : [])];
   for (const name of conventional) {
     const field = byNormal.get(normal(name));
     if (field !== undefined) return { field, source: `a conventional key name${from}` };
