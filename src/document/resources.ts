@@ -310,6 +310,18 @@ function describeResource(
       resolveSchema(schema, document)?.format !== 'binary'
     )
       sent.set(name, schema);
+  const keyParamSchema = resolveSchema(
+    itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
+    document,
+  );
+  const typesOf = (schema: Record<string, unknown> | undefined) =>
+    [schema?.type].flat().filter((t): t is string => typeof t === 'string');
+  // An integer parameter cannot carry a field that is only ever a string.
+  const fitsParam = (schema: unknown) => {
+    const field = typesOf(resolveSchema(schema, document));
+    const param = typesOf(keyParamSchema);
+    return !(param.includes('integer') && field.length > 0 && field.every((t) => t === 'string'));
+  };
   const ladder: [Map<string, unknown>, KeyStep][] = [
     [answerFields, 'param'],
     [answerFields, 'conventional'],
@@ -321,7 +333,7 @@ function describeResource(
     (answerFields.size === 0
       ? undefined
       : ladder
-          .map(([fields, step]) => chooseKey(idField, keyParam, noun, fields, readable, step))
+          .map(([fields, step]) => chooseKey(idField, keyParam, noun, fields, readable, step, fitsParam))
           .find((k) => k.field !== undefined)) ?? chooseKey(idField, keyParam, noun, allFields, readable);
   const paramSchema = resolveSchema(
     itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
@@ -418,6 +430,7 @@ function itemEnvelope(schema: unknown, document: unknown, wrappers: Set<string>)
  * (the parameter's name, the conventional names without `name`, or `name`), for the ladder describeResource climbs.
  */
 type KeyStep = 'param' | 'conventional' | 'name' | 'all';
+const KEY_TAIL = /(id|sid|gid|uuid|key|sha|number|slug|name)$/;
 
 function chooseKey(
   idField: string | undefined,
@@ -426,6 +439,7 @@ function chooseKey(
   fields: Map<string, unknown>,
   readable: boolean,
   step: KeyStep = 'all',
+  fits?: (schema: unknown) => boolean,
 ): { field?: string; source: string } {
   if (idField) return { field: idField, source: 'x-plantstore-id' };
   const byNormal = new Map([...fields.keys()].map((name) => [normal(name), name]));
@@ -439,6 +453,12 @@ function chooseKey(
       const rest = byNormal.get(p.slice(n.length));
       if (rest !== undefined) return { field: rest, source: `named by {${keyParam}}` };
     }
+    // The key-like field the parameter ends with ({space_number} -> number, {tree_sha} -> sha), of a type the
+    // parameter can carry ({gpg_key_id}, an integer, is not the string `key_id`).
+    const tail = [...byNormal]
+      .filter(([f, name]) => f.length >= 2 && p.endsWith(f) && KEY_TAIL.test(f) && (fits?.(fields.get(name)) ?? true))
+      .sort((a, b) => b[0].length - a[0].length)[0];
+    if (tail !== undefined) return { field: tail[1], source: `named by {${keyParam}}` };
   }
   if (step === 'param') return { source: `numbered by the mock${from}` };
   const strong = step === 'name' ? [] : ['id', `${noun}id`, 'sid', 'uuid', 'key'];
