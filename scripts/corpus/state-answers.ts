@@ -88,9 +88,12 @@ export function findId(
     for (const name of names)
       for (const [key, value] of Object.entries(object))
         if (norm(key) === name && scalar(value) && accepts(String(value))) return { id: String(value), from: 'answer' };
+  // The key the client sent: named like the parameter, else a usual key name (a body-less 201 after
+  // a create that carried its own `id`, as the OAI petstore's does).
   if (isObject(sent))
-    for (const [key, value] of Object.entries(sent))
-      if (norm(key) === wanted && scalar(value) && accepts(String(value)))
-        return { id: String(value), from: 'request' };
+    for (const name of [wanted, 'id', 'uuid', 'sid', 'key'])
+      for (const [key, value] of Object.entries(sent))
+        if (norm(key) === name && scalar(value) && accepts(String(value)))
+          return { id: String(value), from: 'request' };
   return undefined;
 }

@@ -230,6 +230,13 @@ describe('the state stage reading answers', () => {
     ],
     ['nothing when the answer carries no id', answer(201, { name: 'x' }), 'id', {}, undefined],
     [
+      "the request's own id after a body-less 201",
+      answer(201, ''),
+      'petId',
+      { id: 7, name: 'x' },
+      { id: '7', from: 'request' },
+    ],
+    [
       'id, not a label the parameter happens to end with',
       answer(200, { id: 'promo_1', code: 'zq0001k' }),
       'promotion_code',
