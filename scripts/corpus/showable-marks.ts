@@ -26,43 +26,72 @@ function successSchema(doc: Json, op: Operation): Json {
   return media === undefined ? undefined : resolve(doc, content[media]?.schema, '').value;
 }
 
-/** Every property name (normalized) an answer of `op` may hold a string in, any depth down to six. */
-export function stringFieldNames(loaded: LoadedDocument, op: Operation): Set<string> {
-  const names = new Set<string>();
-  const seen = new Set<Json>();
-  const takesString = (schema: Json): boolean => {
+/**
+ * Every field path (normalized names joined by dots) an answer of `op` may hold a string at, down
+ * to four objects deep, from the item's root: the answer itself, or a list's items (bare, or in an
+ * array one or two fields down). A path is also kept without its first name, so that a wrapped item
+ * (`{data: {name}}`) and a bare one (`{name}`) meet.
+ */
+export function stringFieldPaths(loaded: LoadedDocument, op: Operation, list = false): Set<string> {
+  const paths = new Set<string>();
+  const takesString = (schema: Json, depth = 0): boolean => {
     const s = resolve(loaded.doc, schema, '').value;
-    if (!s || typeof s !== 'object') return false;
+    if (!s || typeof s !== 'object' || depth > 8) return false;
     const types = typesOf(s);
     if (types.includes('string')) return true;
-    if (types.includes('array')) return takesString(s.items);
+    if (types.includes('array')) return takesString(s.items, depth + 1);
     if (types.length > 0 || s.properties) return false;
     const members = [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])];
     // An untyped schema takes anything; one made of members takes a string when a member does.
-    return members.length === 0 || members.some(takesString);
+    return members.length === 0 || members.some((m: Json) => takesString(m, depth + 1));
   };
-  const visit = (schema: Json, depth: number) => {
+  const visit = (schema: Json, prefix: string[], seen: Set<Json>) => {
     const s = resolve(loaded.doc, schema, '').value;
-    if (!s || typeof s !== 'object' || seen.has(s) || depth > 6) return;
-    seen.add(s);
+    if (!s || typeof s !== 'object' || seen.has(s) || prefix.length > 4) return;
+    const inner = new Set(seen).add(s);
     for (const [name, property] of Object.entries<Json>(s.properties ?? {})) {
-      if (takesString(property)) names.add(norm(name));
-      visit(property, depth + 1);
+      const path = [...prefix, norm(name)];
+      if (takesString(property)) {
+        paths.add(path.join('.'));
+        if (path.length > 1) paths.add(path.slice(1).join('.'));
+      }
+      visit(property, path, inner);
     }
-    if (s.items) visit(s.items, depth + 1);
-    if (s.additionalProperties && typeof s.additionalProperties === 'object') visit(s.additionalProperties, depth + 1);
-    for (const member of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(member, depth + 1);
+    for (const member of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(member, prefix, inner);
   };
-  visit(successSchema(loaded.doc, op), 0);
-  return names;
+  const root = successSchema(loaded.doc, op);
+  if (!list) visit(root, [], new Set());
+  else for (const items of listItems(loaded, root)) visit(items, [], new Set());
+  return paths;
+}
+
+/** A list answer's item schemas: a bare array's items, else those of arrays one or two fields down. */
+function listItems(loaded: LoadedDocument, schema: Json, depth = 0): Json[] {
+  const s = resolve(loaded.doc, schema, '').value;
+  if (!s || typeof s !== 'object' || depth > 2) return [];
+  if (typesOf(s).includes('array')) return s.items ? [s.items] : [];
+  const found: Json[] = [];
+  for (const property of Object.values<Json>(s.properties ?? {})) found.push(...listItems(loaded, property, depth + 1));
+  for (const member of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])])
+    found.push(...listItems(loaded, member, depth));
+  return found;
 }
 
 /**
- * The marks an answer of `op` can show: those sent in a field whose name its schema declares as a
- * string. An answer with no JSON schema (text, or nothing declared) is searched for every mark.
+ * The marks an answer of `op` can show: those sent at a field path its schema (a list's: its
+ * items') declares a string at. An answer with no JSON schema (text, or nothing declared) is searched for every mark.
  */
-export function showableMarks(loaded: LoadedDocument, op: Operation, marks: string[], fields: string[][]): string[] {
+export function showableMarks(
+  loaded: LoadedDocument,
+  op: Operation,
+  marks: string[],
+  fields: string[][],
+  list = false,
+): string[] {
   if (fields.length !== marks.length || successSchema(loaded.doc, op) === undefined) return marks;
-  const names = stringFieldNames(loaded, op);
-  return marks.filter((_, i) => names.has(norm(fields[i].at(-1) ?? '')));
+  const paths = stringFieldPaths(loaded, op, list);
+  return marks.filter((_, i) => {
+    const path = fields[i].map(norm);
+    return paths.has(path.join('.')) || (path.length > 1 && paths.has(path.slice(1).join('.')));
+  });
 }

@@ -172,7 +172,7 @@ async function measure(
     return { ok: true };
   };
   const inList = async (step: string, sent: string[], sentFields: string[][]): Promise<Step & { found?: boolean }> => {
-    const wanted = showableMarks(loaded, list!, sent, sentFields);
+    const wanted = showableMarks(loaded, list!, sent, sentFields, true);
     if (wanted.length === 0) return cannotShow(step);
     const answer = await call(list!, parents);
     if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };

@@ -447,6 +447,12 @@ describe('the state stage judges only marks an answer can show', async () => {
           },
           responses: ok({ $ref: '#/components/schemas/Task' }),
         },
+        get: {
+          responses: ok({
+            type: 'object',
+            properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Task' } } },
+          }),
+        },
       },
     },
     components: {
@@ -457,6 +463,7 @@ describe('the state stage judges only marks an answer can show', async () => {
             id: { type: 'string' },
             title: { type: 'string' },
             repositories: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } },
+            session: { type: 'object', properties: { prompt: { type: 'string' } } },
           },
         },
       },
@@ -465,9 +472,14 @@ describe('the state stage judges only marks an answer can show', async () => {
   const loaded = await loadDocument(writeDocument(doc));
   const create = loaded.operations.find((op) => op.method === 'post')!;
 
-  it('keeps a mark sent in a string field the answer declares, and drops those in fields it lacks or types otherwise', () => {
+  it('keeps a mark sent at a string field the answer declares, and drops those it lacks, types otherwise or holds elsewhere', () => {
     const fields = [['prompt'], ['title'], ['repositories']];
     expect(showableMarks(loaded, create, ['m1', 'm2', 'm3'], fields)).toEqual(['m2']);
+  });
+
+  it("reads a list's fields from its items, inside the wrapping object", () => {
+    const list = loaded.operations.find((op) => op.method === 'get')!;
+    expect(showableMarks(loaded, list, ['m1', 'm2'], [['prompt'], ['title']], true)).toEqual(['m2']);
   });
 });
 
