@@ -29,8 +29,8 @@ function successSchema(doc: Json, op: Operation): Json {
 /**
  * Every field path (normalized names joined by dots) an answer of `op` may hold a string at, down
  * to four objects deep, from the item's root: the answer itself, or a list's items (bare, or in an
- * array one or two fields down). A path is also kept without its first name, so that a wrapped item
- * (`{data: {name}}`) and a bare one (`{name}`) meet.
+ * array one or two fields down). In an answer of at most three fields, a path is also kept without
+ * its first name, so that a wrapped item (`{data: {name}}`) meets a bare one (`{name}`).
  */
 export function stringFieldPaths(loaded: LoadedDocument, op: Operation, list = false): Set<string> {
   const paths = new Set<string>();
@@ -53,13 +53,16 @@ export function stringFieldPaths(loaded: LoadedDocument, op: Operation, list = f
       const path = [...prefix, norm(name)];
       if (takesString(property)) {
         paths.add(path.join('.'));
-        if (path.length > 1) paths.add(path.slice(1).join('.'));
+        if (path.length > 1 && wrapper) paths.add(path.slice(1).join('.'));
       }
       visit(property, path, inner);
     }
     for (const member of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(member, prefix, inner);
   };
   const root = successSchema(loaded.doc, op);
+  // An answer of at most three fields may wrap the item in one of them (`{data: {...}}`, `{message, budget: {...}}`).
+  const rootSchema = resolve(loaded.doc, root, '').value;
+  const wrapper = !list && Object.keys(rootSchema?.properties ?? {}).length <= 3;
   if (!list) visit(root, [], new Set());
   else for (const items of listItems(loaded, root)) visit(items, [], new Set());
   return paths;
