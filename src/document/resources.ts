@@ -265,12 +265,16 @@ function describeResource(
   const keyParam = itemMember?.place.keyParam;
 
   // Items wrapped one to a body (`{data: {...}}`): the item is the wrapped field, on the way in and out.
-  const wrappers = new Set(['data', 'item', 'result', 'resource', normal(noun), normal(lastSegment(collection))]);
+  const named = new Set([normal(noun), normal(lastSegment(collection))]);
+  const generic = new Set(['data', 'item', 'result', 'resource']);
   const envelopes = new Map<Candidate, Envelopes>();
   for (const m of members) {
     const writes = m.role === 'create' || m.role === 'replace' || m.role === 'merge';
-    const requestEnvelope = writes ? itemEnvelope(requestContent(m.operation)?.schema, document, wrappers) : undefined;
-    const answerEnvelope = m.role === 'list' ? undefined : itemEnvelope(successSchema(m.operation), document, wrappers);
+    const requestEnvelope = writes
+      ? itemEnvelope(requestContent(m.operation)?.schema, document, named, generic)
+      : undefined;
+    const answerEnvelope =
+      m.role === 'list' ? undefined : itemEnvelope(successSchema(m.operation), document, named, generic);
     envelopes.set(m, {
       ...(requestEnvelope !== undefined && { requestEnvelope }),
       ...(answerEnvelope !== undefined && { answerEnvelope }),
@@ -408,19 +412,36 @@ function describeResource(
 const KEY_NAMES = new Set(['id', 'gid', 'sid', 'uuid', 'key']);
 
 /**
- * The field a body wraps one item in: an object of at most three fields, none of them a key, one
- * of which is an object named `data`, `item`, `result`, `resource` or like the collection
- * (`{data: {...}}`, GitHub's `{message, budget: {...}}`). Undefined when the body is the item.
+ * The field a body wraps one item in, where the body itself carries no key: an object named like
+ * the collection's item, however many fields sit beside it (Stripe's `bank_account[...]` in a
+ * create of `/customers/{customer}/bank_accounts`), or in a body of at most three fields an object
+ * named `data`, `item`, `result` or `resource` (`{data: {...}}`, GitHub's `{message, budget: {...}}`).
+ * Undefined when the body is the item.
  */
-function itemEnvelope(schema: unknown, document: unknown, wrappers: Set<string>): string | undefined {
+function itemEnvelope(
+  schema: unknown,
+  document: unknown,
+  named: Set<string>,
+  generic: Set<string>,
+): string | undefined {
   if (schema === undefined || !describesObject(schema, document)) return undefined;
   const shape = objectShape(schema, document);
-  if (shape.properties.size === 0 || shape.properties.size > 3) return undefined;
+  if (shape.properties.size === 0) return undefined;
   for (const name of shape.properties.keys())
     if (KEY_NAMES.has(normal(name)) || normal(name).endsWith('id')) return undefined;
   for (const [name, property] of shape.properties)
-    if (wrappers.has(normal(name)) && describesObject(property, document)) return name;
+    if (named.has(normal(name)) && mayBeObject(property, document)) return name;
+  if (shape.properties.size > 3) return undefined;
+  for (const [name, property] of shape.properties)
+    if (generic.has(normal(name)) && describesObject(property, document)) return name;
   return undefined;
+}
+
+/** An object, or a choice one of whose members is an object (Stripe's `anyOf: [{...}, string]`). */
+function mayBeObject(schema: unknown, document: unknown): boolean {
+  if (describesObject(schema, document)) return true;
+  const s = resolveSchema(schema, document);
+  return [...[s?.anyOf ?? []].flat(), ...[s?.oneOf ?? []].flat()].some((member) => describesObject(member, document));
 }
 
 /**

@@ -54,4 +54,23 @@ describe('items wrapped one to a body', () => {
       json: { id, name: 'Q3', budget_amount: 5 },
     });
   });
+
+  it('stores the fields of bank_account[...] as the bank account, with the metadata beside them', async () => {
+    const engine = await engineFor();
+    const created = await send(engine, {
+      method: 'POST',
+      path: '/customers/cus_1/bank_accounts',
+      body: 'bank_account[account_holder_name]=Ada&bank_account[country]=US&metadata[k]=v',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(created).toMatchObject({
+      status: 200,
+      json: { id: expect.any(String), account_holder_name: 'Ada', country: 'US', metadata: { k: 'v' } },
+    });
+    const { id } = created.json as { id: string };
+    expect(await get(engine, `/customers/cus_1/bank_accounts/${id}`)).toMatchObject({
+      status: 200,
+      json: { id, account_holder_name: 'Ada', country: 'US', metadata: { k: 'v' } },
+    });
+  });
 });

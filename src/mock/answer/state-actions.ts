@@ -372,12 +372,22 @@ function renamed(record: StoredRecord, fieldMap: Record<string, string>): Stored
   return out ?? record;
 }
 
-/** A body that wraps its item (`{data: {...}}`, resources.ts): the item alone; else the body as it is. */
+/**
+ * A body that wraps its item (`{data: {...}}`, `bank_account[...]`: resources.ts): the item's fields, with the
+ * fields beside the wrapper (a `metadata`) kept; else the body as it is.
+ */
 function unwrapped(body: JsonValue | undefined, binding: ResourceBinding): JsonValue | undefined {
   const field = binding.requestEnvelope;
   if (field === undefined || !isRecord(body) || !Object.hasOwn(body, field)) return body;
   const item = body[field];
-  return isRecord(item) ? item : body;
+  if (!isRecord(item)) return body;
+  const out: StoredRecord = {};
+  for (const [name, value] of Object.entries(body))
+    if (name !== field)
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  for (const [name, value] of Object.entries(item))
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 function isRecord(value: unknown): value is StoredRecord {
