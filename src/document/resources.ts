@@ -35,6 +35,8 @@ export interface Resource {
   noun: string;
   /** Whether the mock keeps what is created here, and if not, why. */
   kept: boolean;
+  /** One item per parent, read and changed on the collection's own path (GitHub's Pages site of a repository). */
+  singleton?: boolean;
   why: string;
   /** Operation ids by role. */
   operations: Partial<Record<ResourceRole, string[]>>;
@@ -84,6 +86,8 @@ export interface ResourceBinding {
    * found under any parent.
    */
   anyParent: boolean;
+  /** The collection holds one item per parent, on its own path (no key in the path). */
+  singleton?: boolean;
   /** The field this operation's request body wraps the item in (taken off before storing). */
   requestEnvelope?: string;
   /** The field this operation's answer wraps the item in (the record is answered inside it). */
@@ -142,6 +146,8 @@ interface Candidate {
   operation: Operation;
   role: ResourceRole;
   place: PathPlace;
+  /** A read, replace, merge or remove on the collection's own path: the one item of a singleton, if it is one. */
+  single?: boolean;
 }
 
 function candidateOf(operation: Operation, document: unknown): Candidate | undefined {
@@ -166,6 +172,11 @@ function candidateOf(operation: Operation, document: unknown): Candidate | undef
         findListEnvelope(responseSchema, document, lastSegment(place.collection)))
     )
       return { operation, role: 'list', place };
+    // On a collection's own path, an object read or a change may be of its one item (a singleton).
+    if (operation.method === 'GET' && responseSchema !== undefined && describesObject(responseSchema, document))
+      return { operation, role: 'read', place, single: true };
+    if (operation.method !== 'GET' && operation.method !== 'POST' && ITEM_ROLES[operation.method])
+      return { operation, role: ITEM_ROLES[operation.method], place, single: true };
     return undefined;
   }
   if (operation.method === 'POST')
@@ -185,9 +196,14 @@ export function buildResourceMap(
   document: unknown,
 ): { resources: Resource[]; bindings: Map<Operation, ResourceBinding> } {
   const groups = new Map<string, Candidate[]>();
+  const singles = new Map<string, Candidate[]>();
   for (const operation of operations) {
     const candidate = candidateOf(operation, document);
     if (!candidate) continue;
+    if (candidate.single) {
+      singles.set(candidate.place.group, [...(singles.get(candidate.place.group) ?? []), candidate]);
+      continue;
+    }
     let group = groups.get(candidate.place.group);
     if (!group) groups.set(candidate.place.group, (group = []));
     group.push(candidate);
@@ -204,6 +220,16 @@ export function buildResourceMap(
     if (hosts.length !== 1) continue;
     hosts[0][1].push(...members.map((m) => ({ ...m, alias: true })));
     groups.delete(name);
+  }
+
+  // A singleton: a path with a create, no list and no item path below, whose read answers what the
+  // create answers (GitHub's `POST|GET /repos/{owner}/{repo}/pages`, Stripe's charge dispute). Its
+  // one item is kept per parent and read, replaced, merged or removed on the same path.
+  for (const [name, members] of groups) {
+    const reads = (singles.get(name) ?? []).filter((m) => m.role === 'read');
+    if (reads.length === 0 || members.some((m) => m.role !== 'create')) continue;
+    if (!members.every((m) => reads.every((r) => sameItem(m.operation, r.operation, document)))) continue;
+    members.push(...singles.get(name)!);
   }
 
   const resources: Resource[] = [];
@@ -225,6 +251,7 @@ export function buildResourceMap(
         parentParams,
         collectionParts,
         anyParent: alias,
+        ...(resource.singleton && { singleton: true }),
         ...envelopes.get(member),
         resource,
       });
@@ -333,12 +360,13 @@ function describeResource(
     [sent, 'conventional'],
     [answerFields, 'name'],
   ];
-  const key =
-    (answerFields.size === 0
-      ? undefined
-      : ladder
-          .map(([fields, step]) => chooseKey(idField, keyParam, noun, fields, readable, step, fitsParam))
-          .find((k) => k.field !== undefined)) ?? chooseKey(idField, keyParam, noun, allFields, readable);
+  const key: { field?: string; source: string } = members.some((m) => m.single)
+    ? { source: 'one item per parent, on the collection path' }
+    : ((answerFields.size === 0
+        ? undefined
+        : ladder
+            .map(([fields, step]) => chooseKey(idField, keyParam, noun, fields, readable, step, fitsParam))
+            .find((k) => k.field !== undefined)) ?? chooseKey(idField, keyParam, noun, allFields, readable));
   const paramSchema = resolveSchema(
     itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
     document,
@@ -386,9 +414,11 @@ function describeResource(
   const why = kept
     ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
     : `answered from the document: no create (a POST of an object on ${collection})`;
+  const singleton = members.some((m) => m.single);
   const resource: Resource = {
     collection,
     ...(itemPath !== undefined && { itemPath }),
+    ...(singleton && { singleton: true }),
     parents: parentNames,
     ...(key.field !== undefined && { keyField: key.field }),
     keySource: key.source,
@@ -406,6 +436,23 @@ function describeResource(
     parentFields,
   };
   return { resource, envelopes };
+}
+
+/**
+ * Whether a create and a read on one path are of the same item: their answers declare the same
+ * fields, or the create answers nothing and the read's answer holds every field the create sends.
+ */
+function sameItem(create: Operation, read: Operation, document: unknown): boolean {
+  const readFields = [...objectShape(successSchema(read), document).properties.keys()].map(normal);
+  if (readFields.length === 0) return false;
+  const created = successSchema(create);
+  const fields =
+    created === undefined
+      ? [...objectShape(requestContent(create)?.schema, document).properties.keys()].map(normal)
+      : [...objectShape(created, document).properties.keys()].map(normal);
+  if (fields.length === 0) return false;
+  const inRead = new Set(readFields);
+  return fields.every((f) => inRead.has(f)) && (created === undefined || fields.length === readFields.length);
 }
 
 /** Names an item carries its own key in: an object that has one is the item, not a wrapper around it. */

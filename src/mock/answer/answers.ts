@@ -317,7 +317,9 @@ export function createAnswers(setup: AnswersSetup): Answers {
     key: string,
     deleted: boolean,
   ): Eventually<StateReply> {
-    const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
+    const message = binding.singleton
+      ? `no ${binding.noun} at ${request.path}`
+      : `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
     if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
     if (deleted) {
       const why = `${message}: it was deleted; ${operation.id} declares no 404, and a deleted item is never answered`;

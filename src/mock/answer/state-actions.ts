@@ -151,6 +151,7 @@ function create(
     text = undefined;
     plain = undefined;
   }
+  if (binding.singleton) return putSingle(store, collection, record, hooks);
   const given = keyField !== undefined && isRecord(record) ? keyString(record[keyField]) : undefined;
   const key = made ?? given ?? nextFreeKey(store, collection, hooks);
   let inserted: boolean;
@@ -168,6 +169,31 @@ function create(
   const result: StateResult = { kind: 'created', record, key, collection, text, plain };
   const pending = store.flush();
   return pending ? pending.then(() => result) : result;
+}
+
+/** The key a singleton's one item is stored under (resources.ts): its path names no key. */
+export const SINGLE_KEY = '-';
+
+/** A singleton's create: its one item made, or merged into the one there (a second POST updates it, as Stripe's do). */
+function putSingle(
+  store: StateStore,
+  collection: string,
+  record: StoredRecord,
+  hooks: StateHooks,
+): StateResult | Promise<StateResult> {
+  const existing = store.get(collection, SINGLE_KEY);
+  try {
+    if (existing) {
+      const merged = mergePatch(existing, record);
+      store.replace(collection, SINGLE_KEY, merged);
+      return whenDurable(store, { kind: 'replaced', record: merged });
+    }
+    store.insert(collection, SINGLE_KEY, record);
+  } catch (error) {
+    return full(error);
+  }
+  hooks.tombstones.revive(store, collection, SINGLE_KEY);
+  return whenDurable(store, { kind: 'created', record, key: SINGLE_KEY, collection });
 }
 
 /** A numbered key no record holds yet (a seed or a client may have taken "3"). */
@@ -265,8 +291,8 @@ function itemAction(
 ): StateResult | Promise<StateResult> {
   const { binding, body } = context;
   const { keyField } = binding;
-  const named = context.params[binding.keyParam ?? ''] ?? '';
-  const key = keyFromParam(named, binding.keyType);
+  const named = binding.singleton ? SINGLE_KEY : (context.params[binding.keyParam ?? ''] ?? '');
+  const key = binding.singleton ? SINGLE_KEY : keyFromParam(named, binding.keyType);
   if (key === undefined) return { kind: 'absent', key: named, deleted: false };
   const collection = binding.anyParent ? findCollection(store, binding, key) : collectionOf(binding, context.params);
   const existing = collection === undefined ? undefined : store.get(collection, key);
