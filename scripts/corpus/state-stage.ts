@@ -172,12 +172,17 @@ async function measure(
     return { ok: true };
   };
   const inList = async (step: string, sent: string[], sentFields: string[][]): Promise<Step & { found?: boolean }> => {
-    const wanted = showableMarks(loaded, list!, sent, sentFields, true);
+    // A GET on the collection's path that answers one object and no array reads the one item a
+    // singleton holds (GitHub's Pages site): the mark is looked for in that object.
+    const single = collection.kind.list === 'other';
+    const wanted = showableMarks(loaded, list!, sent, sentFields, !single);
     if (wanted.length === 0) return cannotShow(step);
     const answer = await call(list!, parents);
     if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
     if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
-    const where = findInList(answer, wanted);
+    const where = single
+      ? { found: showsMark(answer, wanted), shape: 'one object (a singleton)' }
+      : findInList(answer, wanted);
     const miss =
       where.shape === 'no list'
         ? 'no array in the answer'

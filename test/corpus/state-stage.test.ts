@@ -3,6 +3,7 @@
 // item's id is found, and the prober against two servers written here, one that keeps what was
 // created and one that forgets it (answers from the document, as Prism does).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findCollections } from '../../scripts/corpus/collections.ts';
 import { loadDocument } from '../../scripts/corpus/document.ts';
@@ -391,6 +392,24 @@ describe('the state stage against plantstore', () => {
           },
         }),
       ]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("reads a singleton's one item in the GET on its own path, where no list is declared", async () => {
+    const { startMockServer } = await import('../../src/index.ts');
+    const file = resolve('test/documents/singletons.yaml');
+    const mock = await startMockServer({ port: 0, spec: file });
+    try {
+      const loaded = await loadDocument(file);
+      const state = await runStateStage(mock.url, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), {
+        timeoutMs: 30_000,
+      });
+      expect(state.collections.find((c) => c.path === '/repos/{owner}/{repo}/pages')).toMatchObject({
+        kept: true,
+        steps: { create: { ok: true }, list: { ok: true } },
+      });
     } finally {
       await mock.close();
     }
