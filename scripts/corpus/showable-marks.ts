@@ -7,6 +7,9 @@
 import { resolve, type Json, type LoadedDocument, type Operation } from './document.ts';
 import { isJsonMedia } from './judge.ts';
 
+/** The path that stands for "any": the answer's item is itself a string. */
+const ANY = '*';
+
 /** FriendlyName, friendly_name and friendly-name are one name (a form create, a JSON answer). */
 const norm = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -63,8 +66,12 @@ export function stringFieldPaths(loaded: LoadedDocument, op: Operation, list = f
   // An answer of at most three fields may wrap the item in one of them (`{data: {...}}`, `{message, budget: {...}}`).
   const rootSchema = resolve(loaded.doc, root, '').value;
   const wrapper = !list && Object.keys(rootSchema?.properties ?? {}).length <= 3;
-  if (!list) visit(root, [], new Set());
-  else for (const items of listItems(loaded, root)) visit(items, [], new Set());
+  const roots = list ? listItems(loaded, root) : [root];
+  for (const item of roots) {
+    // Items that are strings themselves (GitHub's status check contexts) may show any mark.
+    if (takesString(item)) paths.add(ANY);
+    visit(item, [], new Set());
+  }
   return paths;
 }
 
@@ -93,6 +100,7 @@ export function showableMarks(
 ): string[] {
   if (fields.length !== marks.length || successSchema(loaded.doc, op) === undefined) return marks;
   const paths = stringFieldPaths(loaded, op, list);
+  if (paths.has(ANY)) return marks;
   return marks.filter((_, i) => {
     const path = fields[i].map(norm);
     return paths.has(path.join('.')) || (path.length > 1 && paths.has(path.slice(1).join('.')));

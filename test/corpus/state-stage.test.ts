@@ -496,6 +496,16 @@ describe('the state stage judges only marks an answer can show', async () => {
     expect(showableMarks(loaded, create, ['m1', 'm2', 'm3'], fields)).toEqual(['m2']);
   });
 
+  it('takes every mark as showable in a list of strings', async () => {
+    const strings = await loadDocument(
+      writeDocument({
+        ...doc,
+        paths: { '/contexts': { get: { responses: ok({ type: 'array', items: { type: 'string' } }) } } },
+      }),
+    );
+    expect(showableMarks(strings, strings.operations[0], ['m1'], [['contexts']], true)).toEqual(['m1']);
+  });
+
   it("reads a list's fields from its items, inside the wrapping object", () => {
     const list = loaded.operations.find((op) => op.method === 'get')!;
     expect(showableMarks(loaded, list, ['m1', 'm2'], [['prompt'], ['title']], true)).toEqual(['m2']);
