@@ -35,11 +35,20 @@ import { declaredSuccess } from '../../document/operation-facts.ts';
 export type StateReply = Reply & { changed?: StoredRecord };
 
 /**
- * What an admitted request gets, before it is written: a 406 (the declared types none of which
- * Accept allows), a forced answer, what a state action did (created, exists, full, absent, read,
+ * What a request gets, before it is written: a refusal (its status and why: a missing credential,
+ * an invalid body, an unknown path, ...), a 406 (the declared types none of which Accept allows), a
+ * forced answer, what a state action did (created, exists, full, absent, read,
  * listed, replaced, removed, ...: see StateResult), or the document's own answer.
  */
 export type Decision =
+  | {
+      kind: 'refuse';
+      request: HttpRequest;
+      operation: Operation | undefined;
+      status: number;
+      message: string;
+      headers?: Record<string, string>;
+    }
   | { kind: 'not-acceptable'; request: HttpRequest; operation: Operation; declared: string[] }
   | { kind: 'forced'; request: HttpRequest; operation: Operation; preferences: Preferences }
   | { kind: 'state'; context: StateContext; result: StateResult }
@@ -65,7 +74,9 @@ export interface Answers {
   decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateReply>;
   /** The decision alone, as data (a state action is applied: what it did is part of the decision). */
   decision(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision>;
-  /** An error answer in the document's error shape (every refusal and failure of the API). */
+  /** A decision written as an answer (a refusal built as data is written here too). */
+  write(decision: Decision): Eventually<StateReply>;
+  /** An error answer in the document's error shape (every refusal and failure of the API): a `refuse` decision, written. */
   error(
     request: HttpRequest,
     operation: Operation | undefined,
@@ -175,6 +186,8 @@ export function createAnswers(setup: AnswersSetup): Answers {
   /** A decision written as an answer. */
   function write(decision: Decision): Eventually<StateReply> {
     switch (decision.kind) {
+      case 'refuse':
+        return fail(decision.request, decision.operation, decision.status, decision.message, decision.headers);
       case 'not-acceptable':
         return fail(
           decision.request,
@@ -398,7 +411,10 @@ export function createAnswers(setup: AnswersSetup): Answers {
   return {
     decide,
     decision: decideAs,
-    error: responder.fail,
+    write,
+    // Every refusal is a decision too, written by the same step as the others.
+    error: (request, operation, status, message, headers) =>
+      write({ kind: 'refuse', request, operation, status, message, headers }) as Reply,
     errorBody: (status, message) =>
       stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     errorType(status) {
