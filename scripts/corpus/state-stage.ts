@@ -54,11 +54,17 @@ const snippet = (answer: SentAnswer) =>
   `${answer.status} ${answer.body.toString('utf8', 0, 160).replace(/\s+/g, ' ').trim()}`.trim();
 const ok2xx = (answer: SentAnswer) => answer.status >= 200 && answer.status < 300;
 
-/** The parent path parameters' values, once per collection: the create's example or sample, serialized. */
+/**
+ * The parent path parameters' values, once per collection: an example or sample, serialized, from
+ * the item's read, the list or the create, in that order (a read may declare a pattern the create
+ * leaves out, as Twilio's `{ConferenceSid}`: its value fits both).
+ */
 function parentValues(loaded: LoadedDocument, collection: Collection): Record<string, string> {
   const values: Record<string, string> = {};
+  const ops = [collection.item?.get, collection.list, collection.create].filter((op) => op !== undefined);
   for (const [, name] of collection.path.matchAll(/\{([^{}]+)\}/g)) {
-    const parameter = collection.create.parameters.find((p) => p.in === 'path' && p.name === name);
+    const declared = (op: Operation) => op.parameters.find((p) => p.in === 'path' && p.name === name);
+    const parameter = ops.map(declared).find((p) => p?.schema?.pattern !== undefined) ?? declared(collection.create);
     values[name] = parameter ? pathSegment(parameter, parameterValue(parameter, loaded.doc)) : 'corpus';
   }
   return values;

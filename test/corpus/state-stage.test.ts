@@ -397,6 +397,38 @@ describe('the state stage against plantstore', () => {
     }
   });
 
+  it('gives a parent the value its read accepts, where only the read declares a pattern', async () => {
+    const { startMockServer } = await import('../../src/index.ts');
+    const item = { type: 'object', properties: { sid: { type: 'string' }, name: { type: 'string' } } };
+    const strict = pathParam('ConferenceSid', { type: 'string', pattern: '^CF[0-9a-f]{4}$', example: 'CF00ab' });
+    const file = writeDocument({
+      openapi: '3.0.3',
+      info: { title: 'Parents', version: '1' },
+      paths: {
+        '/Conferences/{ConferenceSid}/Participants': {
+          post: {
+            parameters: [pathParam('ConferenceSid')],
+            requestBody: { content: json({ type: 'object', properties: { name: { type: 'string' } } }) },
+            responses: { '201': { description: 'made', content: json(item) } },
+          },
+        },
+        '/Conferences/{ConferenceSid}/Participants/{sid}': {
+          get: { parameters: [strict, pathParam('sid')], responses: ok(item) },
+        },
+      },
+    });
+    const mock = await startMockServer({ port: 0, spec: file });
+    try {
+      const loaded = await loadDocument(file);
+      const state = await runStateStage(mock.url, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), {
+        timeoutMs: 30_000,
+      });
+      expect(state.collections[0]).toMatchObject({ kept: true, steps: { read: { ok: true } } });
+    } finally {
+      await mock.close();
+    }
+  });
+
   it("reads a singleton's one item in the GET on its own path, where no list is declared", async () => {
     const { startMockServer } = await import('../../src/index.ts');
     const file = resolve('test/documents/singletons.yaml');
