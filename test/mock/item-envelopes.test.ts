@@ -8,6 +8,7 @@ import { listOperations } from '../../src/document/operations.ts';
 import { buildResourceMap } from '../../src/document/resources.ts';
 import { createMockEngine, type MockEngine } from '../../src/mock/engine.ts';
 import { send } from '../helpers/engine.ts';
+import { silentLogger } from '../../src/log/logger.ts';
 
 const specOnce = loadSpec(resolve('test/documents/item-envelopes.yaml'));
 const engineFor = async () => createMockEngine({ spec: await specOnce });
@@ -72,5 +73,17 @@ describe('items wrapped one to a body', () => {
       status: 200,
       json: { id, account_holder_name: 'Ada', country: 'US', metadata: { k: 'v' } },
     });
+  });
+
+  it('answers an Asana create with the name it sent inside `data`, fitting its answer, with no warning', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (line: string) => void warnings.push(line) };
+    const engine = createMockEngine({ spec: await loadSpec(resolve('test/documents/envelopes.yaml')), logger });
+    const answer = await send(engine, { method: 'POST', path: '/goals', json: { data: { name: 'Ada' } }, headers: {} });
+    expect(answer).toMatchObject({
+      status: 201,
+      json: { data: { gid: expect.any(String), resource_type: 'goal', name: 'Ada' } },
+    });
+    expect(warnings.filter((line) => /body fails/.test(line))).toEqual([]);
   });
 });
