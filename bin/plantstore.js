@@ -4,12 +4,11 @@
 // "node" devDependency installed a Node 24, an older Node re-runs the command on that Node 24; an
 // installed package never brings a Node of its own, so there it names the way out instead.
 //
-// V8's young generation: left alone, V8 grows it to 32 MB a half-space under load, which alone is
-// ~50 MB of a busy mock's RSS; at 8 MB the mock measured ~30 MB smaller after the benchmark's load
-// at the same req/s (docs/performance.md). The line above gives the flag when the file is run as a
-// command (npx plantstore, node_modules/.bin/plantstore); `node bin/plantstore.js mock` lacks it,
-// so the mock then replaces its process (same pid) with one that has it: ~25 ms more start-up
-// (measured: ~15% of the mock's start-up, which is why the #! line carries the flag at all).
+// V8's young generation: left alone, V8 grows it under load to a large share of a busy mock's RSS;
+// held at 8 MB the mock stays smaller at the same req/s (fast path: see docs/performance.md §10.18).
+// The line above gives the flag when the file is run as a command (npx plantstore,
+// node_modules/.bin/plantstore); `node bin/plantstore.js mock` lacks it, so the mock then replaces
+// its process (same pid) with one that has it, which costs start-up: hence the flag on the #! line.
 // `env -S` is in GNU coreutils 8.30+, macOS and FreeBSD, not in BusyBox.
 // A size the user chose (NODE_OPTIONS=--max-semi-space-size=N) wins.
 import { spawn } from 'node:child_process';
@@ -96,7 +95,7 @@ if (supported && heapFlags.length > 0 && !sized(process.execArgv) && typeof proc
 }
 if (supported) {
   stopWithParent(() => process.kill(process.pid, 'SIGTERM'));
-  // Node caches compiled code, and the type-stripped TypeScript, across runs: start-up ~60 ms faster.
+  // Node caches compiled code, and the type-stripped TypeScript, across runs (docs/performance.md §10.18).
   const { enableCompileCache } = await import('node:module');
   enableCompileCache?.(join(root, 'node_modules', '.cache', 'plantstore-compile'));
   if (!checkout && !existsSync(join(root, 'dist', 'cli', 'main.js'))) {
@@ -117,8 +116,8 @@ if (supported) {
   process.exitCode = 2;
 } else {
   // This repository's checkout on an older Node (`node bin/plantstore.js ...`): the Node 24 of the
-  // "node" devDependency runs it as a child process (one more process, ~40 MB and ~170 ms of
-  // start-up; Node 20 has no execve); this one passes signals on and ends as the child ended.
+  // "node" devDependency runs it as a child process (one more process, its memory and start-up:
+  // docs/performance.md §10.18; Node 20 has no execve); this one passes signals on and ends as the child ended.
   // `npm start`, `npm test` and `npx plantstore` need no child: npm puts node_modules/.bin (Node 24)
   // first on PATH.
   const node24 = join(root, 'node_modules', '.bin', 'node');

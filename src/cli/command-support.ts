@@ -39,7 +39,8 @@ export async function loadCommandSpec(argv: {
   });
   if (spec.warnings.length > 0) {
     process.stderr.write(
-      `plantstore: ${spec.file}: ${spec.warnings.length} warning(s) about the document (plantstore spec --check --spec FILE lists them)\n`,
+      `plantstore: ${spec.file}: ${spec.warnings.length} warning(s) about the document ` +
+        '(plantstore spec --check --spec FILE lists them)\n',
     );
   }
   return spec;

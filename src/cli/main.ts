@@ -8,7 +8,8 @@ class UsageError extends Error {}
 
 /** Runs the CLI with the given arguments (without node and the script). */
 export async function main(argv: string[]): Promise<void> {
-  // A plainly well-formed `plantstore mock` starts without loading yargs (~100 ms of its start-up);
+  // A plainly well-formed `plantstore mock` starts without loading yargs and the other commands,
+  // which would about double its time to a first answer (fast path: see docs/performance.md §9);
   // every other command line, help and every usage error go through yargs.
   const quick = quickMockArgs(argv);
   if (quick) {
@@ -19,8 +20,8 @@ export async function main(argv: string[]): Promise<void> {
     }
     return;
   }
-  // The other commands (and the runner's reporters they bring) are loaded here, not at the top:
-  // ~5-9 ms of the quick mock's start-up (docs/performance.md).
+  // The other commands (and the runner's reporters they bring) are loaded here, not at the top,
+  // where the quick mock would pay for them (fast path: see docs/performance.md §10.17).
   const [
     { default: yargs },
     { verifyCommand },
@@ -45,7 +46,8 @@ export async function main(argv: string[]): Promise<void> {
   const cli: Argv = yargs(argv)
     .scriptName('plantstore')
     .usage(
-      '$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the Plant Store by default).',
+      '$0 <command> [options]\n\nMock server, contract verifier and payload tools for an OpenAPI 3.x API (the ' +
+        'Plant Store by default).',
     )
     .command(mockCommand)
     .command(verifyCommand)
@@ -77,7 +79,8 @@ export async function main(argv: string[]): Promise<void> {
     .version()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(
-      'Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or configuration error.',
+      'Docs: README.md. Exit codes: 0 ok, 1 failure (invalid payload, failed verification), 2 usage or ' +
+        'configuration error.',
     )
     .fail((message, error) => {
       // Throwing stops yargs from running the command after a failed check. While a command runs,

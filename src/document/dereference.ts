@@ -3,7 +3,7 @@
 // reference back into a schema being inlined stays a `$ref` (so the result is a tree of shared
 // objects, never a cycle). Owned, not ref-parser's, because it runs on every start-up from the
 // cache: importing swagger-parser alone costs more than a small document's whole start, and
-// ref-parser's walk takes ~1.1 s on GitHub's document, which this does several times faster.
+// ref-parser's walk is several times slower on GitHub's document (fast path: see docs/performance.md §10.12).
 import { getAtPointer } from './json-pointer.ts';
 
 type Obj = Record<string, unknown>;

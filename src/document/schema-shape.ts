@@ -72,9 +72,9 @@ const NO_DOCUMENT = {};
 
 /**
  * pickDeclared for one schema, built once: the schema's $refs resolved, its properties and their
- * pickers listed. An answer is cut on every request, and walking the schema each time cost ~3% of
- * a create. Circular schemas are fine (a schema met again reuses its picker); data nested deeper
- * than 64 levels is kept as it is below that.
+ * pickers listed. An answer is cut on every request, and walking the schema each time cost a share
+ * of a create (fast path: see docs/performance.md §10.11). Circular schemas are fine (a schema met
+ * again reuses its picker); data nested deeper than 64 levels is kept as it is below that.
  */
 export function declaredPicker(schema: unknown, document: unknown): Picker {
   const s = resolveSchema(schema, document);

@@ -1,6 +1,6 @@
 // A cache of validated, bundled documents and their warnings. Reading, bundling and validating a
-// document against the official OpenAPI schema costs from ~0.3 s (a small document) to ~3.5 s
-// (GitHub's), for a result that only changes when a file of the document changes. An entry records the sha256 of every
+// document against the official OpenAPI schema costs up to seconds (docs/performance.md §10.16),
+// for a result that only changes when a file of the document changes. An entry records the sha256 of every
 // file the document was read from; any change in any of them misses, and the document is validated again.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';

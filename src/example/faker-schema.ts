@@ -2,7 +2,7 @@
 // values faster and more often valid. The validator judges every draw against the original schema either way.
 // - json-schema-faker merges every allOf again on every draw. The common OpenAPI pattern (NewPlant =
 //   allOf[Plant, { id }]: plain object schemas with disjoint properties) is merged once, up front,
-//   which makes each draw about a fifth faster. Anything less plain is left to json-schema-faker.
+//   which makes each draw faster (docs/performance.md §10.15). Anything less plain is left to json-schema-faker.
 // - A string's length is drawn up to its maxLength, one character at a time (and json-schema-faker
 //   copies its 62-letter alphabet for each). Stripe's document gives 4,000 strings `maxLength: 5000`
 //   as a ceiling, not an intent: an answer then held ~2,500 random letters per string and took

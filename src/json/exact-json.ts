@@ -16,8 +16,8 @@ export function parseJson(text: string): JsonParseResult {
     // The native parse first; only when it met a number a double cannot hold exactly is the text
     // read again, by a reader that keeps integer literals exact. That test is exact: an integer
     // literal within +-(2^53 - 1) parses to exactly its value, so a lossy literal always shows as
-    // an unsafe or infinite double (a fraction's double is what JSON gives either way). This
-    // replaced a regex pre-scan of the text (16-digit runs or exponents), 9% of a create.
+    // an unsafe or infinite double (a fraction's double is what JSON gives either way). Fast path:
+    // see docs/performance.md §10.1 (the regex pre-scan it replaced cost a share of every create).
     const value = JSON.parse(text) as JsonValue;
     return holdsUnsafeNumber(value)
       ? { ok: true, value: readExactly(text), plain: false }
@@ -141,7 +141,8 @@ function replaceBigInt(_key: string, value: unknown): unknown {
 
 /** JSON.stringify that writes bigints as exact integer literals. */
 export function stringifyJson(value: unknown, indent?: number): string {
-  // A replacer makes JSON.stringify ~6x slower; only values holding a bigint need one.
+  // Fast path: see docs/performance.md §10.2. A replacer slows JSON.stringify several times over,
+  // and only values holding a bigint need one.
   return containsBigInt(value) ? JSON.stringify(value, replaceBigInt, indent) : JSON.stringify(value, null, indent);
 }
 

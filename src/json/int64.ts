@@ -57,7 +57,7 @@ function project(value: JsonValue): unknown {
   if (Array.isArray(value)) return value.map(project);
   if (value !== null && typeof value === 'object') {
     // Plain assignment (an object shape V8 caches), defineProperty only where assignment would
-    // set the prototype: ~3x faster per int64 body than defineProperty for every key.
+    // set the prototype. Fast path: see docs/performance.md §10.5.
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       const item = project(value[key]);

@@ -1,8 +1,8 @@
 // A second reading of JSON text that JSON.parse has already accepted, with the caller deciding
 // what each number literal becomes. parseJson uses it when the native parse met a number past
-// 2^53: JSON.parse's own way to see a literal's source (a reviver with context) measured ~4x the
-// plain parse, and made a create with an int64 id cost ~2x one without. Since the text is known to
-// be valid JSON, this reader checks nothing: it only walks the tokens.
+// 2^53: JSON.parse's own way to see a literal's source (a reviver with context) is several times
+// the plain parse (fast path: see docs/performance.md §10.4). Since the text is known to be valid
+// JSON, this reader checks nothing: it only walks the tokens.
 
 /** Thrown past the nesting this reader recurses to; the caller reads such text another way. */
 export class TooDeepError extends Error {}

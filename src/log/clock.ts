@@ -1,5 +1,5 @@
-// Date#toISOString per request is measurable at 20k req/s; the second is formatted once and
-// only the milliseconds per call.
+// Date#toISOString per request shows in the mock's rate (fast path: see docs/performance.md §10.6);
+// the second is formatted once and only the milliseconds per call.
 // Under load dozens of requests share a millisecond, so the last string is kept and reused.
 let second = -1;
 let prefix = '';

@@ -1,7 +1,7 @@
 // The mock's log: one line per request, in text or JSON. A request line is formatted as it is
 // noted and added to a batch, which is written at most FLUSH_AFTER_MS after its first line (or at
 // once past FLUSH_AT_LINES lines or BATCH_CHARS): writing a line as each request ended cost the
-// mock ~5% of its rate on the socket (docs/performance.md). Messages (info, warnings, errors) are
+// mock a share of its rate (fast path: see docs/performance.md §10.7). Messages (info, warnings, errors) are
 // written at once, after the lines noted before them, and flush() writes what is left.
 import { isoTimestamp } from './clock.ts';
 

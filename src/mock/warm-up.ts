@@ -29,7 +29,8 @@ export function startWarmUp(spec: LoadedSpec, operations: readonly Operation[], 
 /**
  * One step per yield. Components first, each group of them after the ones it refers to, so that
  * each step compiles one schema's own code (Ajv compiles whatever a schema reaches that is not
- * compiled yet: Stripe's account alone took ~0.7 s); then each schema of each operation.
+ * compiled yet: Stripe's account alone took most of a second, docs/performance.md §10.16); then each
+ * schema of each operation.
  */
 function* warmUpSteps(spec: LoadedSpec, operations: readonly Operation[], validators: Validators): Generator<void> {
   // Validators read from the cache have nothing to compile: the order would only cost its walk.

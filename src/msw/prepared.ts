@@ -21,6 +21,10 @@ export interface PreparedDocument {
 export const isPrepared = (value: unknown): value is PreparedDocument =>
   typeof value === 'object' && value !== null && 'plantstorePrepared' in value;
 
+/** A document loaded by loadSpec (what createHandlers reads of it), as opposed to anything else a caller passed. */
+export const isLoadedSpec = (value: unknown): value is LoadedSpec =>
+  typeof value === 'object' && value !== null && 'document' in value && 'bundled' in value && 'dialect' in value;
+
 /** The loaded document a prepared one stands for. */
 export function specOfPrepared(prepared: PreparedDocument): LoadedSpec {
   if (prepared.plantstorePrepared !== PREPARED_FORMAT)

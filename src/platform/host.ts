@@ -41,8 +41,8 @@ export const DEFAULT_SPEC_PATH = join(
 
 const requireHere = createRequire(import.meta.url);
 /**
- * Ajv for JSON Schema draft 4 (OpenAPI 3.0's schemas), loaded when a 3.0 document needs it:
- * ~4.5 ms of start-up that a 3.1 document does not pay.
+ * Ajv for JSON Schema draft 4 (OpenAPI 3.0's schemas), loaded when a 3.0 document needs it: start-up
+ * that a 3.1 document does not pay (fast path: see docs/performance.md §10.9).
  */
 export const requireAjvDraft04 = (): unknown => requireHere('ajv-draft-04');
 

@@ -1,8 +1,8 @@
 // One collection of the memory store: text records under exact key strings, in insertion order,
-// held as bytes outside V8's heap. A Map<string, string> costs a benchmark plant ~200 bytes of heap
-// (two string objects and a Map entry with its share of a table that doubles) and two more objects
-// for every major GC to trace; here it costs its bytes and ~30 more, and no object at all
-// (docs/performance.md: RSS after a load test grows with the plants stored). The bytes live in
+// held as bytes outside V8's heap. A Map<string, string> costs a plant two string objects and a Map
+// entry with its share of a table that doubles, and two more objects for every major GC to trace;
+// here it costs its bytes and a few more, and no object at all (fast path: see
+// docs/performance.md §10.19; RSS after a load test grows with the plants stored). The bytes live in
 // chunks of up to 1 MB; a small open-addressing table of [hash, slot] pairs finds a key's slot,
 // and the slots (in insertion order) say where each record's bytes are.
 import { Buffer } from 'node:buffer';

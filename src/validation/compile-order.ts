@@ -1,8 +1,9 @@
 // The order in which a warm-up compiles a document's component schemas, so that no single step
 // holds the event loop long: Ajv compiles a schema together with every schema it reaches that is
-// not compiled yet, so Stripe's account (which reaches most of the document) took ~0.7 s in one
-// piece. Compiled dependencies first, each schema then only adds its own code; schemas that refer
-// to each other in a cycle can only be compiled together (Stripe's largest cycle has 65 schemas).
+// not compiled yet, so Stripe's account (which reaches most of the document) took most of a second
+// in one piece (docs/performance.md §10.16). Compiled dependencies first, each schema then only
+// adds its own code; schemas that refer to each other in a cycle can only be compiled together
+// (Stripe's largest cycle has 65 schemas).
 import { escapePointerToken } from '../document/json-pointer.ts';
 
 const PREFIX = '#/components/schemas/';

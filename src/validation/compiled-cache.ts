@@ -1,13 +1,13 @@
 // The compiled validators of a document, kept on disk next to its cached document (Ajv's
 // standalone code). Compiling costs more than anything else in a large document's first answers
-// (~0.7 s for the first of Stripe's, which reaches most of its components; ~5 s for all of them),
-// for a result that only changes with the document: a start that finds this entry compiles nothing.
+// (docs/performance.md §10.16), for a result that only changes with the document: a start that
+// finds this entry compiles nothing.
 // The entry is one JavaScript module, its first line a header: the document's version (the file
 // hashes the document cache checks), Ajv's version, and the sha256 of the code, so that an entry
 // of another document, another Ajv or a damaged file is ignored (and rewritten by the next warm-up).
-// Stripe's module is ~20 MB of code, which V8 takes ~0.4 s to parse: V8's own code cache of it is
-// kept beside it (`.v8`, made on the first start that reads the module, headed by the module's
-// digest: V8 only checks a source's length), which brings reading it to ~0.15 s.
+// A large document's module takes V8 long to parse: V8's own code cache of it is kept beside it
+// (`.v8`, made on the first start that reads the module, headed by the module's digest: V8 only
+// checks a source's length), which cuts reading it to a fraction (docs/performance.md §10.16).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 // Ajv's standalone code (ajv/dist/standalone, MIT) for many exports, written in steps. Ajv's own
-// standaloneCode appends each export to one growing code object, which copies it every time: ~3 s
-// for the 2,500 schemas of Stripe's document, in one piece. This writes the same module (each
+// standaloneCode appends each export to one growing code object, which copies it every time:
+// seconds for Stripe's document, in one piece (docs/performance.md §10.16). This writes the same module (each
 // shared function once, every export by name) in linear time, one export per step, so that the
 // mock's warm-up can write it between other work.
 import type { Ajv } from 'ajv';

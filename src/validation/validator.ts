@@ -26,7 +26,7 @@ import { standaloneModule } from './standalone-module.ts';
 
 // ajv-draft-04 and ajv-formats are CommonJS with a default export, which Node's ESM interop (and
 // require) wraps once more. Ajv for JSON Schema draft 4, which OpenAPI 3.0 documents use, is
-// loaded when one is: ~4.5 ms of start-up that a 3.1 document does not need.
+// loaded when one is: start-up that a 3.1 document does not need (docs/performance.md §10.9).
 const ajvDraft04 = (): new (options: object) => Ajv => {
   const loaded = requireAjvDraft04() as { default?: unknown };
   return (loaded.default ?? loaded) as new (options: object) => Ajv;
@@ -63,7 +63,7 @@ export interface Validators {
   at(pointer: string): SchemaCheck;
   /**
    * Registers the document with Ajv now (a large document's first request would otherwise pay
-   * for it: ~0.5 s on GitHub's), so that a first request only compiles its own schemas.
+   * for it; docs/performance.md §10.16), so that a first request only compiles its own schemas.
    */
   prepare(): void;
   /**
@@ -83,12 +83,13 @@ const ANYTHING: SchemaCheck = () => OK;
 
 function createAjv(spec: LoadedSpec, source = false): Ajv {
   const view = prepareForValidation(spec.bundled);
-  // No meta-schema check per compile (compiling the 2020-12 meta-schema costs ~60 ms a start):
+  // No meta-schema check per compile (compiling the 2020-12 meta-schema is a visible share of a
+  // start; fast path: see docs/performance.md §10.10):
   // the loader checks every schema once per document version (schemaWarnings), and its result is
   // cached with it.
   // A large document (Stripe's, GitHub's) reaches hundreds of components from one answer schema:
-  // Ajv's inlining and code optimisation then double the compile time of a first request (~3.5 s
-  // against ~1.5 s for Stripe's account). A small one keeps them: its few schemas compile at once,
+  // Ajv's inlining and code optimisation then double the compile time of a first request
+  // (docs/performance.md §10.16). A small one keeps them: its few schemas compile at once,
   // and inlined code validates a little faster on the hot path.
   const large = Object.keys(spec.document.paths ?? {}).length > 100;
   // `source` keeps each function's code, for the cache (compiled-cache.ts) to write.
@@ -161,8 +162,9 @@ function directionOf(pointer: string): Direction {
 
 /**
  * Checks every schema the toolkit uses against its dialect's meta-schema: each failure is one
- * warning (compiling the meta-schema costs ~40 ms, so the loader does this once per document
- * version, and the result is cached with the document). Compiling waits for first use.
+ * warning (compiling the meta-schema is costly, docs/performance.md §10.10, so the loader does
+ * this once per document version, and the result is cached with the document). Compiling waits for
+ * first use.
  */
 export function schemaWarnings(spec: LoadedSpec): string[] {
   const ajv = createAjv(spec);

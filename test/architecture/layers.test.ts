@@ -1,5 +1,8 @@
-// The layout, held by dependency-cruiser: no import cycles (type-only imports included), and the
-// layers point one way only, from the command line down to plain data:
+// The layout of the whole repository, held by dependency-cruiser: no import cycles (type-only imports
+// included), and the layers point one way only. Around the library: bin, bench, scripts and test
+// stand on src/ and src/ never imports them; test may import bench and scripts (it tests them), never
+// the reverse. In bench/, each suite's folder stands on bench/lib/, and neither lib nor a suite
+// imports another suite. Inside src/, from the command line down to plain data:
 //   cli, index.ts -> proxy | msw -> mock | runner -> example -> document, validation, state -> json, log, http,
 // platform, errors
 import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
@@ -12,7 +15,34 @@ const ABOVE_BASE = '^src/(document|validation|state|example|mock|runner|proxy|ms
 const ABOVE_MODEL = '^src/(example|mock|runner|proxy|msw|cli)/|^src/index\\.ts$';
 
 const RULES: IForbiddenRuleType[] = [
-  { name: 'no-cycles', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
+  { name: 'no-cycles', severity: 'error', from: { path: '^(src|bench|scripts|test|bin)/' }, to: { circular: true } },
+  {
+    name: 'src-stands-alone',
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { path: '^(bench|scripts|test|bin)/' },
+  },
+  { name: 'bin-only-starts-src', severity: 'error', from: { path: '^bin/' }, to: { path: '^(bench|scripts|test)/' } },
+  {
+    name: 'tools-never-import-tests',
+    severity: 'error',
+    from: { path: '^(bench|scripts)/' },
+    to: { path: '^test/|^bin/' },
+  },
+  { name: 'bench-and-scripts-apart', severity: 'error', from: { path: '^bench/' }, to: { path: '^scripts/' } },
+  { name: 'scripts-and-bench-apart', severity: 'error', from: { path: '^scripts/' }, to: { path: '^bench/' } },
+  {
+    name: 'bench-lib-below-suites',
+    severity: 'error',
+    from: { path: '^bench/lib/' },
+    to: { path: '^bench/(?!lib/)' },
+  },
+  {
+    name: 'bench-suites-apart',
+    severity: 'error',
+    from: { path: '^bench/([^/]+)/' },
+    to: { path: '^bench/', pathNot: '^bench/($1|lib)/' },
+  },
   { name: 'base-stays-below', severity: 'error', from: { path: BASE }, to: { path: ABOVE_BASE } },
   { name: 'model-stays-below', severity: 'error', from: { path: MODEL }, to: { path: ABOVE_MODEL } },
   {
@@ -80,18 +110,18 @@ const RULES: IForbiddenRuleType[] = [
   },
 ];
 
-describe('the layout of src/', () => {
+describe('the layout of the repository', () => {
   it('has no import cycles and no import that runs back up a layer', async () => {
     const tsConfig = extractTSConfig('tsconfig.json');
     const result = await cruise(
-      ['src'],
+      ['src', 'bench', 'scripts', 'test', 'bin'],
       {
         validate: true,
         ruleSet: { forbidden: RULES },
         tsPreCompilationDeps: true,
         tsConfig: { fileName: 'tsconfig.json' },
         doNotFollow: { path: 'node_modules' },
-        exclude: { path: 'node_modules' },
+        exclude: { path: 'node_modules|^test/msw/vitest-recipe/' },
         outputType: 'err',
       },
       {},

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adapterTrees, HistoryMissing } from '../../bench/adapter-trees.ts';
-import { adaptersVerdict, formatAdapters, validRatio, type AdaptersReport } from '../../bench/adapters.ts';
+import { adapterTrees, HistoryMissing } from '../../bench/adapters/trees.ts';
+import { adaptersVerdict, formatAdapters, validRatio, type AdaptersReport } from '../../bench/adapters/adapters.ts';
 import { loadResult } from '../helpers/load-result.ts';
 
 const load = (requestsPerSecond: number, serverCpuMicrosPerRequest = 30) =>

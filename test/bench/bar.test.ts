@@ -1,9 +1,9 @@
 // The bar's lines: the paired one judged from the paired valid creates alone (n/a when they were
 // not measured); p99 and RSS judged on the mock's figures, with the baseline's beside them.
 import { describe, expect, it } from 'vitest';
-import { judgeBar } from '../../bench/bar.ts';
-import type { PairedResult } from '../../bench/measure-paired.ts';
-import type { ScenarioResult, ServerResult } from '../../bench/measure-servers.ts';
+import { judgeBar } from '../../bench/plant-store/bar.ts';
+import type { PairedResult } from '../../bench/plant-store/paired.ts';
+import type { ScenarioResult, ServerResult } from '../../bench/plant-store/measure.ts';
 
 const CRITERION = '  paired (same core, same time): valid creates >= 0.75x baseline';
 const pairedLine = (paired?: PairedResult) => judgeBar({}, paired).find((line) => line.criterion === CRITERION);

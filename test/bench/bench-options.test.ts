@@ -1,7 +1,7 @@
 // The benchmark's flags: defaults, --quick, the generator's choice, and messages for bad values.
 import { describe, expect, it } from 'vitest';
-import { resolveBenchOptions, type BenchOptions } from '../../bench/bench-options.ts';
-import { findWrk } from '../../bench/wrk-load.ts';
+import { resolveBenchOptions, type BenchOptions } from '../../bench/lib/options.ts';
+import { findWrk } from '../../bench/lib/load.ts';
 
 const resolve = (...argv: string[]) => resolveBenchOptions(argv) as BenchOptions;
 
@@ -66,7 +66,7 @@ describe('resolveBenchOptions', () => {
     [['--generator', 'undici'], '--generator must be one of wrk, autocannon, got undici'],
     [['--large-only', '--skip-large'], '--large-only cannot go with --skip-large'],
     [['--adapters', '--large-only'], '--adapters cannot go with --large-only: each is a part of its own'],
-    [['--rounds', '3'], "Unknown option '--rounds'"],
+    [['--laps', '3'], "Unknown option '--laps'"],
   ])('refuses %j: %s', (argv, message) => {
     expect(() => resolveBenchOptions(argv)).toThrow(message);
   });

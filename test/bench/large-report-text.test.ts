@@ -1,7 +1,7 @@
 // The large-document report says plainly what timed out, and compares only what both servers did.
 import { describe, expect, it } from 'vitest';
-import { documentRatios, formatDocument, type DocumentReport } from '../../bench/large-report-text.ts';
-import { summariseRuns } from '../../bench/large-summary.ts';
+import { documentRatios, formatDocument, type DocumentReport } from '../../bench/large-documents/report-text.ts';
+import { summariseRuns } from '../../bench/large-documents/summary.ts';
 
 const MB = 1048576;
 const configs = {

@@ -1,6 +1,12 @@
 // The large-document benchmark sends every server the same valid GET requests, read from any document.
 import { describe, expect, it } from 'vitest';
-import { getRequests, operationCount, probeRequest, sampleRequests, sampleValue } from '../../bench/large-requests.ts';
+import {
+  getRequests,
+  operationCount,
+  probeRequest,
+  sampleRequests,
+  sampleValue,
+} from '../../bench/lib/document-requests.ts';
 
 const document = {
   openapi: '3.0.3',

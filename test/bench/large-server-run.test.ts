@@ -1,7 +1,7 @@
 // One measured start of a server: what it answered is recorded, and a server that fails is a result.
 import { describe, expect, it } from 'vitest';
-import { measureRun, type ServerCommand } from '../../bench/large-server-run.ts';
-import type { BenchRequest } from '../../bench/large-requests.ts';
+import { measureRun, type ServerCommand } from '../../bench/large-documents/server-run.ts';
+import type { BenchRequest } from '../../bench/lib/document-requests.ts';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 

@@ -1,7 +1,7 @@
 // A server configuration's large-document runs read as medians, with time-outs never hidden in them.
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../bench/large-server-run.ts';
-import { median, ratiosOf, summariseRuns } from '../../bench/large-summary.ts';
+import type { RunResult } from '../../bench/large-documents/server-run.ts';
+import { median, ratiosOf, summariseRuns } from '../../bench/large-documents/summary.ts';
 
 const run = (
   listeningMs: number | undefined,

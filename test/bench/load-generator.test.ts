@@ -1,12 +1,12 @@
-// Both load generators send what the scenario says (wrk through bench/wrk-load.lua, autocannon
+// Both load generators send what the scenario says (wrk through bench/lib/wrk-load.lua, autocannon
 // through bodyOf): fresh ids in order from the load's first, the scenario's headers, and figures
 // that count the answers by status. wrk's case runs where wrk is installed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLoad, type GeneratorName } from '../../bench/load-generator.ts';
-import { bodyOf, scenario } from '../../bench/scenarios.ts';
-import { findWrk, parseWrkOutput } from '../../bench/wrk-load.ts';
+import { runLoad, type GeneratorName } from '../../bench/lib/load.ts';
+import { bodyOf, scenario } from '../../bench/lib/scenarios.ts';
+import { findWrk, parseWrkOutput } from '../../bench/lib/load.ts';
 
 let server: Server;
 let url: string;

@@ -2,7 +2,7 @@
 // cost, and the two generators' CPU summed (they share one core).
 import { describe, expect, it } from 'vitest';
 import { loadResult } from '../helpers/load-result.ts';
-import { pairedResultOf } from '../../bench/measure-paired.ts';
+import { pairedResultOf } from '../../bench/plant-store/paired.ts';
 
 const load = loadResult;
 

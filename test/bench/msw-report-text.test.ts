@@ -1,7 +1,7 @@
 // The MSW part's report puts plantstore beside @mswjs/source with their ratio, says they do not do
 // the same work, and prints a failure as a result instead of a figure.
 import { describe, expect, it } from 'vitest';
-import { formatMswReport, type MswReport } from '../../bench/msw-report-text.ts';
+import { formatMswReport, type MswReport } from '../../bench/msw/report-text.ts';
 
 const report: MswReport = {
   startedAt: '2026-11-25T12:00:00.000Z',
@@ -48,7 +48,7 @@ const report: MswReport = {
       ],
     },
   ],
-  bundle: 'browser bundle: not measured (bench/bundle-size.ts is not in this checkout)',
+  bundle: 'browser bundle: not measured (bench/msw/bundle-size.ts is not in this checkout)',
 };
 const text = formatMswReport(report);
 const lines = text.split('\n');
@@ -78,7 +78,7 @@ describe('formatMswReport', () => {
     expect(rowsOf('plantstore ÷ @mswjs/source')[1]).toMatch(/-\s+-\s+-$/);
   });
 
-  it('ends with the bundle line, whatever bench/bundle-size.ts said', () => {
+  it('ends with the bundle line, whatever bench/msw/bundle-size.ts said', () => {
     expect(text).toContain(report.bundle);
   });
 });

@@ -1,6 +1,6 @@
 // Every request of a `$id` scenario carries a fresh id of the scenario's kind; the others repeat one body.
 import { describe, expect, it } from 'vitest';
-import { bodyOf, headersOf, scenario } from '../../bench/scenarios.ts';
+import { bodyOf, headersOf, scenario } from '../../bench/lib/scenarios.ts';
 import { parseJson } from '../../src/json/exact-json.ts';
 
 describe('bodyOf', () => {

@@ -1,5 +1,5 @@
 // `plantstore mock` is read without yargs when its command line is plainly well-formed (start-up:
-// importing yargs is ~100 ms). That path must accept only what yargs accepts, with the same values.
+// docs/performance.md §9). That path must accept only what yargs accepts, with the same values.
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { mockCommand, quickMockArgs, type MockArgs } from '../../src/cli/commands/mock.ts';

@@ -1,4 +1,4 @@
-import type { LoadResult } from '../../bench/load-generator.ts';
+import type { LoadResult } from '../../bench/lib/load.ts';
 
 /** A load generator's result at `requestsPerSecond` over 5 s, every create a 200; `extra` overrides any field. */
 export function loadResult(requestsPerSecond: number, extra: Partial<LoadResult> = {}): LoadResult {

@@ -1,16 +1,16 @@
 // A small Vite app around the packaged plantstore/msw, for tests that open it in Chromium: the
-// package as it ships (bench/built-package.ts) and msw linked into its node_modules, MSW's worker
+// package as it ships (bench/msw/built-package.ts) and msw linked into its node_modules, MSW's worker
 // in public/ (as `npx msw init public` leaves it), the given files written, Vite's build() run,
 // the result served on 127.0.0.1.
 import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'vite';
-import { builtPackage } from '../../bench/built-package.ts';
-import { mswFolder } from '../../bench/browser-bundle.ts';
+import { builtPackage } from '../../bench/msw/built-package.ts';
+import { mswFolder } from '../../bench/msw/browser-bundle.ts';
 import { serveFolder, type StaticServer } from './static-server.ts';
 import { tempDir } from './temp-dir.ts';
 
-// The page bundles the engine and MSW in one chunk (~1 MB minified, bench/bundle-size.ts), past
+// The page bundles the engine and MSW in one chunk (~1 MB minified, bench/msw/bundle-size.ts), past
 // Vite's 500 kB advice; a test page has no reason to split it.
 const CHUNK_WARNING_KB = 2048;
 

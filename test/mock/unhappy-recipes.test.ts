@@ -1,6 +1,6 @@
 // The README's unhappy-path recipes, as written there: a frontend's loading state under a delay,
 // and its retry after a fault, in vitest with the MSW handlers and against the HTTP mock.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setupServer } from 'msw/node';
 import { createHandlers } from '../../src/msw/handlers.ts';
 import { startMockServer, type MockServer } from '../../src/mock/server.ts';
@@ -39,6 +39,7 @@ describe('vitest with the MSW handlers', () => {
     server.listen({ onUnhandledRequest: 'error' });
   });
   afterEach(() => {
+    vi.useRealTimers();
     handlers.switches.clear();
     handlers.journal.clear();
   });
@@ -46,10 +47,13 @@ describe('vitest with the MSW handlers', () => {
 
   // --- README: the two tests ---
   it('shows the spinner while the plants load', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] }); // msw's delay() waits on setTimeout
     handlers.switches.set('GET /plants', { latency: 300 });
     const view: { loading?: boolean; plants?: unknown } = {};
     const loading = loadPlants('https://api.example.test', view);
+    await vi.advanceTimersByTimeAsync(299);
     expect(view.loading).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
     await loading;
     expect(view).toEqual({ loading: false, plants: [] });
   });

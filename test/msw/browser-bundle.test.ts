@@ -5,14 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackage } from '../../bench/built-package.ts';
+import { builtPackage } from '../../bench/msw/built-package.ts';
 import {
   bundleForBrowser,
   HANDLERS_ENTRY,
   mswFolder,
   PAGE_ENTRY,
   type BrowserBundle,
-} from '../../bench/browser-bundle.ts';
+} from '../../bench/msw/browser-bundle.ts';
 
 const NODE_SPECIFIER =
   /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](?:node:[^"']+|fs|path|url|crypto|module|v8|vm|buffer|util|os|stream|http|https|net|tls|zlib|worker_threads|child_process)["']/;

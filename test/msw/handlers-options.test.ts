@@ -74,6 +74,14 @@ describe('createHandlers', () => {
     );
   });
 
+  it('refuses a missing or unreadable spec with one clear error, not a TypeError', async () => {
+    for (const spec of [undefined, {}, 42]) {
+      const made = createHandlers({ spec } as unknown as CreateHandlersOptions);
+      await expect(made).rejects.toMatchObject({ name: 'PlantstoreError', code: 'SPEC_INVALID' });
+      await expect(made).rejects.toThrow('createHandlers needs `spec`');
+    }
+  });
+
   it('keeps state in Web Storage across handler sets, exact int64 included, and starts empty without persist', async () => {
     const storage = new MemoryStorage();
     await serve({ persist: { storage } });

@@ -14,7 +14,7 @@ import { copyFileSync, cpSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtPackage } from '../../bench/built-package.ts';
+import { builtPackage } from '../../bench/msw/built-package.ts';
 import { CHROMIUM, warnIfNoChromium } from '../helpers/chromium.ts';
 import { serveFolder } from '../helpers/static-server.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

@@ -1,6 +1,6 @@
 // The README's vitest recipe, followed in a fresh TypeScript project: its files are taken from the
 // README's own code blocks (each names its path on its first line), its commands are the README's
-// (the install as links: the package as it ships, bench/built-package.ts, and this checkout's msw and
+// (the install as links: the package as it ships, bench/msw/built-package.ts, and this checkout's msw and
 // vitest), and the project's own test of its API sits beside them (test/msw/vitest-recipe/src/plants.spec.ts, a name
 // this suite's own run leaves alone). The
 // project must type-check under a strict tsconfig (skipLibCheck off, so the written .d.ts is
@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackage } from '../../bench/built-package.ts';
+import { builtPackage } from '../../bench/msw/built-package.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const root = resolve('.');

@@ -23,7 +23,9 @@ const builder = (y: Argv) =>
       'Join the reports of a 4-job CI matrix',
     )
     .epilogue(
-      "Exit codes: as the whole run's verify would: 0 every case passed; 1 a case failed; 3 a shard's server stopped answering; 2 the files are not the shards of one run (a shard missing or twice, another seed, document or plantstore version).",
+      "Exit codes: as the whole run's verify would: 0 every case passed; 1 a case failed; 3 a shard's server " +
+        'stopped answering; 2 the files are not the shards of one run (a shard missing or twice, another seed, ' +
+        'document or plantstore version).',
     );
 
 type MergeArgs = Awaited<ReturnType<typeof builder>['argv']>;

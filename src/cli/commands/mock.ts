@@ -46,7 +46,8 @@ const OPTIONS = {
     choices: ABSENT_ITEM_MODES,
     default: d.absentItems,
     describe:
-      'An item not stored, where its operation declares no 404: document (its lowest 2xx, as Prism) or 404 (undeclared)',
+      'An item not stored, where its operation declares no 404: ' +
+      'document (its lowest 2xx, as Prism) or 404 (undeclared)',
   },
   seed: { type: 'number', default: d.seed, describe: 'Seed for generated response bodies (Prefer: dynamic=true)' },
   'log-format': { choices: LOG_FORMATS, default: d.logFormat, describe: 'Request log format (to stderr)' },
@@ -62,7 +63,8 @@ const OPTIONS = {
     type: 'number',
     default: d.maxConnections,
     describe:
-      'Most connections open at once; past it the oldest idle one is closed to make room (the new one, when none is idle)',
+      'Most connections open at once; past it the oldest idle one is closed to make room ' +
+      '(the new one, when none is idle)',
   },
   'max-state-mb': {
     type: 'number',
@@ -90,7 +92,8 @@ const OPTIONS = {
   state: {
     type: 'string',
     describe:
-      'redis://host:port/db: keep state in Redis, shared by every mock of the document on it (needs: npm install ioredis)',
+      'redis://host:port/db: keep state in Redis, shared by every mock of the document on it ' +
+      '(needs: npm install ioredis)',
   },
   'state-prefix': {
     type: 'string',
@@ -111,7 +114,8 @@ const OPTIONS = {
     type: 'number',
     default: d.faultRate,
     describe:
-      'Answer this share of requests (0.05: 5%) with a declared 5xx or 429, or a reset, close or cut body; drawn by --seed',
+      'Answer this share of requests (0.05: 5%) with a declared 5xx or 429, or a reset, close or cut body; ' +
+      'drawn by --seed',
   },
   watch: {
     type: 'boolean',
@@ -197,7 +201,8 @@ const width = Math.max(...Object.keys(ADMIN_ENDPOINTS).map((route) => route.leng
 const EPILOGUE = [
   'Admin API, under /__mock/ (plain JSON, outside the document; GET /__mock/ lists it):',
   ...Object.entries(ADMIN_ENDPOINTS).map(([route, what]) => `  ${route.padEnd(width)}  ${what}`),
-  `  ${'GET|PUT /__mock/switches'.padEnd(width)}  latency and fault per operation: {"GET /plants": {"latency": "800", "fault": "reset"}}`,
+  `  ${'GET|PUT /__mock/switches'.padEnd(width)}  latency and fault per operation: ` +
+    '{"GET /plants": {"latency": "800", "fault": "reset"}}',
   'Open /__mock/ in a browser for a page of the recent requests (and why one was refused), the',
   'state (seed, reset) and the switches.',
   'Open on loopback. Beyond it (--host 0.0.0.0) it answers 401 until the mock has an admin token',
@@ -234,7 +239,8 @@ const builder = (y: Argv) =>
     .example('$0 mock --state-file plants.log', 'Keep created plants across restarts')
     .example('$0 mock --state redis://127.0.0.1:6379/0 --port 4011', 'Replicas on one Redis act as one mock')
     .example(
-      '$0 mock --spec test/documents/plant-store-grown.yaml --webhook-url http://127.0.0.1:9000/hooks --isolate-by token',
+      '$0 mock --spec test/documents/plant-store-grown.yaml --webhook-url http://127.0.0.1:9000/hooks ' +
+        '--isolate-by token',
       'Deliver webhooks; one state per token',
     )
     .epilogue(EPILOGUE);
@@ -255,8 +261,9 @@ const QUICK_CONFIG = Object.fromEntries(
 /**
  * `plantstore mock` read without yargs, when the command line is plainly well-formed: long flags
  * (`--port 8080`, `--port=8080`, `--no-cors`), `-p N` and `-q`, whole-number values, known choices,
- * each flag once (but --token). Importing yargs is ~100 ms of a ~300 ms start-up (README,
- * Performance), so the mock's most common start skips it. Anything else (help, version, an unknown
+ * each flag once (but --token). Going through yargs (and the other commands it loads) about doubles
+ * the mock's time to a first answer (fast path: see docs/performance.md §9), so the most common
+ * start skips it. Anything else (help, version, an unknown
  * or repeated flag, a value yargs would read differently or refuse) returns undefined and goes to
  * yargs, which stays the one judge of usage: this path only ever accepts what yargs accepts, with
  * the same values (a test compares the two on many command lines).
@@ -295,7 +302,8 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
   for (const [name, value] of Object.entries(parsed.values)) {
     const option = ALL[name];
     if (option.type === 'number') {
-      if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) return undefined; // 1e3, 0x10, -1, 1.5: yargs's reading
+      // 1e3, 0x10, -1, 1.5: yargs's reading.
+      if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) return undefined;
       argv[name] = Number(value);
     } else if (option.choices !== undefined) {
       if (typeof value !== 'string' || !option.choices.includes(value)) return undefined;
@@ -314,9 +322,15 @@ export function quickMockArgs(args: readonly string[]): MockArgs | undefined {
 function adminBanner(url: string, host: string, on: boolean, token: string | undefined): string {
   if (!on) return 'admin API: off (--no-admin)';
   if (token)
-    return `admin API: ${url}/__mock/  (state, requests, switches; a page in a browser; send the admin token as a bearer token)`;
+    return (
+      `admin API: ${url}/__mock/  ` +
+      '(state, requests, switches; a page in a browser; send the admin token as a bearer token)'
+    );
   if (!isLoopback(host))
-    return `admin API: locked, since the mock listens on ${host} and no --admin-token (or PLANTSTORE_ADMIN_TOKEN) was given`;
+    return (
+      `admin API: locked, since the mock listens on ${host} ` +
+      'and no --admin-token (or PLANTSTORE_ADMIN_TOKEN) was given'
+    );
   return `admin API: ${url}/__mock/  (state, requests, switches; open it in a browser for a page)`;
 }
 
@@ -369,7 +383,8 @@ export const mockCommand = {
       `plantstore mock: ${ops.length} operation${ops.length === 1 ? '' : 's'} (${listed}) on ${server.url}\n`,
     );
     process.stderr.write(
-      `${adminBanner(server.url, argv.host, argv.admin, argv['admin-token'] ?? process.env.PLANTSTORE_ADMIN_TOKEN)}  Ctrl-C to stop\n`,
+      `${adminBanner(server.url, argv.host, argv.admin, argv['admin-token'] ?? process.env.PLANTSTORE_ADMIN_TOKEN)}` +
+        '  Ctrl-C to stop\n',
     );
     // One shutdown, whatever asks for it and however often (Ctrl-C, then the SIGTERM of a
     // supervisor that lost patience; bin/plantstore.js when the process that started it is gone).

@@ -30,7 +30,8 @@ const builder = (y: Argv) =>
       type: 'boolean',
       default: d.errors,
       describe:
-        "Refuse an invalid request with the mock's own 4xx (not forwarded); turn an answer that breaks the contract into a 502",
+        "Refuse an invalid request with the mock's own 4xx (not forwarded); turn an answer that breaks the " +
+        'contract into a 502',
     })
     .option('record', {
       type: 'string',
@@ -41,13 +42,15 @@ const builder = (y: Argv) =>
       type: 'boolean',
       default: d.recordSkipViolations,
       describe:
-        'With --record: leave out exchanges that break the contract (by default they are recorded, expecting what the contract says, with the violations as comments)',
+        'With --record: leave out exchanges that break the contract (by default they are recorded, expecting ' +
+        'what the contract says, with the violations as comments)',
     })
     .option('mock-missing', {
       type: 'boolean',
       default: d.mockMissing,
       describe:
-        'Answer from the stateful mock where the upstream lacks a documented operation (404, 405, 501, or connection refused)',
+        'Answer from the stateful mock where the upstream lacks a documented operation (404, 405, 501, or ' +
+        'connection refused)',
     })
     .option('ca', { type: 'string', describe: 'PEM file of a certificate to trust (self-signed HTTPS upstream)' })
     .option('timeout', {
@@ -147,7 +150,8 @@ export const proxyCommand = {
         .join(', ');
       // The banner goes out even with --quiet: with --port 0 it is the only way to learn the port.
       process.stderr.write(
-        `plantstore proxy: ${proxy.url} -> ${argv.upstream}${modes ? ` (${modes})` : ''}\nviolations: ${proxy.url}/__mock/violations  exchanges: ${proxy.url}/__mock/requests  Ctrl-C to stop\n`,
+        `plantstore proxy: ${proxy.url} -> ${argv.upstream}${modes ? ` (${modes})` : ''}\n` +
+          `violations: ${proxy.url}/__mock/violations  exchanges: ${proxy.url}/__mock/requests  Ctrl-C to stop\n`,
       );
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {

@@ -22,7 +22,8 @@ const builder = (y: Argv) =>
       type: 'boolean',
       default: false,
       describe:
-        'Print the resource map instead: each collection, item path, key, list envelope, paging, encodings, field mapping, kept or not',
+        'Print the resource map instead: each collection, item path, key, list envelope, paging, encodings, ' +
+        'field mapping, kept or not',
     })
     .option('strict', {
       type: 'boolean',

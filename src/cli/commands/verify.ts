@@ -21,7 +21,8 @@ const builder = (y: Argv) =>
       type: 'string',
       array: true,
       describe:
-        'Credentials of generated requests per security scheme: NAME=VALUE (bearer/oauth2: the token; basic: USER:PASSWORD; apiKey: the key); repeatable, redacted from every report',
+        'Credentials of generated requests per security scheme: NAME=VALUE (bearer/oauth2: the token; basic: ' +
+        'USER:PASSWORD; apiKey: the key); repeatable, redacted from every report',
     })
     .option('fixtures', {
       type: 'string',
@@ -33,13 +34,15 @@ const builder = (y: Argv) =>
       type: 'number',
       default: 0,
       describe:
-        'Valid generated requests per operation (parameters, bodies, credentials), plus the negative cases and N create/read/list/replace/delete sequences per collection (0: none)',
+        'Valid generated requests per operation (parameters, bodies, credentials), plus the negative cases and N ' +
+        'create/read/list/replace/delete sequences per collection (0: none)',
     })
     .option('hostile', {
       type: 'number',
       defaultDescription: 'the --generate count',
       describe:
-        'Hostile requests per operation beside the valid ones: boundary and huge numbers, wrong types, a repeated query key, odd strings, format near-misses, bodies that are not JSON (0: none)',
+        'Hostile requests per operation beside the valid ones: boundary and huge numbers, wrong types, a ' +
+        'repeated query key, odd strings, format near-misses, bodies that are not JSON (0: none)',
     })
     .option('time-limit', {
       type: 'number',
@@ -71,7 +74,8 @@ const builder = (y: Argv) =>
     .option('shard', {
       type: 'string',
       describe:
-        'Run only part i of n of the cases (a CI matrix job); write --json, then join the parts with plantstore merge-reports',
+        'Run only part i of n of the cases (a CI matrix job); write --json, then join the parts with plantstore ' +
+        'merge-reports',
     })
     .option('bail', { type: 'boolean', default: false, describe: 'Stop starting cases after the first failure' })
     .option('filter', {
@@ -96,7 +100,8 @@ const builder = (y: Argv) =>
     .option('html', {
       type: 'string',
       describe:
-        'Also write a self-contained HTML page to FILE: summary, cases by operation, failures with request, answer, diff and curl, operations no case covered',
+        'Also write a self-contained HTML page to FILE: summary, cases by operation, failures with request, ' +
+        'answer, diff and curl, operations no case covered',
     })
     .option('exchanges', {
       type: 'string',
@@ -124,7 +129,9 @@ const builder = (y: Argv) =>
       'Generated cases for another document, with its credentials',
     )
     .epilogue(
-      'Exit codes: 0 every case passed; 1 a case failed; 2 a usage or configuration error (no case was run); 3 the server could not be reached (refused, unresolved, TLS), or stopped answering part-way (3 cases in a row without an answer: the rest are skipped).',
+      'Exit codes: 0 every case passed; 1 a case failed; 2 a usage or configuration error (no case was run); 3 ' +
+        'the server could not be reached (refused, unresolved, TLS), or stopped answering part-way (3 cases in a ' +
+        'row without an answer: the rest are skipped).',
     );
 
 type VerifyArgs = Awaited<ReturnType<typeof builder>['argv']>;

@@ -1,8 +1,9 @@
 // The request journal behind GET /__mock/requests: a fixed-size ring buffer, so a long run keeps
 // memory flat. A request is noted as it was (its header object as Node parsed it, its raw query,
 // its time as a number) and made into an entry only when someone reads the journal: redacting and
-// formatting every request as it ended cost the mock ~5% of its rate (docs/performance.md), and
-// most are never read. Nothing leaves the journal unredacted: entries() is its only way out.
+// formatting every request as it ended cost the mock a share of its rate (fast path: see
+// docs/performance.md §10.7), and most are never read. Nothing leaves the journal unredacted:
+// entries() is its only way out.
 import { CREDENTIAL_HEADERS, CREDENTIAL_QUERY } from '../../http/credential-headers.ts';
 import { isoTimestamp } from '../../log/clock.ts';
 

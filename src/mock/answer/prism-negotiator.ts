@@ -1,5 +1,6 @@
 // Prism's negotiator and its transform of a document into Prism's operations, loaded on first
-// use: importing prism-http costs ~650 ms, more than the mock's whole start-up budget.
+// use: importing prism-http costs more than the mock's whole start-up (fast path: see
+// docs/performance.md §10.8).
 import { createRequire } from 'node:module';
 
 export type Either = { _tag: 'Left'; left: Error & { detail?: string } } | { _tag: 'Right'; right: { code: string } };
