@@ -5,7 +5,7 @@
 // and Twilio's updates do). Collections may be nested (/users/{user_id}/playlists: kept per
 // parent) and paths may end in an extension (/Calls/{Sid}.json). The map is plain data, printed by
 // `plantstore spec --resources`; the mock reads it and never rediscovers it per request.
-import { declaredStatuses, jsonContent, type MediaContent, type Operation, type ParameterSpec } from './operations.ts';
+import { jsonContent, type MediaContent, type Operation, type ParameterSpec } from './operations.ts';
 import { getAtPointer } from './json-pointer.ts';
 import { singular } from './english.ts';
 import { objectShape, resolveSchema } from './schema-shape.ts';
@@ -88,8 +88,6 @@ export interface ResourceBinding {
   anyParent: boolean;
   /** The collection holds one item per parent, on its own path (no key in the path). */
   singleton?: boolean;
-  /** A PUT that creates the item its path names when none is stored. */
-  putCreates?: boolean;
   /** The field this operation's request body wraps the item in (taken off before storing). */
   requestEnvelope?: string;
   /** The field this operation's answer wraps the item in (the record is answered inside it). */
@@ -275,7 +273,7 @@ export function bindResources(operations: Operation[], document: unknown): Map<O
   return buildResourceMap(operations, document).bindings;
 }
 
-type Envelopes = Pick<ResourceBinding, 'requestEnvelope' | 'answerEnvelope' | 'putCreates'>;
+type Envelopes = Pick<ResourceBinding, 'requestEnvelope' | 'answerEnvelope'>;
 
 function describeResource(
   members: Candidate[],
@@ -412,15 +410,9 @@ function describeResource(
   const operations: Partial<Record<ResourceRole, string[]>> = {};
   for (const m of members) (operations[m.role] ??= []).push(m.operation.id);
   const location = creates.some((c) => declaresLocation(c.operation, document));
-  // A PUT on an item path creates the item it names when absent (RFC 9110 §9.3.4) where it declares a 201, or
-  // where nothing else creates the collection's items (GitHub's `PUT .../secrets/{secret_name}`).
-  const putters = items.filter(
-    (m) => m.role === 'replace' && (creates.length === 0 || declaredStatuses(m.operation).includes(201)),
-  );
-  const makers = [...creates, ...putters];
-  const kept = makers.length > 0;
+  const kept = creates.length > 0;
   const why = kept
-    ? `kept: ${makers.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
+    ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
     : `answered from the document: no create (a POST of an object on ${collection})`;
   const singleton = members.some((m) => m.single);
   const resource: Resource = {
@@ -443,7 +435,6 @@ function describeResource(
     fieldMap,
     parentFields,
   };
-  for (const putter of putters) envelopes.set(putter, { ...envelopes.get(putter), putCreates: true });
   return { resource, envelopes };
 }
 

@@ -228,9 +228,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
             reply.response = withHeader(reply.response, 'location', itemLocation(binding, context.params, result.key));
           return reply;
         };
-        // A PUT that created its item answers the 201 it declares rather than its update's 200.
-        const status = binding.role === 'replace' && declaredStatuses(operation).includes(201) ? 201 : success;
-        const reply = itemReply(context, status, result.record, result.plain);
+        const reply = itemReply(context, success, result.record, result.plain);
         return reply instanceof Promise ? reply.then(done) : done(reply);
       }
       case 'exists':
@@ -256,13 +254,8 @@ export function createAnswers(setup: AnswersSetup): Answers {
       case 'replaced':
       case 'removed': {
         const done = (reply: StateReply) => ({ ...reply, changed: result.record });
-        // A PUT that may create (201) and here replaced answers its other success status (a 200 or 204).
-        const status =
-          result.kind === 'replaced' && binding.putCreates
-            ? (declaredStatuses(operation).find((s) => s >= 200 && s < 300 && s !== 201) ?? success)
-            : success;
-        if (noContent(operation, status)) return done(responder.json(request, operation, status, undefined));
-        const reply = itemReply(context, status, result.record);
+        if (noContent(operation, success)) return done(responder.json(request, operation, success, undefined));
+        const reply = itemReply(context, success, result.record);
         return reply instanceof Promise ? reply.then(done) : done(reply);
       }
     }

@@ -171,35 +171,6 @@ function create(
   return pending ? pending.then(() => result) : result;
 }
 
-/** A PUT on an absent item that creates it (resources.ts): the body, keyed by the path's key. */
-function putCreate(
-  store: StateStore,
-  context: StateContext,
-  hooks: StateHooks,
-  fields: ServerField[] | undefined,
-  collection: string,
-  key: string,
-): StateResult | Promise<StateResult> {
-  const { binding } = context;
-  const item = unwrapped(context.body, binding);
-  const record: StoredRecord = { ...renamed((isRecord(item) ? item : {}) as StoredRecord, binding.resource.fieldMap) };
-  const { keyField } = binding;
-  if (keyField !== undefined)
-    record[keyField] = binding.keyType === 'integer' && /^-?\d{1,15}$/.test(key) ? Number(key) : key;
-  for (let i = 0; i < binding.parentParams.length; i++) {
-    const field = binding.resource.parentFields[i];
-    if (field && !Object.hasOwn(record, field)) record[field] = context.params[binding.parentParams[i]];
-  }
-  try {
-    if (fields !== undefined) hooks.fields.fill(record, fields, collection, freeIn(store, collection));
-    if (!store.insert(collection, key, record)) return { kind: 'exists', key };
-  } catch (error) {
-    return full(error);
-  }
-  hooks.tombstones.revive(store, collection, key);
-  return whenDurable(store, { kind: 'created', record, key, collection });
-}
-
 /** The key a singleton's one item is stored under (resources.ts): its path names no key. */
 export const SINGLE_KEY = '-';
 
@@ -325,8 +296,6 @@ function itemAction(
   if (key === undefined) return { kind: 'absent', key: named, deleted: false };
   const collection = binding.anyParent ? findCollection(store, binding, key) : collectionOf(binding, context.params);
   const existing = collection === undefined ? undefined : store.get(collection, key);
-  if (collection !== undefined && !existing && binding.putCreates && binding.role === 'replace')
-    return putCreate(store, context, hooks, fields, collection, key);
   if (collection === undefined || !existing)
     return { kind: 'absent', key, deleted: hooks.tombstones.has(store, collection ?? binding.collection, key) };
   switch (binding.role) {
