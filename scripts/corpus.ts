@@ -142,7 +142,8 @@ main().then(
   },
   (error: Error) => {
     killAll();
-    say(`corpus: ${error.stack ?? error.message}`);
+    // A harness that cannot be had says why in one line; anything else is a bug, with its stack.
+    say(error.name === 'HarnessUnavailable' ? error.message : `corpus: ${error.stack ?? error.message}`);
     process.exitCode = 1;
   },
 );

@@ -47,6 +47,11 @@ export function resolve(doc: Json, node: Json, pointer: string): { value: Json; 
   return { value: node, pointer };
 }
 
+const parameterPointers = new WeakMap<object, string>();
+
+/** The JSON pointer of a parameter of a loaded document's operation (its schema is at `/schema` under it). */
+export const parameterPointer = (parameter: Json): string | undefined => parameterPointers.get(parameter);
+
 export async function loadDocument(file: string): Promise<LoadedDocument> {
   const doc: Json = await SwaggerParser.bundle(file);
   const declared = String(doc?.openapi ?? doc?.swagger ?? '');
@@ -59,9 +64,23 @@ export async function loadDocument(file: string): Promise<LoadedDocument> {
       const operation = item.value[method];
       if (!operation || typeof operation !== 'object') continue;
       const byKey = new Map<string, Json>();
-      for (const raw of [...(item.value.parameters ?? []), ...(operation.parameters ?? [])]) {
-        const parameter = resolve(doc, raw, '').value;
-        if (parameter && typeof parameter === 'object') byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+      const declared = [
+        ...(item.value.parameters ?? []).map((raw: Json, i: number) => [raw, `${item.pointer}/parameters/${i}`]),
+        ...(operation.parameters ?? []).map((raw: Json, i: number) => [
+          raw,
+          `${item.pointer}/${method}/parameters/${i}`,
+        ]),
+      ];
+      for (const [raw, at] of declared) {
+        const { value: target, pointer } = resolve(doc, raw, at);
+        if (!target || typeof target !== 'object') continue;
+        // A reference's siblings (`$ref: Filter.yaml` with `required: true`, Redocly's starter) win over its target's,
+        // as json-schema-ref-parser (and so Prism) and plantstore read them, although OpenAPI 3.0 says to ignore them.
+        const { $ref: _ref, ...siblings } = raw ?? {};
+        const parameter =
+          raw?.$ref !== undefined && Object.keys(siblings).length > 0 ? { ...target, ...siblings } : target;
+        byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+        parameterPointers.set(parameter, pointer);
       }
       operations.push({
         method,

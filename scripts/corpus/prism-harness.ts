@@ -128,14 +128,44 @@ export interface HarnessResult {
   missed: Array<{ name: string; test: string; expected: number; got: number | string }>;
 }
 
-/** The scenarios' folder in the cache, downloaded and unpacked the first time. */
-export async function harnessFolder(cacheDir: string, say: (line: string) => void): Promise<string> {
+/** Why the scenarios cannot be had (no network to GitHub, a wrong PLANTSTORE_PRISM_DIR): said in one line. */
+export class HarnessUnavailable extends Error {
+  override name = 'HarnessUnavailable';
+}
+
+/**
+ * The scenarios' folder: `$PLANTSTORE_PRISM_DIR/test-harness/specs` when that names a clone of Prism (for a machine
+ * without access to github.com), else the cache's copy, downloaded and unpacked the first time.
+ */
+export async function harnessFolder(
+  cacheDir: string,
+  say: (line: string) => void,
+  archiveUrl = ARCHIVE,
+  clone = process.env.PLANTSTORE_PRISM_DIR,
+): Promise<string> {
+  if (clone) {
+    const specs = join(clone, 'test-harness', 'specs');
+    if (existsSync(specs)) return specs;
+    throw new HarnessUnavailable(
+      `prism-harness: PLANTSTORE_PRISM_DIR=${clone} has no test-harness/specs; point it at a clone of stoplightio/prism (${PRISM_RELEASE})`,
+    );
+  }
   const dir = join(cacheDir, `prism_${PRISM_RELEASE}`);
   const specs = join(dir, 'test-harness', 'specs');
   if (existsSync(specs)) return specs;
   say(`prism-harness: fetching Prism ${PRISM_RELEASE}'s source archive into ${dir} (once) ...`);
-  const response = await fetch(ARCHIVE);
-  if (!response.ok) throw new Error(`prism-harness: ${ARCHIVE} answered ${response.status}`);
+  const cannot = (why: string) =>
+    new HarnessUnavailable(
+      `prism-harness: cannot download ${archiveUrl} (${why}); without access to it, set PLANTSTORE_PRISM_DIR to a clone of stoplightio/prism at ${PRISM_RELEASE}`,
+    );
+  let response: Response;
+  try {
+    response = await fetch(archiveUrl, { signal: AbortSignal.timeout(300_000) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw cannot(cause?.code ?? cause?.message ?? (error as Error).message);
+  }
+  if (!response.ok) throw cannot(`it answered ${response.status}`);
   mkdirSync(cacheDir, { recursive: true });
   const archive = join(cacheDir, `prism-${PRISM_RELEASE}.tar.gz`);
   writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
@@ -143,9 +173,21 @@ export async function harnessFolder(cacheDir: string, say: (line: string) => voi
   const scratch = `${dir}.partial`;
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
-  execFileSync('tar', ['xzf', archive, '-C', scratch, '--strip-components=1', '--wildcards', '*/test-harness/specs'], {
-    stdio: 'inherit',
-  });
+  try {
+    execFileSync(
+      'tar',
+      ['xzf', archive, '-C', scratch, '--strip-components=1', '--wildcards', '*/test-harness/specs'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+  } catch (error) {
+    rmSync(archive, { force: true });
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? '')
+      .trim()
+      .split('\n')[0];
+    throw cannot(`the archive does not unpack: ${stderr || (error as Error).message}`);
+  }
   rmSync(dir, { recursive: true, force: true });
   renameSync(scratch, dir);
   rmSync(archive, { force: true });

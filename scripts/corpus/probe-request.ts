@@ -3,8 +3,9 @@
 // the operation's security. Values are the document's own examples where they validate, else
 // samples from openapi-sampler (an independent generator: plantstore's is json-schema-faker).
 import { sample } from 'openapi-sampler';
-import { pointerOf, resolve, type Json, type LoadedDocument, type Operation } from './document.ts';
+import { parameterPointer, pointerOf, resolve, type Json, type LoadedDocument, type Operation } from './document.ts';
 import { isJsonMedia } from './judge.ts';
+import { repairSample } from './repair-sample.ts';
 import type { SchemaJudge } from './schema-judge.ts';
 
 export interface ProbeRequest {
@@ -42,8 +43,21 @@ function firstExample(holder: Json, doc: Json): unknown[] {
   return found;
 }
 
-export function parameterValue(parameter: Json, doc: Json): unknown {
+/**
+ * A parameter's value: its first example, else a sample. Given the request judge, the first that validates, else a
+ * sample repaired by the judge's findings (repair-sample.ts).
+ */
+export function parameterValue(parameter: Json, doc: Json, requests?: SchemaJudge): unknown {
   const examples = firstExample(parameter, doc);
+  const at = parameterPointer(parameter);
+  if (requests && parameter.schema && at !== undefined) {
+    const pointer = `${at}/schema`;
+    const sampled = sampleOf(parameter.schema, doc);
+    const valid = [...examples, sampled].find((c) => c !== undefined && requests.validate(pointer, c).ok);
+    if (valid !== undefined) return valid;
+    const repaired = repairSample(requests, pointer, examples[0] ?? sampled);
+    if (repaired !== undefined) return repaired;
+  }
   if (examples.length > 0) return examples[0];
   if (parameter.schema) return sampleOf(parameter.schema, doc) ?? 'probe';
   const media = Object.values<Json>(parameter.content ?? {})[0];
@@ -225,11 +239,27 @@ export function planBody(
   const media = body.value.content[mediaKey] ?? {};
   const schemaPointer = `${body.pointer}/content/${pointerOf(mediaKey).slice(2)}/schema`;
   const generated = sampleOf(media.schema, doc);
-  // A sample of the required properties alone is the fallback where a full one breaks a rule.
-  const candidates = [...firstExample(media, doc), generated, sampleOf(media.schema, doc, true)];
-  const valid = media.schema
-    ? candidates.find((c) => c !== undefined && requests.validate(schemaPointer, c).ok)
-    : candidates[0];
+  const examples = firstExample(media, doc);
+  // The declared examples, the full sample, then the full sample repaired by the judge's findings, and last the
+  // sample of the required properties alone (fewer to break, but a thinner request), as it is or repaired.
+  const lean = () => sampleOf(media.schema, doc, true);
+  const fits = (c: unknown) => c !== undefined && requests.validate(schemaPointer, c).ok;
+  let valid: unknown;
+  if (!media.schema) valid = [...examples, generated][0];
+  else
+    for (const next of [
+      ...examples.map((e) => () => e),
+      () => generated,
+      () => repairSample(requests, schemaPointer, generated),
+      lean,
+      () => repairSample(requests, schemaPointer, lean()),
+    ]) {
+      const candidate = next();
+      if (fits(candidate)) {
+        valid = candidate;
+        break;
+      }
+    }
   return {
     mediaKey,
     schemaPointer,
@@ -269,7 +299,7 @@ export function buildProbe(
   for (const parameter of op.parameters) {
     if (parameter.in !== 'path' && parameter.required !== true) continue;
     if (parameter.in === 'path' && parameter.name in pathValues) continue;
-    const value = parameterValue(parameter, doc);
+    const value = parameterValue(parameter, doc, requests);
     if (parameter.in === 'path') path = path.split(`{${parameter.name}}`).join(pathSegment(parameter, value));
     else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
     else if (parameter.in === 'cookie') cookies.push(`${parameter.name}=${encodeURIComponent(scalar(value))}`);

@@ -15,10 +15,43 @@ import {
   type Validators,
 } from '../validation/validator.ts';
 import { buildInvalidExamples, type InvalidExample } from './invalid-examples.ts';
-import { fakerSchema } from './faker-schema.ts';
+import { drawablePattern, fakerSchema } from './faker-schema.ts';
 import type { ExampleTarget } from '../document/resolve-target.ts';
 import { createSeededRandom, mixSeed } from './seeded-random.ts';
 import { widenInteger } from './wide-integers.ts';
+import { separateBranches } from './separate-branches.ts';
+import type { PatternString } from './generation-risk.ts';
+
+/** Draws of a pattern string alone that must all be valid for the generation audit to call it plain. */
+const PATTERN_DRAWS = 8;
+const patternVerdicts = new Map<string, boolean>();
+
+/**
+ * Whether json-schema-faker draws a string with this pattern and these lengths valid every time (generation-risk.ts):
+ * a few draws, checked as the validator checks them (the `u` flag, lengths in code points).
+ */
+export function patternDrawsHold({ pattern, minLength, maxLength }: PatternString): boolean {
+  const key = JSON.stringify([pattern, minLength, maxLength]);
+  let verdict = patternVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = false;
+    try {
+      const regex = new RegExp(pattern, 'u');
+      const schema = { type: 'string', pattern: drawablePattern(pattern), minLength, maxLength } as FakerSchema;
+      verdict = Array.from({ length: PATTERN_DRAWS }, (_, i) => generateSync(schema, { seed: i + 1 })).every(
+        (value) => {
+          if (typeof value !== 'string' || !regex.test(value)) return false;
+          const length = [...value].length;
+          return length >= (minLength ?? 0) && length <= (maxLength ?? Infinity);
+        },
+      );
+    } catch {
+      verdict = false; // a pattern JavaScript cannot read, or a draw that throws: the full audit says why
+    }
+    patternVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
 
 /** Draws per example before giving up: on a duplicate (the schema may allow no more) or an invalid draw. */
 const MAX_ATTEMPTS = 20;
@@ -62,6 +95,8 @@ interface Prepared {
   faker: GenerateOptions;
   /** Set on an entry that draws one branch of its schema's root oneOf/anyOf (never split again). */
   branch?: true;
+  /** A oneOf branch's siblings, which its draws may be changed to fail (separate-branches.ts). */
+  others?: FakerSchema[];
   /** Drawn from the filled view (no empty plain strings). */
   filled: boolean;
 }
@@ -95,6 +130,7 @@ export function createExampleGenerator(
     },
     outputTransform: (value, schema) => widenInteger(value, schema, random),
   };
+  const resolveRef = (ref: string) => (ref.startsWith('#/') ? getAtPointer(spec.document, ref) : undefined);
   const prepared = new Map<string, Prepared>();
   // Distinctness needs each example's text; keeping it saves writing ndjson a second serialization.
   const texts = new WeakMap<object, string>();
@@ -128,8 +164,17 @@ export function createExampleGenerator(
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const drawSeed = mixSeed(seed, index, attempt);
       random.reseed(drawSeed ^ 0x5bd1e995);
-      const value = fake(entry, drawSeed);
-      const verdict = entry.check(value);
+      let value = fake(entry, drawSeed);
+      let verdict = entry.check(value);
+      if (!verdict.ok && entry.others) {
+        const apart = separateBranches(value, entry.schema, entry.others, resolveRef).find(
+          (v) => entry.check(v as JsonValue).ok,
+        );
+        if (apart !== undefined) {
+          value = apart as JsonValue;
+          verdict = { ok: true };
+        }
+      }
       if (!verdict.ok) {
         issues = verdict.issues;
         continue;
@@ -185,9 +230,11 @@ export function createExampleGenerator(
     if (!list) {
       const root = entry.schema as { oneOf?: unknown; anyOf?: unknown };
       const choices = Array.isArray(root.oneOf) ? root.oneOf : Array.isArray(root.anyOf) ? root.anyOf : [];
-      list = choices.map((choice): Prepared => ({
+      const schemas = choices.map((choice) => fakerSchema(choice, merged, false) as FakerSchema);
+      list = choices.map((choice, i): Prepared => ({
         pointer: entry.pointer,
-        schema: fakerSchema(choice, merged, false) as FakerSchema,
+        schema: schemas[i],
+        others: Array.isArray(root.oneOf) ? schemas.filter((_, j) => j !== i) : undefined,
         fakerSchema: drawView(choice, entry.filled),
         check: entry.check,
         faker: { ...base, alwaysFakeOptionals: true },

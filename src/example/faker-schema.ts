@@ -48,6 +48,7 @@ export function fakerSchema(
   if (cached !== undefined) return cached;
   const copy: Node = { ...(schema as Node) };
   const walk = (child: unknown) => fakerSchema(child, done, capped, filled);
+  const tag = (copy.discriminator as Node | undefined)?.propertyName;
   for (const key of ANNOTATIONS) delete copy[key];
   for (const key of Object.keys(copy)) if (key.startsWith('x-')) delete copy[key];
   for (const key of CHILD_MAPS) {
@@ -56,9 +57,13 @@ export function fakerSchema(
       copy[key] = Object.fromEntries(Object.entries(map).map(([name, child]) => [name, walk(child)]));
   }
   for (const key of CHILD_LISTS) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(walk);
+  if (capped && typeof tag === 'string')
+    for (const key of ['oneOf', 'anyOf'] as const)
+      if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map((branch) => withTag(branch, tag));
   for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = walk(copy[key]);
   if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map(walk);
   if (capped) {
+    if (typeof copy.pattern === 'string') copy.pattern = drawablePattern(copy.pattern);
     lowerMaxLength(copy);
     // Arrays likewise: GitHub's deployment records allow 5,000 objects, a body past the mock's 1 MB limit.
     if (typeof copy.maxItems === 'number' && copy.maxItems > MAX_ITEMS)
@@ -68,6 +73,20 @@ export function fakerSchema(
   const result = mergePlain(copy) ?? copy;
   done.set(schema, result);
   return result;
+}
+
+/**
+ * A discriminated branch drawn with its tag: json-schema-faker may leave an optional tag out (Spotify's artists and
+ * tracks, whose `type` enums tell them apart), and a body without it matches every branch whose properties are all
+ * optional, which no oneOf allows.
+ */
+function withTag(branch: unknown, tag: string): unknown {
+  if (branch === null || typeof branch !== 'object' || Array.isArray(branch)) return branch;
+  const node = branch as Node;
+  const properties = node.properties as Node | undefined;
+  const required = Array.isArray(node.required) ? (node.required as string[]) : [];
+  if (!properties || !(tag in properties) || required.includes(tag)) return branch;
+  return { ...node, required: [...required, tag] };
 }
 
 function mergePlain(node: Node): Node | undefined {
@@ -87,6 +106,20 @@ function mergePlain(node: Node): Node | undefined {
     for (const name of (part.required as string[] | undefined) ?? []) if (!required.includes(name)) required.push(name);
   }
   return { type: 'object', properties, required };
+}
+
+/**
+ * A pattern as json-schema-faker can draw it: it reads `\u002F` as the letters `u002F` (AWS's IAM role ARNs), so such
+ * escapes become the characters they stand for, escaped where the pattern syntax needs it. The validator still reads
+ * the pattern as written.
+ */
+export function drawablePattern(pattern: string): string {
+  if (!pattern.includes('\\u')) return pattern;
+  return pattern.replace(/\\(\\|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4}))/g, (whole, _escape, braced, hex) => {
+    if (braced === undefined && hex === undefined) return whole; // an escaped backslash
+    const char = String.fromCodePoint(parseInt(braced ?? hex, 16));
+    return /[\\^$.|?*+()[\]{}/-]/.test(char) ? `\\${char}` : char;
+  });
 }
 
 /** json-schema-faker's range for a string without maxLength, when the declared maxLength is wider. */

@@ -16,7 +16,7 @@ import type { ValidateFunction } from 'ajv';
 import { derivedCacheOf, writeAtomically } from '../document/spec-cache.ts';
 
 // Bump when the view of the document (schema-view.ts), the Ajv options or the keywords change.
-const FORMAT = 2;
+const FORMAT = 3;
 const SUFFIX = '.validators.js';
 const V8_SUFFIX = '.validators.v8';
 const DIGEST_BYTES = 32;

@@ -91,7 +91,9 @@ export function prepareForValidation<T extends object>(bundled: T): T {
         delete source.oneOf;
       }
     }
-    for (const [key, value] of Object.entries(source)) if (names || !VALUES.has(key)) visit(value, key);
+    // A map's entries are schemas whatever their names: Azure's resources have a property named `properties`.
+    for (const [key, value] of Object.entries(source))
+      if (names || !VALUES.has(key)) visit(value, names ? undefined : key);
   };
   visit(bundled, undefined);
   return bundled;

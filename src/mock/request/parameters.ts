@@ -45,6 +45,8 @@ export function readParameters(
   if (!prepared) {
     prepared = operation.parameters
       .filter((p) => !(p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())))
+      // A path parameter the path does not name (The Noun Project's `id` on `/icon/{term}`) can never be sent.
+      .filter((p) => !(p.in === 'path' && !operation.path.includes(`{${p.name}}`)))
       .map((p) => prepare(p, document));
     preparedCache.set(operation, prepared);
   }
