@@ -96,7 +96,12 @@ function stringFields(doc: Json, schema: Json, prefix: string[] = [], seen = new
     const items = stringItems(doc, property);
     if (types.includes('string')) fields.push({ path: [...prefix, name], schema: property });
     else if (items) fields.push({ path: [...prefix, name], schema: items, list: true });
-    else if ((types.includes('object') || (types.length === 0 && property.properties)) && prefix.length < 2)
+    // An untyped property made of members (Asana's `data: {allOf: [TaskBase, ...]}`) is an object too.
+    else if (
+      (types.includes('object') ||
+        (types.length === 0 && (property.properties || property.allOf || property.anyOf || property.oneOf))) &&
+      prefix.length < 2
+    )
       fields.push(...stringFields(doc, property, [...prefix, name], seen));
   }
   for (const member of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])])

@@ -44,16 +44,20 @@ export function findInList(
   return { found: arrays.some((array) => array.some(holds)), shape: arrays.length > 0 ? 'wrapped list' : 'no list' };
 }
 
+const KEY_LIKE = /(id|sid|gid|uuid|key|sha|number|slug|name)$/;
+
 /**
  * The created item's id, as a person would find it: the Location header's last segment, else a
  * field of the answer named like the item path's parameter (`{Sid}`: `sid`; `{playlist_id}`:
  * `playlist_id`), else `id`, `uuid`, `sid` or `key`, in the answer or one object down (`{data: {...}}`), else the
- * request's own field of that name (`{username}`: the username sent).
+ * request's own field of that name (`{username}`: the username sent). A value the item path's
+ * parameter refuses (`accepts`: a string where `{gpg_key_id}` is an integer) is passed over.
  */
 export function findId(
   answer: SentAnswer,
   param: string,
   sent: unknown,
+  accepts: (id: string) => boolean = () => true,
 ): { id: string; from: 'location' | 'answer' | 'request' } | undefined {
   if (answer.location) {
     try {
@@ -72,9 +76,10 @@ export function findId(
   // In each object, the parameter's name, then the longest field name it ends with (`{webhook_gid}`: `gid`), then
   // the usual names. Not `name`: an item path that says `{name}` finds it first; elsewhere a name
   // is a label, and reading by it would blame the read for an id the answer left out.
+  // Only a key-like tail counts (`{gpg_key_id}`: `key_id`; `{promotion_code}`: not `code`, a label the client chose).
   const suffix = keys
     .map(([key]) => norm(key))
-    .filter((key) => key.length >= 2 && wanted.endsWith(key))
+    .filter((key) => key.length >= 2 && wanted.endsWith(key) && KEY_LIKE.test(key))
     .sort((a, b) => b.length - a.length)[0];
   const names = [...new Set([wanted, ...(suffix ? [suffix] : []), 'id', 'uuid', 'sid', 'key'])];
   // The answer's own fields before those of an object inside it: a charge's `refunds` may hold a
@@ -82,9 +87,13 @@ export function findId(
   for (const object of objects)
     for (const name of names)
       for (const [key, value] of Object.entries(object))
-        if (norm(key) === name && scalar(value)) return { id: String(value), from: 'answer' };
+        if (norm(key) === name && scalar(value) && accepts(String(value))) return { id: String(value), from: 'answer' };
+  // The key the client sent: named like the parameter, else a usual key name (a body-less 201 after
+  // a create that carried its own `id`, as the OAI petstore's does).
   if (isObject(sent))
-    for (const [key, value] of Object.entries(sent))
-      if (norm(key) === wanted && scalar(value)) return { id: String(value), from: 'request' };
+    for (const name of [wanted, 'id', 'uuid', 'sid', 'key'])
+      for (const [key, value] of Object.entries(sent))
+        if (norm(key) === name && scalar(value) && accepts(String(value)))
+          return { id: String(value), from: 'request' };
   return undefined;
 }

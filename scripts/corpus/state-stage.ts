@@ -5,11 +5,12 @@
 // records whether it held and, when not, a short reason; a collection keeps what was created when
 // the read or the list shows a mark the create sent.
 import { findCollections, type Collection, type CollectionKind } from './collections.ts';
-import type { LoadedDocument, Operation } from './document.ts';
+import { resolve, type LoadedDocument, type Operation } from './document.ts';
 import { markBody, markMaker, type MarkedBody } from './marked-body.ts';
 import { buildProbe, parameterValue, pathSegment } from './probe-request.ts';
 import type { SchemaJudge } from './schema-judge.ts';
 import { send, type SentAnswer } from './send.ts';
+import { showableMarks } from './showable-marks.ts';
 import { findId, findInList, showsMark } from './state-answers.ts';
 
 export const STEPS = ['create', 'read', 'list', 'update', 'delete'] as const;
@@ -53,14 +54,32 @@ const snippet = (answer: SentAnswer) =>
   `${answer.status} ${answer.body.toString('utf8', 0, 160).replace(/\s+/g, ' ').trim()}`.trim();
 const ok2xx = (answer: SentAnswer) => answer.status >= 200 && answer.status < 300;
 
-/** The parent path parameters' values, once per collection: the create's example or sample, serialized. */
+/**
+ * The parent path parameters' values, once per collection: an example or sample, serialized, from
+ * the item's read, the list or the create, in that order (a read may declare a pattern the create
+ * leaves out, as Twilio's `{ConferenceSid}`: its value fits both).
+ */
 function parentValues(loaded: LoadedDocument, collection: Collection): Record<string, string> {
   const values: Record<string, string> = {};
+  const ops = [collection.item?.get, collection.list, collection.create].filter((op) => op !== undefined);
   for (const [, name] of collection.path.matchAll(/\{([^{}]+)\}/g)) {
-    const parameter = collection.create.parameters.find((p) => p.in === 'path' && p.name === name);
+    const declared = (op: Operation) => op.parameters.find((p) => p.in === 'path' && p.name === name);
+    const parameter = ops.map(declared).find((p) => p?.schema?.pattern !== undefined) ?? declared(collection.create);
     values[name] = parameter ? pathSegment(parameter, parameterValue(parameter, loaded.doc)) : 'corpus';
   }
   return values;
+}
+
+/** What the item path's parameter takes, by its declared type: a person would not put a name where a number goes. */
+function acceptsKey(loaded: LoadedDocument, item: NonNullable<Collection['item']>): (id: string) => boolean {
+  const op = item.get ?? item.update ?? item.delete;
+  const parameter = op?.parameters.find((p) => p.in === 'path' && p.name === item.param);
+  const schema = parameter ? resolve(loaded.doc, parameter.schema, '').value : undefined;
+  const types: string[] = Array.isArray(schema?.type) ? schema.type : schema?.type ? [schema.type] : [];
+  if (types.length === 0 || types.includes('string')) return () => true;
+  if (types.includes('integer')) return (id) => /^-?\d+$/.test(id);
+  if (types.includes('number')) return (id) => id.trim() !== '' && Number.isFinite(Number(id));
+  return () => true;
 }
 
 export async function runStateStage(
@@ -133,7 +152,8 @@ async function measure(
   }
   result.steps.create = { ok: true };
   let marks = created.body.marks;
-  const found = item ? findId(createAnswer, item.param, created.body.value) : undefined;
+  let fields = created.body.fields;
+  const found = item ? findId(createAnswer, item.param, created.body.value, acceptsKey(loaded, item)) : undefined;
   if (found) [result.id, result.idFrom] = [found.id, found.from];
   // A key that is itself a mark (`{username}`) is in the read's URL: a mock that echoes the path
   // would show it without keeping anything, so the read must show another mark where there is one.
@@ -141,7 +161,15 @@ async function measure(
     found && all.length > 1 && all.includes(found.id) ? all.filter((m) => m !== found.id) : all;
   const itemValues = found && item ? { ...parents, [item.param]: encodeURIComponent(found.id) } : undefined;
 
-  const read = async (step: string, wanted: string[]): Promise<Step> => {
+  // Only marks the answer's schema can hold count (showable-marks.ts): none left, the step is not measured.
+  const cannotShow = (step: string): Step => ({
+    ok: false,
+    unmeasured: true,
+    reason: `${step}: no marked field is a string field of the answer's schema`,
+  });
+  const read = async (step: string, sent: string[], sentFields: string[][]): Promise<Step> => {
+    const wanted = showableMarks(loaded, item!.get!, sent, sentFields);
+    if (wanted.length === 0) return cannotShow(step);
     const answer = await call(item!.get!, itemValues!);
     if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
     if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
@@ -149,11 +177,18 @@ async function measure(
       return { ok: false, reason: `${step}: ${answer.status} without the mark`, detail: snippet(answer) };
     return { ok: true };
   };
-  const inList = async (step: string, wanted: string[]): Promise<Step & { found?: boolean }> => {
+  const inList = async (step: string, sent: string[], sentFields: string[][]): Promise<Step & { found?: boolean }> => {
+    // A GET on the collection's path that answers one object and no array reads the one item a
+    // singleton holds (GitHub's Pages site): the mark is looked for in that object.
+    const single = collection.kind.list === 'other';
+    const wanted = showableMarks(loaded, list!, sent, sentFields, !single);
+    if (wanted.length === 0) return cannotShow(step);
     const answer = await call(list!, parents);
     if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
     if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
-    const where = findInList(answer, wanted);
+    const where = single
+      ? { found: showsMark(answer, wanted), shape: 'one object (a singleton)' }
+      : findInList(answer, wanted);
     const miss =
       where.shape === 'no list'
         ? 'no array in the answer'
@@ -167,13 +202,16 @@ async function measure(
 
   if (declared.read)
     result.steps.read = itemValues
-      ? await read('read', marks)
+      ? await read('read', marks, fields)
       : { ok: false, reason: "read: no id in the create's answer", detail: snippet(createAnswer) };
   if (declared.list) {
-    const { found: _found, ...step } = await inList('list', marks);
+    const { found: _found, ...step } = await inList('list', marks, fields);
     result.steps.list = step;
   }
   result.kept = result.steps.read?.ok === true || result.steps.list?.ok === true;
+  const shown = [result.steps.read, result.steps.list].filter((step) => step !== undefined);
+  if (shown.length > 0 && shown.every((step) => step.unmeasured))
+    result.unmeasured = "no marked field is a string field of the read's or the list's answer";
   if (!itemValues) return notReached("no id in the create's answer");
 
   if (item!.update) {
@@ -189,10 +227,13 @@ async function measure(
         result.steps.update = { ok: false, reason: `update: ${answer.status}`, detail: snippet(answer) };
       else {
         const check = declared.read
-          ? await read('update, read back', updated.body.marks)
-          : await inList('update, listed', updated.body.marks);
+          ? await read('update, read back', updated.body.marks, updated.body.fields)
+          : await inList('update, listed', updated.body.marks, updated.body.fields);
         result.steps.update = check;
-        if (check.ok) marks = [...marks, ...updated.body.marks];
+        if (check.ok) {
+          marks = [...marks, ...updated.body.marks];
+          fields = [...fields, ...updated.body.fields];
+        }
       }
     }
   }
@@ -214,12 +255,14 @@ async function measure(
         };
       else result.steps.delete = { ok: true };
     } else {
-      const listed = await inList('delete, listed again', marks);
-      result.steps.delete = listed.found
-        ? { ok: false, reason: 'delete, listed again: still in the list', detail: listed.detail }
-        : listed.ok === false && listed.found === false
-          ? { ok: true }
-          : { ok: false, reason: listed.reason, detail: listed.detail };
+      const listed = await inList('delete, listed again', marks, fields);
+      result.steps.delete = listed.unmeasured
+        ? { ...listed, reason: `delete, listed again: ${listed.reason}` }
+        : listed.found
+          ? { ok: false, reason: 'delete, listed again: still in the list', detail: listed.detail }
+          : listed.ok === false && listed.found === false
+            ? { ok: true }
+            : { ok: false, reason: listed.reason, detail: listed.detail };
     }
   }
 }

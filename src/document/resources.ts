@@ -35,6 +35,8 @@ export interface Resource {
   noun: string;
   /** Whether the mock keeps what is created here, and if not, why. */
   kept: boolean;
+  /** One item per parent, read and changed on the collection's own path (GitHub's Pages site of a repository). */
+  singleton?: boolean;
   why: string;
   /** Operation ids by role. */
   operations: Partial<Record<ResourceRole, string[]>>;
@@ -44,6 +46,11 @@ export interface Resource {
   listEnvelope?: ListEnvelope;
   /** The list's paging parameters. */
   paging?: Paging;
+  /**
+   * The field one item sits in where its answers wrap it (`{data: {...}}`, `{message, budget: {...}}`); the same
+   * wrapper around a create's or an update's body is taken off before storing.
+   */
+  itemEnvelope?: string;
   /** The request media types of its creates and updates. */
   encodings: string[];
   /**
@@ -79,6 +86,12 @@ export interface ResourceBinding {
    * found under any parent.
    */
   anyParent: boolean;
+  /** The collection holds one item per parent, on its own path (no key in the path). */
+  singleton?: boolean;
+  /** The field this operation's request body wraps the item in (taken off before storing). */
+  requestEnvelope?: string;
+  /** The field this operation's answer wraps the item in (the record is answered inside it). */
+  answerEnvelope?: string;
   resource: Resource;
 }
 
@@ -133,6 +146,8 @@ interface Candidate {
   operation: Operation;
   role: ResourceRole;
   place: PathPlace;
+  /** A read, replace, merge or remove on the collection's own path: the one item of a singleton, if it is one. */
+  single?: boolean;
 }
 
 function candidateOf(operation: Operation, document: unknown): Candidate | undefined {
@@ -157,6 +172,11 @@ function candidateOf(operation: Operation, document: unknown): Candidate | undef
         findListEnvelope(responseSchema, document, lastSegment(place.collection)))
     )
       return { operation, role: 'list', place };
+    // On a collection's own path, an object read or a change may be of its one item (a singleton).
+    if (operation.method === 'GET' && responseSchema !== undefined && describesObject(responseSchema, document))
+      return { operation, role: 'read', place, single: true };
+    if (operation.method !== 'GET' && operation.method !== 'POST' && ITEM_ROLES[operation.method])
+      return { operation, role: ITEM_ROLES[operation.method], place, single: true };
     return undefined;
   }
   if (operation.method === 'POST')
@@ -176,9 +196,14 @@ export function buildResourceMap(
   document: unknown,
 ): { resources: Resource[]; bindings: Map<Operation, ResourceBinding> } {
   const groups = new Map<string, Candidate[]>();
+  const singles = new Map<string, Candidate[]>();
   for (const operation of operations) {
     const candidate = candidateOf(operation, document);
     if (!candidate) continue;
+    if (candidate.single) {
+      singles.set(candidate.place.group, [...(singles.get(candidate.place.group) ?? []), candidate]);
+      continue;
+    }
     let group = groups.get(candidate.place.group);
     if (!group) groups.set(candidate.place.group, (group = []));
     group.push(candidate);
@@ -197,10 +222,20 @@ export function buildResourceMap(
     groups.delete(name);
   }
 
+  // A singleton: a path with a create, no list and no item path below, whose read answers what the
+  // create answers (GitHub's `POST|GET /repos/{owner}/{repo}/pages`, Stripe's charge dispute). Its
+  // one item is kept per parent and read, replaced, merged or removed on the same path.
+  for (const [name, members] of groups) {
+    const reads = (singles.get(name) ?? []).filter((m) => m.role === 'read');
+    if (reads.length === 0 || members.some((m) => m.role !== 'create')) continue;
+    if (!members.every((m) => reads.every((r) => sameItem(m.operation, r.operation, document)))) continue;
+    members.push(...singles.get(name)!);
+  }
+
   const resources: Resource[] = [];
   const bindings = new Map<Operation, ResourceBinding>();
   for (const members of groups.values()) {
-    const resource = describeResource(members, document);
+    const { resource, envelopes } = describeResource(members, document);
     resources.push(resource);
     const collectionParts = resource.collection.split(PARAM).filter((_, i) => i % 2 === 0);
     for (const member of members) {
@@ -216,6 +251,8 @@ export function buildResourceMap(
         parentParams,
         collectionParts,
         anyParent: alias,
+        ...(resource.singleton && { singleton: true }),
+        ...envelopes.get(member),
         resource,
       });
     }
@@ -236,7 +273,12 @@ export function bindResources(operations: Operation[], document: unknown): Map<O
   return buildResourceMap(operations, document).bindings;
 }
 
-function describeResource(members: Candidate[], document: unknown): Resource {
+type Envelopes = Pick<ResourceBinding, 'requestEnvelope' | 'answerEnvelope'>;
+
+function describeResource(
+  members: Candidate[],
+  document: unknown,
+): { resource: Resource; envelopes: Map<Candidate, Envelopes> } {
   const byRole = (role: ResourceRole) => members.filter((m) => m.role === role);
   const creates = byRole('create');
   const lists = byRole('list');
@@ -249,11 +291,33 @@ function describeResource(members: Candidate[], document: unknown): Resource {
   const itemPath = itemMember?.operation.path;
   const keyParam = itemMember?.place.keyParam;
 
+  // Items wrapped one to a body (`{data: {...}}`): the item is the wrapped field, on the way in and out.
+  const named = new Set([normal(noun), normal(lastSegment(collection))]);
+  const generic = new Set(['data', 'item', 'result', 'resource']);
+  const envelopes = new Map<Candidate, Envelopes>();
+  for (const m of members) {
+    const writes = m.role === 'create' || m.role === 'replace' || m.role === 'merge';
+    const requestEnvelope = writes
+      ? itemEnvelope(requestContent(m.operation)?.schema, document, named, generic)
+      : undefined;
+    const answerEnvelope =
+      m.role === 'list' ? undefined : itemEnvelope(successSchema(m.operation), document, named, generic);
+    envelopes.set(m, {
+      ...(requestEnvelope !== undefined && { requestEnvelope }),
+      ...(answerEnvelope !== undefined && { answerEnvelope }),
+    });
+  }
+  const inside = (schema: unknown, field: string | undefined) =>
+    field === undefined ? schema : objectShape(schema, document).properties.get(field);
+  const itemEnvelopeName = [...envelopes.values()].find((e) => e.answerEnvelope !== undefined)?.answerEnvelope;
+
   // The fields the collection's items carry: what its creates take, what its answers give.
   const requestShapes = members
     .filter((m) => m.role === 'create' || m.role === 'replace' || m.role === 'merge')
-    .map((m) => objectShape(requestContent(m.operation)?.schema, document));
-  const answerShapes = members.map((m) => objectShape(itemSchemaOf(m, document), document));
+    .map((m) => objectShape(inside(requestContent(m.operation)?.schema, envelopes.get(m)?.requestEnvelope), document));
+  const answerShapes = members.map((m) =>
+    objectShape(inside(itemSchemaOf(m, document), envelopes.get(m)?.answerEnvelope), document),
+  );
   const answerFields = new Map<string, unknown>();
   for (const shape of answerShapes)
     for (const [name, schema] of shape.properties) if (!answerFields.has(name)) answerFields.set(name, schema);
@@ -262,7 +326,47 @@ function describeResource(members: Candidate[], document: unknown): Resource {
     for (const [name, schema] of shape.properties) if (!allFields.has(name)) allFields.set(name, schema);
   const idField = [...requestShapes, ...answerShapes].find((s) => s.idField)?.idField;
 
-  const key = chooseKey(idField, keyParam, noun, allFields, itemPath !== undefined);
+  // A key the client knows: one the answers show, else one every create's request must send. Named
+  // by the item path's parameter first, then by a conventional key name; a `name` only last. Stripe's
+  // `POST /v1/files` requires a `file` (the upload) and answers an `id`: the `id` keys the files.
+  const readable = itemPath !== undefined;
+  const createShapes = creates.map((c) =>
+    objectShape(inside(requestContent(c.operation)?.schema, envelopes.get(c)?.requestEnvelope), document),
+  );
+  const sent = new Map<string, unknown>();
+  for (const [name, schema] of allFields)
+    if (
+      createShapes.length > 0 &&
+      createShapes.every((shape) => shape.required.has(name)) &&
+      resolveSchema(schema, document)?.format !== 'binary'
+    )
+      sent.set(name, schema);
+  const keyParamSchema = resolveSchema(
+    itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
+    document,
+  );
+  const typesOf = (schema: Record<string, unknown> | undefined) =>
+    [schema?.type].flat().filter((t): t is string => typeof t === 'string');
+  // An integer parameter cannot carry a field that is only ever a string.
+  const fitsParam = (schema: unknown) => {
+    const field = typesOf(resolveSchema(schema, document));
+    const param = typesOf(keyParamSchema);
+    return !(param.includes('integer') && field.length > 0 && field.every((t) => t === 'string'));
+  };
+  const ladder: [Map<string, unknown>, KeyStep][] = [
+    [answerFields, 'param'],
+    [answerFields, 'conventional'],
+    [sent, 'param'],
+    [sent, 'conventional'],
+    [answerFields, 'name'],
+  ];
+  const key: { field?: string; source: string } = members.some((m) => m.single)
+    ? { source: 'one item per parent, on the collection path' }
+    : ((answerFields.size === 0
+        ? undefined
+        : ladder
+            .map(([fields, step]) => chooseKey(idField, keyParam, noun, fields, readable, step, fitsParam))
+            .find((k) => k.field !== undefined)) ?? chooseKey(idField, keyParam, noun, allFields, readable));
   const paramSchema = resolveSchema(
     itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
     document,
@@ -310,9 +414,11 @@ function describeResource(members: Candidate[], document: unknown): Resource {
   const why = kept
     ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
     : `answered from the document: no create (a POST of an object on ${collection})`;
-  return {
+  const singleton = members.some((m) => m.single);
+  const resource: Resource = {
     collection,
     ...(itemPath !== undefined && { itemPath }),
+    ...(singleton && { singleton: true }),
     parents: parentNames,
     ...(key.field !== undefined && { keyField: key.field }),
     keySource: key.source,
@@ -324,28 +430,89 @@ function describeResource(members: Candidate[], document: unknown): Resource {
     location,
     ...(listEnvelope && { listEnvelope }),
     ...(paging && { paging }),
+    ...(itemEnvelopeName !== undefined && { itemEnvelope: itemEnvelopeName }),
     encodings,
     fieldMap,
     parentFields,
   };
+  return { resource, envelopes };
 }
 
 /**
- * The key field: the schema's `x-plantstore-id`; else the field the item path's parameter names
- * ({username} -> username, {Sid} -> sid, {playlist_id} -> id, {issue_number} -> number); else a
- * conventional name (id, <noun>Id, sid, uuid, key, and name when items are read by it).
+ * Whether a create and a read on one path are of the same item: their answers declare the same
+ * fields, or the create answers nothing and the read's answer holds every field the create sends.
  */
+function sameItem(create: Operation, read: Operation, document: unknown): boolean {
+  const readFields = [...objectShape(successSchema(read), document).properties.keys()].map(normal);
+  if (readFields.length === 0) return false;
+  const created = successSchema(create);
+  const fields =
+    created === undefined
+      ? [...objectShape(requestContent(create)?.schema, document).properties.keys()].map(normal)
+      : [...objectShape(created, document).properties.keys()].map(normal);
+  if (fields.length === 0) return false;
+  const inRead = new Set(readFields);
+  return fields.every((f) => inRead.has(f)) && (created === undefined || fields.length === readFields.length);
+}
+
+/** Names an item carries its own key in: an object that has one is the item, not a wrapper around it. */
+const KEY_NAMES = new Set(['id', 'gid', 'sid', 'uuid', 'key']);
+
+/**
+ * The field a body wraps one item in, where the body itself carries no key: an object named like
+ * the collection's item, however many fields sit beside it (Stripe's `bank_account[...]` in a
+ * create of `/customers/{customer}/bank_accounts`), or in a body of at most three fields an object
+ * named `data`, `item`, `result` or `resource` (`{data: {...}}`, GitHub's `{message, budget: {...}}`).
+ * Undefined when the body is the item.
+ */
+function itemEnvelope(
+  schema: unknown,
+  document: unknown,
+  named: Set<string>,
+  generic: Set<string>,
+): string | undefined {
+  if (schema === undefined || !describesObject(schema, document)) return undefined;
+  const shape = objectShape(schema, document);
+  if (shape.properties.size === 0) return undefined;
+  for (const name of shape.properties.keys())
+    if (KEY_NAMES.has(normal(name)) || normal(name).endsWith('id')) return undefined;
+  for (const [name, property] of shape.properties)
+    if (named.has(normal(name)) && mayBeObject(property, document)) return name;
+  if (shape.properties.size > 3) return undefined;
+  for (const [name, property] of shape.properties)
+    if (generic.has(normal(name)) && describesObject(property, document)) return name;
+  return undefined;
+}
+
+/** An object, or a choice one of whose members is an object (Stripe's `anyOf: [{...}, string]`). */
+function mayBeObject(schema: unknown, document: unknown): boolean {
+  if (describesObject(schema, document)) return true;
+  const s = resolveSchema(schema, document);
+  return [...[s?.anyOf ?? []].flat(), ...[s?.oneOf ?? []].flat()].some((member) => describesObject(member, document));
+}
+
+/**
+ * The key field among `fields`: the schema's `x-plantstore-id`; else the field the item path's parameter names
+ * ({username} -> username, {Sid} -> sid, {playlist_id} -> id, {issue_number} -> number); else a
+ * conventional name (id, <noun>Id, sid, uuid, key, and name when items are read by it). `step` takes one rung only
+ * (the parameter's name, the conventional names without `name`, or `name`), for the ladder describeResource climbs.
+ */
+type KeyStep = 'param' | 'conventional' | 'name' | 'all';
+const KEY_TAIL = /(id|sid|gid|uuid|key|sha|number|slug|name)$/;
+
 function chooseKey(
   idField: string | undefined,
   keyParam: string | undefined,
   noun: string,
   fields: Map<string, unknown>,
   readable: boolean,
+  step: KeyStep = 'all',
+  fits?: (schema: unknown) => boolean,
 ): { field?: string; source: string } {
   if (idField) return { field: idField, source: 'x-plantstore-id' };
   const byNormal = new Map([...fields.keys()].map((name) => [normal(name), name]));
   const from = keyParam === undefined ? '' : `, read from {${keyParam}}`;
-  if (keyParam !== undefined) {
+  if (keyParam !== undefined && (step === 'param' || step === 'all')) {
     const p = normal(keyParam);
     const exact = byNormal.get(p);
     if (exact !== undefined) return { field: exact, source: `named by {${keyParam}}` };
@@ -354,8 +521,16 @@ function chooseKey(
       const rest = byNormal.get(p.slice(n.length));
       if (rest !== undefined) return { field: rest, source: `named by {${keyParam}}` };
     }
+    // The key-like field the parameter ends with ({space_number} -> number, {tree_sha} -> sha), of a type the
+    // parameter can carry ({gpg_key_id}, an integer, is not the string `key_id`).
+    const tail = [...byNormal]
+      .filter(([f, name]) => f.length >= 2 && p.endsWith(f) && KEY_TAIL.test(f) && (fits?.(fields.get(name)) ?? true))
+      .sort((a, b) => b[0].length - a[0].length)[0];
+    if (tail !== undefined) return { field: tail[1], source: `named by {${keyParam}}` };
   }
-  const conventional = ['id', `${noun}id`, 'sid', 'uuid', 'key', ...(readable ? ['name'] : [])];
+  if (step === 'param') return { source: `numbered by the mock${from}` };
+  const strong = step === 'name' ? [] : ['id', `${noun}id`, 'sid', 'uuid', 'key'];
+  const conventional = [...strong, ...(readable && step !== 'conventional' ? ['name'] : [])];
   for (const name of conventional) {
     const field = byNormal.get(normal(name));
     if (field !== undefined) return { field, source: `a conventional key name${from}` };

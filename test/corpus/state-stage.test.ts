@@ -3,11 +3,13 @@
 // item's id is found, and the prober against two servers written here, one that keeps what was
 // created and one that forgets it (answers from the document, as Prism does).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findCollections } from '../../scripts/corpus/collections.ts';
 import { loadDocument } from '../../scripts/corpus/document.ts';
 import { markBody, markMaker } from '../../scripts/corpus/marked-body.ts';
 import { createSchemaJudge } from '../../scripts/corpus/schema-judge.ts';
+import { showableMarks } from '../../scripts/corpus/showable-marks.ts';
 import { findId, findInList } from '../../scripts/corpus/state-answers.ts';
 import { runStateStage } from '../../scripts/corpus/state-stage.ts';
 import { stateCell, stateMisses, stateTotalsOf, topStateReasons } from '../../scripts/corpus/state-report.ts';
@@ -228,8 +230,27 @@ describe('the state stage reading answers', () => {
       { id: 'zq0001k', from: 'request' },
     ],
     ['nothing when the answer carries no id', answer(201, { name: 'x' }), 'id', {}, undefined],
+    [
+      "the request's own id after a body-less 201",
+      answer(201, ''),
+      'petId',
+      { id: 7, name: 'x' },
+      { id: '7', from: 'request' },
+    ],
+    [
+      'id, not a label the parameter happens to end with',
+      answer(200, { id: 'promo_1', code: 'zq0001k' }),
+      'promotion_code',
+      {},
+      { id: 'promo_1', from: 'answer' },
+    ],
   ])("finds the created item's id in %s", (_name, given, param, sent, expected) => {
     expect(findId(given, param, sent)).toEqual(expected);
+  });
+
+  it('passes over a field whose value the item path parameter refuses (a string where the key is an integer)', () => {
+    const given = answer(201, { id: 3, key_id: 'Hrcm' });
+    expect(findId(given, 'gpg_key_id', {}, (id) => /^-?\d+$/.test(id))).toEqual({ id: '3', from: 'answer' });
   });
 
   it.each([
@@ -375,6 +396,56 @@ describe('the state stage against plantstore', () => {
       await mock.close();
     }
   });
+
+  it('gives a parent the value its read accepts, where only the read declares a pattern', async () => {
+    const { startMockServer } = await import('../../src/index.ts');
+    const item = { type: 'object', properties: { sid: { type: 'string' }, name: { type: 'string' } } };
+    const strict = pathParam('ConferenceSid', { type: 'string', pattern: '^CF[0-9a-f]{4}$', example: 'CF00ab' });
+    const file = writeDocument({
+      openapi: '3.0.3',
+      info: { title: 'Parents', version: '1' },
+      paths: {
+        '/Conferences/{ConferenceSid}/Participants': {
+          post: {
+            parameters: [pathParam('ConferenceSid')],
+            requestBody: { content: json({ type: 'object', properties: { name: { type: 'string' } } }) },
+            responses: { '201': { description: 'made', content: json(item) } },
+          },
+        },
+        '/Conferences/{ConferenceSid}/Participants/{sid}': {
+          get: { parameters: [strict, pathParam('sid')], responses: ok(item) },
+        },
+      },
+    });
+    const mock = await startMockServer({ port: 0, spec: file });
+    try {
+      const loaded = await loadDocument(file);
+      const state = await runStateStage(mock.url, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), {
+        timeoutMs: 30_000,
+      });
+      expect(state.collections[0]).toMatchObject({ kept: true, steps: { read: { ok: true } } });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("reads a singleton's one item in the GET on its own path, where no list is declared", async () => {
+    const { startMockServer } = await import('../../src/index.ts');
+    const file = resolve('test/documents/singletons.yaml');
+    const mock = await startMockServer({ port: 0, spec: file });
+    try {
+      const loaded = await loadDocument(file);
+      const state = await runStateStage(mock.url, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), {
+        timeoutMs: 30_000,
+      });
+      expect(state.collections.find((c) => c.path === '/repos/{owner}/{repo}/pages')).toMatchObject({
+        kept: true,
+        steps: { create: { ok: true }, list: { ok: true } },
+      });
+    } finally {
+      await mock.close();
+    }
+  });
 });
 
 describe('the state stage update body', () => {
@@ -405,5 +476,97 @@ describe('the state stage update body', () => {
       value: expect.stringMatching(/^zq/),
     });
     expect(result.ok && result.body.marks).toHaveLength(1);
+  });
+});
+
+describe('the state stage judges only marks an answer can show', async () => {
+  const doc = {
+    openapi: '3.0.3',
+    info: { title: 'Shown', version: '1' },
+    paths: {
+      '/tasks': {
+        post: {
+          requestBody: {
+            content: json({
+              type: 'object',
+              properties: {
+                prompt: { type: 'string' },
+                title: { type: 'string' },
+                repositories: { type: 'array', items: { type: 'string' } },
+              },
+            }),
+          },
+          responses: ok({ $ref: '#/components/schemas/Task' }),
+        },
+        get: {
+          responses: ok({
+            type: 'object',
+            properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Task' } } },
+          }),
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Task: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            title: { type: 'string' },
+            repositories: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } },
+            session: { type: 'object', properties: { prompt: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  };
+  const loaded = await loadDocument(writeDocument(doc));
+  const create = loaded.operations.find((op) => op.method === 'post')!;
+
+  it('keeps a mark sent at a string field the answer declares, and drops those it lacks, types otherwise or holds elsewhere', () => {
+    const fields = [['prompt'], ['title'], ['repositories']];
+    expect(showableMarks(loaded, create, ['m1', 'm2', 'm3'], fields)).toEqual(['m2']);
+  });
+
+  it('takes every mark as showable in a list of strings', async () => {
+    const strings = await loadDocument(
+      writeDocument({
+        ...doc,
+        paths: { '/contexts': { get: { responses: ok({ type: 'array', items: { type: 'string' } }) } } },
+      }),
+    );
+    expect(showableMarks(strings, strings.operations[0], ['m1'], [['contexts']], true)).toEqual(['m1']);
+  });
+
+  it("reads a list's fields from its items, inside the wrapping object", () => {
+    const list = loaded.operations.find((op) => op.method === 'get')!;
+    expect(showableMarks(loaded, list, ['m1', 'm2'], [['prompt'], ['title']], true)).toEqual(['m2']);
+  });
+});
+
+describe('the state stage marks fields inside an untyped envelope', async () => {
+  const doc = {
+    openapi: '3.0.3',
+    info: { title: 'Wrapped', version: '1' },
+    paths: {
+      '/tasks': {
+        post: {
+          requestBody: {
+            content: json({
+              type: 'object',
+              properties: { data: { allOf: [{ type: 'object', properties: { name: { type: 'string' } } }] } },
+            }),
+          },
+          responses: ok({ type: 'object' }),
+        },
+      },
+    },
+  };
+  const loaded = await loadDocument(writeDocument(doc));
+  const requests = createSchemaJudge(loaded.doc, loaded.version, 'request');
+
+  it("marks `data.name` where `data` is an allOf with no type of its own (Asana's creates)", () => {
+    const result = markBody(loaded, requests, loaded.operations[0], markMaker());
+    expect(result).toMatchObject({ ok: true, body: { fields: [['data', 'name']] } });
   });
 });

@@ -17,16 +17,21 @@ describe('an answer the stored record does not fit', () => {
       warn: (line: string) => warnings.push(line),
       error: (line: string) => errors.push(line),
     };
-    const engine = createMockEngine({ spec: await loadSpec(resolve('test/documents/envelopes.yaml')), logger });
-    for (const name of ['Ada', 'Grace']) {
-      const answer = await send(engine, { method: 'POST', path: '/goals', json: { data: { name } }, headers: {} });
-      expect(answer.status).toBe(201);
-      expect(answer.json).toMatchObject({
-        data: { gid: expect.any(String), resource_type: 'goal', name: expect.any(String) },
+    // A charge whose `application_fee` is an integer in the request and a string in the answer.
+    const engine = createMockEngine({ spec: await loadSpec(resolve('test/documents/state-refits.yaml')), logger });
+    for (const description of ['Ada', 'Grace']) {
+      const answer = await send(engine, {
+        method: 'POST',
+        path: '/v1/charges',
+        body: `description=${description}&amount=5&application_fee=7`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
+      expect(answer.status).toBe(200);
+      expect(answer.json).toMatchObject({ id: expect.any(String), object: 'charge', description, amount: 5 });
+      expect((answer.json as { application_fee?: unknown }).application_fee).not.toBe(7);
     }
     expect(
-      warnings.filter((line) => /createGoal 201 body fails .*answering a generated body instead/.test(line)),
+      warnings.filter((line) => /PostCharges 200 body fails .*answering a generated body instead/.test(line)),
     ).toHaveLength(1);
     expect(errors).toEqual([]);
     expect(engine.store.size()).toBe(2);

@@ -116,6 +116,22 @@ describe('the answer decided for an admitted request', () => {
     expect(answers.errorType(413)).toBe('application/json');
   });
 
+  it('writes a refusal built as a Decision value exactly as the error it stands for', async () => {
+    const { answers } = await plantStore();
+    const refused = request('POST', '/plants');
+    const decision = {
+      kind: 'refuse',
+      request: refused,
+      operation: undefined,
+      status: 401,
+      message: 'no token',
+    } as const;
+    const written = await answers.write(decision);
+    expect(written.response.status).toBe(401);
+    expect(bodyOf(written.response.body)).toEqual({ error: 401, message: 'no token' });
+    expect(written.response).toEqual(answers.error(refused, undefined, 401, 'no token').response);
+  });
+
   it('names the media type of the error body given outside the engine: problem details as application/problem+json', async () => {
     const { answers } = await plantStore('test/corpus/documents/train-travel/openapi.yaml');
     expect(JSON.parse(answers.errorBody(413, 'too large'))).toEqual({

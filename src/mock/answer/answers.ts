@@ -35,11 +35,20 @@ import { declaredSuccess } from '../../document/operation-facts.ts';
 export type StateReply = Reply & { changed?: StoredRecord };
 
 /**
- * What an admitted request gets, before it is written: a 406 (the declared types none of which
- * Accept allows), a forced answer, what a state action did (created, exists, full, absent, read,
+ * What a request gets, before it is written: a refusal (its status and why: a missing credential,
+ * an invalid body, an unknown path, ...), a 406 (the declared types none of which Accept allows), a
+ * forced answer, what a state action did (created, exists, full, absent, read,
  * listed, replaced, removed, ...: see StateResult), or the document's own answer.
  */
 export type Decision =
+  | {
+      kind: 'refuse';
+      request: HttpRequest;
+      operation: Operation | undefined;
+      status: number;
+      message: string;
+      headers?: Record<string, string>;
+    }
   | { kind: 'not-acceptable'; request: HttpRequest; operation: Operation; declared: string[] }
   | { kind: 'forced'; request: HttpRequest; operation: Operation; preferences: Preferences }
   | { kind: 'state'; context: StateContext; result: StateResult }
@@ -65,9 +74,11 @@ export interface Answers {
   decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateReply>;
   /** The decision alone, as data (a state action is applied: what it did is part of the decision). */
   decision(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision>;
-  /** A decision written as its answer (decide is decision, then reply). */
+  /** A decision written as its answer, a misfit refitted (decide is decision, then reply). */
   reply(request: HttpRequest, decision: Decision): Eventually<StateReply>;
-  /** An error answer in the document's error shape (every refusal and failure of the API). */
+  /** A decision written as an answer (a refusal built as data is written here too). */
+  write(decision: Decision): Eventually<StateReply>;
+  /** An error answer in the document's error shape (every refusal and failure of the API): a `refuse` decision, written. */
   error(
     request: HttpRequest,
     operation: Operation | undefined,
@@ -183,6 +194,8 @@ export function createAnswers(setup: AnswersSetup): Answers {
   /** A decision written as an answer. */
   function write(decision: Decision): Eventually<StateReply> {
     switch (decision.kind) {
+      case 'refuse':
+        return fail(decision.request, decision.operation, decision.status, decision.message, decision.headers);
       case 'not-acceptable':
         return fail(
           decision.request,
@@ -217,11 +230,14 @@ export function createAnswers(setup: AnswersSetup): Answers {
     const success = successStatus(operation);
     switch (result.kind) {
       case 'created': {
-        const reply = responder.json(request, operation, success, result.record, result.plain) as StateReply;
-        reply.changed = result.record;
-        if (binding.resource.location && reply.response.status < 300)
-          reply.response = withHeader(reply.response, 'location', itemLocation(binding, context.params, result.key));
-        return reply;
+        const done = (reply: StateReply) => {
+          reply.changed = result.record;
+          if (binding.resource.location && reply.response.status < 300)
+            reply.response = withHeader(reply.response, 'location', itemLocation(binding, context.params, result.key));
+          return reply;
+        };
+        const reply = itemReply(context, success, result.record, result.plain);
+        return reply instanceof Promise ? reply.then(done) : done(reply);
       }
       case 'exists':
         return responder.fail(
@@ -238,46 +254,66 @@ export function createAnswers(setup: AnswersSetup): Answers {
       case 'absent':
         return absent(request, operation, binding, result.key, result.deleted);
       case 'read':
-        return responder.json(request, operation, success, result.record);
+        return itemReply(context, success, result.record);
       case 'listed':
         return listAnswer(context, result.page, success);
       case 'unread':
         return documentReply(request, operation);
       case 'replaced':
       case 'removed': {
-        const reply = responder.json(
-          request,
-          operation,
-          success,
-          noContent(operation, success) ? undefined : result.record,
-        ) as StateReply;
-        reply.changed = result.record;
-        return reply;
+        const done = (reply: StateReply) => ({ ...reply, changed: result.record });
+        if (noContent(operation, success)) return done(responder.json(request, operation, success, undefined));
+        const reply = itemReply(context, success, result.record);
+        return reply instanceof Promise ? reply.then(done) : done(reply);
       }
     }
   }
 
-  // A wrapped list (`{data: [...], has_more}`): the document's own envelope (its example, else one
-  // generated once per operation) with the stored page and truthful page fields laid over it.
+  // A wrapped list (`{data: [...], has_more}`) or item (`{data: {...}}`): the document's own
+  // envelope (its example, else one generated once per operation) with the stored page, or the
+  // stored item, laid over it, and the page fields saying the truth.
   const envelopeBases = new Map<Operation, Eventually<Record<string, JsonValue>>>();
-  function listAnswer(context: StateContext, page: ListPage, success: number): Eventually<StateReply> {
-    const { request, operation, binding } = context;
-    const envelope = binding.resource.listEnvelope;
-    if (envelope === undefined) return responder.json(request, operation, success, page.records);
+  function withEnvelope(
+    operation: Operation,
+    success: number,
+    fill: (base: Record<string, JsonValue>) => StateReply,
+  ): Eventually<StateReply> {
     let base = envelopeBases.get(operation);
     if (base === undefined) {
       base = envelopeBase(operation, success);
       envelopeBases.set(operation, base);
       if (base instanceof Promise) base.then((value) => envelopeBases.set(operation, value));
     }
-    const fill = (value: Record<string, JsonValue>) =>
+    return base instanceof Promise ? base.then(fill) : fill(base);
+  }
+
+  function listAnswer(context: StateContext, page: ListPage, success: number): Eventually<StateReply> {
+    const { request, operation, binding } = context;
+    const envelope = binding.resource.listEnvelope;
+    if (envelope === undefined) return responder.json(request, operation, success, page.records);
+    return withEnvelope(operation, success, (base) =>
       responder.json(
         request,
         operation,
         success,
-        pageEnvelope(value, envelope, page, binding.resource.paging, request) as JsonValue,
-      );
-    return base instanceof Promise ? base.then(fill) : fill(base);
+        pageEnvelope(base, envelope, page, binding.resource.paging, request) as JsonValue,
+      ),
+    );
+  }
+
+  /** One stored item as the answer: itself, or inside the field the operation's answer wraps it in. */
+  function itemReply(
+    context: StateContext,
+    success: number,
+    record: StoredRecord,
+    plain?: boolean,
+  ): Eventually<StateReply> {
+    const { request, operation, binding } = context;
+    const field = binding.answerEnvelope;
+    if (field === undefined) return responder.json(request, operation, success, record, plain);
+    return withEnvelope(operation, success, (base) =>
+      responder.json(request, operation, success, { ...base, [field]: record }, plain),
+    );
   }
 
   function envelopeBase(operation: Operation, success: number): Eventually<Record<string, JsonValue>> {
@@ -302,7 +338,9 @@ export function createAnswers(setup: AnswersSetup): Answers {
     key: string,
     deleted: boolean,
   ): Eventually<StateReply> {
-    const message = `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
+    const message = binding.singleton
+      ? `no ${binding.noun} at ${request.path}`
+      : `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
     if (absentAnswer(operation, options.absentItems) === '404') return responder.fail(request, operation, 404, message);
     if (deleted) {
       const why = `${message}: it was deleted; ${operation.id} declares no 404, and a deleted item is never answered`;
@@ -382,7 +420,10 @@ export function createAnswers(setup: AnswersSetup): Answers {
     decide,
     decision: decideAs,
     reply: replyTo,
-    error: responder.fail,
+    write,
+    // Every refusal is a decision too, written by the same step as the others.
+    error: (request, operation, status, message, headers) =>
+      write({ kind: 'refuse', request, operation, status, message, headers }) as Reply,
     errorBody: (status, message) =>
       stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     errorType(status) {

@@ -16,7 +16,10 @@ export const noContent = (_operation: Operation, status: number): boolean => sta
  */
 export function itemLocation(binding: ResourceBinding, params: Record<string, string>, key: string): string {
   const values = [...binding.parentParams.map((name) => params[name] ?? ''), key].map(encodeURIComponent);
-  const template = binding.resource.itemPath ?? `${binding.resource.collection}/{key}`;
+  // A singleton's one item lives at its collection's own path.
+  const template = binding.singleton
+    ? binding.resource.collection
+    : (binding.resource.itemPath ?? `${binding.resource.collection}/{key}`);
   let index = 0;
   return template.replace(/\{[^}]+\}/g, () => values[index++] ?? '');
 }

@@ -47,7 +47,10 @@ export function planServerFields(
   for (const [operation, binding] of bindings) {
     if (binding.role !== 'create' && binding.role !== 'replace' && binding.role !== 'merge') continue;
     const body = requestContent(operation);
-    const requestRequired = objectShape(body?.schema, document).required;
+    const wrapped = binding.requestEnvelope;
+    const requestSchema =
+      wrapped === undefined ? body?.schema : objectShape(body?.schema, document).properties.get(wrapped);
+    const requestRequired = objectShape(requestSchema, document).required;
     const fields: ServerField[] = [];
     const collected = answers.get(binding.collection);
     for (const [name, property] of collected?.properties ?? []) {
@@ -68,9 +71,26 @@ export function planServerFields(
 function answerPointer(operation: Operation, binding: ResourceBinding, document: unknown): string | undefined {
   const content = jsonContent(findResponse(operation, successStatus(operation))?.contents ?? []);
   if (content?.schema === undefined) return undefined;
+  if (binding.answerEnvelope !== undefined)
+    return propertyPointer(content.schemaPointer, binding.answerEnvelope, document);
   if (binding.role !== 'list') return content.schemaPointer;
   const list = follow(content.schemaPointer, document);
   return list && list.schema.items !== undefined ? `${list.pointer}/items` : undefined;
+}
+
+/** Where one property's schema sits: the schema's own `properties`, else an allOf member's. */
+function propertyPointer(pointer: string, name: string, document: unknown, depth = 0): string | undefined {
+  const found = follow(pointer, document);
+  if (!found || depth > 8) return undefined;
+  if (isObj(found.schema.properties) && Object.hasOwn(found.schema.properties, name))
+    return `${found.pointer}/properties/${escapePointerToken(name)}`;
+  const members = found.schema.allOf;
+  if (Array.isArray(members))
+    for (let i = 0; i < members.length; i++) {
+      const inner = propertyPointer(`${found.pointer}/allOf/${i}`, name, document, depth + 1);
+      if (inner !== undefined) return inner;
+    }
+  return undefined;
 }
 
 /** A schema and its pointer, past any $ref left in the dereferenced document (circular ones). */

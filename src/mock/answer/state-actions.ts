@@ -119,8 +119,8 @@ function create(
   const { keyField } = binding;
   // A body sent in a media type the mock does not read into a value (XML beside JSON) stores nothing to answer with.
   if (context.body === undefined) return { kind: 'unread' };
-  let record = context.body as StoredRecord;
-  let text = context.bodyText;
+  let record = unwrapped(context.body, binding) as StoredRecord;
+  let text = record === context.body ? context.bodyText : undefined;
   let plain = context.bodyPlain;
   const mapped = renamed(record, binding.resource.fieldMap);
   if (mapped !== record) {
@@ -151,6 +151,7 @@ function create(
     text = undefined;
     plain = undefined;
   }
+  if (binding.singleton) return putSingle(store, collection, record, hooks);
   const given = keyField !== undefined && isRecord(record) ? keyString(record[keyField]) : undefined;
   const key = made ?? given ?? nextFreeKey(store, collection, hooks);
   let inserted: boolean;
@@ -168,6 +169,31 @@ function create(
   const result: StateResult = { kind: 'created', record, key, collection, text, plain };
   const pending = store.flush();
   return pending ? pending.then(() => result) : result;
+}
+
+/** The key a singleton's one item is stored under (resources.ts): its path names no key. */
+export const SINGLE_KEY = '-';
+
+/** A singleton's create: its one item made, or merged into the one there (a second POST updates it, as Stripe's do). */
+function putSingle(
+  store: StateStore,
+  collection: string,
+  record: StoredRecord,
+  hooks: StateHooks,
+): StateResult | Promise<StateResult> {
+  const existing = store.get(collection, SINGLE_KEY);
+  try {
+    if (existing) {
+      const merged = mergePatch(existing, record);
+      store.replace(collection, SINGLE_KEY, merged);
+      return whenDurable(store, { kind: 'replaced', record: merged });
+    }
+    store.insert(collection, SINGLE_KEY, record);
+  } catch (error) {
+    return full(error);
+  }
+  hooks.tombstones.revive(store, collection, SINGLE_KEY);
+  return whenDurable(store, { kind: 'created', record, key: SINGLE_KEY, collection });
 }
 
 /** A numbered key no record holds yet (a seed or a client may have taken "3"). */
@@ -265,8 +291,8 @@ function itemAction(
 ): StateResult | Promise<StateResult> {
   const { binding, body } = context;
   const { keyField } = binding;
-  const named = context.params[binding.keyParam ?? ''] ?? '';
-  const key = keyFromParam(named, binding.keyType);
+  const named = binding.singleton ? SINGLE_KEY : (context.params[binding.keyParam ?? ''] ?? '');
+  const key = binding.singleton ? SINGLE_KEY : keyFromParam(named, binding.keyType);
   if (key === undefined) return { kind: 'absent', key: named, deleted: false };
   const collection = binding.anyParent ? findCollection(store, binding, key) : collectionOf(binding, context.params);
   const existing = collection === undefined ? undefined : store.get(collection, key);
@@ -335,7 +361,8 @@ function changedRecord(
       return `the JSON Patch cannot be applied: ${(error as Error).message.split('\n')[0]}`;
     }
   }
-  const incoming = renamed((isRecord(body) ? body : {}) as StoredRecord, binding.resource.fieldMap);
+  const item = unwrapped(body, binding);
+  const incoming = renamed((isRecord(item) ? item : {}) as StoredRecord, binding.resource.fieldMap);
   if (binding.role === 'replace') return { ...incoming };
   // A JSON PATCH body is read as a merge patch too (RFC 7396), as most APIs mean it.
   return mergePatch(existing, incoming);
@@ -369,6 +396,24 @@ function renamed(record: StoredRecord, fieldMap: Record<string, string>): Stored
     Object.defineProperty(out, fieldMap[name], { value, enumerable: true, writable: true, configurable: true });
   }
   return out ?? record;
+}
+
+/**
+ * A body that wraps its item (`{data: {...}}`, `bank_account[...]`: resources.ts): the item's fields, with the
+ * fields beside the wrapper (a `metadata`) kept; else the body as it is.
+ */
+function unwrapped(body: JsonValue | undefined, binding: ResourceBinding): JsonValue | undefined {
+  const field = binding.requestEnvelope;
+  if (field === undefined || !isRecord(body) || !Object.hasOwn(body, field)) return body;
+  const item = body[field];
+  if (!isRecord(item)) return body;
+  const out: StoredRecord = {};
+  for (const [name, value] of Object.entries(body))
+    if (name !== field)
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  for (const [name, value] of Object.entries(item))
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 function isRecord(value: unknown): value is StoredRecord {

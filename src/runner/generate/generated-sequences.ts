@@ -83,6 +83,9 @@ export function generateSequences(
   const out: Case[] = [];
   for (const [create, binding] of bindings) {
     if (binding.role !== 'create') continue;
+    // The sequence writer sends the key at the body's top and reads the item by a path key: a create
+    // that wraps its item (`{data: {...}}`) and a singleton (no key in its path) get single cases only.
+    if (binding.requestEnvelope !== undefined || binding.singleton) continue;
     const roles: Roles = {};
     for (const [operation, other] of bindings) {
       if (other.collection === binding.collection && sendable(operation, other, options.auth))
