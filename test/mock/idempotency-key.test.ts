@@ -1,51 +1,12 @@
 // Idempotency-Key on POST and PATCH (Stripe; draft-ietf-httpapi-idempotency-key-header), with the
 // keys kept in each store: memory, the state file and Redis.
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMockEngine, type MockEngine } from '../../src/mock/engine.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { openFileStore } from '../../src/state/file-store.ts';
-import { openRedisStore, type RedisStore } from '../../src/state/redis-store.ts';
-import { createMemoryStore, type StateStore } from '../../src/state/store.ts';
-import { closeStoresAfterEach } from '../helpers/open-stores.ts';
-import { REDIS_SERVER, startRedis, warnIfNoRedis, type RunningRedis } from '../helpers/redis-server.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
+import { everyStore } from '../helpers/open-stores.ts';
 import { builtInSpec, createPlant } from '../helpers/engine.ts';
 
-warnIfNoRedis(import.meta.url);
-let redis: RunningRedis | undefined;
-let namespaces = 0;
-const redisStores: RedisStore[] = [];
-beforeAll(async () => {
-  if (REDIS_SERVER) redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(redisStores.splice(0).map((store) => store.close()));
-});
-afterAll(() => redis?.stop());
-const opened = closeStoresAfterEach();
-
-const STORES: Array<[string, () => Promise<StateStore>]> = [
-  ['in memory', async () => createMemoryStore()],
-  ['in a state file', () => opened(openFileStore(join(tempDir('plantstore-idem-'), 'state.log'), silentLogger))],
-  ...(REDIS_SERVER
-    ? ([
-        [
-          'in Redis',
-          async () => {
-            const store = await openRedisStore({
-              url: redis!.url,
-              namespace: `idem:${++namespaces}:`,
-              logger: silentLogger,
-            });
-            redisStores.push(store);
-            return store;
-          },
-        ],
-      ] as Array<[string, () => Promise<StateStore>]>)
-    : []),
-];
+const STORES = everyStore(import.meta.url, ['in memory', 'in a state file', 'in Redis']);
 
 describe.each(STORES)('Idempotency-Key, kept %s', (_, open) => {
   const engineOn = async (options: Partial<MockOptions> = {}) =>

@@ -1,49 +1,9 @@
 // One suite for every StateStore: the in-memory one, the state file and Redis.
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log/logger.ts';
-import { openFileStore, type FileStore } from '../../src/state/file-store.ts';
-import { createMemoryStore, type StateStore } from '../../src/state/store.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
-import { closeStoresAfterEach } from '../helpers/open-stores.ts';
-import { openRedisStore, type RedisStore } from '../../src/state/redis-store.ts';
-import { REDIS_SERVER, startRedis, warnIfNoRedis, type RunningRedis } from '../helpers/redis-server.ts';
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../src/state/store.ts';
+import { everyStore } from '../helpers/open-stores.ts';
 
-// Each Redis store of a test gets a namespace of its own on the file's one redis-server.
-let redis: RunningRedis | undefined;
-let namespaces = 0;
-const redisStores: RedisStore[] = [];
-beforeAll(async () => {
-  if (REDIS_SERVER) redis = await startRedis();
-});
-afterEach(async () => {
-  await Promise.all(redisStores.splice(0).map((store) => store.close()));
-});
-afterAll(() => redis?.stop());
-warnIfNoRedis(import.meta.url);
-
-const STORES: Array<[string, () => Promise<StateStore>]> = [
-  ['the memory store', async () => createMemoryStore()],
-  ['the state file', () => opened(openFileStore(join(tempDir('plantstore-store-'), 'state.log'), silentLogger))],
-  ...(REDIS_SERVER
-    ? ([
-        [
-          'the Redis store',
-          async () => {
-            const store = await openRedisStore({
-              url: redis!.url,
-              namespace: `test:${++namespaces}:`,
-              logger: silentLogger,
-            });
-            redisStores.push(store);
-            return store;
-          },
-        ],
-      ] as Array<[string, () => Promise<StateStore>]>)
-    : []),
-];
-
-const opened = closeStoresAfterEach();
+const STORES = everyStore(import.meta.url, ['the memory store', 'the state file', 'the Redis store']);
 
 describe.each(STORES)('%s', (_, open) => {
   it('refuses a second record under one key and keeps insertion order', async () => {
