@@ -8,7 +8,7 @@
 // sequence. Every answer still gets the contract checks, and a failing step ends its case.
 import type { JsonValue } from '../../json/exact-json.ts';
 import { bindResources, keyString, type ResourceBinding, type ResourceRole } from '../../document/resources.ts';
-import { objectShape, pickDeclared, resolveSchema, type ObjectShape } from '../../document/schema-shape.ts';
+import { objectShape, resolveSchema, type ObjectShape } from '../../document/schema-shape.ts';
 import type { LoadedSpec } from '../../document/loaded-spec.ts';
 import { jsonContent, type JsonSchema, type Operation } from '../../document/operations.ts';
 import { escapePointerToken, getAtPointer } from '../../document/json-pointer.ts';
@@ -18,7 +18,7 @@ import type { CaseSource, GenerateOptions } from './case-source.ts';
 import { guarded } from './generation-guard.ts';
 import { credentialsFor, withCredentials } from './credentials.ts';
 import { withUniqueField, type UniqueBody } from './generated-request-parts.ts';
-import { updateSteps } from './sequence-updates.ts';
+import { declaredPart, updateSteps } from './sequence-updates.ts';
 import { mixSeed } from '../../example/seeded-random.ts';
 import { isLimit, listPlan, type ListPlan } from './sequence-lists.ts';
 
@@ -367,20 +367,6 @@ function itemRequest(
     }),
   };
   return credentials.ok ? withCredentials(plain, credentials.parts) : plain;
-}
-
-/**
- * What was sent, cut to what the answer declares (as the mock cuts its answers); undefined when nothing is left to
- * compare.
- */
-function declaredPart(
-  sent: Record<string, JsonValue>,
-  schema: unknown,
-  document: unknown,
-): Record<string, JsonValue> | undefined {
-  if (schema === undefined) return undefined;
-  const part = pickDeclared(sent, schema, document) as Record<string, JsonValue>;
-  return Object.keys(part).length > 0 ? part : undefined;
 }
 
 /**

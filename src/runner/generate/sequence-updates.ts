@@ -103,7 +103,11 @@ function successSchema(operation: Operation): JsonSchema | undefined {
   return ok && jsonContent(ok.contents)?.schema;
 }
 
-function declaredPart(
+/**
+ * What was sent, cut to what the answer declares (as the mock cuts its answers); undefined when nothing is left to
+ * compare.
+ */
+export function declaredPart(
   sent: Record<string, JsonValue>,
   schema: unknown,
   document: unknown,
