@@ -22,8 +22,22 @@ export const isPrepared = (value: unknown): value is PreparedDocument =>
   typeof value === 'object' && value !== null && 'plantstorePrepared' in value;
 
 /** A document loaded by loadSpec (what createHandlers reads of it), as opposed to anything else a caller passed. */
-export const isLoadedSpec = (value: unknown): value is LoadedSpec =>
+const isLoadedSpec = (value: unknown): value is LoadedSpec =>
   typeof value === 'object' && value !== null && 'document' in value && 'bundled' in value && 'dialect' in value;
+
+/** The document a `spec` that is not a path stands for: a prepared module's, or a loadSpec result as it is. */
+export function specOfObject(source: unknown): LoadedSpec {
+  if (isPrepared(source)) return specOfPrepared(source);
+  if (!isLoadedSpec(source))
+    throw new PlantstoreError(
+      'SPEC_INVALID',
+      'createHandlers needs `spec`: a document path, a loadSpec result or a prepared module',
+      [
+        "For example: createHandlers({ spec: 'openapi/plant-store.yaml' }), or a module written by plantstore msw --spec FILE --out FILE.",
+      ],
+    );
+  return source;
+}
 
 /** The loaded document a prepared one stands for. */
 export function specOfPrepared(prepared: PreparedDocument): LoadedSpec {
