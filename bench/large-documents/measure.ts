@@ -6,9 +6,9 @@
 // Run: npm run bench -- --large-only [--large-runs N] [--large-ops N] [--large-timeout S]
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unpinSelf } from '../lib/processes.ts';
+import { machineAtStart, unpinSelf } from '../lib/processes.ts';
 import { fetchLargeDocument, fileMegabytes, LARGE_DOCUMENTS } from '../lib/public-documents.ts';
 import { documentRatios, formatDocument, type DocumentReport } from './report-text.ts';
 import { getRequests, operationCount, probeRequest, sampleRequests } from '../lib/document-requests.ts';
@@ -151,12 +151,7 @@ export async function measureLargeDocuments(options: LargeOptions, say: (line: s
   const report: LargeReport = {
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
-    machine: {
-      cores: availableParallelism(),
-      node: process.version,
-      loadAverageBefore: loadavg(),
-      loadAverageAfter: [],
-    },
+    machine: machineAtStart(),
     settings: {
       runs: options.runs,
       operations: options.operations,

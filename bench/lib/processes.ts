@@ -5,7 +5,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 
 const running = new Set<ChildProcess>();
 let installed = false;
@@ -106,4 +106,14 @@ export function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** The machine a suite's report names: its cores, Node, and the load average as the suite starts (and, later, ends). */
+export function machineAtStart(): {
+  cores: number;
+  node: string;
+  loadAverageBefore: number[];
+  loadAverageAfter: number[];
+} {
+  return { cores: availableParallelism(), node: process.version, loadAverageBefore: loadavg(), loadAverageAfter: [] };
 }

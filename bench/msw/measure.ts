@@ -9,14 +9,14 @@
 // is there. It asserts nothing. Run: npm run bench -- --msw-only [--duration S] [--msw-runs N] [--quick]
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { prepareDocument, preparedModule } from '../../src/msw/prepare.ts';
 import { builtPackage } from './built-package.ts';
-import { track, unpinSelf } from '../lib/processes.ts';
+import { machineAtStart, track, unpinSelf } from '../lib/processes.ts';
 import { fetchLargeDocument, LARGE_DOCUMENTS } from '../lib/public-documents.ts';
 import { getRequests, probeRequest } from '../lib/document-requests.ts';
 import { median } from '../lib/table.ts';
@@ -285,12 +285,7 @@ export async function measureMsw(options: MswOptions, say: (line: string) => voi
   const report: MswReport = {
     startedAt: new Date().toISOString(),
     wallSeconds: 0,
-    machine: {
-      cores: availableParallelism(),
-      node: process.version,
-      loadAverageBefore: loadavg(),
-      loadAverageAfter: [],
-    },
+    machine: machineAtStart(),
     settings: { runs: options.runs, warmupSeconds: options.warmupSeconds, seconds: options.seconds },
     versions: versions(),
     documents: [],
