@@ -3,6 +3,7 @@
 // Optional parameters are sent in some cases and left out in others, so both shapes are tried.
 import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import { escapePointerToken, getAtPointer } from '../../document/json-pointer.ts';
+import { resolveSchema } from '../../document/schema-shape.ts';
 import type { Operation, ParameterSpec } from '../../document/operations.ts';
 import { parameterFormat, serializeCookie, serializeHeader, serializePath, serializeQuery } from './parameter-style.ts';
 
@@ -23,6 +24,34 @@ const MAX_DRAWS = 8;
 
 // OpenAPI: header parameters with these names are ignored (the body and the security schemes own them).
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+/** A UUID as {{uniqueUuid}} writes one, to ask a key's schema whether it takes one. */
+const SAMPLE_UUID = '0123abcd-4567-489a-8bcd-ef0000000000';
+
+/**
+ * An `Idempotency-Key` header whose schema takes a UUID. A server answers a key it has seen with another body by a 4xx
+ * (Stripe; draft-ietf-httpapi-idempotency-key-header), and a seeded draw repeats across cases, so every request gets a
+ * run-unique key instead, as a client library makes one per request.
+ */
+function isIdempotencyKey(parameter: ParameterSpec, document: unknown): boolean {
+  if (parameter.name.toLowerCase() !== 'idempotency-key') return false;
+  const schema = resolveSchema(getAtPointer(document, parameter.schemaPointer), document);
+  if (schema === undefined) return true;
+  const { type, maxLength, minLength, pattern, format } = schema as Record<string, unknown>;
+  if (schema.enum !== undefined || schema.const !== undefined) return false;
+  if (type !== undefined && type !== 'string' && !(Array.isArray(type) && type.includes('string'))) return false;
+  if (format !== undefined && format !== 'uuid') return false;
+  if (typeof maxLength === 'number' && maxLength < SAMPLE_UUID.length) return false;
+  if (typeof minLength === 'number' && minLength > SAMPLE_UUID.length) return false;
+  if (typeof pattern === 'string') {
+    try {
+      return new RegExp(pattern, 'u').test(SAMPLE_UUID);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
 
 /** A header parameter OpenAPI says to ignore (Accept, Content-Type, Authorization), as the mock does. */
 export const isIgnoredHeader = (parameter: ParameterSpec): boolean =>
@@ -78,7 +107,8 @@ export function generateParameters(
       };
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, text[0]);
     else if (parameter.in === 'query') rawQuery.push(...text);
-    else if (parameter.in === 'header') headers[parameter.name.toLowerCase()] = text[0];
+    else if (parameter.in === 'header')
+      headers[parameter.name.toLowerCase()] = isIdempotencyKey(parameter, document) ? '{{uniqueUuid}}' : text[0];
     else cookies.push(...text);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
