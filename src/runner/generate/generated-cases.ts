@@ -296,7 +296,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
       ),
     );
     const wrong = malformedCredentials(credentials.parts);
-    if (wrong)
+    if (wrong && !anyAuthorizationAccepted(operation, wrong))
       out.push(
         make(
           'wrong-credentials',
@@ -356,6 +356,22 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
  * (RFC 6750's b64token), a basic pair that is not base64, an API key (header, query or cookie)
  * that is empty. Undefined when no part can be broken (Digest and other schemes answer a challenge).
  */
+/**
+ * Whether another of the operation's security requirements accepts the malformed Authorization header as it is: an
+ * apiKey scheme named Authorization takes any value (Gitea's `token ...`), so a server that answers 200 is right.
+ */
+function anyAuthorizationAccepted(operation: Operation, wrong: CredentialParts): boolean {
+  if (!wrong.headers.authorization) return false;
+  return operation.security.some(
+    (requirement) =>
+      requirement.length > 0 &&
+      requirement.every(
+        (scheme) =>
+          scheme.type === 'apiKey' && scheme.in === 'header' && scheme.parameterName?.toLowerCase() === 'authorization',
+      ),
+  );
+}
+
 function malformedCredentials(parts: CredentialParts): CredentialParts | undefined {
   const wrong: CredentialParts = { headers: {}, query: {}, cookies: {} };
   let broken = false;
