@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Bump when the cached shape or the loading rules change.
-const CACHE_FORMAT = 5;
+// Bump when the cached shape, the loading rules or the generator the load's audit draws with change.
+const CACHE_FORMAT = 6;
 
 interface CacheEntry {
   format: number;

@@ -62,6 +62,8 @@ export function fakerSchema(
       if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map((branch) => withTag(branch, tag));
   for (const key of CHILD_SCHEMAS) if (copy[key] !== undefined) copy[key] = walk(copy[key]);
   if (Array.isArray(copy.allOf)) copy.allOf = copy.allOf.map(walk);
+  // ajv-formats checks `url` (an absolute http, https or ftp URL); json-schema-faker does not know it and draws words.
+  if (copy.format === 'url') copy.format = 'uri';
   if (capped) {
     if (typeof copy.pattern === 'string') copy.pattern = drawablePattern(copy.pattern);
     lowerMaxLength(copy);

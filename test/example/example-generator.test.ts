@@ -62,6 +62,20 @@ describe('example generator', () => {
     expect(values).toHaveLength(5);
   });
 
+  it('draws a format: url string as an absolute URL the validator takes (json-schema-faker does not know url)', async () => {
+    const file = join(tempDir('plantstore-example-'), 'links.yaml');
+    writeFileSync(
+      file,
+      'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n' +
+        '    Link: { type: object, required: [url], properties: { url: { type: string, format: url } } }\n',
+    );
+    const links = await loadSpec(file);
+    const target = resolveTarget(links, 'Link');
+    const check = createValidators(links).at(target.pointer);
+    const values = createExampleGenerator(links).examples(target, { seed: 3, count: 20 });
+    expect(values.filter((value) => !check(value).ok)).toEqual([]);
+  });
+
   it.each([
     ['NewPlant', 10_000],
     ['createPlant', 2_000],
