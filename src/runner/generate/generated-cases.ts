@@ -160,7 +160,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const plan = body.plan;
   const draw = context.source.value;
   const filled = (parameter: ParameterSpec) => carriesCredentials(parameter, credentials.parts);
-  const first = generateParameters(operation, draw, seed, context.document, true, filled);
+  const first = generateParameters(operation, draw, seed, context.document, true, filled, context.validators);
   if (!first.ok) return first.reason;
   const itemOperation = operation.parameters.some((p) => p.in === 'path');
   const varies = (plan !== undefined && drawsFromSchema(plan)) || operation.parameters.length > 0;
@@ -186,7 +186,15 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     const parameters =
       index === 0
         ? first
-        : generateParameters(operation, draw, seed + index, context.document, index % 2 === 0, filled);
+        : generateParameters(
+            operation,
+            draw,
+            seed + index,
+            context.document,
+            index % 2 === 0,
+            filled,
+            context.validators,
+          );
     if (!parameters.ok) continue;
     const request = build(
       operation,
@@ -248,6 +256,7 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
       context.document,
       true,
       (other) => other === parameter || filled(other),
+      context.validators,
     );
     if (!without.ok) continue;
     const request = build(operation, without.parts, credentials.parts, plan, firstBody, seed, context.document);

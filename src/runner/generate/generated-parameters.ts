@@ -3,8 +3,10 @@
 // Optional parameters are sent in some cases and left out in others, so both shapes are tried.
 import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import { escapePointerToken, getAtPointer } from '../../document/json-pointer.ts';
-import { resolveSchema } from '../../document/schema-shape.ts';
 import type { Operation, ParameterSpec } from '../../document/operations.ts';
+import type { Validators } from '../../validation/validator.ts';
+import { SAMPLE_UNIQUE_ID } from './generated-request-parts.ts';
+import { uniqueUuid } from './unique-values.ts';
 import { parameterFormat, serializeCookie, serializeHeader, serializePath, serializeQuery } from './parameter-style.ts';
 
 /** What the parameters add to a request. */
@@ -25,32 +27,14 @@ const MAX_DRAWS = 8;
 // OpenAPI: header parameters with these names are ignored (the body and the security schemes own them).
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
-/** A UUID as {{uniqueUuid}} writes one, to ask a key's schema whether it takes one. */
-const SAMPLE_UUID = '0123abcd-4567-489a-8bcd-ef0000000000';
-
 /**
- * An `Idempotency-Key` header whose schema takes a UUID. A server answers a key it has seen with another body by a 4xx
- * (Stripe; draft-ietf-httpapi-idempotency-key-header), and a seeded draw repeats across cases, so every request gets a
- * run-unique key instead, as a client library makes one per request.
+ * `{{uniqueUuid}}` for an `Idempotency-Key` header whose schema takes a UUID. A server answers a key it has seen with
+ * another body by a 4xx (Stripe; draft-ietf-httpapi-idempotency-key-header), and a seeded draw repeats across cases,
+ * so every request gets a run-unique key instead, as a client library makes one per request.
  */
-function isIdempotencyKey(parameter: ParameterSpec, document: unknown): boolean {
-  if (parameter.name.toLowerCase() !== 'idempotency-key') return false;
-  const schema = resolveSchema(getAtPointer(document, parameter.schemaPointer), document);
-  if (schema === undefined) return true;
-  const { type, maxLength, minLength, pattern, format } = schema as Record<string, unknown>;
-  if (schema.enum !== undefined || schema.const !== undefined) return false;
-  if (type !== undefined && type !== 'string' && !(Array.isArray(type) && type.includes('string'))) return false;
-  if (format !== undefined && format !== 'uuid') return false;
-  if (typeof maxLength === 'number' && maxLength < SAMPLE_UUID.length) return false;
-  if (typeof minLength === 'number' && minLength > SAMPLE_UUID.length) return false;
-  if (typeof pattern === 'string') {
-    try {
-      return new RegExp(pattern, 'u').test(SAMPLE_UUID);
-    } catch {
-      return false;
-    }
-  }
-  return true;
+function uniqueIdempotencyKey(parameter: ParameterSpec, validators: Validators | undefined): string | undefined {
+  if (validators === undefined || parameter.name.toLowerCase() !== 'idempotency-key') return undefined;
+  return validators.at(parameter.schemaPointer)(uniqueUuid(SAMPLE_UNIQUE_ID)).ok ? '{{uniqueUuid}}' : undefined;
 }
 
 /** A header parameter OpenAPI says to ignore (Accept, Content-Type, Authorization), as the mock does. */
@@ -61,7 +45,8 @@ const lengthOf = (parts: string[]) => parts.reduce((sum, part) => sum + part.len
 
 /**
  * The parameters of one valid request. `omit` names parameters not to send (one the credentials
- * fill, or a required one a negative case drops); optional ones are sent when `withOptional` is true.
+ * fill, or a required one a negative case drops); optional ones are sent when `withOptional` is true. With
+ * `validators`, an Idempotency-Key header is made run-unique where its schema allows.
  */
 export function generateParameters(
   operation: Operation,
@@ -70,6 +55,7 @@ export function generateParameters(
   document: unknown,
   withOptional: boolean,
   omit: (parameter: ParameterSpec) => boolean,
+  validators?: Validators,
 ): ParametersResult {
   let path = operation.path;
   const rawQuery: string[] = [];
@@ -108,7 +94,7 @@ export function generateParameters(
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, text[0]);
     else if (parameter.in === 'query') rawQuery.push(...text);
     else if (parameter.in === 'header')
-      headers[parameter.name.toLowerCase()] = isIdempotencyKey(parameter, document) ? '{{uniqueUuid}}' : text[0];
+      headers[parameter.name.toLowerCase()] = uniqueIdempotencyKey(parameter, validators) ?? text[0];
     else cookies.push(...text);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');

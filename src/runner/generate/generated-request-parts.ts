@@ -4,7 +4,7 @@ import type { JsonValue } from '../../json/exact-json.ts';
 import { uniqueString, uniqueUuid } from './unique-values.ts';
 
 /** A run-unique int64 of the same size as {{uniqueId}}, to ask the validator whether one fits. */
-const SAMPLE_UNIQUE_ID = 1_700_000_000_000_000_000n;
+export const SAMPLE_UNIQUE_ID = 1_700_000_000_000_000_000n;
 
 /** A body to send (`template`, with variables) and the same body with values in their place, to validate. */
 export interface UniqueBody {

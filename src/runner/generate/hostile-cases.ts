@@ -139,6 +139,7 @@ function parameterPick(
         context.document,
         true,
         (other) => other === parameter || context.filled(other),
+        context.validators,
       );
       if (!rest.ok) return undefined;
       const parts = rest.parts;
