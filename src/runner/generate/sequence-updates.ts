@@ -4,8 +4,9 @@
 // item that exists. A body keeps the key the item was created with; a body the runner cannot keep
 // valid that way leaves its step out.
 import type { JsonValue } from '../../json/exact-json.ts';
-import { pickDeclared } from '../../document/schema-shape.ts';
-import { jsonContent, type JsonSchema, type Operation } from '../../document/operations.ts';
+import { objectShape, pickDeclared, resolveSchema } from '../../document/schema-shape.ts';
+import { escapePointerToken, getAtPointer } from '../../document/json-pointer.ts';
+import { jsonContent, type Operation } from '../../document/operations.ts';
 import type { Validators } from '../../validation/validator.ts';
 import type { FixtureRequest, FixtureStep } from '../fixture.ts';
 import type { CaseSource } from './case-source.ts';
@@ -39,7 +40,7 @@ export function updateSteps(
   const steps: FixtureStep[] = [];
   const replaced = replace && bodyFor(replace, index, 1, `${context.noun} replaced `, context);
   if (replace && replaced) {
-    const expected = declaredPart(replaced.body.template, successSchema(replace), context.document);
+    const expected = expectedPart(replaced.body.template, replace, context);
     steps.push({
       name: 'replace',
       request: context.request(replace, {
@@ -48,7 +49,7 @@ export function updateSteps(
       }),
       expect: { status: '2xx', ...(expected && { body: expected }) },
     });
-    const readBack = read && declaredPart(replaced.body.template, successSchema(read), context.document);
+    const readBack = read && expectedPart(replaced.body.template, read, context);
     if (read)
       steps.push({
         name: 'read-after-replace',
@@ -98,21 +99,30 @@ function bodyFor(
   return check(body.sample).ok ? { mediaType: media.mediaType, body } : undefined;
 }
 
-function successSchema(operation: Operation): JsonSchema | undefined {
-  const ok = operation.responses.find((r) => r.status.startsWith('2'));
-  return ok && jsonContent(ok.contents)?.schema;
-}
-
 /**
- * What was sent, cut to what the answer declares (as the mock cuts its answers); undefined when nothing is left to
- * compare.
+ * What the answer of `operation` must show of what was sent (the list's items with `items`): the fields its success
+ * schema declares (as the mock cuts its answers; a free-form answer declares none), less those whose value that schema refuses (the mock answers them
+ * generated, as a server that types a field otherwise would); undefined when nothing is left to compare.
  */
-export function declaredPart(
+export function expectedPart(
   sent: Record<string, JsonValue>,
-  schema: unknown,
-  document: unknown,
+  operation: Operation,
+  context: { document: unknown; validators: Validators },
+  items?: 'items',
 ): Record<string, JsonValue> | undefined {
-  if (schema === undefined) return undefined;
+  const ok = operation.responses.find((r) => r.status.startsWith('2'));
+  const content = ok && jsonContent(ok.contents);
+  if (content?.schema === undefined) return undefined;
+  const { document } = context;
+  const schema = items ? resolveSchema(content.schema, document)?.items : content.schema;
+  // A free-form answer (`type: object` alone) declares no field, so it promises none back.
+  if (schema === undefined || objectShape(schema, document).properties.size === 0) return undefined;
   const part = pickDeclared(sent, schema, document) as Record<string, JsonValue>;
-  return Object.keys(part).length > 0 ? part : undefined;
+  const at = items ? `${content.schemaPointer}/items` : content.schemaPointer;
+  const kept: Record<string, JsonValue> = {};
+  for (const [name, value] of Object.entries(part)) {
+    const pointer = `${at}/properties/${escapePointerToken(name)}`;
+    if (getAtPointer(document, pointer) === undefined || context.validators.at(pointer)(value).ok) kept[name] = value;
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }
