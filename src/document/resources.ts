@@ -163,7 +163,7 @@ function candidateOf(operation: Operation, document: unknown): Candidate | undef
       body?.schema !== undefined &&
       describesObject(body.schema, document) &&
       (responseSchema === undefined || describesObject(responseSchema, document)) &&
-      findListEnvelope(responseSchema, document, lastSegment(place.collection)) === undefined
+      !answersPage(responseSchema, document, lastSegment(place.collection))
     )
       return { operation, role: 'create', place };
     if (
@@ -186,6 +186,23 @@ function candidateOf(operation: Operation, document: unknown): Candidate | undef
   const role = ITEM_ROLES[operation.method];
   return role ? { operation, role, place } : undefined;
 }
+
+/** How many fields of its own a list's page carries at most beside the list, when it names no page field. */
+const PAGE_FIELDS_AT_MOST = 4;
+
+/**
+ * A POST's answer is a page of a list (a search), not the created item: a list envelope with a page field, or with few
+ * fields besides its list. An item with a list among many fields of its own (an appointment with its `resources`) is
+ * an item.
+ */
+function answersPage(schema: unknown, document: unknown, segment: string): boolean {
+  const envelope = findListEnvelope(schema, document, segment);
+  if (envelope === undefined) return false;
+  if (PAGE_KEYS.some((key) => envelope[key] !== undefined)) return true;
+  return objectShape(schema, document).properties.size <= PAGE_FIELDS_AT_MOST;
+}
+
+const PAGE_KEYS = ['total', 'hasMore', 'next', 'previous', 'offset', 'limit', 'page'] as const;
 
 /**
  * The resource map of a document: every collection a person would see, and the binding of each
