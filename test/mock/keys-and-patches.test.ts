@@ -69,21 +69,6 @@ describe('changes', () => {
     expect((await get(engine, `/notes/${id}`)).json).toEqual({ id, title: 'New' });
   });
 
-  it("keeps the path's id over another in a PUT body, with a Warning, where no 400 is declared", async () => {
-    const { engine, id } = await created();
-    const replaced = await send(engine, { method: 'PUT', path: `/notes/${id}`, json: { id: id + 1, title: 'New' } });
-    expect(replaced).toMatchObject({ status: 200, json: { id, title: 'New' } });
-    expect(replaced.headers.warning).toContain(`id ${id + 1} in the body does not match ${id} in the path`);
-    expect((await get(engine, `/notes/${id}`)).json).toEqual({ id, title: 'New' });
-  });
-
-  it('refuses another id in a PATCH body with the 400 the operation declares, and changes nothing', async () => {
-    const { engine, id } = await created();
-    const refused = await patch(engine, id, 'application/json', { id: id + 1, title: 'New' });
-    expect(refused.status).toBe(400);
-    expect((await get(engine, `/notes/${id}`)).json).toEqual({ ...note, id });
-  });
-
   it('PATCH with JSON merges field by field, nested objects too', async () => {
     const { engine, id } = await created();
     const merged = await patch(engine, id, 'application/json', { body: 'eggs', meta: { pinned: false } });

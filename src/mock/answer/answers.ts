@@ -261,14 +261,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
         return documentReply(request, operation);
       case 'replaced':
       case 'removed': {
-        const ignored = result.kind === 'replaced' ? result.ignored : undefined;
-        const done = (reply: StateReply) => ({
-          ...reply,
-          changed: result.record,
-          ...(ignored !== undefined && {
-            response: withHeader(reply.response, 'warning', `299 plantstore "${ignored.replaceAll('"', "'")}"`),
-          }),
-        });
+        const done = (reply: StateReply) => ({ ...reply, changed: result.record });
         if (noContent(operation, success)) return done(responder.json(request, operation, success, undefined));
         const reply = itemReply(context, success, result.record);
         return reply instanceof Promise ? reply.then(done) : done(reply);

@@ -13,7 +13,7 @@ import {
   keyString,
   type ResourceBinding,
 } from '../../document/resources.ts';
-import { declaredStatuses, type Operation } from '../../document/operations.ts';
+import type { Operation } from '../../document/operations.ts';
 import type { FieldMaker } from './field-maker.ts';
 import type { ServerField } from './server-fields.ts';
 import type { Tombstones } from '../../state/tombstones.ts';
@@ -56,8 +56,7 @@ export type StateResult =
   | { kind: 'mismatch'; message: string }
   | { kind: 'read'; record: StoredRecord }
   | { kind: 'listed'; page: ListPage }
-  /** ignored: why part of the body was not taken (the answer's Warning header says it). */
-  | { kind: 'replaced'; record: StoredRecord; ignored?: string }
+  | { kind: 'replaced'; record: StoredRecord }
   | { kind: 'removed'; record: StoredRecord }
   | { kind: 'unread' };
 
@@ -310,20 +309,16 @@ function itemAction(
     case 'merge': {
       const changed = changedRecord(existing, body, context.mediaType, binding);
       if (typeof changed === 'string') return { kind: 'mismatch', message: changed };
-      let ignored: string | undefined;
       if (
         keyField !== undefined &&
         changed[keyField] !== undefined &&
         keyString(changed[keyField]) !== key &&
         existing[keyField] !== undefined
-      ) {
-        const message = `${keyField} ${keyString(changed[keyField])} in the body does not match ${key} in the path`;
-        // A refusal needs a status to refuse with; where the operation declares none, the path names the item (as
-        // on most servers that take the key from the route) and the answer's Warning header says the body's was
-        // ignored.
-        if (declaresRefusal(context.operation)) return { kind: 'mismatch', message };
-        ignored = `${message}; the path's is kept`;
-      }
+      )
+        return {
+          kind: 'mismatch',
+          message: `${keyField} ${keyString(changed[keyField])} in the body does not match ${key} in the path`,
+        };
       if (keyField !== undefined && existing[keyField] !== undefined) changed[keyField] = existing[keyField];
       if (fields !== undefined) hooks.fields.fill(changed, fields, collection, freeIn(store, collection), existing);
       try {
@@ -331,17 +326,11 @@ function itemAction(
       } catch (error) {
         return full(error);
       }
-      return whenDurable(store, { kind: 'replaced', record: changed, ignored });
+      return whenDurable(store, { kind: 'replaced', record: changed });
     }
     default:
       return { kind: 'absent', key, deleted: false };
   }
-}
-
-/** The operation declares a status to refuse a body with: 400 (or 4XX), 422 or a default. */
-function declaresRefusal(operation: Operation): boolean {
-  const declared = declaredStatuses(operation);
-  return declared.includes(400) || declared.includes(422) || operation.responses.some((r) => r.status === 'default');
 }
 
 /**
