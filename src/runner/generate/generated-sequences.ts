@@ -197,6 +197,8 @@ function sequencesFor(binding: ResourceBinding, roles: Roles, context: SequenceC
         drawn,
         request,
         key: keyValue,
+        keyField: binding.keyField ?? address?.field,
+        fieldMap: binding.resource.fieldMap,
         label,
         noun: binding.noun,
       });

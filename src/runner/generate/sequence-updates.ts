@@ -24,6 +24,9 @@ export interface UpdateContext {
   request(operation: Operation, extra: Partial<FixtureRequest>): FixtureRequest;
   /** The created item's key field and its value (template and sample); undefined when the server numbers items. */
   key?: { field: string; template: JsonValue; sample: JsonValue | undefined };
+  /** The item's key field, known or not, and the request field names the mock maps to answer fields. */
+  keyField?: string;
+  fieldMap: Record<string, string>;
   /** The field that labels the item, and the noun for its text. */
   label?: string;
   noun: string;
@@ -87,16 +90,35 @@ function bodyFor(
   const check = context.validators.at(media.schemaPointer);
   let body: UniqueBody = { template: { ...generated }, sample: { ...generated } };
   const { key, label } = context;
-  // A different key in the body than in the path would ask the server to move the item.
-  if (key && Object.hasOwn(generated, key.field))
+  // A different key in the body than in the path would ask the server to move the item. The body may spell the key
+  // otherwise than the answer (`guid` for `GUID`); a key the run does not know is left out of the body.
+  const field = bodyKeyField(generated, key?.field ?? context.keyField, context.fieldMap);
+  if (key && field !== undefined)
     body = {
-      template: { ...body.template, [key.field]: key.template },
+      template: { ...body.template, [field]: key.template },
       // A key the server named is not known here: the drawn value stands in for it when the body is checked.
-      sample: key.sample === undefined ? body.sample : { ...body.sample, [key.field]: key.sample },
+      sample: key.sample === undefined ? body.sample : { ...body.sample, [field]: key.sample },
     };
+  else if (field !== undefined) body = { template: without(body.template, field), sample: without(body.sample, field) };
   if (label !== undefined && Object.hasOwn(generated, label))
     body = withUniqueField(body, label, 'string', labelPrefix, check) ?? body;
   return check(body.sample).ok ? { mediaType: media.mediaType, body } : undefined;
+}
+
+/** The body's own name for the item's key field: the field itself, or the request field the mock maps to it. */
+function bodyKeyField(
+  body: Record<string, JsonValue>,
+  keyField: string | undefined,
+  fieldMap: Record<string, string>,
+): string | undefined {
+  if (keyField === undefined) return undefined;
+  if (Object.hasOwn(body, keyField)) return keyField;
+  return Object.keys(body).find((name) => fieldMap[name] === keyField);
+}
+
+function without(body: Record<string, JsonValue>, field: string): Record<string, JsonValue> {
+  const { [field]: _dropped, ...rest } = body;
+  return rest;
 }
 
 /**
