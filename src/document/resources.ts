@@ -405,13 +405,23 @@ function describeResource(
       const match = normalAnswers.get(normal(name));
       if (match !== undefined) fieldMap[name] = match;
     }
+  // A create that names the item by the path's own parameter under another name than the answers' key (Twitter's
+  // `POST /2/lists/{id}/members` takes `user_id`; a member is read at `/members/{user_id}` and listed with its `id`):
+  // the sent field is the key.
+  if (key.field !== undefined && keyParam !== undefined && normal(keyParam) !== normal(key.field))
+    for (const shape of createShapes)
+      for (const name of shape.properties.keys())
+        if (normal(name) === normal(keyParam) && !answerFields.has(name) && shape.required.has(name))
+          fieldMap[name] = key.field;
 
   const parentNames = [...collection.matchAll(PARAM)].map((m) => m[1]);
   // Only a string field takes the path's text as it is.
   const parentFields = parentNames.map((name) => {
     const field = normalAnswers.get(normal(name));
     const type = field === undefined ? undefined : resolveSchema(answerFields.get(field), document)?.type;
-    return field !== undefined && (type === 'string' || (Array.isArray(type) && type.includes('string'))) ? field : '';
+    // The key is the item's own: a parent named like it (`/lists/{id}/members` keyed by a member's `id`) is not it.
+    if (field === undefined || field === key.field) return '';
+    return type === 'string' || (Array.isArray(type) && type.includes('string')) ? field : '';
   });
   const list = lists[0];
   const listSchema = list && successSchema(list.operation);
