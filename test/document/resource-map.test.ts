@@ -62,6 +62,16 @@ describe('the resource map', () => {
     expect(read).toMatchObject({ status: 200, json: { id, email: 'a@example.com' } });
   });
 
+  it("finds a list wrapped in the last word of its collection's name, and lists what was created there", async () => {
+    const spec = await loadSpec(resolve('test/documents/creates-and-searches.yaml'));
+    const { resources } = buildResourceMap(listOperations(spec), spec.document);
+    expect(resources.find((r) => r.collection === '/copilot-spaces')?.listEnvelope).toEqual({ items: 'spaces' });
+    const engine = createMockEngine({ spec });
+    expect((await send(engine, { method: 'POST', path: '/copilot-spaces', json: { name: 'Docs' } })).status).toBe(201);
+    const listed = await send(engine, { method: 'GET', path: '/copilot-spaces', body: '' });
+    expect((listed.json as { spaces: Array<{ name: string }> }).spaces.map((space) => space.name)).toEqual(['Docs']);
+  });
+
   it('is said at start-up, one line per collection, and in /__mock/health in the same words', async () => {
     const info: string[] = [];
     const logger: Logger = { request() {}, info: (m) => void info.push(m), warn() {}, error() {}, flush() {} };
