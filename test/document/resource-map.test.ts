@@ -55,6 +55,7 @@ describe('the resource map', () => {
       operations: { create: ['bookAppointment'], read: ['getAppointment'] },
     });
     expect(resources.find((r) => r.collection === '/searches')?.kept).not.toBe(true);
+    expect(resources.find((r) => r.collection === '/trees')).toMatchObject({ kept: true, keyField: 'sha' });
     const engine = createMockEngine({ spec });
     const created = await send(engine, { method: 'POST', path: '/appointments', json: { email: 'a@example.com' } });
     const { id } = created.json as { id: string };
