@@ -198,6 +198,10 @@ const PAGE_FIELDS_AT_MOST = 4;
 function answersPage(schema: unknown, document: unknown, segment: string): boolean {
   const envelope = findListEnvelope(schema, document, segment);
   if (envelope === undefined) return false;
+  // The collection's own list in the answer: a page of it, or the parent that holds it (GitHub's add-assignees
+  // answers the issue with its `assignees`).
+  const named = normal(envelope.items);
+  if (named === normal(segment) || named === normal(segment.split(/[-_.]/).at(-1) ?? segment)) return true;
   const { properties } = objectShape(schema, document);
   // A page has no key of its own; an item does (a git tree's `sha`, beside its `tree` and `truncated`).
   if ([...properties.keys()].some((name) => OWN_KEYS.has(normal(name)))) return false;
