@@ -56,6 +56,7 @@ describe('the resource map', () => {
     });
     expect(resources.find((r) => r.collection === '/searches')?.kept).not.toBe(true);
     expect(resources.find((r) => r.collection === '/trees')).toMatchObject({ kept: true, keyField: 'sha' });
+    expect(resources.find((r) => r.collection === '/issues/{number}/assignees')?.kept).not.toBe(true);
     const engine = createMockEngine({ spec });
     const created = await send(engine, { method: 'POST', path: '/appointments', json: { email: 'a@example.com' } });
     const { id } = created.json as { id: string };
