@@ -102,7 +102,9 @@ export interface Answers {
   decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Promise<StateReply>;
   /** A decision prepared, written and refitted, awaited (decide is decision, durable, then reply). */
   reply(request: HttpRequest, decision: Decision): Promise<StateReply>;
-  /** An error answer in the document's error shape (every refusal and failure of the API): a `refuse` decision, written. */
+  /**
+   * An error answer in the document's error shape (every refusal and failure of the API): a `refuse` decision, written.
+   */
   error(
     request: HttpRequest,
     operation: Operation | undefined,
@@ -134,7 +136,9 @@ export interface AnswersSetup {
 
 /**
  * Builds the answers of one engine, once, before the first request.
- * @example const answers = createAnswers(setup); await answers.decide(admitted, store, readPreferences(admitted.request));
+ * @example
+ * const answers = createAnswers(setup);
+ * await answers.decide(admitted, store, readPreferences(admitted.request));
  */
 export function createAnswers(setup: AnswersSetup): Answers {
   const { spec, validators, logger, options, operations, bindings } = setup;
@@ -250,7 +254,8 @@ export function createAnswers(setup: AnswersSetup): Answers {
           decision.request,
           decision.operation,
           406,
-          `Accept "${decision.request.headers.accept}" allows none of the media types ${decision.operation.id} answers with: ${decision.declared.join(', ')}`,
+          `Accept "${decision.request.headers.accept}" allows none of the media types ${decision.operation.id} ` +
+            `answers with: ${decision.declared.join(', ')}`,
         );
       case 'forced':
         return forced(decision.request, decision.operation, decision.preferences, decision.choice);
@@ -390,7 +395,8 @@ export function createAnswers(setup: AnswersSetup): Answers {
     if (deleted) {
       const why = `${message}: it was deleted; ${operation.id} declares no 404, and a deleted item is never answered`;
       // (--declared-only answers a declared 4xx instead, which needs no warning.)
-      const warning = `299 plantstore "undeclared 404: ${operation.id} declares none, and the ${binding.noun} was deleted"`;
+      const warning =
+        `299 plantstore "undeclared 404: ${operation.id} declares none, ` + `and the ${binding.noun} was deleted"`;
       return responder.fail(request, operation, 404, why, options.declaredOnly ? undefined : { warning });
     }
     const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
@@ -412,7 +418,8 @@ export function createAnswers(setup: AnswersSetup): Answers {
       request,
       operation,
       501,
-      `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`,
+      `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); ` +
+        'the mock answers HTTP only',
     );
   }
 
@@ -427,7 +434,8 @@ export function createAnswers(setup: AnswersSetup): Answers {
         request,
         operation,
         preferDeclared(operation, INVALID),
-        `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`,
+        `cannot force that response: ${preferences.forcedBy} is not an HTTP status ` +
+          '(three digits from 100 to 599, e.g. code=404)',
       );
     if (choice === undefined) throw new Error(`plantstore bug: a forced answer of ${operation.id} written unprepared`);
     if (!choice.ok)

@@ -69,7 +69,8 @@ export function createDeclaredAnswers(
         request,
         operation,
         406,
-        `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ${chosen.declared.join(', ')}`,
+        `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ` +
+          `${chosen.declared.join(', ')}`,
       );
     if (chosen.kind === 'none') return responder.json(request, operation, status, undefined);
     const { content, mediaType } = chosen;
@@ -79,7 +80,8 @@ export function createDeclaredAnswers(
         request,
         operation,
         preferDeclared(operation, INVALID),
-        `cannot force that response: the ${status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`,
+        `cannot force that response: the ${status} ${mediaType} answer has no example "${preferences.exampleKey}" ` +
+          `(its examples: ${[...content.examples.keys()].join(', ') || 'none'})`,
       );
     }
     if (

@@ -421,7 +421,9 @@ function mergePatch(target: StoredRecord, patch: StoredRecord): StoredRecord {
       !Array.isArray(out[name])
     ) {
       out[name] = mergePatch(out[name] as StoredRecord, value as StoredRecord);
-    } else Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true }); // "__proto__" stays a plain key
+    }
+    // "__proto__" stays a plain key
+    else Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
