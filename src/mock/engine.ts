@@ -216,7 +216,7 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
    * what deciding needs loaded; the decision; its durability; what writing it needs (Prism's forced
    * choice); the answer written (when its body needs the generator first: wait, write again); a
    * misfit refitted; the key kept; the change announced. Returns what the next step takes, a
-   * promise when it must wait: handle awaits it, and only then (fast path: see performance.md §10).
+   * promise when it must wait: handle awaits it, and only then (fast path: see performance.md §10.20).
    */
   function step(flow: Flow, input: unknown): unknown {
     const { request } = flow;
