@@ -308,15 +308,16 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
         flow.reply = reply;
         flow.step = 'kept';
         if (flow.once === undefined) return undefined;
-        // A new key keeps its answer (deciding is done: a failure from here on keeps the key reserved).
+        // A new key keeps its answer (deciding is done: a failure from here on no longer frees the key).
         const once = flow.once;
         flow.once = undefined;
         return steps.kept(flow.own!, flow.key!, once, reply);
       }
       case 'kept':
-        flow.step = 'done';
         // (Only a change is announced.)
-        return announced(flow.reply as StateReply);
+        announced(flow.reply as StateReply);
+        flow.step = 'done';
+        return undefined;
       case 'answered':
         flow.reply = input as Reply;
         flow.step = 'done';

@@ -96,11 +96,14 @@ export interface Answers {
   /** A written answer whose body does not fit its schema (`misfit`), generated anew. */
   refit(request: HttpRequest, reply: StateReply): Promise<StateReply>;
   /**
-   * Every step above in turn, awaited: the answer to an admitted request, for callers without the
-   * engine's fast path (tests, a shared store's decision-steps).
+   * Every step above in turn, awaited: the answer to an admitted request, for a caller without the
+   * engine and its fast path (a test).
    */
   decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Promise<StateReply>;
-  /** A decision prepared, written and refitted, awaited (decide is decision, durable, then reply). */
+  /**
+   * A decision prepared, written and refitted, awaited (decide is ready, decision, durable, then
+   * reply): a shared store's decision is written so (decision-steps.ts).
+   */
   reply(request: HttpRequest, decision: Decision): Promise<StateReply>;
   /**
    * An error answer in the document's error shape (every refusal and failure of the API): a `refuse` decision, written.
