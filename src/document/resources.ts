@@ -192,15 +192,24 @@ const PAGE_FIELDS_AT_MOST = 4;
 
 /**
  * A POST's answer is a page of a list (a search), not the created item: a list envelope with a page field, or with few
- * fields besides its list. An item with a list among many fields of its own (an appointment with its `resources`) is
- * an item.
+ * fields besides its list, and no key of its own. An item with a list among many fields of its own (an appointment with
+ * its `resources`) is an item.
  */
 function answersPage(schema: unknown, document: unknown, segment: string): boolean {
   const envelope = findListEnvelope(schema, document, segment);
   if (envelope === undefined) return false;
+  // The collection's own list in the answer: a page of it, or the parent that holds it (GitHub's add-assignees
+  // answers the issue with its `assignees`).
+  const named = normal(envelope.items);
+  if (named === normal(segment) || named === normal(segment.split(/[-_.]/).at(-1) ?? segment)) return true;
+  const { properties } = objectShape(schema, document);
+  // A page has no key of its own; an item does (a git tree's `sha`, beside its `tree` and `truncated`).
+  if ([...properties.keys()].some((name) => OWN_KEYS.has(normal(name)))) return false;
   if (PAGE_KEYS.some((key) => envelope[key] !== undefined)) return true;
-  return objectShape(schema, document).properties.size <= PAGE_FIELDS_AT_MOST;
+  return properties.size <= PAGE_FIELDS_AT_MOST;
 }
+
+const OWN_KEYS = new Set(['id', 'sha', 'uuid', 'sid', 'key']);
 
 const PAGE_KEYS = ['total', 'hasMore', 'next', 'previous', 'offset', 'limit', 'page'] as const;
 
