@@ -448,7 +448,8 @@ function describeResource(
   const location = creates.some((c) => declaresLocation(c.operation, document));
   const kept = creates.length > 0;
   const why = kept
-    ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
+    ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ` +
+      `${key.field ?? 'number'}`
     : `answered from the document: no create (a POST of an object on ${collection})`;
   const singleton = members.some((m) => m.single);
   const resource: Resource = {

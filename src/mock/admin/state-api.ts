@@ -86,7 +86,8 @@ async function seed(input: unknown, setup: EngineStateSetup, store: StateStore):
     const create = creates.get(collection);
     if (!create)
       return bad(
-        `no collection ${collection}; collections: ${[...new Set(createList.map(([, binding]) => binding.collection))].join(', ') || '(none)'}`,
+        `no collection ${collection}; collections: ` +
+          `${[...new Set(createList.map(([, binding]) => binding.collection))].join(', ') || '(none)'}`,
       );
     if (!Array.isArray(items)) return bad(`${collection}: expected an array of items`);
     const [operation, binding] = create;

@@ -151,7 +151,10 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   // which HTTP cases cannot check (its declared errors alone say nothing of it).
   const switches = operation.responses.filter((r) => r.status.startsWith('1'));
   if (switches.length > 0 && !operation.responses.some((r) => /^[23]/.test(r.status))) {
-    return `its success is ${switches.map((r) => r.status).join(', ')} (a switch to another protocol, such as a WebSocket), which verify does not speak`;
+    return (
+      `its success is ${switches.map((r) => r.status).join(', ')} (a switch to another protocol, such as a ` +
+      `WebSocket), which verify does not speak`
+    );
   }
   const credentials = credentialsFor(operation, auth);
   if (!credentials.ok) return credentials.reason;
@@ -285,7 +288,8 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     out.push({
       ...make(
         `invalid-${parameter.in}-${parameter.name}-${n}`,
-        `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} (${JSON.stringify(broken.value).slice(0, 40)})`,
+        `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} ` +
+          `(${JSON.stringify(broken.value).slice(0, 40)})`,
         request,
         { status: '4xx' },
       ),

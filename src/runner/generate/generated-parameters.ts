@@ -91,7 +91,9 @@ export function generateParameters(
     if (text === undefined)
       return {
         ok: false,
-        reason: `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent (${WHY[parameter.in]})`,
+        reason:
+          `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent ` +
+          `(${WHY[parameter.in]})`,
       };
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, text[0]);
     else if (parameter.in === 'query') rawQuery.push(...text);
