@@ -1,10 +1,10 @@
-// Starts one server under test pinned to its core, with its output (the request log included) going
-// to a file, and measures its start-up: from spawn to the first successful create answered (a POST
-// polled every few ms), which is what a test suite waiting for its mock actually waits for.
-// Every server runs on the Node 24 running the benchmark (process.execPath), directly, so that the
-// pid we spawn is the server's own process (its RSS and CPU time are what we read).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, readFileSync } from 'node:fs';
+// The measuring core's server: one server under test started on the server core, its output (the
+// request log included) going to a file, and its start-up measured from spawn to the first successful
+// create answered (a POST polled every few ms), which is what a test suite waiting for its mock
+// waits for. Every server runs on the Node 24 running the benchmark, so that the pid spawned is the
+// server's own process (its RSS and CPU time are what the reports read).
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
@@ -15,6 +15,7 @@ import { freePort, pinned, procStatusBytes, SERVER_CORE, stop, track } from './p
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const PLANT_STORE = join(ROOT, 'openapi', 'plant-store.yaml');
 export const RESULTS = join(ROOT, 'bench', 'results');
+export const LOGS = join(RESULTS, 'logs');
 export const prismCli = () => createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
 
 /** How to start a server on a port. */
@@ -22,10 +23,7 @@ export interface ServerCommand {
   title: string;
   /** Node's arguments (script first) for a server on `port`. */
   args(port: number): string[];
-  /**
-   * Run the script as a command (its #! line picks Node and its flags, as `npx plantstore` does),
-   * with this Node first on PATH.
-   */
+  /** Run the script as a command (its #! line picks Node and its flags, as `npx plantstore` does). */
   asCommand?: boolean;
 }
 
@@ -36,14 +34,11 @@ export const mockCommand = (title: string, extra: string[] = [], root = ROOT): S
   asCommand: true,
 });
 
-/** A server of this folder's (the baseline, the pass-through proxy) with its arguments. */
+/** A server of bench/lib/ (the baseline, the pass-through proxy) with its arguments. */
 export const benchServer = (title: string, script: string, args: string[]): ServerCommand => ({
   title,
   args: (port) => [join(import.meta.dirname, script), ...args, '--port', String(port)],
 });
-
-const POLL_MS = 5;
-const START_DEADLINE_MS = 60_000;
 
 export interface RunningServer {
   url: string;
@@ -58,93 +53,61 @@ export interface RunningServer {
 }
 
 let probeId = 0;
-
-/** One POST of a valid create; resolves to its status, or undefined when nothing answers yet. */
+/** One POST of a valid create (negative ids: the loads' are positive); its status, or undefined when nothing answers. */
 function probe(url: string): Promise<number | undefined> {
-  // Negative ids: the load's ids are positive, so a probe never collides with them.
   const body = JSON.stringify({ id: -1_000_000 - probeId++, name: 'probe' });
+  const headers = { authorization: 'Bearer bench-token', 'content-type': 'application/json' };
   return new Promise((resolve) => {
-    const req = request(
-      `${url}/plants`,
-      {
-        method: 'POST',
-        agent: false,
-        headers: {
-          authorization: 'Bearer bench-token',
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.once('end', () => resolve(res.statusCode));
-      },
-    );
-    req.setTimeout(2000, () => req.destroy());
-    req.once('error', () => resolve(undefined));
+    const req = request(`${url}/plants`, { method: 'POST', agent: false, headers }, (res) => {
+      res.resume().once('end', () => resolve(res.statusCode));
+    });
+    req.setTimeout(2000, () => req.destroy()).once('error', () => resolve(undefined));
     req.end(body);
   });
 }
 
-function tail(file: string): string {
-  try {
-    return readFileSync(file, 'utf8').split('\n').slice(-12).join('\n');
-  } catch {
-    return '(no output)';
-  }
-}
+const tail = (file: string) => readFileSync(file, 'utf8').split('\n').slice(-12).join('\n');
 
-/** Starts `server` on a free port and resolves once it has answered a create with 200. */
+/** Starts `server` on a free port and resolves once it has answered a create with 200 (60 s at most). */
 export async function startServer(server: ServerCommand, options: { logFile: string }): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  mkdirSync(dirname(options.logFile), { recursive: true });
   const log = openSync(options.logFile, 'w');
   const script = server.args(port);
   const [command, args] = server.asCommand
     ? pinned(SERVER_CORE, script[0], script.slice(1))
     : pinned(SERVER_CORE, process.execPath, script);
   // A command finds its Node on PATH: this benchmark's Node 24, whatever else the shell has.
-  const env = server.asCommand
-    ? { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` }
-    : process.env;
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
   const started = performance.now();
-  // stdout and stderr to a file: the server pays for its logging as a user redirecting it would,
-  // and nothing in this process has to drain a pipe meanwhile.
-  const child: ChildProcess = track(spawn(command, args, { stdio: ['ignore', log, log], env }));
+  // Output to a file: the server pays for its logging as a user redirecting it would.
+  const child = track(spawn(command, args, { stdio: ['ignore', log, log], env }));
   closeSync(log);
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  for (;;) {
-    const status = await probe(url);
-    if (status === 200) break;
-    if (exited)
-      throw new Error(
-        `${server.title} exited before answering (code ${child.exitCode}); its output:\n${tail(options.logFile)}`,
-      );
-    if (performance.now() - started > START_DEADLINE_MS) {
+  const exit = () =>
+    child.exitCode !== null
+      ? `code ${child.exitCode}`
+      : child.signalCode !== null
+        ? `signal ${child.signalCode}`
+        : undefined;
+  for (let status; (status = await probe(url)) !== 200; await sleep(5)) {
+    if (exit())
+      throw new Error(`${server.title} exited before answering (${exit()}); its output:\n${tail(options.logFile)}`);
+    if (performance.now() - started > 60_000) {
       await stop(child);
       throw new Error(
-        `${server.title} did not answer a create within ${START_DEADLINE_MS} ms (last status ${status ?? 'none'}); its output:\n${tail(options.logFile)}`,
+        `${server.title} answered no create within 60 s (last status ${status ?? 'none'}):\n${tail(options.logFile)}`,
       );
     }
-    await sleep(POLL_MS);
   }
-  const startupMs = performance.now() - started;
   const pid = child.pid as number;
   return {
     url,
     pid,
-    startupMs,
+    startupMs: performance.now() - started,
     logFile: options.logFile,
     memory: () => ({ rssBytes: procStatusBytes(pid, 'VmRSS'), peakRssBytes: procStatusBytes(pid, 'VmHWM') }),
-    exit: () =>
-      child.exitCode !== null
-        ? `code ${child.exitCode}`
-        : child.signalCode !== null
-          ? `signal ${child.signalCode}`
-          : undefined,
+    exit,
     stop: () => stop(child),
   };
 }

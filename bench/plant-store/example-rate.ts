@@ -1,7 +1,7 @@
-// How fast `plantstore example NewPlant --count 100000 --format ndjson` makes its output,
-// against json-schema-faker alone making and stringifying the same number of NewPlant values, in
-// the same process. Figures and a ratio, no assertion (benchmarks are not tests).
-// Run: node bench/plant-store/example-rate.ts [count]
+// What making examples costs: `plantstore example NewPlant --count N --format ndjson`'s work after
+// loading the document (generator, validator, output text) against json-schema-faker alone making
+// and stringifying as many NewPlant values, in one process, three rounds interleaved; the medians
+// and their ratio. Run: node bench/plant-store/example-rate.ts [count]
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { createExampleGenerator } from '../../src/example/example-generator.ts';
 import { renderPayloads } from '../../src/example/render-payloads.ts';
@@ -19,34 +19,23 @@ function jsfAlone(): number {
 }
 
 function ours(): number {
-  // Everything the command does after loading the document: generator, validator, output text.
   const generator = createExampleGenerator(spec);
   const target = resolveTarget(spec, 'NewPlant');
   const payloads = generator.examples(target, { seed: 1, count }).map((body) => ({ body }));
-  return renderPayloads(payloads, {
-    format: 'ndjson',
-    as: 'body',
-    list: true,
-    target,
-    baseUrl: '',
-    invalid: false,
-    compact: generator.compactJson,
-  }).length;
+  const settings = { format: 'ndjson', as: 'body', list: true, target, baseUrl: '', invalid: false } as const;
+  return renderPayloads(payloads, { ...settings, compact: generator.compactJson }).length;
 }
 
-function rate(run: () => number): number {
+const rate = (run: () => number) => {
   const start = performance.now();
   run();
   return count / ((performance.now() - start) / 1000);
-}
-
-const rounds: Array<{ jsf: number; ours: number }> = [];
-for (let round = 0; round < 3; round++) rounds.push({ jsf: rate(jsfAlone), ours: rate(ours) });
-const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const jsf = median(rounds.map((r) => r.jsf));
-const mine = median(rounds.map((r) => r.ours));
-const format = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`;
-process.stdout.write(`NewPlant x ${count.toLocaleString('en-US')}, ndjson, median of 3 rounds\n`);
+};
+const rounds = [0, 1, 2].map(() => ({ jsf: rate(jsfAlone), ours: rate(ours) }));
+const median = (values: number[]) => values.sort((a, b) => a - b)[1];
+const [jsf, mine] = [median(rounds.map((r) => r.jsf)), median(rounds.map((r) => r.ours))];
+const perSecond = (n: number) => `${Math.round(n).toLocaleString('en-US')}/s`;
 process.stdout.write(
-  `  json-schema-faker alone: ${format(jsf)}\n  plantstore example:      ${format(mine)} (${((mine / jsf) * 100).toFixed(0)}% of json-schema-faker)\n`,
+  `example generator, NewPlant x ${count.toLocaleString('en-US')} ndjson in one process, median of 3 rounds:\n` +
+    `  json-schema-faker alone ${perSecond(jsf)}; plantstore example ${perSecond(mine)}: ${(mine / jsf).toFixed(2)}x json-schema-faker\n`,
 );

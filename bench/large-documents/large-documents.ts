@@ -1,0 +1,303 @@
+// The large-document suite: Stripe's and GitHub's public documents mocked by plantstore (a cold cache,
+// then warm) and by Prism 5.16, each started --runs times on every core: spawn to listening, spawn
+// to the first answer of a cheap GET (the probe), the first answer of each of --ops GET operations
+// sampled with a fixed seed (where compiling on first use costs), RSS after them, and SIGTERM to exit
+// after serving and while still loading. Medians over starts; plantstore ÷ Prism from the same run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  getRequests,
+  operationCount,
+  probeRequest,
+  sampleRequests,
+  type BenchRequest,
+} from '../lib/document-requests.ts';
+import type { BenchOptions } from '../lib/options.ts';
+import { freePort, loadAverage, procStatusBytes, track, unpinSelf } from '../lib/processes.ts';
+import { fetchLargeDocument, LARGE_DOCUMENTS } from '../lib/public-documents.ts';
+import { int, median, ratio, table, times, writeResults } from '../lib/report.ts';
+import { LOGS, prismCli, ROOT } from '../lib/server.ts';
+
+/** How long SIGTERM may take before the server is killed and the figure reads "over". */
+const TERM_LIMIT_MS = 5000;
+const FIRST_ANSWER_AIM_MS = 200;
+
+export interface ServerCommand {
+  command: string;
+  args(port: number): string[];
+  /** Read at each spawn (the plantstore configurations change their cache folder between starts). */
+  env?(): NodeJS.ProcessEnv;
+}
+
+export interface RunResult {
+  listeningMs?: number;
+  firstAnswerMs?: number;
+  probeStatus?: number;
+  /** Each sampled operation's first answer: ms undefined when none came in time. */
+  answers: { operation: string; ms?: number; status?: number }[];
+  rssBytes?: number;
+  /** SIGTERM to exit; undefined: still running after TERM_LIMIT_MS (then killed). */
+  termMs?: number;
+  /** What stopped the run early ("no answer to GET /v1/account within 60 s"). */
+  stalled?: string;
+}
+
+/** The answer's status once it has fully arrived, or undefined (refused, reset, or too slow). */
+const send = (url: string, req: BenchRequest, timeoutMs: number) =>
+  new Promise<number | undefined>((resolve) => {
+    const outgoing = request(`${url}${req.target}`, { method: req.method, headers: req.headers, agent: false }, (res) =>
+      res
+        .resume()
+        .once('end', () => resolve(res.statusCode))
+        .once('error', () => resolve(undefined)),
+    );
+    outgoing.setTimeout(timeoutMs, () => outgoing.destroy()).once('error', () => resolve(undefined));
+    outgoing.end();
+  });
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1').once('error', () => resolve(false));
+    socket.once('connect', () => resolve(!socket.destroy()));
+  });
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/** Sends SIGTERM; resolves to the ms until exit, or undefined after TERM_LIMIT_MS (then SIGKILL). */
+function timeTerm(child: ChildProcess): Promise<number | undefined> {
+  if (exited(child)) return Promise.resolve(0);
+  const sent = performance.now();
+  return new Promise((resolve) => {
+    const limit = setTimeout(() => resolve(void child.kill('SIGKILL')), TERM_LIMIT_MS);
+    child.once('exit', () => resolve(performance.now() - sent + clearTimeout(limit)!));
+    child.kill('SIGTERM');
+  });
+}
+
+async function spawnServer(server: ServerCommand, logFile: string) {
+  const port = await freePort();
+  const log = openSync(logFile, 'w');
+  const started = performance.now();
+  const child = track(
+    spawn(server.command, server.args(port), { stdio: ['ignore', log, log], env: server.env?.() ?? process.env }),
+  );
+  closeSync(log);
+  return { child, port, started };
+}
+
+/** One start, measured; the server is stopped (SIGTERM, timed) before this resolves. */
+export async function measureRun(
+  server: ServerCommand,
+  probe: BenchRequest,
+  sample: readonly BenchRequest[],
+  options: { logFile: string; answerTimeoutMs: number; requestTimeoutMs: number; settled?: () => boolean },
+): Promise<RunResult> {
+  const { child, port, started } = await spawnServer(server, options.logFile);
+  const url = `http://127.0.0.1:${port}`;
+  const result: RunResult = { answers: [] };
+  const deadline = started + options.answerTimeoutMs;
+  const gone = (when: string) =>
+    (result.stalled = `exited before ${when} (${child.exitCode ?? child.signalCode}); see ${options.logFile}`);
+  try {
+    while (result.listeningMs === undefined && performance.now() < deadline) {
+      if (exited(child)) return (gone('listening'), result); // a server that refuses the document is a result
+      if (await accepts(port)) result.listeningMs = performance.now() - started;
+      else await sleep(10);
+    }
+    while (result.listeningMs !== undefined && result.firstAnswerMs === undefined && performance.now() < deadline) {
+      result.probeStatus = await send(url, probe, Math.max(1, deadline - performance.now()));
+      if (result.probeStatus !== undefined) result.firstAnswerMs = performance.now() - started;
+      else if (exited(child)) return (gone('answering'), result);
+      else await sleep(10);
+    }
+    if (result.firstAnswerMs === undefined)
+      return (
+        (result.stalled = `no answer to ${probe.operation} within ${options.answerTimeoutMs / 1000} s of spawn`),
+        result
+      );
+    for (const req of sample) {
+      const sent = performance.now();
+      const status = await send(url, req, options.requestTimeoutMs);
+      if (status === undefined) {
+        // A server busy for that long answers nothing else either.
+        result.stalled = `no answer to ${req.operation} within ${options.requestTimeoutMs / 1000} s`;
+        return (result.answers.push({ operation: req.operation }), result);
+      }
+      result.answers.push({ operation: req.operation, ms: performance.now() - sent, status });
+    }
+    result.rssBytes = procStatusBytes(child.pid!, 'VmRSS');
+    // A first session runs on until its warm-up has written the compiled validators the warm start reads.
+    while (
+      options.settled &&
+      !options.settled() &&
+      performance.now() < deadline + options.answerTimeoutMs &&
+      !exited(child)
+    )
+      await sleep(10);
+    return result;
+  } finally {
+    result.termMs = await timeTerm(child);
+  }
+}
+
+/** Per configuration, the medians over starts: a figure that timed out in any start has none. */
+function summarise(runs: RunResult[]) {
+  const all = (pick: (r: RunResult) => number | undefined) =>
+    runs.some((r) => pick(r) === undefined) ? undefined : median(runs.map(pick));
+  const answered = runs.flatMap((r) => r.answers.filter((a) => a.ms !== undefined)) as {
+    operation: string;
+    ms: number;
+  }[];
+  return {
+    listening: all((r) => r.listeningMs),
+    firstAnswer: all((r) => r.firstAnswerMs),
+    opMedian: median(answered.map((a) => a.ms)),
+    opMax: answered.length > 0 ? Math.max(...answered.map((a) => a.ms)) : undefined,
+    overAim: answered.filter((a) => a.ms > FIRST_ANSWER_AIM_MS).sort((a, b) => b.ms - a.ms),
+    answered: `${answered.length}/${runs.reduce((n, r) => n + r.answers.length + (r.firstAnswerMs === undefined ? 1 : 0), 0)}`,
+    rssMb: median(runs.map((r) => (r.rssBytes ?? Number.NaN) / 2 ** 20)),
+    termUp: all((r) => (r.listeningMs === undefined ? 0 : r.termMs)),
+    stalled: [...new Set(runs.flatMap((r) => r.stalled ?? []))],
+  };
+}
+
+async function measureDocument(index: number, options: BenchOptions, say: (line: string) => void): Promise<object> {
+  const source = LARGE_DOCUMENTS[index];
+  const file = fetchLargeDocument(source, say);
+  const document = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const requests = getRequests(document);
+  const probe = probeRequest(requests);
+  const sample = sampleRequests(requests, options.operations, options.seed, probe);
+  let cacheDir = '';
+  const caches: string[] = [];
+  const freshCache = () => caches.push((cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-bench-cache-'))));
+  const plantstore: ServerCommand = {
+    command: process.execPath,
+    args: (port) => [
+      join(ROOT, 'bin', 'plantstore.js'),
+      'mock',
+      '--spec',
+      file,
+      '--port',
+      `${port}`,
+      '--host',
+      '127.0.0.1',
+      '--quiet',
+    ],
+    env: () => ({ ...process.env, PLANTSTORE_CACHE_DIR: cacheDir, PLANTSTORE_NO_CACHE: '' }),
+  };
+  const prism = {
+    command: process.execPath,
+    args: (port: number) => [prismCli(), 'mock', file, '--port', `${port}`, '--host', '127.0.0.1'],
+  };
+  const configs: [string, ServerCommand][] = [
+    ['plantstore, cold cache', plantstore],
+    ['plantstore, warm cache', plantstore],
+    ['Prism 5.16', prism],
+  ];
+  const runs = configs.map((): RunResult[] => []);
+  const limits = { answerTimeoutMs: options.timeoutSeconds * 1000, requestTimeoutMs: 20_000 };
+  const logFile = (i: number, what: string) => join(LOGS, `large-${source.name}-${i}-${what}.log`);
+  for (let round = 1; round <= (options.runs ?? 3); round++) {
+    freshCache(); // the cold start fills it, the warm start of the same round reads it
+    for (const [i, [title, server]] of configs.entries()) {
+      if (runs[i].some((r) => r.firstAnswerMs === undefined)) continue; // waiting out a time-out again tells nothing new
+      say(`bench: ${source.name} round ${round}: ${title}`);
+      const dir = cacheDir;
+      const settled = i === 0 ? () => readdirSync(dir).some((name) => name.endsWith('.validators.js')) : undefined;
+      runs[i].push(await measureRun(server, probe, sample, { ...limits, settled, logFile: logFile(i, `${round}`) }));
+    }
+  }
+  const summaries = runs.map(summarise);
+  // SIGTERM while loading: halfway through the median time to listening (or to the time-out's, at most 20 s).
+  const termLoading: (number | undefined)[] = [];
+  for (const [i, [title, server]] of configs.entries()) {
+    if (i === 0) freshCache();
+    const delayMs = (summaries[i].listening ?? Math.min(limits.answerTimeoutMs, 20_000)) / 2;
+    say(`bench: ${source.name}: SIGTERM ${int(delayMs)} ms after spawn (${title})`);
+    const { child, started } = await spawnServer(server, logFile(i, 'term'));
+    await sleep(Math.max(0, started + delayMs - performance.now()));
+    termLoading.push(await timeTerm(child));
+  }
+  for (const dir of caches) rmSync(dir, { recursive: true, force: true });
+  const prismSummary = summaries[2];
+  const none = (s: ReturnType<typeof summarise>) =>
+    s.stalled.length > 0 ? `none in ${options.timeoutSeconds} s` : '-';
+  const sec = (n: number | undefined, s: ReturnType<typeof summarise>) =>
+    n === undefined ? none(s) : `${(n / 1000).toFixed(2)} s`;
+  const term = (n: number | undefined) => (n === undefined ? `>${TERM_LIMIT_MS / 1000} s` : `${int(n)} ms`);
+  const rows = summaries.map((s, i) => [
+    ...[
+      configs[i][0],
+      sec(s.listening, s),
+      sec(s.firstAnswer, s),
+      `${int(s.opMedian)} / ${int(s.opMax)} ms`,
+      s.answered,
+    ],
+    ...[`${int(s.rssMb)} MB`, term(s.termUp), term(termLoading[i])],
+  ]);
+  const ratios = summaries
+    .slice(0, 2)
+    .map((s, i) => [
+      `${configs[i][0]} ÷ Prism`,
+      ...(['listening', 'firstAnswer', 'opMedian', 'opMax', 'rssMb', 'termUp'] as const).map((k) =>
+        times(ratio(s[k], prismSummary[k])),
+      ),
+    ]);
+  const notes = summaries.flatMap((s, i) => [
+    ...s.stalled.map((why) => `  ${configs[i][0]}: ${why}`),
+    ...(s.overAim.length > 0
+      ? [
+          `  ${configs[i][0]}: over ${FIRST_ANSWER_AIM_MS} ms: ${s.overAim
+            .slice(0, 4)
+            .map((o) => `${o.operation} ${int(o.ms)} ms`)
+            .join(', ')}${s.overAim.length > 4 ? ` and ${s.overAim.length - 4} more` : ''}`,
+        ]
+      : []),
+  ]);
+  process.stdout.write(
+    [
+      `\n${source.name}: ${source.packageSpec} ${source.entry.replace(/^package\//, '')} (${operationCount(document)} operations); probe ${probe.operation}; ${sample.length} GET operations sampled (seed ${options.seed})`,
+      table(
+        [
+          'server',
+          'listening',
+          'first answer',
+          'op first answer med / max',
+          'answered',
+          'RSS',
+          'SIGTERM up',
+          'SIGTERM loading',
+        ],
+        rows,
+      ),
+      table(['ratio', 'listening', 'first answer', 'op med', 'op max', 'RSS', 'SIGTERM up'], ratios),
+      ...notes,
+    ].join('\n') + '\n',
+  );
+  return {
+    name: source.name,
+    file,
+    probe: probe.operation,
+    sampled: sample.map((r) => r.operation),
+    configs: configs.map((c) => c[0]),
+    runs,
+    termLoading,
+  };
+}
+
+export async function runLargeDocuments(options: BenchOptions, say: (line: string) => void): Promise<boolean> {
+  // Start-up on a large document uses more than one core (V8 compiles and collects on helper threads).
+  unpinSelf();
+  const head = `large documents: Node ${process.version}, every core, load average ${loadAverage()}; medians over ${options.runs ?? 3} start(s) per server, ${options.timeoutSeconds} s to a first answer`;
+  process.stdout.write(`\n${head}\n`);
+  const documents = [];
+  for (let i = 0; i < LARGE_DOCUMENTS.length; i++) documents.push(await measureDocument(i, options, say));
+  process.stdout.write(
+    `load average after: ${loadAverage()}\n${writeResults('large-documents', { head, documents })}\n`,
+  );
+  return true;
+}
