@@ -4,10 +4,10 @@
 // feel the machine's drift alike, so the ratio of their rates is the ratio of their costs per request:
 // every suite's ratios come from loads run that way, or one right after the other where a shared
 // upstream forbids it (the proxy suite).
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { cpuMicros, LOAD_CORE, pinned, stop, track } from './processes.ts';
+import { cpuMicros, LOAD_CORE, pinned, track } from './processes.ts';
 import type { Scenario } from './scenarios.ts';
 import type { RunningServer } from './server.ts';
 
@@ -24,26 +24,24 @@ export interface LoadPlan {
   idStart: bigint;
 }
 
-/** What wrk's script prints, read into milliseconds and seconds. */
+/** What wrk's script prints (bench/lib/wrk-load.lua). */
 export interface DriverOutput {
   requests: number;
   seconds: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
-  /** Answers by status. */
+  /** Answers by status; connect, read and write errors; timeouts; the generator's CPU time during the load. */
   statuses: Record<string, number>;
   errors: number;
   timeouts: number;
-  /** The generator's CPU time during the load. */
   cpuSeconds: number;
 }
 
 export interface LoadResult extends DriverOutput {
   requestsPerSecond: number;
-  /** Answers with another status than the scenario's. */
+  /** Answers with another status than the scenario's, and 2xx answers (resources the server now stores). */
   unexpected: number;
-  /** 2xx answers: resources the server now stores. */
   created: number;
   /** Share of its core the generator used; near 100 it, not the server, may set the pace. */
   generatorCpuPercent: number;
@@ -63,67 +61,31 @@ let nextIdBlock = 1n;
 const freshIdStart = (): bigint => 100_000_000n * nextIdBlock++;
 
 /** wrk's arguments for `plan`: one thread (one core), the scenario's parts for the script. */
-export function wrkArgs(plan: LoadPlan): string[] {
-  const { scenario: s } = plan;
+export function wrkArgs({ connections, seconds, url, idStart, scenario: s }: LoadPlan): string[] {
   const script = join(import.meta.dirname, 'wrk-load.lua');
-  const auth = s.auth ? 'Bearer bench-token' : '';
-  const scriptArgs = [String(plan.idStart), s.idPrefix, String(s.idWidth), s.body, auth];
-  return [
-    '-t1',
-    `-c${plan.connections}`,
-    `-d${plan.seconds}s`,
-    '--timeout',
-    '10s',
-    '-s',
-    script,
-    plan.url,
-    '--',
-    ...scriptArgs,
-  ];
+  const options = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url];
+  return [...options, '--', `${idStart}`, s.idPrefix, `${s.idWidth}`, s.body, s.auth ? 'Bearer bench-token' : ''];
 }
 
-/** Parses the JSON line the script prints after wrk's own summary. */
+/** The JSON line the script prints after wrk's own summary. */
 export function parseWrkOutput(out: string): DriverOutput {
   const line = out.split('\n').findLast((l) => l.startsWith('{'));
   if (!line) throw new Error(`wrk printed no figures: ${out.trim().split('\n').slice(-3).join(' / ')}`);
-  const w = JSON.parse(line) as Omit<DriverOutput, 'seconds' | 'p50Ms' | 'p99Ms' | 'maxMs'> & Record<string, number>;
-  const ms = (micros: number) => (w.requests > 0 ? micros / 1000 : Number.NaN);
-  const { requests, statuses, errors, timeouts, cpuSeconds } = w;
-  return {
-    requests,
-    seconds: w.micros / 1e6,
-    p50Ms: ms(w.p50),
-    p99Ms: ms(w.p99),
-    maxMs: ms(w.max),
-    statuses,
-    errors,
-    timeouts,
-    cpuSeconds,
-  };
+  return JSON.parse(line) as DriverOutput;
 }
 
 function drive(plan: LoadPlan): Promise<DriverOutput> {
-  const wrk = findWrk();
-  if (!wrk) return Promise.reject(new Error('wrk is not on PATH: install it (apt-get install wrk, brew install wrk)'));
-  const [command, args] = pinned(LOAD_CORE, wrk, wrkArgs(plan));
-  const child = track(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (out += chunk));
-  const limit = setTimeout(() => void stop(child, 'SIGKILL'), (plan.seconds + 30) * 1000); // stuck past its wind-down
-  return new Promise((resolve, reject) => {
-    // 'close', not 'exit': a process can exit before its output has been read from the pipes.
-    child.once('close', (code, signal) => {
-      clearTimeout(limit);
-      if (code !== 0) reject(new Error(`wrk failed (${signal ?? `exit ${code}`}): ${out.trim()}`));
-      else
-        try {
-          resolve(parseWrkOutput(out));
-        } catch (error) {
-          reject(error);
-        }
-    });
-  });
+  const [command, args] = pinned(LOAD_CORE, findWrk() ?? 'wrk', wrkArgs(plan));
+  // Killed when stuck past its load and wind-down.
+  const limits = { timeout: (plan.seconds + 30) * 1000, killSignal: 'SIGKILL' } as const;
+  return new Promise((resolve, reject) =>
+    track(
+      execFile(command, args, limits, (error, stdout, stderr) => {
+        if (error) reject(new Error(`wrk failed (${error.signal ?? `exit ${error.code}`}): ${stdout}${stderr}`.trim()));
+        else resolve(parseWrkOutput(`${stdout}${stderr}`));
+      }),
+    ),
+  );
 }
 
 /** Runs one load against the server with `serverPid` and adds what its figures say together. */
@@ -153,12 +115,10 @@ export async function warmAndMeasure(
   warmupSeconds: number,
   serverPid: number,
 ): Promise<LoadResult> {
-  const warm =
-    warmupSeconds > 0
-      ? await runLoad(generator, { ...plan, seconds: warmupSeconds, idStart: freshIdStart() }, serverPid)
-      : undefined;
-  const measured = await runLoad(generator, { ...plan, idStart: freshIdStart() }, serverPid);
-  return { ...measured, created: measured.created + (warm?.created ?? 0) };
+  const load = (seconds: number) => runLoad(generator, { ...plan, seconds, idStart: freshIdStart() }, serverPid);
+  const warm = warmupSeconds > 0 ? (await load(warmupSeconds)).created : 0;
+  const measured = await load(plan.seconds);
+  return { ...measured, created: measured.created + warm };
 }
 
 /**

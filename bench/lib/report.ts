@@ -6,7 +6,7 @@ import { RESULTS } from './server.ts';
 
 /** Whole numbers with thousands separators; '-' for a figure not measured. */
 export const int = (n: number | undefined) =>
-  n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US');
+  n === undefined || !Number.isFinite(n) ? '-' : Math.round(n).toLocaleString('en-US');
 /** A ratio: 2 decimals under 10, none above; '-' when either side is missing. */
 export const times = (n: number | undefined) =>
   n === undefined || !Number.isFinite(n) ? '-' : `${n >= 10 ? n.toFixed(0) : n.toFixed(2)}x`;
@@ -19,7 +19,7 @@ export const ms = (n: number | undefined, digits = 0) =>
 
 /** The median of the figures that were measured; undefined when none was. */
 export function median(values: readonly (number | undefined)[]): number | undefined {
-  const known = values.filter((v): v is number => v !== undefined && Number.isFinite(v)).sort((a, b) => a - b);
+  const known = values.filter((v): v is number => v !== undefined && !Number.isNaN(v)).sort((a, b) => a - b);
   const mid = Math.floor(known.length / 2);
   return known.length === 0 ? undefined : known.length % 2 ? known[mid] : (known[mid - 1] + known[mid]) / 2;
 }
@@ -27,8 +27,9 @@ export function median(values: readonly (number | undefined)[]): number | undefi
 // Past this share of its core the load generator, not the server, may set the pace.
 export const SATURATED_PERCENT = 85;
 
-/** A table: header, a rule, the rows; the first `leftColumns` columns left-aligned, the others right. */
-export function table(header: string[], rows: string[][], leftColumns = 1): string {
+/** A table: the header ('|' between its columns), a rule, the rows; the first `leftColumns` columns left-aligned. */
+export function table(titles: string, rows: string[][], leftColumns = 1): string {
+  const header = titles.split('|');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells

@@ -26,9 +26,10 @@ export interface ChildResult {
   /** first: ms from the process's start to the handler creation call, and to the first whole answer. */
   createCallMs?: number;
   firstAnswerMs?: number;
-  /** steady: every measured request's ms, and the measured wall time. */
-  latencies?: number[];
-  wallMs?: number;
+  /** steady: answers per second, and the median and 99th percentile of their times. */
+  answersPerSecond?: number;
+  p50Ms?: number;
+  p99Ms?: number;
   statuses: Record<string, number>;
   failed?: string;
 }
@@ -79,7 +80,9 @@ async function measure(settings: ChildSettings): Promise<ChildResult> {
       count(await send(settings));
       latencies.push(performance.now() - t);
     }
-    return { latencies, wallMs: performance.now() - started, statuses };
+    const at = (p: number) => latencies.sort((a, b) => a - b)[Math.floor(p * latencies.length)];
+    const answersPerSecond = (latencies.length * 1000) / (performance.now() - started);
+    return { answersPerSecond, p50Ms: at(0.5), p99Ms: at(0.99), statuses };
   } catch (error) {
     const cause = (error as { cause?: Error }).cause?.message ?? (error as Error).message.split('\n')[0];
     return { statuses, failed: `${settings.request.method} ${settings.request.url}: ${cause}` };

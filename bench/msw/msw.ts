@@ -63,59 +63,37 @@ const statusText = (r: ChildResult) =>
     .map(([status, n]) => `${n} x ${status}`)
     .join(', ');
 
+type Document = { name: string; file: string; request: ChildSettings['request'] };
+
 async function measureDocument(
-  name: string,
-  file: string,
-  request: ChildSettings['request'],
+  { name, file, request }: Document,
   entry: string,
   options: BenchOptions,
   say: (line: string) => void,
 ) {
-  say(`bench: MSW, ${name}: writing the prepared module`);
+  say(`bench: MSW, ${name}: writing the prepared module, then first answers and steady state`);
   const module = join(WORK, `${name.replace(/\W+/g, '-').toLowerCase()}.prepared.mjs`);
-  writeFileSync(
-    module,
-    preparedModule(
-      await prepareDocument(await loadSpec(file)),
-      `plantstore msw --spec ${file}`,
-      pathToFileURL(entry).href,
-    ).js,
-  );
-  const base = { file, module, entry, request, warmupSeconds: 0, seconds: 0 };
+  const prepared = await prepareDocument(await loadSpec(file));
+  writeFileSync(module, preparedModule(prepared, `plantstore msw --spec ${file}`, pathToFileURL(entry).href).js);
+  const base = { file, module, entry, request, warmupSeconds: options.warmupSeconds, seconds: options.durationSeconds };
   const cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-bench-msw-cache-'));
   const env = (cache?: 'none') => ({
     ...process.env,
     PLANTSTORE_CACHE_DIR: cacheDir,
-    PLANTSTORE_NO_CACHE: cache === 'none' ? '1' : '',
+    PLANTSTORE_NO_CACHE: cache ? '1' : '',
   });
   try {
     await runChild({ ...base, mode: 'first', kind: 'plantstore-path' }, env()); // fills the cache the warm way reads
     const first = FIRST.map((): ChildResult[] => []);
     // Rounds interleave the ways: the machine's load drifts, and each meets it alike.
-    for (let round = 1; round <= (options.runs ?? 5); round++) {
-      say(`bench: MSW, ${name}: first answers, round ${round}`);
+    for (let round = 1; round <= (options.runs ?? 5); round++)
       for (const [i, way] of FIRST.entries())
         first[i].push(await runChild({ ...base, mode: 'first', kind: way.kind }, env(way.cache)));
-    }
-    const steady: ChildResult[] = [];
-    for (const kind of ['plantstore-prepared', 'mswjs-source'] as const) {
-      say(
-        `bench: MSW, ${name}: steady state, ${kind} (${options.warmupSeconds} s warm-up + ${options.durationSeconds} s)`,
-      );
-      steady.push(
-        await runChild(
-          { ...base, mode: 'steady', kind, warmupSeconds: options.warmupSeconds, seconds: options.durationSeconds },
-          env(),
-        ),
-      );
-    }
+    const steady = [];
+    for (const kind of ['plantstore-prepared', 'mswjs-source'] as const)
+      steady.push(await runChild({ ...base, mode: 'steady', kind }, env()));
     const fromStart = first.map((runs) => median(runs.map((r) => r.firstAnswerMs)));
     const fromCreate = first.map((runs) => median(runs.map((r) => (r.firstAnswerMs ?? NaN) - (r.createCallMs ?? NaN))));
-    const rate = steady.map((r) => (r.latencies && r.wallMs ? (r.latencies.length * 1000) / r.wallMs : undefined));
-    const at = (r: ChildResult, p: number) => {
-      const sorted = [...(r.latencies ?? [])].sort((a, b) => a - b);
-      return sorted.length > 0 ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : undefined;
-    };
     const firstRows = FIRST.map((way, i) => [
       way.title,
       ms(fromStart[i]),
@@ -128,32 +106,26 @@ async function measureDocument(
       times(ratio(fromCreate[0], fromCreate[3])),
       '',
     ]);
-    const steadyRows = ['plantstore', '@mswjs/source'].map((who, i) => [
-      who,
-      ms(rate[i]),
-      ms(at(steady[i], 0.5), 3),
-      ms(at(steady[i], 0.99), 3),
-      statusText(steady[i]),
+    const [ours, theirs] = steady;
+    const steadyRows = steady.map((r, i) => [
+      ['plantstore', '@mswjs/source'][i],
+      ms(r.answersPerSecond),
+      ms(r.p50Ms, 3),
+      ms(r.p99Ms, 3),
+      statusText(r),
     ]);
-    steadyRows.push([
-      'plantstore ÷ @mswjs/source',
-      times(ratio(rate[0], rate[1])),
-      times(ratio(at(steady[0], 0.5), at(steady[1], 0.5))),
-      times(ratio(at(steady[0], 0.99), at(steady[1], 0.99))),
-      '',
-    ]);
-    process.stdout.write(
-      `\n${name}, ${request.method} ${request.url}\n${table([`first answer, median of ${first[0].length} process(es)`, 'from start ms', 'from create ms', 'answers'], firstRows)}\n`,
-    );
-    process.stdout.write(
-      `${table(['steady state, one request at a time', 'answers/s', 'p50 ms', 'p99 ms', 'answers'], steadyRows)}\n`,
-    );
+    const over = (key: 'answersPerSecond' | 'p50Ms' | 'p99Ms') => times(ratio(ours[key], theirs[key]));
+    steadyRows.push(['plantstore ÷ @mswjs/source', over('answersPerSecond'), over('p50Ms'), over('p99Ms'), '']);
+    const text = [
+      `\n${name}, ${request.method} ${request.url}`,
+      table(`first answer, median of ${first[0].length} process(es)|from start ms|from create ms|answers`, firstRows),
+      table('steady state, one request at a time|answers/s|p50 ms|p99 ms|answers', steadyRows),
+    ];
+    process.stdout.write(`${text.join('\n')}\n`);
     return {
       name,
-      fromStart,
-      fromCreate,
-      answersPerSecond: rate,
-      answers: [...first, steady].map((runs) => runs.map(statusText)),
+      first: FIRST.map((way, i) => ({ way: way.title, fromStart: fromStart[i], fromCreate: fromCreate[i] })),
+      steady,
     };
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
@@ -165,41 +137,36 @@ export async function runMsw(options: BenchOptions, say: (line: string) => void)
   mkdirSync(WORK, { recursive: true });
   const version = (name: string) =>
     (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  process.stdout.write(
-    [
-      `\nMSW handlers: plantstore/msw against @mswjs/source ${version('@mswjs/source')} in Node ${process.version} with msw ${version('msw')} setupServer; load average ${loadAverage()}`,
-      '  not like for like: plantstore checks the token, validates the request, stores a create and answers it from its store;',
-      '  @mswjs/source answers an example generated from the response schema without looking at the request. The ratios price',
-      "  that difference in work. from start: from the process's start (module loading counts); from create: from the creation call.",
-    ].join('\n') + '\n',
-  );
+  const head = [
+    `\nMSW handlers: plantstore/msw against @mswjs/source ${version('@mswjs/source')} in Node ${process.version}, msw ${version('msw')} setupServer; load average ${loadAverage()}`,
+    '  not like for like: plantstore checks the token, validates the request, stores a create and answers it from its store;',
+    '  @mswjs/source answers an example generated from the response schema without looking at the request: the ratios',
+    "  price that difference in work. from start: from the process's start (module loading counts); from create: from the",
+    `  creation call. Steady state: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s of requests one after another through fetch.`,
+  ];
+  process.stdout.write(`${head.join('\n')}\n`);
   say('bench: MSW, building plantstore as the package ships it (tsc, once per state of the sources)');
   const entry = join(builtPackage(), 'dist', 'msw', 'index.js');
   const valid = scenario('valid');
   const stripe = fetchLargeDocument(LARGE_DOCUMENTS[0], say);
   const probe = probeRequest(getRequests(JSON.parse(readFileSync(stripe, 'utf8'))));
-  const documents = [
-    await measureDocument(
-      'Plant Store',
-      PLANT_STORE,
-      { method: 'POST', url: `${serverOf(PLANT_STORE)}/plants`, headers: headersOf(valid), body: valid.body },
-      entry,
-      options,
-      say,
-    ),
-    await measureDocument(
-      'Stripe',
-      stripe,
-      { method: probe.method, url: `${serverOf(stripe)}${probe.target}`, headers: probe.headers },
-      entry,
-      options,
-      say,
-    ),
-  ];
-  say('bench: MSW, browser bundle size');
+  const create = {
+    method: 'POST',
+    url: `${serverOf(PLANT_STORE)}/plants`,
+    headers: headersOf(valid),
+    body: valid.body,
+  };
+  const account = { method: probe.method, url: `${serverOf(stripe)}${probe.target}`, headers: probe.headers };
+  const documents = [];
+  for (const document of [
+    { name: 'Plant Store', file: PLANT_STORE, request: create },
+    { name: 'Stripe', file: stripe, request: account },
+  ])
+    documents.push(await measureDocument(document, entry, options, say));
   const bundle = await measureBundleSizes();
+  const sizes = formatBundleSizes(bundle).join('\n');
   process.stdout.write(
-    `\n${formatBundleSizes(bundle).join('\n')}\nload average after: ${loadAverage()}\n${writeResults('msw', { documents, bundle })}\n`,
+    `\n${sizes}\nload average after: ${loadAverage()}\n${writeResults('msw', { documents, bundle })}\n`,
   );
   return true;
 }

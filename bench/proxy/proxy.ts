@@ -88,7 +88,7 @@ export async function runProxy(options: BenchOptions, say: (line: string) => voi
   ]);
   const text = [
     `\nproxy: ${machineLine()}; valid creates through each proxy to the same upstream; wrk, latency with 1 connection, throughput with ${options.connections}, ${options.durationSeconds} s each, median of ${rounds} interleaved round(s)`,
-    table(['target', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'req/s', 'plantstore ÷ it', 'odd'], rows),
+    table('target|p50 ms|p99 ms|added p50|added p99|req/s|plantstore ÷ it|odd', rows),
     `plantstore proxy: ${ms(of(ours, 'p50') - of(direct, 'p50'), 3)} ms added at p50 (aim: under 1 ms); ${times(of(ours, 'rps') / of(prism, 'rps'))} prism proxy's throughput (aim: 10x);`,
     `  ${ms(of(ours, 'p50') - of(floor, 'p50'), 3)} ms more than the bare pass-through at p50, ${times(of(ours, 'rps') / of(floor, 'rps'))} its throughput (every proxy shares its core with the upstream)`,
   ];
