@@ -5,7 +5,6 @@
 // after serving and while still loading. Medians over starts; plantstore ÷ Prism from the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,14 +20,14 @@ import type { BenchOptions } from '../lib/options.ts';
 import { freePort, loadAverage, procStatusBytes, track, unpinSelf } from '../lib/processes.ts';
 import { fetchLargeDocument, LARGE_DOCUMENTS, type LargeDocument } from '../lib/public-documents.ts';
 import { int, median, ratio, table, times, writeResults } from '../lib/report.ts';
-import { LOGS, prismCli, ROOT } from '../lib/server.ts';
+import { LOGS, prismCli, ROOT, statusOf } from '../lib/server.ts';
 
 /** How long SIGTERM may take before the server is killed and the figure reads "over". */
 const TERM_LIMIT_MS = 5000;
 const FIRST_ANSWER_AIM_MS = 200;
 
+/** A server run on this Node 24, so that the pid spawned is the server's (plantstore's launcher execs in place). */
 export interface ServerCommand {
-  command: string;
   args(port: number): string[];
   /** Read at each spawn (the plantstore configurations change their cache folder between starts). */
   env?(): NodeJS.ProcessEnv;
@@ -47,18 +46,7 @@ export interface RunResult {
   stalled?: string;
 }
 
-/** The answer's status once it has fully arrived, or undefined (refused, reset, or too slow). */
-const send = (url: string, req: BenchRequest, timeoutMs: number) =>
-  new Promise<number | undefined>((resolve) => {
-    const outgoing = request(`${url}${req.target}`, { method: req.method, headers: req.headers, agent: false }, (res) =>
-      res
-        .resume()
-        .once('end', () => resolve(res.statusCode))
-        .once('error', () => resolve(undefined)),
-    );
-    outgoing.setTimeout(timeoutMs, () => outgoing.destroy()).once('error', () => resolve(undefined));
-    outgoing.end();
-  });
+const send = (url: string, req: BenchRequest, timeoutMs: number) => statusOf(`${url}${req.target}`, req, timeoutMs);
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect(port, '127.0.0.1').once('error', () => resolve(false));
@@ -85,7 +73,7 @@ async function spawnServer(server: ServerCommand, logFile: string) {
   const log = openSync(logFile, 'w');
   const started = performance.now();
   const child = track(
-    spawn(server.command, server.args(port), { stdio: ['ignore', log, log], env: server.env?.() ?? process.env }),
+    spawn(process.execPath, server.args(port), { stdio: ['ignore', log, log], env: server.env?.() ?? process.env }),
   );
   closeSync(log);
   return { child, port, started };
@@ -165,14 +153,10 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
   const freshCache = () => caches.push(mkdtempSync(join(tmpdir(), 'plantstore-bench-cache-')));
   const bin = join(ROOT, 'bin', 'plantstore.js');
   const plantstore = {
-    command: process.execPath,
     args: (port: number) => [bin, 'mock', '--spec', file, '--port', `${port}`, '--host', '127.0.0.1', '--quiet'],
     env: () => ({ ...process.env, PLANTSTORE_CACHE_DIR: caches.at(-1), PLANTSTORE_NO_CACHE: '' }),
   };
-  const prism = {
-    command: process.execPath,
-    args: (port: number) => [prismCli(), 'mock', file, '--port', `${port}`, '--host', '127.0.0.1'],
-  };
+  const prism = { args: (port: number) => [prismCli(), 'mock', file, '--port', `${port}`, '--host', '127.0.0.1'] };
   const titles = ['plantstore, cold cache', 'plantstore, warm cache', 'Prism 5.16'];
   const servers = [plantstore, plantstore, prism];
   const runs = titles.map((): RunResult[] => []);
@@ -200,8 +184,8 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
     termLoading.push((await timeTerm(child)) ?? Infinity);
   }
   for (const dir of caches) rmSync(dir, { recursive: true, force: true });
-  const none = `none in ${options.timeoutSeconds} s`;
-  const sec = (n: number | undefined) => (n === undefined ? none : `${(n / 1000).toFixed(2)} s`);
+  const sec = (n: number | undefined) =>
+    n === undefined ? `none in ${options.timeoutSeconds} s` : `${(n / 1000).toFixed(2)} s`;
   const term = (n: number | undefined) => (n === Infinity ? `>${TERM_LIMIT_MS / 1000} s` : `${int(n)} ms`);
   const rows = summaries.map((s, i) => [
     ...[titles[i], sec(s.listening), sec(s.firstAnswer), `${int(s.opMedian)} / ${int(s.opMax)} ms`, `${s.overAim}`],
@@ -224,7 +208,6 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
   process.stdout.write(`${text.join('\n')}\n`);
   return {
     name: source.name,
-    file,
     probe: probe.operation,
     sample: sample.map((r) => r.operation),
     titles,

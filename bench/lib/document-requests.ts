@@ -6,6 +6,8 @@ import { createSeededRandom } from '../../src/example/seeded-random.ts';
 
 type Json = Record<string, unknown>;
 type Scalar = string | number | boolean;
+type Headers = Record<string, string>;
+type Parameter = { name: string; in: string; required?: boolean; schema?: Json; example?: unknown };
 
 export interface BenchRequest {
   /** `GET /v1/customers/{customer}`: the operation, as the tables name it. */
@@ -13,7 +15,7 @@ export interface BenchRequest {
   method: string;
   /** The path with parameters filled in and the query string. */
   target: string;
-  headers: Record<string, string>;
+  headers: Headers;
 }
 
 const isObject = (value: unknown): value is Json =>
@@ -48,16 +50,12 @@ export function sampleValue(document: Json, rawSchema: unknown, example?: unknow
 }
 
 /** Headers and query parameters for the first security alternative this harness can meet. */
-function credentials(
-  document: Json,
-  operation: Json,
-): { headers: Record<string, string>; query: string[] } | undefined {
+function credentials(document: Json, operation: Json): { headers: Headers; query: string[] } | undefined {
   const requirements = (operation.security ?? document.security ?? []) as Json[];
   if (requirements.length === 0) return { headers: {}, query: [] };
   const schemes = (isObject(document.components) && document.components.securitySchemes) || {};
   for (const requirement of requirements) {
-    const headers: Record<string, string> = {};
-    const query: string[] = [];
+    const [headers, query]: [Headers, string[]] = [{}, []];
     const usable = Object.keys(requirement).every((name) => {
       const s = resolve(document, (schemes as Json)[name]);
       if (!isObject(s)) return false;
@@ -80,17 +78,14 @@ function credentials(
 /** A valid request for the GET of `path`, or undefined when a required part cannot be made simply. */
 function requestFor(document: Json, path: string, pathItem: Json): BenchRequest | undefined {
   const operation = pathItem.get as Json;
-  const parameters = new Map<
-    string,
-    { name: string; in: string; required?: boolean; schema?: Json; example?: unknown }
-  >();
+  const parameters = new Map<string, Parameter>();
   for (const raw of [...((pathItem.parameters ?? []) as unknown[]), ...((operation.parameters ?? []) as unknown[])]) {
-    const parameter = resolve(document, raw) as { name: string; in: string } | undefined;
+    const parameter = resolve(document, raw) as Parameter | undefined;
     if (parameter) parameters.set(`${parameter.in} ${parameter.name}`, parameter);
   }
   const auth = credentials(document, operation);
   if (!auth) return undefined;
-  const headers: Record<string, string> = { ...auth.headers, accept: 'application/json' };
+  const headers: Headers = { ...auth.headers, accept: 'application/json' };
   const query = [...auth.query];
   let target = path;
   for (const p of parameters.values()) {
@@ -102,12 +97,8 @@ function requestFor(document: Json, path: string, pathItem: Json): BenchRequest 
     else headers[p.name.toLowerCase()] = String(value);
   }
   if (target.includes('{')) return undefined; // a template variable no parameter declares
-  return {
-    operation: `GET ${path}`,
-    method: 'GET',
-    target: query.length > 0 ? `${target}?${query.join('&')}` : target,
-    headers,
-  };
+  target += query.length > 0 ? `?${query.join('&')}` : '';
+  return { operation: `GET ${path}`, method: 'GET', target, headers };
 }
 
 /** Every GET operation this harness can send a valid request to, in document order. */
@@ -119,27 +110,18 @@ export const getRequests = (document: Json): BenchRequest[] =>
   });
 
 /** How many operations the document declares (every method of every path). */
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 export const operationCount = (document: Json) =>
   Object.values((document.paths ?? {}) as Json)
     .filter(isObject)
-    .reduce(
-      (n, item) =>
-        n +
-        ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].filter((m) => isObject(item[m])).length,
-      0,
-    );
+    .reduce((n, item) => n + METHODS.filter((m) => isObject(item[m])).length, 0);
 
 /** The probe: the first GET that needs no parameter (its request is the same on every try). */
 export const probeRequest = (requests: readonly BenchRequest[]) =>
   requests.find((r) => !r.target.includes('?') && !r.operation.includes('{')) ?? requests[0];
 
-/** `count` different requests (all if there are fewer), chosen with `seed` (mulberry32), never the probe's operation. */
-export function sampleRequests(
-  requests: readonly BenchRequest[],
-  count: number,
-  seed: number,
-  probe?: BenchRequest,
-): BenchRequest[] {
+/** `count` different requests (all if there are fewer), chosen with `seed` (mulberry32), never the probe's. */
+export function sampleRequests(requests: readonly BenchRequest[], count: number, seed: number, probe?: BenchRequest) {
   const pool = requests.filter((r) => r.operation !== probe?.operation);
   const random = createSeededRandom(seed);
   // A partial Fisher-Yates shuffle: the first `count` places are a uniform sample.

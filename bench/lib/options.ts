@@ -6,7 +6,8 @@ export const SUITES = ['plant-store', 'msw', 'large-documents', 'proxy', 'redis'
 export type SuiteName = (typeof SUITES)[number];
 /** What `npm run bench` runs without a suite named. */
 const DEFAULT_SUITES: SuiteName[] = ['plant-store', 'msw', 'large-documents'];
-const DEFAULT_CONNECTIONS: Record<SuiteName, number> = {
+// msw and large-documents send one request at a time; 48 shares out evenly among 3 or 4 servers.
+const CONNECTIONS: Record<SuiteName, number> = {
   'plant-store': 48,
   msw: 1,
   'large-documents': 1,
@@ -38,7 +39,7 @@ export interface BenchOptions {
 export const USAGE = `Usage: npm run bench -- [SUITE ...] [--seconds S] [--quick] [--connections N] [--runs N]
                         [--against REV] [--ops N] [--timeout S]
   SUITE            ${SUITES.join(', ')}; without one: ${DEFAULT_SUITES.join(', ')}
-  --seconds S      measured whole seconds of each load, after a 2 s warm-up (default 5); --duration is the same
+  --seconds S      measured whole seconds of each load, after a 2 s warm-up (default 5)
   --quick          a smoke run: 1 s loads after a 1 s warm-up, one start, run or round of everything
   --connections N  wrk's connections; servers loaded at the same time share them (default 48; proxy 16, redis 32)
   --runs N         starts per server (plant-store start-up 3, large-documents 3), fresh processes per
@@ -57,7 +58,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     args: argv,
     allowPositionals: true,
     options: {
-      ...{ seconds: text, duration: text, connections: text, runs: text, against: text, ops: text, timeout: text },
+      ...{ seconds: text, connections: text, runs: text, against: text, ops: text, timeout: text },
       quick: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -65,8 +66,6 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   if (values.help) return 'help';
   const unknown = positionals.filter((p) => !(SUITES as readonly string[]).includes(p));
   if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')}; the suites: ${SUITES.join(', ')}`);
-  if (values.seconds !== undefined && values.duration !== undefined)
-    throw new Error('--seconds and --duration are one flag: give one');
   const whole = (name: string, value: string | undefined, fallback: number, min: number, max: number) => {
     const n = value === undefined ? fallback : Number(value);
     if (!Number.isInteger(n) || n < min || n > max)
@@ -77,13 +76,7 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
   return {
     suites: positionals.length > 0 ? [...new Set(positionals as SuiteName[])] : DEFAULT_SUITES,
     // Whole seconds: wrk takes no fractions.
-    durationSeconds: whole(
-      values.duration ? 'duration' : 'seconds',
-      values.seconds ?? values.duration,
-      quick ? 1 : 5,
-      1,
-      600,
-    ),
+    durationSeconds: whole('seconds', values.seconds, quick ? 1 : 5, 1, 600),
     warmupSeconds: quick ? 1 : 2,
     connections: whole('connections', values.connections, 48, 1, 10_000),
     connectionsGiven: values.connections !== undefined,
@@ -99,4 +92,4 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
 
 /** The options as `suite` takes them: its own default connections unless --connections was given. */
 export const optionsFor = (options: BenchOptions, suite: SuiteName): BenchOptions =>
-  options.connectionsGiven ? options : { ...options, connections: DEFAULT_CONNECTIONS[suite] };
+  options.connectionsGiven ? options : { ...options, connections: CONNECTIONS[suite] };

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, pinned, procStatusBytes, SERVER_CORE, stop, track } from './processes.ts';
+import { headersOf, scenario } from './scenarios.ts';
 
 /** The checkout's root. */
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -45,26 +46,33 @@ export interface RunningServer {
   pid: number;
   startupMs: number;
   logFile: string;
-  /** Resident set size now, in bytes, from /proc/PID/status (VmRSS), and its peak (VmHWM). */
-  memory(): { rssBytes: number; peakRssBytes: number };
-  /** How it ended ('code 1', 'signal SIGKILL'), or undefined while it runs. */
+  /** Resident set size now, in bytes, from /proc/PID/status (VmRSS). */
+  memory(): { rssBytes: number };
+  /** How it ended (its exit code or signal), or undefined while it runs. */
   exit(): string | undefined;
   stop(): Promise<void>;
 }
 
-let probeId = 0;
-/** One POST of a valid create (negative ids: the loads' are positive); its status, or undefined when nothing answers. */
-function probe(url: string): Promise<number | undefined> {
-  const body = JSON.stringify({ id: -1_000_000 - probeId++, name: 'probe' });
-  const headers = { authorization: 'Bearer bench-token', 'content-type': 'application/json' };
+type Request = { method: string; headers: Record<string, string>; body?: string };
+
+/** One request's status once its answer has fully arrived; undefined when refused, reset, or too slow. */
+export function statusOf(url: string, init: Request, timeoutMs: number): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const req = request(`${url}/plants`, { method: 'POST', agent: false, headers }, (res) => {
-      res.resume().once('end', () => resolve(res.statusCode));
+    const req = request(url, { ...init, agent: false }, (res) => {
+      res.once('end', () => resolve(res.statusCode)).once('error', () => resolve(undefined));
+      res.resume();
     });
-    req.setTimeout(2000, () => req.destroy()).once('error', () => resolve(undefined));
-    req.end(body);
+    req.setTimeout(timeoutMs, () => req.destroy()).once('error', () => resolve(undefined));
+    req.end(init.body);
   });
 }
+
+let probeId = 0;
+/** One POST of a valid create (negative ids: the loads' are positive). */
+const probe = (url: string) => {
+  const body = JSON.stringify({ id: -1_000_000 - probeId++, name: 'probe' });
+  return statusOf(`${url}/plants`, { method: 'POST', headers: headersOf(scenario('valid')), body }, 2000);
+};
 
 const tail = (file: string) => readFileSync(file, 'utf8').split('\n').slice(-12).join('\n');
 
@@ -84,20 +92,13 @@ export async function startServer(server: ServerCommand, options: { logFile: str
   // Output to a file: the server pays for its logging as a user redirecting it would.
   const child = track(spawn(command, args, { stdio: ['ignore', log, log], env }));
   closeSync(log);
-  const exit = () =>
-    child.exitCode !== null
-      ? `code ${child.exitCode}`
-      : child.signalCode !== null
-        ? `signal ${child.signalCode}`
-        : undefined;
+  const exit = () => (child.exitCode ?? child.signalCode ?? undefined)?.toString();
+  const fail = (why: string) => new Error(`${server.title} ${why}; its output:\n${tail(options.logFile)}`);
   for (let status; (status = await probe(url)) !== 200; await sleep(5)) {
-    if (exit())
-      throw new Error(`${server.title} exited before answering (${exit()}); its output:\n${tail(options.logFile)}`);
+    if (exit()) throw fail(`exited before answering (${exit()})`);
     if (performance.now() - started > 60_000) {
       await stop(child);
-      throw new Error(
-        `${server.title} answered no create within 60 s (last status ${status ?? 'none'}):\n${tail(options.logFile)}`,
-      );
+      throw fail(`answered no create within 60 s (last status ${status})`);
     }
   }
   const pid = child.pid as number;
@@ -106,7 +107,7 @@ export async function startServer(server: ServerCommand, options: { logFile: str
     pid,
     startupMs: performance.now() - started,
     logFile: options.logFile,
-    memory: () => ({ rssBytes: procStatusBytes(pid, 'VmRSS'), peakRssBytes: procStatusBytes(pid, 'VmHWM') }),
+    memory: () => ({ rssBytes: procStatusBytes(pid, 'VmRSS') }),
     exit,
     stop: () => stop(child),
   };

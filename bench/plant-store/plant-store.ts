@@ -3,14 +3,13 @@
 // this machine can do at all), and with --against REV the mock of another commit. Each is started a
 // few times (start-up: spawn to first create answered), then every scenario loads them all at the
 // same time on the server core, so that mock ÷ peer is a ratio of costs per request that the
-// machine's drift moves alike; RSS is read after each scenario. Then the example generator against
-// json-schema-faker alone (example-rate.ts). Prints tables, ratios and the aims; plant-store.json.
-import { spawnSync } from 'node:child_process';
+// machine's drift moves alike, and each server's CPU time per answer is read beside its rate; RSS
+// after each scenario. Prints tables, ratios and the aims.
 import { join } from 'node:path';
 import { commitOf, materialize } from '../lib/git-trees.ts';
 import { loadAtOnce, oddAnswers, type LoadResult } from '../lib/load.ts';
 import type { BenchOptions } from '../lib/options.ts';
-import { machineLine, pinned, SERVER_CORE } from '../lib/processes.ts';
+import { machineLine } from '../lib/processes.ts';
 import { int, median, ms, ratio, SATURATED_PERCENT, table, times, writeResults } from '../lib/report.ts';
 import { SCENARIOS } from '../lib/scenarios.ts';
 import { benchServer, LOGS, mockCommand, PLANT_STORE, prismCli, ROOT, startServer } from '../lib/server.ts';
@@ -54,18 +53,6 @@ async function start(server: ServerCommand, runs: number, say: (line: string) =>
   }
   say(`  ${server.title}: start-up ${startupMs.map((n) => int(n)).join(', ')} ms`);
   return { server, running: running!, startupMs, scenarios: {} };
-}
-
-/** The example generator's rate against json-schema-faker alone, from example-rate.ts on the server core. */
-function exampleRate(count: number): string {
-  const [command, args] = pinned(SERVER_CORE, process.execPath, [
-    join(import.meta.dirname, 'example-rate.ts'),
-    `${count}`,
-  ]);
-  const run = spawnSync(command, args, { encoding: 'utf8' });
-  return run.status === 0
-    ? run.stdout.trimEnd()
-    : `example generator: example-rate.ts failed: ${run.stderr.trim().split('\n').at(-1)}`;
 }
 
 export async function runPlantStore(options: BenchOptions, say: (line: string) => void): Promise<boolean> {
@@ -133,8 +120,6 @@ export async function runPlantStore(options: BenchOptions, say: (line: string) =
     aim('p99 <= 5 ms, sharing its core', mock.p99Ms <= 5, `${ms(mock.p99Ms, 2)} ms`),
     aim('RSS after every scenario <= 150 MB', rss <= 150, `${int(rss)} MB`),
     aim('start-up <= 350 ms', startupMs <= 350, `${int(startupMs)} ms`),
-    '',
-    exampleRate(options.quick ? 10_000 : 100_000),
   ];
   const figures = measured.map((m) => ({ title: m.server.title, startupMs: m.startupMs, scenarios: m.scenarios }));
   process.stdout.write(`\n${report.join('\n')}\n${writeResults('plant-store', { head, servers: figures })}\n`);
