@@ -17,7 +17,7 @@ import {
   type BenchRequest,
 } from '../lib/document-requests.ts';
 import type { BenchOptions } from '../lib/options.ts';
-import { freePort, loadAverage, procStatusBytes, track, unpinSelf } from '../lib/processes.ts';
+import { freePort, loadAverage, procStatusBytes, stop, track, unpinSelf } from '../lib/processes.ts';
 import { fetchLargeDocument, LARGE_DOCUMENTS, type LargeDocument } from '../lib/public-documents.ts';
 import { int, median, ratio, table, times, writeResults } from '../lib/report.ts';
 import { LOGS, prismCli, ROOT, statusOf } from '../lib/server.ts';
@@ -25,6 +25,7 @@ import { LOGS, prismCli, ROOT, statusOf } from '../lib/server.ts';
 /** How long SIGTERM may take before the server is killed and the figure reads "over". */
 const TERM_LIMIT_MS = 5000;
 const FIRST_ANSWER_AIM_MS = 200;
+const SEED = 1; // the same operations in every run
 
 /** A server run on this Node 24, so that the pid spawned is the server's (plantstore's launcher execs in place). */
 export interface ServerCommand {
@@ -40,7 +41,7 @@ export interface RunResult {
   /** Each sampled operation's first answer: ms undefined when none came in time. */
   answers: { operation: string; ms?: number; status?: number }[];
   rssBytes?: number;
-  /** SIGTERM to exit; undefined: still running after TERM_LIMIT_MS (then killed). */
+  /** SIGTERM to exit; Infinity: still running after TERM_LIMIT_MS (then killed). */
   termMs?: number;
   /** What stopped the run early ("no answer to GET /v1/account within 60 s"). */
   stalled?: string;
@@ -54,18 +55,11 @@ const accepts = (port: number) =>
   });
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-/** Sends SIGTERM; resolves to the ms until exit, or undefined after TERM_LIMIT_MS (then SIGKILL). */
-function timeTerm(child: ChildProcess): Promise<number | undefined> {
-  if (exited(child)) return Promise.resolve(0);
+/** SIGTERM to exit, in ms; Infinity when it was still running after TERM_LIMIT_MS (then killed). */
+async function timeTerm(child: ChildProcess): Promise<number> {
   const sent = performance.now();
-  return new Promise((resolve) => {
-    const limit = setTimeout(() => resolve(void child.kill('SIGKILL')), TERM_LIMIT_MS);
-    child.once('exit', () => {
-      clearTimeout(limit);
-      resolve(performance.now() - sent);
-    });
-    child.kill('SIGTERM');
-  });
+  await stop(child, 'SIGTERM', TERM_LIMIT_MS);
+  return child.signalCode === 'SIGKILL' ? Infinity : performance.now() - sent;
 }
 
 async function spawnServer(server: ServerCommand, logFile: string) {
@@ -137,8 +131,8 @@ function summarise(runs: RunResult[]) {
     opMax: ms.length > 0 ? Math.max(...ms) : undefined,
     overAim: ms.filter((n) => n > FIRST_ANSWER_AIM_MS).length,
     rssMb: median(runs.map((r) => (r.rssBytes ?? Number.NaN) / 2 ** 20)),
-    // A server that never listened got its SIGTERM while loading: not this figure. Over the limit counts as Infinity.
-    termUp: median(runs.flatMap((r) => (r.listeningMs === undefined ? [] : [r.termMs ?? Infinity]))),
+    // A server that never listened got its SIGTERM while loading: not this figure.
+    termUp: median(runs.flatMap((r) => (r.listeningMs === undefined ? [] : [r.termMs]))),
     stalled: [...new Set(runs.flatMap((r) => r.stalled ?? []))],
   };
 }
@@ -148,7 +142,7 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
   const document = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   const requests = getRequests(document);
   const probe = probeRequest(requests);
-  const sample = sampleRequests(requests, options.operations, options.seed, probe);
+  const sample = sampleRequests(requests, options.operations, SEED, probe);
   const caches: string[] = [];
   const freshCache = () => caches.push(mkdtempSync(join(tmpdir(), 'plantstore-bench-cache-')));
   const bin = join(ROOT, 'bin', 'plantstore.js');
@@ -181,7 +175,7 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
     const delayMs = (summaries[i].listening ?? Math.min(limits.answerTimeoutMs, 20_000)) / 2;
     const { child, started } = await spawnServer(server, logFile(i, 'term'));
     await sleep(Math.max(0, started + delayMs - performance.now()));
-    termLoading.push((await timeTerm(child)) ?? Infinity);
+    termLoading.push(await timeTerm(child));
   }
   for (const dir of caches) rmSync(dir, { recursive: true, force: true });
   const sec = (n: number | undefined) =>
@@ -197,7 +191,7 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
     ...keys.map((k) => times(ratio(summaries[i][k], summaries[2][k]))),
   ]);
   const text = [
-    `\n${source.name}: ${source.packageSpec} ${source.entry.replace(/^package\//, '')}, ${operationCount(document)} operations; probe ${probe.operation}; ${sample.length} GET operations sampled (seed ${options.seed})`,
+    `\n${source.name}: ${source.packageSpec} ${source.entry.replace(/^package\//, '')}, ${operationCount(document)} operations; probe ${probe.operation}; ${sample.length} GET operations sampled (seed ${SEED})`,
     table(
       `server|listening|first answer|op first answer med / max|over ${FIRST_ANSWER_AIM_MS} ms|RSS|SIGTERM up|SIGTERM loading`,
       rows,
@@ -216,7 +210,7 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
   };
 }
 
-export async function runLargeDocuments(options: BenchOptions, say: (line: string) => void): Promise<boolean> {
+export async function runLargeDocuments(options: BenchOptions, say: (line: string) => void): Promise<void> {
   // Start-up on a large document uses more than one core (V8 compiles and collects on helper threads).
   unpinSelf();
   const head = `large documents: Node ${process.version}, every core, load average ${loadAverage()}; medians over ${options.runs ?? 3} start(s) per server, ${options.timeoutSeconds} s to a first answer`;
@@ -226,5 +220,4 @@ export async function runLargeDocuments(options: BenchOptions, say: (line: strin
   process.stdout.write(
     `load average after: ${loadAverage()}\n${writeResults('large-documents', { head, documents })}\n`,
   );
-  return true;
 }

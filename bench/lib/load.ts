@@ -4,7 +4,7 @@
 // feel the machine's drift alike, so the ratio of their rates is the ratio of their costs per request:
 // every suite's ratios come from loads run that way, or one right after the other where a shared
 // upstream forbids it (the proxy suite).
-import { execFile } from 'node:child_process';
+import { execFile, type ExecFileException } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { cpuMicros, LOAD_CORE, pinned, track } from './processes.ts';
@@ -78,14 +78,13 @@ function drive(plan: LoadPlan): Promise<DriverOutput> {
   const [command, args] = pinned(LOAD_CORE, findWrk() ?? 'wrk', wrkArgs(plan));
   // Killed when stuck past its load and wind-down.
   const limits = { timeout: (plan.seconds + 30) * 1000, killSignal: 'SIGKILL' } as const;
-  return new Promise((resolve, reject) =>
-    track(
-      execFile(command, args, limits, (error, stdout, stderr) => {
-        if (error) reject(new Error(`wrk failed (${error.signal ?? `exit ${error.code}`}): ${stdout}${stderr}`.trim()));
-        else resolve(parseWrkOutput(`${stdout}${stderr}`));
-      }),
-    ),
-  );
+  return new Promise((resolve, reject) => {
+    const done = (error: ExecFileException | null, stdout: string, stderr: string) =>
+      error
+        ? reject(new Error(`wrk failed (${error.signal ?? error.code}): ${stdout}${stderr}`))
+        : resolve(parseWrkOutput(stdout));
+    track(execFile(command, args, limits, done));
+  });
 }
 
 /** Runs one load against the server with `serverPid` and adds what its figures say together. */
@@ -93,18 +92,16 @@ export async function runLoad(_generator: GeneratorName, plan: LoadPlan, serverP
   const before = cpuMicros(serverPid);
   const output = await drive(plan);
   const after = cpuMicros(serverPid);
+  const { requests, seconds, statuses } = output;
   const count = (match: (status: string) => boolean) =>
-    Object.entries(output.statuses).reduce((n, [status, k]) => n + (match(status) ? k : 0), 0);
+    Object.entries(statuses).reduce((n, [status, k]) => n + (match(status) ? k : 0), 0);
   return {
     ...output,
-    requestsPerSecond: output.requests / output.seconds,
+    requestsPerSecond: requests / seconds,
     unexpected: count((status) => status !== String(plan.scenario.expectedStatus)),
     created: count((status) => status.startsWith('2')),
-    generatorCpuPercent: (output.cpuSeconds / output.seconds) * 100,
-    serverCpuMicrosPerRequest:
-      before !== undefined && after !== undefined && output.requests > 0
-        ? (after - before) / output.requests
-        : undefined,
+    generatorCpuPercent: (output.cpuSeconds / seconds) * 100,
+    serverCpuMicrosPerRequest: before === undefined || after === undefined ? undefined : (after - before) / requests,
   };
 }
 
@@ -132,17 +129,11 @@ export async function loadAtOnce(
   settings: { generator: GeneratorName; connections: number; warmupSeconds: number },
   seconds: number,
 ): Promise<LoadResult[]> {
+  const { generator, warmupSeconds } = settings;
   const connections = Math.max(1, Math.floor(settings.connections / servers.length));
-  const loads = await Promise.all(
-    servers.map((s) =>
-      warmAndMeasure(
-        settings.generator,
-        { url: s.running.url, scenario, connections, seconds },
-        settings.warmupSeconds,
-        s.running.pid,
-      ),
-    ),
-  );
+  const load = ({ running }: (typeof servers)[number]) =>
+    warmAndMeasure(generator, { url: running.url, scenario, connections, seconds }, warmupSeconds, running.pid);
+  const loads = await Promise.all(servers.map(load));
   for (const s of servers) {
     const exit = s.running.exit();
     if (exit) throw new Error(`${s.server.title} exited during the load (${exit}); its output: ${s.running.logFile}`);

@@ -6,14 +6,8 @@ export const SUITES = ['plant-store', 'msw', 'large-documents', 'proxy', 'redis'
 export type SuiteName = (typeof SUITES)[number];
 /** What `npm run bench` runs without a suite named. */
 const DEFAULT_SUITES: SuiteName[] = ['plant-store', 'msw', 'large-documents'];
-// msw and large-documents send one request at a time; 48 shares out evenly among 3 or 4 servers.
-const CONNECTIONS: Record<SuiteName, number> = {
-  'plant-store': 48,
-  msw: 1,
-  'large-documents': 1,
-  proxy: 16,
-  redis: 32,
-};
+// 48 shares out evenly among 3 or 4 servers; msw and large-documents send one request at a time.
+const CONNECTIONS: Partial<Record<SuiteName, number>> = { 'plant-store': 48, proxy: 16, redis: 32 };
 
 export interface BenchOptions {
   suites: SuiteName[];
@@ -27,13 +21,11 @@ export interface BenchOptions {
   generator: GeneratorName;
   /** Fresh starts, processes or rounds per server (the figures are medians over them); undefined: each suite's default. */
   runs?: number;
-  quick: boolean;
   /** plant-store: a git revision whose mock is loaded beside this checkout's. */
   against?: string;
-  /** large-documents: GET operations sampled per document, seconds from spawn to a first answer, the sample's seed. */
+  /** large-documents: GET operations sampled per document, and seconds from spawn to a first answer. */
   operations: number;
   timeoutSeconds: number;
-  seed: number;
 }
 
 export const USAGE = `Usage: npm run bench -- [SUITE ...] [--seconds S] [--quick] [--connections N] [--runs N]
@@ -82,14 +74,12 @@ export function resolveBenchOptions(argv: string[]): BenchOptions | 'help' {
     connectionsGiven: values.connections !== undefined,
     generator: 'wrk',
     runs: values.runs === undefined ? (quick ? 1 : undefined) : whole('runs', values.runs, 1, 1, 50),
-    quick,
     against: values.against,
     operations: whole('ops', values.ops, 20, 1, 500),
     timeoutSeconds: whole('timeout', values.timeout, 60, 1, 600),
-    seed: 1,
   };
 }
 
 /** The options as `suite` takes them: its own default connections unless --connections was given. */
 export const optionsFor = (options: BenchOptions, suite: SuiteName): BenchOptions =>
-  options.connectionsGiven ? options : { ...options, connections: CONNECTIONS[suite] };
+  options.connectionsGiven ? options : { ...options, connections: CONNECTIONS[suite] ?? 1 };

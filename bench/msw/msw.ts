@@ -24,12 +24,13 @@ import { builtPackage } from './built-package.ts';
 import { formatBundleSizes, measureBundleSizes } from './bundle-size.ts';
 import type { ChildResult, ChildSettings, HandlerKind } from './child.ts';
 
-/** The ways of making handlers whose first answers are measured; `cache` 'none' turns plantstore's document cache off. */
-const FIRST: readonly { title: string; kind: HandlerKind; cache?: 'none' }[] = [
-  { title: 'plantstore, prepared module', kind: 'plantstore-prepared' },
+/** The ways of making handlers; `cache` 'none' turns plantstore's document cache off; `steady` ones are loaded too. */
+type Way = { title: string; kind: HandlerKind; cache?: 'none'; steady?: boolean };
+const WAYS: readonly Way[] = [
+  { title: 'plantstore, prepared module', kind: 'plantstore-prepared', steady: true },
   { title: 'plantstore, path, no cache', kind: 'plantstore-path', cache: 'none' },
   { title: 'plantstore, path, warm cache', kind: 'plantstore-path' },
-  { title: '@mswjs/source fromOpenApi', kind: 'mswjs-source' },
+  { title: '@mswjs/source fromOpenApi', kind: 'mswjs-source', steady: true },
 ];
 const WORK = join(ROOT, 'node_modules', '.cache', 'plantstore-bench-msw');
 const readDocument = (file: string) => {
@@ -65,88 +66,57 @@ const statusText = (r: ChildResult) =>
 
 type Document = { name: string; file: string; request: ChildSettings['request'] };
 
-async function measureDocument(
-  { name, file, request }: Document,
-  entry: string,
-  options: BenchOptions,
-  say: (line: string) => void,
-) {
-  say(`bench: MSW, ${name}: writing the prepared module, then first answers and steady state`);
+async function measureDocument({ name, file, request }: Document, entry: string, options: BenchOptions) {
   const module = join(WORK, `${name.replace(/\W+/g, '-').toLowerCase()}.prepared.mjs`);
   const prepared = await prepareDocument(await loadSpec(file));
   writeFileSync(module, preparedModule(prepared, `plantstore msw --spec ${file}`, pathToFileURL(entry).href).js);
   const base = { file, module, entry, request, warmupSeconds: options.warmupSeconds, seconds: options.durationSeconds };
   const cacheDir = mkdtempSync(join(tmpdir(), 'plantstore-bench-msw-cache-'));
-  const env = (cache?: 'none') => ({
-    ...process.env,
-    PLANTSTORE_CACHE_DIR: cacheDir,
-    PLANTSTORE_NO_CACHE: cache ? '1' : '',
-  });
+  const env = { ...process.env, PLANTSTORE_CACHE_DIR: cacheDir };
+  const run = (way: Way, mode: 'first' | 'steady') =>
+    runChild({ ...base, mode, kind: way.kind }, { ...env, PLANTSTORE_NO_CACHE: way.cache ? '1' : '' });
   try {
-    await runChild({ ...base, mode: 'first', kind: 'plantstore-path' }, env()); // fills the cache the warm way reads
-    const first = FIRST.map((): ChildResult[] => []);
+    await run(WAYS[2], 'first'); // fills the cache the warm way reads
+    const first = WAYS.map((): ChildResult[] => []);
     // Rounds interleave the ways: the machine's load drifts, and each meets it alike.
     for (let round = 1; round <= (options.runs ?? 5); round++)
-      for (const [i, way] of FIRST.entries())
-        first[i].push(await runChild({ ...base, mode: 'first', kind: way.kind }, env(way.cache)));
-    const steady = [];
-    for (const kind of ['plantstore-prepared', 'mswjs-source'] as const)
-      steady.push(await runChild({ ...base, mode: 'steady', kind }, env()));
-    const fromStart = first.map((runs) => median(runs.map((r) => r.firstAnswerMs)));
-    const fromCreate = first.map((runs) => median(runs.map((r) => (r.firstAnswerMs ?? NaN) - (r.createCallMs ?? NaN))));
-    const firstRows = FIRST.map((way, i) => [
-      way.title,
-      ms(fromStart[i]),
-      ms(fromCreate[i]),
-      statusText(first[i].find((r) => r.failed) ?? first[i][0]),
-    ]);
-    firstRows.push([
-      'prepared ÷ @mswjs/source',
-      times(ratio(fromStart[0], fromStart[3])),
-      times(ratio(fromCreate[0], fromCreate[3])),
-      '',
-    ]);
-    const [ours, theirs] = steady;
-    const steadyRows = steady.map((r, i) => [
-      ['plantstore', '@mswjs/source'][i],
-      ms(r.answersPerSecond),
-      ms(r.p50Ms, 3),
-      ms(r.p99Ms, 3),
-      statusText(r),
-    ]);
-    const over = (key: 'answersPerSecond' | 'p50Ms' | 'p99Ms') => times(ratio(ours[key], theirs[key]));
-    steadyRows.push(['plantstore ÷ @mswjs/source', over('answersPerSecond'), over('p50Ms'), over('p99Ms'), '']);
-    const text = [
-      `\n${name}, ${request.method} ${request.url}`,
-      table(`first answer, median of ${first[0].length} process(es)|from start ms|from create ms|answers`, firstRows),
-      table('steady state, one request at a time|answers/s|p50 ms|p99 ms|answers', steadyRows),
-    ];
-    process.stdout.write(`${text.join('\n')}\n`);
-    return {
-      name,
-      first: FIRST.map((way, i) => ({ way: way.title, fromStart: fromStart[i], fromCreate: fromCreate[i] })),
-      steady,
-    };
+      for (const [i, way] of WAYS.entries()) first[i].push(await run(way, 'first'));
+    const steady: (ChildResult | undefined)[] = [];
+    for (const way of WAYS) steady.push(way.steady ? await run(way, 'steady') : undefined);
+    const figures = WAYS.map((way, i) => ({
+      ...steady[i],
+      way: way.title,
+      fromStartMs: median(first[i].map((r) => r.firstAnswerMs)),
+      fromCreateMs: median(first[i].map((r) => (r.firstAnswerMs ?? NaN) - (r.createCallMs ?? NaN))),
+      answers: statusText(first[i].find((r) => r.failed) ?? steady[i] ?? first[i][0]),
+    }));
+    const keys = ['fromStartMs', 'fromCreateMs', 'answersPerSecond', 'p50Ms', 'p99Ms'] as const;
+    const rows = figures.map((f) => [f.way, ...keys.map((k, j) => ms(f[k], j < 3 ? 0 : 3)), f.answers]);
+    rows.push(['prepared ÷ @mswjs/source', ...keys.map((k) => times(ratio(figures[0][k], figures[3][k]))), '']);
+    const header = `${name}, ${request.method} ${request.url}|first answer from start ms|from create ms|answers/s|p50 ms|p99 ms|answers`;
+    process.stdout.write(`\n${table(header, rows)}\n`);
+    return { name, runs: options.runs ?? 5, figures };
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }
 }
 
-export async function runMsw(options: BenchOptions, say: (line: string) => void): Promise<boolean> {
+export async function runMsw(options: BenchOptions, say: (line: string) => void): Promise<void> {
   unpinSelf(); // module loading and the children's collector threads would otherwise share one core
   mkdirSync(WORK, { recursive: true });
   const version = (name: string) =>
     (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  say('bench: MSW, building plantstore as the package ships it (tsc, once per state of the sources)');
+  const entry = join(builtPackage(), 'dist', 'msw', 'index.js');
   const head = [
     `\nMSW handlers: plantstore/msw against @mswjs/source ${version('@mswjs/source')} in Node ${process.version}, msw ${version('msw')} setupServer; load average ${loadAverage()}`,
     '  not like for like: plantstore checks the token, validates the request, stores a create and answers it from its store;',
     '  @mswjs/source answers an example generated from the response schema without looking at the request: the ratios',
     "  price that difference in work. from start: from the process's start (module loading counts); from create: from the",
-    `  creation call. Steady state: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s of requests one after another through fetch.`,
+    `  creation call; median of ${options.runs ?? 5} fresh processes. answers/s, p50, p99: ${options.warmupSeconds} s warm-up, then ${options.durationSeconds} s of`,
+    '  requests one after another through fetch.',
   ];
   process.stdout.write(`${head.join('\n')}\n`);
-  say('bench: MSW, building plantstore as the package ships it (tsc, once per state of the sources)');
-  const entry = join(builtPackage(), 'dist', 'msw', 'index.js');
   const valid = scenario('valid');
   const stripe = fetchLargeDocument(LARGE_DOCUMENTS[0], say);
   const probe = probeRequest(getRequests(JSON.parse(readFileSync(stripe, 'utf8'))));
@@ -162,11 +132,10 @@ export async function runMsw(options: BenchOptions, say: (line: string) => void)
     { name: 'Plant Store', file: PLANT_STORE, request: create },
     { name: 'Stripe', file: stripe, request: account },
   ])
-    documents.push(await measureDocument(document, entry, options, say));
+    documents.push(await measureDocument(document, entry, options));
   const bundle = await measureBundleSizes();
   const sizes = formatBundleSizes(bundle).join('\n');
   process.stdout.write(
     `\n${sizes}\nload average after: ${loadAverage()}\n${writeResults('msw', { documents, bundle })}\n`,
   );
-  return true;
 }

@@ -55,7 +55,7 @@ async function start(server: ServerCommand, runs: number, say: (line: string) =>
   return { server, running: running!, startupMs, scenarios: {} };
 }
 
-export async function runPlantStore(options: BenchOptions, say: (line: string) => void): Promise<boolean> {
+export async function runPlantStore(options: BenchOptions, say: (line: string) => void): Promise<void> {
   const head = `Plant Store: ${machineLine()}; wrk, ${options.connections} connections shared out, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per scenario, every server loaded at the same time`;
   const measured: Measured[] = [];
   try {
@@ -123,5 +123,4 @@ export async function runPlantStore(options: BenchOptions, say: (line: string) =
   ];
   const figures = measured.map((m) => ({ title: m.server.title, startupMs: m.startupMs, scenarios: m.scenarios }));
   process.stdout.write(`\n${report.join('\n')}\n${writeResults('plant-store', { head, servers: figures })}\n`);
-  return true;
 }

@@ -5,14 +5,14 @@
 // one connection, then throughput with --connections. The targets share one upstream, so they are
 // loaded one after the other, in --runs interleaved rounds; each figure is the median over rounds.
 import { join } from 'node:path';
-import { warmAndMeasure } from '../lib/load.ts';
+import { oddAnswers, warmAndMeasure } from '../lib/load.ts';
 import type { BenchOptions } from '../lib/options.ts';
 import { machineLine } from '../lib/processes.ts';
 import { int, median, ms, table, times, writeResults } from '../lib/report.ts';
 import { scenario } from '../lib/scenarios.ts';
 import { benchServer, LOGS, PLANT_STORE, prismCli, ROOT, startServer, type RunningServer } from '../lib/server.ts';
 
-export async function runProxy(options: BenchOptions, say: (line: string) => void): Promise<boolean> {
+export async function runProxy(options: BenchOptions, say: (line: string) => void): Promise<void> {
   const rounds = options.runs ?? 3;
   const log = (title: string) => ({ logFile: join(LOGS, `proxy-${title.replace(/\W+/g, '-')}.log`) });
   const started: [string, RunningServer][] = [];
@@ -63,35 +63,29 @@ export async function runProxy(options: BenchOptions, say: (line: string) => voi
       for (const [title, server] of started) {
         const one = await load(server, 1, options.warmupSeconds);
         const many = await load(server, options.connections, 0);
-        const odd = one.unexpected + one.errors + one.timeouts + many.unexpected + many.errors + many.timeouts;
-        figures.set(title, [
-          ...(figures.get(title) ?? []),
-          { p50: one.p50Ms, p99: one.p99Ms, rps: many.requestsPerSecond, odd },
-        ]);
+        const odd = oddAnswers(one) + oddAnswers(many);
+        const figure = { p50: one.p50Ms, p99: one.p99Ms, rps: many.requestsPerSecond, odd };
+        figures.set(title, [...(figures.get(title) ?? []), figure]);
       }
     }
   } finally {
     await Promise.all(started.map(([, server]) => server.stop()));
   }
-  const of = (title: string, pick: 'p50' | 'p99' | 'rps') => median(figures.get(title)!.map((f) => f[pick])) ?? NaN;
-  const [direct, floor, ours, prism] = started.map(([title]) => title);
-  const rows = started.map(([title]) => [
-    ...[title, ms(of(title, 'p50'), 3), ms(of(title, 'p99'), 3)],
-    ...(title === direct
-      ? ['', '']
-      : [ms(of(title, 'p50') - of(direct, 'p50'), 3), ms(of(title, 'p99') - of(direct, 'p99'), 3)]),
-    ...[
-      int(of(title, 'rps')),
-      times(of(ours, 'rps') / of(title, 'rps')),
-      `${figures.get(title)!.reduce((n, f) => n + f.odd, 0)}`,
-    ],
+  const [direct, floor, ours, prism] = started.map(([title]) => {
+    const all = figures.get(title)!;
+    const of = (key: 'p50' | 'p99' | 'rps') => median(all.map((f) => f[key])) ?? NaN;
+    return { title, p50: of('p50'), p99: of('p99'), rps: of('rps'), odd: all.reduce((n, f) => n + f.odd, 0) };
+  });
+  const added = (t: typeof direct, key: 'p50' | 'p99') => (t === direct ? '' : ms(t[key] - direct[key], 3));
+  const rows = [direct, floor, ours, prism].map((t) => [
+    ...[t.title, ms(t.p50, 3), ms(t.p99, 3), added(t, 'p50'), added(t, 'p99')],
+    ...[int(t.rps), times(ours.rps / t.rps), `${t.odd}`],
   ]);
   const text = [
     `\nproxy: ${machineLine()}; valid creates through each proxy to the same upstream; wrk, latency with 1 connection, throughput with ${options.connections}, ${options.durationSeconds} s each, median of ${rounds} interleaved round(s)`,
     table('target|p50 ms|p99 ms|added p50|added p99|req/s|plantstore ÷ it|odd', rows),
-    `plantstore proxy: ${ms(of(ours, 'p50') - of(direct, 'p50'), 3)} ms added at p50 (aim: under 1 ms); ${times(of(ours, 'rps') / of(prism, 'rps'))} prism proxy's throughput (aim: 10x);`,
-    `  ${ms(of(ours, 'p50') - of(floor, 'p50'), 3)} ms more than the bare pass-through at p50, ${times(of(ours, 'rps') / of(floor, 'rps'))} its throughput (every proxy shares its core with the upstream)`,
+    `plantstore proxy: ${added(ours, 'p50')} ms added at p50 (aim: under 1 ms); ${times(ours.rps / prism.rps)} prism proxy's throughput (aim: 10x);`,
+    `  ${ms(ours.p50 - floor.p50, 3)} ms more than the bare pass-through at p50, ${times(ours.rps / floor.rps)} its throughput (every proxy shares its core with the upstream)`,
   ];
   process.stdout.write(`${text.join('\n')}\n${writeResults('proxy', { rounds: Object.fromEntries(figures) })}\n`);
-  return true;
 }
