@@ -1,8 +1,6 @@
-// `npm run bench [-- SUITE ...]`: reads the one command line (bench/lib/options.ts) and runs the suites
-// it names, by default the Plant Store, then MSW, then the large documents. Each suite prints figures
-// and ratios against a peer measured in the same run, and writes them to bench/results/SUITE.json.
-// It asserts nothing (benchmarks are not tests): the exit code is 0 unless the harness itself could
-// not measure something.
+// `npm run bench [-- SUITE ...]`: runs the suites named on the one command line (bench/lib/options.ts),
+// by default the Plant Store, MSW and the large documents. Each prints figures and ratios against a
+// peer measured in the same run; nothing is asserted (exit 1 only when the harness itself failed).
 import { runLargeDocuments } from './large-documents/large-documents.ts';
 import { findWrk } from './lib/load.ts';
 import { optionsFor, resolveBenchOptions, USAGE, type BenchOptions, type SuiteName } from './lib/options.ts';

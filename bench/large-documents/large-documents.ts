@@ -1,21 +1,14 @@
-// The large-document suite: Stripe's and GitHub's public documents mocked by plantstore (a cold cache,
-// then warm) and by Prism 5.16, each started --runs times on every core: spawn to listening, spawn
-// to the first answer of a cheap GET (the probe), the first answer of each of --ops GET operations
-// sampled with a fixed seed (where compiling on first use costs), RSS after them, and SIGTERM to exit
-// after serving and while still loading. Medians over starts; plantstore ÷ Prism from the same run.
+// The large-document suite: Stripe's and GitHub's documents mocked by plantstore (cold cache, then warm)
+// and Prism 5.16, each started --runs times on every core: spawn to listening and to a first answer,
+// the first answers of --ops sampled GET operations (compiling on first use), RSS, and SIGTERM to exit
+// once serving and while still loading. Medians over starts; plantstore ÷ Prism from the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  getRequests,
-  operationCount,
-  probeRequest,
-  sampleRequests,
-  type BenchRequest,
-} from '../lib/document-requests.ts';
+import * as requestsOf from '../lib/document-requests.ts';
 import type { BenchOptions } from '../lib/options.ts';
 import { freePort, loadAverage, procStatusBytes, stop, track, unpinSelf } from '../lib/processes.ts';
 import { fetchLargeDocument, LARGE_DOCUMENTS, type LargeDocument } from '../lib/public-documents.ts';
@@ -26,6 +19,7 @@ import { LOGS, prismCli, ROOT, statusOf } from '../lib/server.ts';
 const TERM_LIMIT_MS = 5000;
 const FIRST_ANSWER_AIM_MS = 200;
 const SEED = 1; // the same operations in every run
+const COLUMNS = 'RSS|SIGTERM up|SIGTERM loading';
 
 /** A server run on this Node 24, so that the pid spawned is the server's (plantstore's launcher execs in place). */
 export interface ServerCommand {
@@ -41,13 +35,13 @@ export interface RunResult {
   /** Each sampled operation's first answer: ms undefined when none came in time. */
   answers: { operation: string; ms?: number; status?: number }[];
   rssBytes?: number;
-  /** SIGTERM to exit; Infinity: still running after TERM_LIMIT_MS (then killed). */
   termMs?: number;
   /** What stopped the run early ("no answer to GET /v1/account within 60 s"). */
   stalled?: string;
 }
 
-const send = (url: string, req: BenchRequest, timeoutMs: number) => statusOf(`${url}${req.target}`, req, timeoutMs);
+const send = (url: string, req: requestsOf.BenchRequest, timeoutMs: number) =>
+  statusOf(`${url}${req.target}`, req, timeoutMs);
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect(port, '127.0.0.1').once('error', () => resolve(false));
@@ -62,25 +56,25 @@ async function timeTerm(child: ChildProcess): Promise<number> {
   return child.signalCode === 'SIGKILL' ? Infinity : performance.now() - sent;
 }
 
-async function spawnServer(server: ServerCommand, logFile: string) {
-  const port = await freePort();
-  const log = openSync(logFile, 'w');
-  const started = performance.now();
-  const child = track(
-    spawn(process.execPath, server.args(port), { stdio: ['ignore', log, log], env: server.env?.() ?? process.env }),
-  );
-  closeSync(log);
-  return { child, port, started };
-}
-
 /** One start, measured; the server is stopped (SIGTERM, timed) before this resolves. */
 export async function measureRun(
   server: ServerCommand,
-  probe: BenchRequest,
-  sample: readonly BenchRequest[],
-  options: { logFile: string; answerTimeoutMs: number; requestTimeoutMs: number; settled?: () => boolean },
+  probe: requestsOf.BenchRequest,
+  sample: readonly requestsOf.BenchRequest[],
+  options: {
+    logFile: string;
+    answerTimeoutMs: number;
+    requestTimeoutMs: number;
+    settled?(): boolean;
+    termAfterMs?: number;
+  },
 ): Promise<RunResult> {
-  const { child, port, started } = await spawnServer(server, options.logFile);
+  const port = await freePort();
+  const log = openSync(options.logFile, 'w');
+  const started = performance.now();
+  const env = server.env?.() ?? process.env;
+  const child = track(spawn(process.execPath, server.args(port), { stdio: ['ignore', log, log], env }));
+  closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   const result: RunResult = { answers: [] };
   const deadline = started + options.answerTimeoutMs;
@@ -88,6 +82,9 @@ export async function measureRun(
   const gone = (when: string) =>
     stall(`exited before ${when} (${child.exitCode ?? child.signalCode}); see ${options.logFile}`);
   try {
+    // SIGTERM while loading: sent `termAfterMs` after spawn; its time is the result's termMs.
+    if (options.termAfterMs !== undefined)
+      return await sleep(Math.max(0, started + options.termAfterMs - performance.now()), result);
     while (result.listeningMs === undefined && performance.now() < deadline) {
       if (exited(child)) return gone('listening'); // a server that refuses the document is a result
       if (await accepts(port)) result.listeningMs = performance.now() - started;
@@ -140,9 +137,9 @@ function summarise(runs: RunResult[]) {
 async function measureDocument(source: LargeDocument, options: BenchOptions, say: (line: string) => void) {
   const file = fetchLargeDocument(source, say);
   const document = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const requests = getRequests(document);
-  const probe = probeRequest(requests);
-  const sample = sampleRequests(requests, options.operations, SEED, probe);
+  const requests = requestsOf.getRequests(document);
+  const probe = requestsOf.probeRequest(requests);
+  const sample = requestsOf.sampleRequests(requests, options.operations, SEED, probe);
   const caches: string[] = [];
   const freshCache = () => caches.push(mkdtempSync(join(tmpdir(), 'plantstore-bench-cache-')));
   const bin = join(ROOT, 'bin', 'plantstore.js');
@@ -172,10 +169,9 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
   for (const [i, server] of servers.entries()) {
     if (i === 0) freshCache();
     else if (i === 1) rmSync(caches.pop()!, { recursive: true }); // the warm start reads the last round's cache
-    const delayMs = (summaries[i].listening ?? Math.min(limits.answerTimeoutMs, 20_000)) / 2;
-    const { child, started } = await spawnServer(server, logFile(i, 'term'));
-    await sleep(Math.max(0, started + delayMs - performance.now()));
-    termLoading.push(await timeTerm(child));
+    const termAfterMs = (summaries[i].listening ?? Math.min(limits.answerTimeoutMs, 20_000)) / 2;
+    const run = await measureRun(server, probe, [], { ...limits, termAfterMs, logFile: logFile(i, 'term') });
+    termLoading.push(run.termMs!);
   }
   for (const dir of caches) rmSync(dir, { recursive: true, force: true });
   const sec = (n: number | undefined) =>
@@ -191,11 +187,8 @@ async function measureDocument(source: LargeDocument, options: BenchOptions, say
     ...keys.map((k) => times(ratio(summaries[i][k], summaries[2][k]))),
   ]);
   const text = [
-    `\n${source.name}: ${source.packageSpec} ${source.entry.replace(/^package\//, '')}, ${operationCount(document)} operations; probe ${probe.operation}; ${sample.length} GET operations sampled (seed ${SEED})`,
-    table(
-      `server|listening|first answer|op first answer med / max|over ${FIRST_ANSWER_AIM_MS} ms|RSS|SIGTERM up|SIGTERM loading`,
-      rows,
-    ),
+    `\n${source.name}: ${source.packageSpec} ${source.entry.replace(/^package\//, '')}, ${requestsOf.operationCount(document)} operations; probe ${probe.operation}; ${sample.length} GET operations sampled (seed ${SEED})`,
+    table(`server|listening|first answer|op first answers med / max|over ${FIRST_ANSWER_AIM_MS} ms|${COLUMNS}`, rows),
     table('ratio|listening|first answer|op med|op max|RSS|SIGTERM up', ratios),
     ...summaries.flatMap((s, i) => s.stalled.map((why) => `  ${titles[i]}: ${why}`)),
   ];
@@ -217,7 +210,5 @@ export async function runLargeDocuments(options: BenchOptions, say: (line: strin
   process.stdout.write(`\n${head}\n`);
   const documents = [];
   for (const source of LARGE_DOCUMENTS) documents.push(await measureDocument(source, options, say));
-  process.stdout.write(
-    `load average after: ${loadAverage()}\n${writeResults('large-documents', { head, documents })}\n`,
-  );
+  process.stdout.write(`${writeResults('large-documents', { head, documents })}\n`);
 }

@@ -1,9 +1,7 @@
-// The measuring core's load: wrk (in C, one thread, pinned to the load core) sends one scenario to
-// one server and counts its answers by status (bench/lib/wrk-load.lua); the server's CPU time is read
-// around the load from /proc. Several servers loaded at the same time on the same core (loadAtOnce)
-// feel the machine's drift alike, so the ratio of their rates is the ratio of their costs per request:
-// every suite's ratios come from loads run that way, or one right after the other where a shared
-// upstream forbids it (the proxy suite).
+// The measuring core's load: wrk (one thread, pinned to the load core) sends one scenario to one server
+// and counts its answers by status (wrk-load.lua); the server's CPU time is read around it from /proc.
+// Servers loaded at the same time on one core (loadAtOnce) feel the machine's drift alike, so the
+// ratio of their rates is the ratio of their costs per request.
 import { execFile, type ExecFileException } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

@@ -1,7 +1,6 @@
-// The processes a suite starts: each one tracked so that none outlives the run (a normal end, an
-// error, Ctrl-C or SIGTERM; only these, by pid), pinned with taskset (servers on one core, load
-// generators on the other, so they never take turns), given a free port, and read from /proc
-// (CPU time, RSS). Without taskset or with one core everything runs unpinned and the reports say so.
+// The processes a suite starts: tracked so that none outlives the run (an end, an error, Ctrl-C or
+// SIGTERM stops them by pid), pinned with taskset (servers on one core, load generators on the other),
+// given a free port, and read from /proc (CPU time, RSS).
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';

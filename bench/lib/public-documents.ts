@@ -43,9 +43,7 @@ export function fetchLargeDocument(document: LargeDocument, say: (line: string) 
   } catch (error) {
     rmSync(scratch, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new Error(
-      `could not fetch ${document.packageSpec} (${document.entry}): ${stderr || (error as Error).message}`,
-    );
+    throw new Error(`could not fetch ${document.packageSpec}: ${stderr || (error as Error).message}`);
   }
   return file;
 }

@@ -2,6 +2,7 @@
 // results file each suite writes to bench/results/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadAverage } from './processes.ts';
 import { RESULTS } from './server.ts';
 
 /** Whole numbers with thousands separators; '-' for a figure not measured. */
@@ -39,12 +40,10 @@ export function table(titles: string, rows: string[][], leftColumns = 1): string
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** Writes a suite's figures to bench/results/NAME.json and says where. */
+/** Writes a suite's figures to bench/results/NAME.json; the line that ends its report (the load now, and where). */
 export function writeResults(name: string, figures: object): string {
   mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(
-    join(RESULTS, `${name}.json`),
-    `${JSON.stringify({ at: new Date().toISOString(), ...figures }, null, 2)}\n`,
-  );
-  return `figures: bench/results/${name}.json`;
+  const text = JSON.stringify({ at: new Date().toISOString(), ...figures }, null, 2);
+  writeFileSync(join(RESULTS, `${name}.json`), `${text}\n`);
+  return `load average after: ${loadAverage()}; figures: bench/results/${name}.json`;
 }

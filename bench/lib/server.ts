@@ -1,8 +1,5 @@
-// The measuring core's server: one server under test started on the server core, its output (the
-// request log included) going to a file, and its start-up measured from spawn to the first successful
-// create answered (a POST polled every few ms), which is what a test suite waiting for its mock
-// waits for. Every server runs on the Node 24 running the benchmark, so that the pid spawned is the
-// server's own process (its RSS and CPU time are what the reports read).
+// The measuring core's server: started on the server core on this Node 24 (so the pid is the server's),
+// its output to a file, ready once it has answered a create (spawn to that answer is its start-up).
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';

@@ -1,8 +1,6 @@
-// One MSW measurement in a fresh Node process (started by bench/msw/msw.ts, its settings one JSON
-// argument; it prints one JSON line). Every module (msw, the handlers' library, the prepared module)
-// is imported after the process starts, so that loading counts.
-//   first:  the handlers made (timed from that call) and one request answered through setupServer;
-//   steady: after a warm-up, the same request sent one after another through fetch for a few seconds.
+// One MSW measurement in a fresh Node process (bench/msw/msw.ts starts it with its settings as one JSON
+// argument; it prints one JSON line), so that loading msw, the handlers and the document counts:
+// first, the handlers made and one request answered; steady, the same request one after another.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';

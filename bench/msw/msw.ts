@@ -1,10 +1,7 @@
-// The MSW suite: plantstore/msw against @mswjs/source 0.5's fromOpenApi for the same document (the
-// Plant Store: a valid create; Stripe's: its probe GET), in Node with msw's setupServer, each
-// measurement in a fresh process (child.ts) so that module loading counts: the first answer from the
-// process's start and from the creation call (median over --runs processes, the ways interleaved),
-// then answers/s, p50 and p99 of the same request sent one after another. plantstore runs as the
-// package ships it (built-package.ts), its prepared module written as `plantstore msw` writes it.
-// Last, the browser bundle's size (bundle-size.ts).
+// The MSW suite: plantstore/msw against @mswjs/source's fromOpenApi for the same document (the Plant
+// Store's valid create, Stripe's probe GET) under msw's setupServer, each in a fresh process
+// (child.ts): the first answer from the process's start and from the creation call, then answers/s,
+// p50 and p99 of one request after another; plantstore as the package ships it; the bundle's size.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,7 +132,5 @@ export async function runMsw(options: BenchOptions, say: (line: string) => void)
     documents.push(await measureDocument(document, entry, options));
   const bundle = await measureBundleSizes();
   const sizes = formatBundleSizes(bundle).join('\n');
-  process.stdout.write(
-    `\n${sizes}\nload average after: ${loadAverage()}\n${writeResults('msw', { documents, bundle })}\n`,
-  );
+  process.stdout.write(`\n${sizes}\n${writeResults('msw', { documents, bundle })}\n`);
 }

@@ -1,9 +1,7 @@
-// What a proxy costs: `plantstore proxy` and `prism proxy` in front of the same bare node:http Plant
-// Store (bench/lib/baseline-server.ts), beside that upstream alone and a bare node:http + undici
-// pass-through (bench/lib/passthrough-proxy.ts: the floor; what is left above it is what judging the
-// contract costs). Valid creates with fresh ids, so every exchange is checked both ways: latency with
-// one connection, then throughput with --connections. The targets share one upstream, so they are
-// loaded one after the other, in --runs interleaved rounds; each figure is the median over rounds.
+// The proxy suite: valid creates through `plantstore proxy`, `prism proxy` and a bare node:http + undici
+// pass-through (the floor) to one bare upstream, and to the upstream alone: added latency with one
+// connection, throughput with many. The targets share the upstream, so they take turns, in --runs
+// interleaved rounds (medians).
 import { join } from 'node:path';
 import { oddAnswers, warmAndMeasure } from '../lib/load.ts';
 import type { BenchOptions } from '../lib/options.ts';
@@ -20,44 +18,21 @@ export async function runProxy(options: BenchOptions, say: (line: string) => voi
   try {
     const upstream = await startServer(benchServer('upstream', 'baseline-server.ts', []), log('upstream'));
     started.push(['upstream alone', upstream]);
+    const bin = join(ROOT, 'bin', 'plantstore.js');
+    const ours = (port: number) => [bin, 'proxy', '--upstream', upstream.url, '--port', `${port}`, '--quiet'];
+    const prism = (port: number) => [prismCli(), 'proxy', PLANT_STORE, upstream.url, '--port', `${port}`];
     const proxies = [
       benchServer('bare pass-through', 'passthrough-proxy.ts', ['--upstream', upstream.url]),
-      {
-        ...{ title: 'plantstore proxy', asCommand: true },
-        args: (port: number) => [
-          join(ROOT, 'bin', 'plantstore.js'),
-          'proxy',
-          '--upstream',
-          upstream.url,
-          '--port',
-          `${port}`,
-          '--quiet',
-        ],
-      },
+      { title: 'plantstore proxy', asCommand: true, args: ours },
       {
         title: 'prism proxy 5.16',
-        args: (port: number) => [
-          prismCli(),
-          'proxy',
-          PLANT_STORE,
-          upstream.url,
-          '--port',
-          `${port}`,
-          '--host',
-          '127.0.0.1',
-          '--errors',
-          'false',
-        ],
+        args: (port: number) => [...prism(port), '--host', '127.0.0.1', '--errors', 'false'],
       },
     ];
     for (const proxy of proxies) started.push([proxy.title, await startServer(proxy, log(proxy.title))]);
-    const load = (server: RunningServer, connections: number, warmup: number) =>
-      warmAndMeasure(
-        options.generator,
-        { url: server.url, scenario: scenario('valid'), connections, seconds: options.durationSeconds },
-        warmup,
-        server.pid,
-      );
+    const plan = { scenario: scenario('valid'), seconds: options.durationSeconds };
+    const load = ({ url, pid }: RunningServer, connections: number, warmup: number) =>
+      warmAndMeasure(options.generator, { ...plan, url, connections }, warmup, pid);
     for (let round = 1; round <= rounds; round++) {
       say(`bench: proxy round ${round}/${rounds}`);
       for (const [title, server] of started) {
