@@ -117,7 +117,7 @@ export async function measureRun(
 }
 
 /** Per configuration, the medians over starts: a figure that timed out in any start has none. */
-function summarise(runs: RunResult[]) {
+export function summarise(runs: RunResult[]) {
   const all = (pick: (r: RunResult) => number | undefined) =>
     runs.some((r) => pick(r) === undefined) ? undefined : median(runs.map(pick));
   const ms = runs.flatMap((r) => r.answers.flatMap((a) => a.ms ?? []));
