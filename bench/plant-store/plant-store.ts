@@ -84,7 +84,7 @@ export async function runPlantStore(options: BenchOptions, say: (line: string) =
   const prismInt64 = measured[1].scenarios['valid-int64'].statuses['400'];
   const report = [
     head,
-    table('scenario|server|req/s|p50 ms|p99 ms|cpu us|RSS MB|mock ÷ it, req/s|it ÷ mock, cpu', rows, 2),
+    table('scenario|server|req/s|p50 ms|p99 ms|cpu us|RSS MB|mock ÷ it, req/s|it ÷ mock, cpu|odd', rows, 2),
     "  req/s while the servers shared one core (each about 1/n of its rate alone); cpu us: the server's CPU time per answer",
     '  (all its threads), its cost whatever the pace; RSS after the scenario; odd: other statuses, errors, timeouts.',
     ...(prismInt64 ? ['  Prism 5.16 refuses ids past 2^53 with 400 (its int64 check stops at 2^53).'] : []),
