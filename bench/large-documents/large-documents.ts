@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as requestsOf from '../lib/document-requests.ts';
 import type { BenchOptions } from '../lib/options.ts';
-import { freePort, loadAverage, procStatusBytes, stop, track, unpinSelf } from '../lib/processes.ts';
+import { freePort, loadAverage, rssBytes, stop, track, unpinSelf } from '../lib/processes.ts';
 import { fetchLargeDocument, LARGE_DOCUMENTS, type LargeDocument } from '../lib/public-documents.ts';
 import { int, median, ratio, table, times, writeResults } from '../lib/report.ts';
 import { LOGS, prismCli, ROOT, statusOf } from '../lib/server.ts';
@@ -106,7 +106,7 @@ export async function measureRun(
       if (status === undefined)
         return stall(`no answer to ${req.operation} within ${options.requestTimeoutMs / 1000} s`);
     }
-    result.rssBytes = procStatusBytes(child.pid!, 'VmRSS');
+    result.rssBytes = rssBytes(child.pid!);
     // A first session runs on until its warm-up has written the compiled validators the warm start reads.
     const settle = deadline + options.answerTimeoutMs;
     while (options.settled && !options.settled() && performance.now() < settle && !exited(child)) await sleep(10);

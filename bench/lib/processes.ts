@@ -77,24 +77,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A size from /proc/PID/status (VmRSS: resident now, VmHWM: its peak) in bytes; NaN when unreadable. */
-export function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+const proc = (pid: number | undefined, file: 'stat' | 'status') => {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : Number.NaN;
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {
-    return Number.NaN;
+    return ''; // not Linux, or the process is gone
   }
-}
+};
+
+/** Resident set size now (VmRSS in /proc/PID/status), in bytes; NaN when unreadable. */
+export const rssBytes = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(proc(pid, 'status'))?.[1] ?? NaN) * 1024;
 
 /** Microseconds the process has spent on a CPU so far (utime + stime; USER_HZ is 100), or undefined. */
 export function cpuMicros(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
+  const fields = proc(pid, 'stat').split(') ')[1]?.split(' ');
+  return fields ? (Number(fields[11]) + Number(fields[12])) * 10_000 : undefined;
 }
 
 /** The load average now: how much of the machine other work took (every rate moves with it). */

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, pinned, procStatusBytes, SERVER_CORE, stop, track } from './processes.ts';
+import { freePort, pinned, rssBytes, SERVER_CORE, stop, track } from './processes.ts';
 import { headersOf, scenario } from './scenarios.ts';
 
 /** The checkout's root. */
@@ -104,7 +104,7 @@ export async function startServer(server: ServerCommand, options: { logFile: str
     pid,
     startupMs: performance.now() - started,
     logFile: options.logFile,
-    memory: () => ({ rssBytes: procStatusBytes(pid, 'VmRSS') }),
+    memory: () => ({ rssBytes: rssBytes(pid) }),
     exit,
     stop: () => stop(child),
   };

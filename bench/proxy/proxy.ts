@@ -12,9 +12,10 @@ import { benchServer, LOGS, PLANT_STORE, prismCli, ROOT, startServer, type Runni
 
 export async function runProxy(options: BenchOptions, say: (line: string) => void): Promise<void> {
   const rounds = options.runs ?? 3;
+  const machine = machineLine(); // the load as the suite starts
   const log = (title: string) => ({ logFile: join(LOGS, `proxy-${title.replace(/\W+/g, '-')}.log`) });
   const started: [string, RunningServer][] = [];
-  const figures = new Map<string, { p50: number; p99: number; rps: number; odd: number }[]>();
+  const figures = new Map<string, { p50: number; p99: number; rps: number; cpu?: number; odd: number }[]>();
   try {
     const upstream = await startServer(benchServer('upstream', 'baseline-server.ts', []), log('upstream'));
     started.push(['upstream alone', upstream]);
@@ -38,9 +39,11 @@ export async function runProxy(options: BenchOptions, say: (line: string) => voi
       for (const [title, server] of started) {
         const one = await load(server, 1, options.warmupSeconds);
         const many = await load(server, options.connections, 0);
-        const odd = oddAnswers(one) + oddAnswers(many);
-        const figure = { p50: one.p50Ms, p99: one.p99Ms, rps: many.requestsPerSecond, odd };
-        figures.set(title, [...(figures.get(title) ?? []), figure]);
+        const [odd, cpu] = [oddAnswers(one) + oddAnswers(many), many.serverCpuMicrosPerRequest];
+        figures.set(title, [
+          ...(figures.get(title) ?? []),
+          { p50: one.p50Ms, p99: one.p99Ms, rps: many.requestsPerSecond, cpu, odd },
+        ]);
       }
     }
   } finally {
@@ -48,19 +51,20 @@ export async function runProxy(options: BenchOptions, say: (line: string) => voi
   }
   const [direct, floor, ours, prism] = started.map(([title]) => {
     const all = figures.get(title)!;
-    const of = (key: 'p50' | 'p99' | 'rps') => median(all.map((f) => f[key])) ?? NaN;
-    return { title, p50: of('p50'), p99: of('p99'), rps: of('rps'), odd: all.reduce((n, f) => n + f.odd, 0) };
+    const of = (key: 'p50' | 'p99' | 'rps' | 'cpu') => median(all.map((f) => f[key])) ?? NaN;
+    const odd = all.reduce((n, f) => n + f.odd, 0);
+    return { title, p50: of('p50'), p99: of('p99'), rps: of('rps'), cpu: of('cpu'), odd };
   });
   const added = (t: typeof direct, key: 'p50' | 'p99') => (t === direct ? '' : ms(t[key] - direct[key], 3));
   const rows = [direct, floor, ours, prism].map((t) => [
     ...[t.title, ms(t.p50, 3), ms(t.p99, 3), added(t, 'p50'), added(t, 'p99')],
-    ...[int(t.rps), times(ours.rps / t.rps), `${t.odd}`],
+    ...[int(t.rps), times(ours.rps / t.rps), ms(t.cpu), times(t.cpu / ours.cpu), `${t.odd}`],
   ]);
   const text = [
-    `\nproxy: ${machineLine()}; valid creates through each proxy to the same upstream; wrk, latency with 1 connection, throughput with ${options.connections}, ${options.durationSeconds} s each, median of ${rounds} interleaved round(s)`,
-    table('target|p50 ms|p99 ms|added p50|added p99|req/s|plantstore ÷ it|odd', rows),
-    `plantstore proxy: ${added(ours, 'p50')} ms added at p50 (aim: under 1 ms); ${times(ours.rps / prism.rps)} prism proxy's throughput (aim: 10x);`,
-    `  ${ms(ours.p50 - floor.p50, 3)} ms more than the bare pass-through at p50, ${times(ours.rps / floor.rps)} its throughput (every proxy shares its core with the upstream)`,
+    `\nproxy: ${machine}; valid creates through each proxy to the same upstream; wrk, latency with 1 connection, throughput with ${options.connections}, ${options.durationSeconds} s each, median of ${rounds} interleaved round(s)`,
+    table('target|p50 ms|p99 ms|added p50|added p99|req/s|plantstore ÷ it|cpu us|it ÷ plantstore, cpu|odd', rows),
+    `plantstore proxy: ${added(ours, 'p50')} ms added at p50 (aim: under 1 ms); ${times(ours.rps / prism.rps)} prism proxy's throughput, ${times(prism.cpu / ours.cpu)} less CPU per exchange (aim: 10x);`,
+    `  ${ms(ours.p50 - floor.p50, 3)} ms more than the bare pass-through at p50, ${times(ours.rps / floor.rps)} its throughput (each proxy shares its core with the upstream)`,
   ];
   process.stdout.write(`${text.join('\n')}\n${writeResults('proxy', { rounds: Object.fromEntries(figures) })}\n`);
 }
