@@ -63,7 +63,7 @@ export async function runProxy(options: BenchOptions, say: (line: string) => voi
   const text = [
     `\nproxy: ${machine}; valid creates through each proxy to the same upstream; wrk, latency with 1 connection, throughput with ${options.connections}, ${options.durationSeconds} s each, median of ${rounds} interleaved round(s)`,
     table('target|p50 ms|p99 ms|added p50|added p99|req/s|plantstore ÷ it|cpu us|it ÷ plantstore, cpu|odd', rows),
-    `plantstore proxy: ${added(ours, 'p50')} ms added at p50 (aim: under 1 ms); ${times(ours.rps / prism.rps)} prism proxy's throughput, ${times(prism.cpu / ours.cpu)} less CPU per exchange (aim: 10x);`,
+    `plantstore proxy: ${added(ours, 'p50')} ms added at p50 (aim: under 1 ms); ${times(ours.rps / prism.rps)} prism proxy's throughput, which costs ${times(prism.cpu / ours.cpu)} its CPU per exchange (aim: 10x);`,
     `  ${ms(ours.p50 - floor.p50, 3)} ms more than the bare pass-through at p50, ${times(ours.rps / floor.rps)} its throughput (each proxy shares its core with the upstream)`,
   ];
   process.stdout.write(`${text.join('\n')}\n${writeResults('proxy', { rounds: Object.fromEntries(figures) })}\n`);
