@@ -162,7 +162,10 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const filled = (parameter: ParameterSpec) => carriesCredentials(parameter, credentials.parts);
   const first = generateParameters(operation, draw, seed, context.document, true, filled, context.validators);
   if (!first.ok) return first.reason;
-  const itemOperation = operation.parameters.some((p) => p.in === 'path');
+  // A singleton's one item (on the collection's own path: a search index, a Pages site) may not exist either.
+  const binding = context.bindings.get(operation);
+  const itemOperation =
+    operation.parameters.some((p) => p.in === 'path') || (binding?.singleton === true && binding.role !== 'create');
   const varies = (plan !== undefined && drawsFromSchema(plan)) || operation.parameters.length > 0;
   const bodies =
     plan && drawsFromSchema(plan)
