@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAtOnce } from '../lib/compare.ts';
+import { loadAtOnce } from '../lib/load.ts';
 import { commitOf, materialize } from '../lib/git-trees.ts';
 import { freePort, stop, track } from '../lib/processes.ts';
 import { warmAndMeasure, type GeneratorName, type LoadResult } from '../lib/load.ts';
