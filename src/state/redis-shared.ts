@@ -122,10 +122,94 @@ const KEYS = `
   end
   return out`;
 
+// ARGV: ns, prefix ('' for all) -> flat: collection, key, text, ... of the collections whose name
+// starts with the prefix, in insertion order (the admin API's dump of the state, or of one tenant's).
+const DUMP = `
+  local ns, p, out = ARGV[1], ARGV[2], {}
+  for _, c in ipairs(redis.call('ZRANGE', ns .. 'cols', 0, -1)) do
+    if string.sub(c, 1, #p) == p then
+      local keys = redis.call('ZRANGE', ns .. 'o:' .. c, 0, -1)
+      for i = 1, #keys, 4000 do
+        local part = {}
+        for j = i, math.min(i + 3999, #keys) do part[#part + 1] = keys[j] end
+        local texts = redis.call('HMGET', ns .. 'h:' .. c, unpack(part))
+        for j = 1, #part do
+          out[#out + 1] = c
+          out[#out + 1] = part[j]
+          out[#out + 1] = texts[j]
+        end
+      end
+    end
+  end
+  return out`;
+
+// ARGV: ns, name, '1' (the collection of that name) or '0' (those whose name starts with it; '': all),
+// overhead -> how many records it removed, with the count and weight kept right for the replicas' limit.
+const CLEAR = `
+  local ns, p, exact, overhead = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4])
+  local removed, bytes = 0, 0
+  for _, c in ipairs(redis.call('ZRANGE', ns .. 'cols', 0, -1)) do
+    if (exact and c == p) or (not exact and string.sub(c, 1, #p) == p) then
+      local flat = redis.call('HGETALL', ns .. 'h:' .. c)
+      for i = 1, #flat, 2 do bytes = bytes + #flat[i] + #flat[i + 1] + overhead end
+      removed = removed + #flat / 2
+      redis.call('DEL', ns .. 'h:' .. c, ns .. 'o:' .. c)
+      redis.call('ZREM', ns .. 'cols', c)
+    end
+  end
+  if removed > 0 then
+    redis.call('DECRBY', ns .. 'size', removed)
+    redis.call('DECRBY', ns .. 'bytes', bytes)
+  end
+  return removed`;
+
 const OP = { insert: 'i', replace: 'r', remove: 'd' } as const;
+
+/** How long the admin API's reads and clears of the whole state wait for Redis. */
+const BULK_TIMEOUT_MS = 5000;
 
 // unpack() of a long list exceeds Lua's stack (LUAI_MAXCSTACK, 8000): such pages are read in chunks.
 const PAGE_CHUNK = 4000;
+
+/** Thrown by `within` when Redis has not answered in time. */
+class TimedOut extends Error {}
+
+/**
+ * The answer of a command, or a TimedOut once `ms` have passed and Redis has still not answered.
+ * Not ioredis's commandTimeout: its timer fires in the event loop's timer phase, before the poll
+ * phase reads the socket, so that on a busy mock (hundreds of requests in flight, a loaded machine)
+ * an answer already in the socket was taken for a silent Redis, and a create Redis had committed
+ * was answered 503. Here the timer's verdict waits one turn of the loop (setImmediate runs after
+ * the poll phase), so that what has arrived is read first.
+ */
+function within<T>(command: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          settled = true;
+          reject(new TimedOut(`Redis did not answer within ${ms} ms`));
+        }),
+      ms,
+    );
+    command.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error as Error);
+      },
+    );
+  });
+}
 
 /**
  * Runs a script by its SHA-1 (EVALSHA), and by its text the first time on a Redis that has not got
@@ -168,13 +252,22 @@ export function openRedisShared(options: {
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.timeoutMs,
+    // A backstop only (a Redis that holds its connection but never answers): `within` times requests out.
+    commandTimeout: Math.max(10_000, options.timeoutMs * 4),
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times - 1, 5), 2000),
   });
-  const commit = script(client, COMMIT) as (...args: Array<string | number>) => Promise<Array<number | string | null>>;
-  const pageOf = script(client, PAGE) as (...args: Array<string | number>) => Promise<Array<string | null>>;
-  const keysOf = script(client, KEYS) as (...args: Array<string | number>) => Promise<string[]>;
+  const run = <T>(lua: string, ms = options.timeoutMs) => {
+    const call = script(client, lua);
+    return (...args: Array<string | number>) => within(call(...args), ms) as Promise<T>;
+  };
+  const commit = run<Array<number | string | null>>(COMMIT);
+  const pageOf = run<Array<string | null>>(PAGE);
+  const keysOf = run<string[]>(KEYS);
+  // Reading or clearing everything (the admin API) may take longer on a large state.
+  const bulkMs = Math.max(options.timeoutMs, BULK_TIMEOUT_MS);
+  const dumpOf = run<Array<string | null>>(DUMP, bulkMs);
+  const clearOf = run<number>(CLEAR, bulkMs);
   // Whether it is connected, for the store's one line when Redis goes and one when it is back.
   let closing = false;
   const first = new Promise<void>((resolve) => {
@@ -193,7 +286,7 @@ export function openRedisShared(options: {
     if (/^(ERR|WRONGTYPE)\b/.test(message))
       throw new Error(`plantstore bug: Redis refused a store command: ${message}`);
     throw new StateUnavailableError(
-      /timed out/i.test(message)
+      error instanceof TimedOut || /timed out/i.test(message)
         ? `the mock's state is unavailable (Redis at ${options.where} did not answer within ${options.timeoutMs} ms); try again shortly`
         : `the mock's state is unavailable (Redis at ${options.where} cannot be reached); try again shortly`,
     );
@@ -221,9 +314,9 @@ export function openRedisShared(options: {
           case 'list':
             return await page(read.collection, read.offset, read.limit);
           case 'count':
-            return await client.hlen(`${ns}h:${read.collection}`);
+            return await within(client.hlen(`${ns}h:${read.collection}`), options.timeoutMs);
           case 'size':
-            return Number((await client.get(`${ns}size`)) ?? 0);
+            return Number((await within(client.get(`${ns}size`), options.timeoutMs)) ?? 0);
           case 'keys': {
             const flat = await keysOf(ns);
             const out: Array<[string, string]> = [];
@@ -274,6 +367,29 @@ export function openRedisShared(options: {
               `${words.clear} clears it`,
             );
       return { ok: false, full, write } satisfies SharedCommit;
+    },
+    async dump(prefix) {
+      let flat: Array<string | null>;
+      try {
+        flat = await dumpOf(ns, prefix);
+      } catch (error) {
+        return unavailable(error);
+      }
+      const out: Array<[string, string, string]> = [];
+      for (let i = 0; i < flat.length; i += 3) out.push([String(flat[i]), String(flat[i + 1]), String(flat[i + 2])]);
+      return out;
+    },
+    async clear(which) {
+      try {
+        await clearOf(
+          ns,
+          'collection' in which ? which.collection : which.prefix,
+          'collection' in which ? '1' : '0',
+          RECORD_OVERHEAD_BYTES,
+        );
+      } catch (error) {
+        unavailable(error);
+      }
     },
     close() {
       closing = true;
