@@ -171,44 +171,54 @@ const BULK_TIMEOUT_MS = 5000;
 // unpack() of a long list exceeds Lua's stack (LUAI_MAXCSTACK, 8000): such pages are read in chunks.
 const PAGE_CHUNK = 4000;
 
-/** Thrown by `within` when Redis has not answered in time. */
+/** Thrown by a command that Redis has not answered in time. */
 class TimedOut extends Error {}
 
 /**
- * The answer of a command, or a TimedOut once `ms` have passed and Redis has still not answered.
- * Not ioredis's commandTimeout: its timer fires in the event loop's timer phase, before the poll
- * phase reads the socket, so that on a busy mock (hundreds of requests in flight, a loaded machine)
- * an answer already in the socket was taken for a silent Redis, and a create Redis had committed
- * was answered 503. Here the timer's verdict waits one turn of the loop (setImmediate runs after
- * the poll phase), so that what has arrived is read first.
+ * Times commands out when Redis has fallen silent: a command fails once `ms` have passed since it
+ * was sent and since Redis last answered anything. Redis answers one connection's commands in
+ * order, so while it answers others this one is coming. Not ioredis's commandTimeout, which counts
+ * from the send alone: on a busy mock (hundreds of requests in flight, a loaded machine) Redis
+ * answered each command quickly, but the mock read the answers late, and a create Redis had
+ * committed was answered 503. The timer's verdict also waits one turn of the loop (setImmediate
+ * runs after the poll phase), so that an answer already in the socket is read first.
  */
-function within<T>(command: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const timer = setTimeout(
-      () =>
+function silenceTimer(ms: number, last: { heard: number }) {
+  return <T>(command: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const sent = performance.now();
+      let settled = false;
+      let timer: NodeJS.Timeout;
+      const check = () =>
         setImmediate(() => {
           if (settled) return;
+          const silent = performance.now() - Math.max(sent, last.heard);
+          if (silent < ms) {
+            timer = setTimeout(check, ms - silent);
+            return;
+          }
           settled = true;
           reject(new TimedOut(`Redis did not answer within ${ms} ms`));
-        }),
-      ms,
-    );
-    command.then(
-      (value) => {
-        if (settled) return;
+        });
+      timer = setTimeout(check, ms);
+      const done = () => {
         settled = true;
+        last.heard = performance.now();
         clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        reject(error as Error);
-      },
-    );
-  });
+      };
+      command.then(
+        (value) => {
+          if (settled) return;
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          done();
+          reject(error as Error);
+        },
+      );
+    });
 }
 
 /**
@@ -257,17 +267,20 @@ export function openRedisShared(options: {
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times - 1, 5), 2000),
   });
-  const run = <T>(lua: string, ms = options.timeoutMs) => {
+  // When Redis last answered anything: one clock for every command, since they share the connection.
+  const last = { heard: performance.now() };
+  const within = silenceTimer(options.timeoutMs, last);
+  const withinBulk = silenceTimer(Math.max(options.timeoutMs, BULK_TIMEOUT_MS), last);
+  const run = <T>(lua: string, timed = within) => {
     const call = script(client, lua);
-    return (...args: Array<string | number>) => within(call(...args), ms) as Promise<T>;
+    return (...args: Array<string | number>) => timed(call(...args)) as Promise<T>;
   };
   const commit = run<Array<number | string | null>>(COMMIT);
   const pageOf = run<Array<string | null>>(PAGE);
   const keysOf = run<string[]>(KEYS);
   // Reading or clearing everything (the admin API) may take longer on a large state.
-  const bulkMs = Math.max(options.timeoutMs, BULK_TIMEOUT_MS);
-  const dumpOf = run<Array<string | null>>(DUMP, bulkMs);
-  const clearOf = run<number>(CLEAR, bulkMs);
+  const dumpOf = run<Array<string | null>>(DUMP, withinBulk);
+  const clearOf = run<number>(CLEAR, withinBulk);
   // Whether it is connected, for the store's one line when Redis goes and one when it is back.
   let closing = false;
   const first = new Promise<void>((resolve) => {
@@ -314,9 +327,9 @@ export function openRedisShared(options: {
           case 'list':
             return await page(read.collection, read.offset, read.limit);
           case 'count':
-            return await within(client.hlen(`${ns}h:${read.collection}`), options.timeoutMs);
+            return await within(client.hlen(`${ns}h:${read.collection}`));
           case 'size':
-            return Number((await within(client.get(`${ns}size`), options.timeoutMs)) ?? 0);
+            return Number((await within(client.get(`${ns}size`))) ?? 0);
           case 'keys': {
             const flat = await keysOf(ns);
             const out: Array<[string, string]> = [];
