@@ -23,7 +23,7 @@ import { createMockPage } from './admin/mock-page.ts';
 import { watchFiles } from './watch-files.ts';
 
 /** How long a stopping mock lets requests in flight finish before it cuts their connections. */
-const STOP_GRACE_MS = 500;
+const STOP_GRACE_MS = 250;
 
 export interface MockServer {
   /** Base URL, e.g. http://127.0.0.1:4010 (the real port when started on port 0). */
@@ -33,7 +33,7 @@ export interface MockServer {
   readonly engine: MockEngine;
   /** With watch: resolves after the next reload, good or failed (`ok` says which). */
   nextReload(): Promise<{ ok: boolean; ms: number; message: string }>;
-  /** Stops accepting, lets requests in flight finish (for half a second at most), then resolves. */
+  /** Stops accepting, lets requests in flight finish (for a quarter of a second at most), then resolves. */
   close(): Promise<void>;
 }
 
