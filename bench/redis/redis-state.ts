@@ -78,6 +78,18 @@ const balancer = (title: string, upstreams: RunningServer[]) => ({
   ],
 });
 
+/** The machine's busy and total CPU time so far, in µs of all cores (Linux's /proc/stat), or NaN. */
+function machineMicros(): { busy: number; total: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((sum, n) => sum + n, 0);
+    // idle and iowait are the 4th and 5th fields
+    return { busy: (total - fields[3] - fields[4]) * 10_000, total: total * 10_000 };
+  } catch {
+    return { busy: Number.NaN, total: Number.NaN };
+  }
+}
+
 /** Lets a started server (all its threads) run on every core again: the replica rows are not pinned. */
 function unpin(server: RunningServer): void {
   if (!pinningUnavailable)
@@ -100,10 +112,16 @@ async function measureReplicas(
   const plan = { url: target.url, scenario: scenario('valid'), connections };
   await runLoad(generator, { ...plan, seconds: 1, idStart: freshIdStart() }, target.pid);
   const before = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuMicros(pid)]));
+  const machineBefore = machineMicros();
   const result = await runLoad(generator, { ...plan, seconds, idStart: freshIdStart() }, target.pid);
+  const machine = machineMicros();
+  const share = (micros: number) => Math.round((micros / (result.seconds * 1e6)) * 100);
   const cpuPercent: Record<string, number> = { generator: Math.round(result.generatorCpuPercent) };
-  for (const [name, pid] of Object.entries(processes))
-    cpuPercent[name] = Math.round(((cpuMicros(pid) - before[name]) / (result.seconds * 1e6)) * 100);
+  for (const [name, pid] of Object.entries(processes)) cpuPercent[name] = share(cpuMicros(pid) - before[name]);
+  // What the rest of the machine took meanwhile (other people's work on a shared machine), and what stayed idle.
+  const ours = Object.values(cpuPercent).reduce((sum, percent) => sum + percent, 0);
+  cpuPercent['everything else'] = share(machine.busy - machineBefore.busy) - ours;
+  cpuPercent.idle = share(machine.total - machineBefore.total - (machine.busy - machineBefore.busy));
   return { ...result, cpuPercent };
 }
 

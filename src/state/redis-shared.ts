@@ -244,7 +244,7 @@ export interface RedisShared extends SharedState {
   close(): void;
 }
 
-/** The client of one mock process's requests; it connects at once and reconnects with backoff (the worker logs). */
+/** The client of one mock process; it connects at once and reconnects with backoff. */
 export function openRedisShared(options: {
   url: string;
   namespace: string;
@@ -258,7 +258,7 @@ export function openRedisShared(options: {
   const ns = options.namespace;
   const client = new Redis(options.url, {
     enableAutoPipelining: true,
-    // As the worker's client: fail at once while Redis is away rather than queue, and never resend a change.
+    // Fail at once while Redis is away rather than queue, and never resend a change (it may have been applied).
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,

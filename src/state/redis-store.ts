@@ -1,12 +1,13 @@
 // The store behind `mock --state redis://host:port/db`: every record in Redis, so that several
-// mock processes on one Redis act as one mock. Requests go through `shared` (redis-shared.ts): a
+// mock processes on one Redis act as one mock. The mock goes through `shared` (redis-shared.ts): a
 // client on the mock's thread that the engine awaits, reading and committing for its optimistic
-// views. The synchronous StateStore methods are for the admin API, seeds and start-up: their
-// client runs in a worker thread (redis-worker.ts), and each call posts its question and sleeps on
-// a shared flag (Atomics.wait) until the worker has Redis's answer, as synckit does.
+// views, and answering the admin API and --watch's drops. The synchronous StateStore methods are for
+// library callers and the shared store tests: their client runs in a worker thread
+// (redis-worker.ts), started by the first such call, and each call posts its question and sleeps
+// on a shared flag (Atomics.wait) until the worker has Redis's answer, as synckit does.
 //
 // While Redis cannot be reached every call throws a StateUnavailableError at once (the engine
-// answers 503), the worker reconnects with backoff and logs one line each way, and a change is
+// answers 503), the client reconnects with backoff and logs one line each way, and a change is
 // acknowledged only once Redis has answered it.
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';

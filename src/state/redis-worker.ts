@@ -1,6 +1,6 @@
-// The Redis side of the Redis store's synchronous methods (redis-store.ts: the admin API, seeds and
-// start-up), in a worker thread: the mock's thread asks a question over a MessagePort and sleeps on
-// a shared flag until this thread has Redis's answer.
+// The Redis side of the Redis store's synchronous methods (redis-store.ts: for library callers and
+// the store tests; a mock never calls them), in a worker thread: the calling thread asks a question
+// over a MessagePort and sleeps on a shared flag until this thread has Redis's answer.
 // Every change that checks before it writes is one Lua script, run by Redis as one step, so that
 // of many replicas creating one id at once exactly one wins.
 //
