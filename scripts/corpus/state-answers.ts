@@ -32,6 +32,13 @@ export function findInList(
   const holds = (item: unknown) => marks.some((mark) => JSON.stringify(item).includes(mark));
   if (value === undefined) return { found: showsMark(answer, marks), shape: 'not JSON' };
   if (Array.isArray(value)) return { found: value.some(holds), shape: 'bare array' };
+  const arrays = listsOf(value);
+  return { found: arrays.some((array) => array.some(holds)), shape: arrays.length > 0 ? 'wrapped list' : 'no list' };
+}
+
+/** The lists an answer holds: itself when it is one, else any array inside the object that wraps it, two levels down. */
+function listsOf(value: unknown): unknown[][] {
+  if (Array.isArray(value)) return [value];
   const arrays: unknown[][] = [];
   const collect = (node: unknown, depth: number) => {
     if (!isObject(node) || depth > 2) return;
@@ -41,7 +48,7 @@ export function findInList(
     }
   };
   collect(value, 1);
-  return { found: arrays.some((array) => array.some(holds)), shape: arrays.length > 0 ? 'wrapped list' : 'no list' };
+  return arrays;
 }
 
 const KEY_LIKE = /(id|sid|gid|uuid|key|sha|number|slug|name)$/;
@@ -96,4 +103,24 @@ export function findId(
         if (norm(key) === name && scalar(value) && accepts(String(value)))
           return { id: String(value), from: 'request' };
   return undefined;
+}
+
+/** Whether an object's key-like field (`id`, `sid`, `*_id`, ...) holds `id`. */
+function holdsId(node: unknown, id: string): boolean {
+  if (!isObject(node)) return false;
+  for (const [key, field] of Object.entries(node))
+    if (KEY_LIKE.test(norm(key)) && (typeof field === 'string' || typeof field === 'number') && String(field) === id)
+      return true;
+  return false;
+}
+
+/**
+ * Where no field the create sent can show in the answer, the created item's id is the evidence: a read that answers
+ * an object (or the object it wraps) holding it, or a list (bare or wrapped) with an item holding it.
+ */
+export function showsId(answer: SentAnswer, id: string, list = false): boolean {
+  const value = parseJson(answer);
+  if (value === undefined) return false;
+  if (list) return listsOf(value).some((array) => array.some((item) => holdsId(item, id)));
+  return holdsId(value, id) || (isObject(value) && Object.values(value).some((child) => holdsId(child, id)));
 }

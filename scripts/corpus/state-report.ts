@@ -39,6 +39,7 @@ export function kindsOf(c: CollectionResult): string[] {
           ? 'no list'
           : 'list: other',
     ...(c.kind.jsonSuffix ? ['item path ends in .json'] : []),
+    c.evidence === 'id' ? 'held to the created id (no sent field shows)' : 'held to the marks sent',
   ];
 }
 
@@ -71,7 +72,7 @@ export function stateTotalsOf(states: (StateResult | undefined)[]): StateTotals 
 export function formatStateTotals(t: StateTotals, who: string): string[] {
   if (t.documents === 0) return [];
   return [
-    `${who} keeps what was created (create, then the read or the list shows the mark): ${t.kept}/${t.measured} collections = ${pct(t.kept, t.measured)} on ${t.documents} documents (${t.collections - t.measured} more not measured)`,
+    `${who} keeps what was created (create, then the read or the list shows a mark sent, or the id where no sent field can show): ${t.kept}/${t.measured} collections = ${pct(t.kept, t.measured)} on ${t.documents} documents (${t.collections - t.measured} more not measured)`,
     `    steps that held: ${STEPS.map((s) => `${s} ${t.steps[s].ok}/${t.steps[s].measured}`).join(', ')}`,
     `    kept by kind: ${Object.entries(t.byKind)
       .sort((a, b) => b[1].measured - a[1].measured)

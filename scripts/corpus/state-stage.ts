@@ -11,7 +11,7 @@ import { buildProbe, parameterValue, pathSegment } from './probe-request.ts';
 import type { SchemaJudge } from './schema-judge.ts';
 import { send, type SentAnswer } from './send.ts';
 import { showableMarks } from './showable-marks.ts';
-import { findId, findInList, showsMark } from './state-answers.ts';
+import { findId, findInList, showsId, showsMark } from './state-answers.ts';
 
 export const STEPS = ['create', 'read', 'list', 'update', 'delete'] as const;
 export type StepName = (typeof STEPS)[number];
@@ -24,6 +24,21 @@ export interface Step {
   detail?: string;
   /** The harness could not take this step (no body it can mark, ...): out of the step's count. */
   unmeasured?: boolean;
+  /** It held by the created id: no field the create sent can show in this answer. */
+  byId?: boolean;
+}
+
+/** Why a create takes no mark, where it is still sent unmarked and its item held to the created id. */
+const UNMARKED_CREATES = new Set([
+  'no request body declared',
+  'no string field to mark',
+  'no string field takes a mark',
+  'the body is not an object',
+]);
+
+/** An id of the created one's shape that no create made: digits for digits, else a fresh mark. */
+function controlId(id: string, marks: string[]): string {
+  return /^\d+$/.test(id) ? marks[4] : marks[0];
 }
 
 export interface CollectionResult {
@@ -35,8 +50,10 @@ export interface CollectionResult {
   /** The created item's id and where the harness found it. */
   id?: string;
   idFrom?: 'location' | 'answer' | 'request';
-  /** The create held and its read or its list showed a mark it sent. */
+  /** The create held and its read or its list showed a mark it sent (or, where none can show, the created id). */
   kept: boolean;
+  /** 'id': no field the create sent can show in the read or the list, so the created id was looked for instead. */
+  evidence?: 'id';
   /** Only the steps the document declares. */
   steps: Partial<Record<StepName, Step>>;
 }
@@ -136,12 +153,15 @@ async function measure(
         result.steps[step] = { ok: false, reason: `${step}: not reached (${why})` };
   };
 
-  const created = markBody(loaded, requests, collection.create, nextMarks);
-  if (!created.ok) {
-    result.unmeasured = `create: ${created.reason}`;
+  const marked = markBody(loaded, requests, collection.create, nextMarks);
+  // A create the harness cannot mark (no body, no string field) is still sent as the probes send it: its read and
+  // its list are then held to the created id.
+  if (!marked.ok && !UNMARKED_CREATES.has(marked.reason)) {
+    result.unmeasured = `create: ${marked.reason}`;
     return;
   }
-  const createAnswer = await call(collection.create, parents, created.body);
+  const created = marked.ok ? marked : undefined;
+  const createAnswer = await call(collection.create, parents, created?.body);
   if ('error' in createAnswer) {
     result.steps.create = { ok: false, reason: 'create: no answer', detail: createAnswer.error };
     return notReached('create failed');
@@ -151,9 +171,10 @@ async function measure(
     return notReached('create failed');
   }
   result.steps.create = { ok: true };
-  let marks = created.body.marks;
-  let fields = created.body.fields;
-  const found = item ? findId(createAnswer, item.param, created.body.value, acceptsKey(loaded, item)) : undefined;
+  let marks = created?.body.marks ?? [];
+  let fields = created?.body.fields ?? [];
+  const found = item ? findId(createAnswer, item.param, created?.body.value, acceptsKey(loaded, item)) : undefined;
+  const createdId = found?.id ?? findId(createAnswer, 'id', created?.body.value)?.id;
   if (found) [result.id, result.idFrom] = [found.id, found.from];
   // A key that is itself a mark (`{username}`) is in the read's URL: a mock that echoes the path
   // would show it without keeping anything, so the read must show another mark where there is one.
@@ -167,12 +188,29 @@ async function measure(
     unmeasured: true,
     reason: `${step}: no marked field is a string field of the answer's schema`,
   });
+  // Where no mark can show, the created id is the evidence, read or listed; a read is then also sent for an id never
+  // created, and a mock that answers that one with its id too (it echoes the path) shows nothing kept.
+  const byId = (step: string) => step === 'read' || step === 'list' || step === 'delete, listed again';
   const read = async (step: string, sent: string[], sentFields: string[][]): Promise<Step> => {
     const wanted = showableMarks(loaded, item!.get!, sent, sentFields);
-    if (wanted.length === 0) return cannotShow(step);
+    if (wanted.length === 0 && !(byId(step) && found)) return cannotShow(step);
     const answer = await call(item!.get!, itemValues!);
     if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
     if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
+    if (wanted.length === 0) {
+      if (!showsId(answer, found!.id))
+        return { ok: false, byId: true, reason: `${step}: ${answer.status} without the id`, detail: snippet(answer) };
+      const never = controlId(found!.id, nextMarks());
+      const control = await call(item!.get!, { ...parents, [item!.param]: encodeURIComponent(never) });
+      if (!('error' in control) && ok2xx(control) && showsId(control, never))
+        return {
+          ok: false,
+          byId: true,
+          reason: `${step}: an id never created is read back too`,
+          detail: snippet(control),
+        };
+      return { ok: true, byId: true };
+    }
     if (!showsMark(answer, evidence(wanted)))
       return { ok: false, reason: `${step}: ${answer.status} without the mark`, detail: snippet(answer) };
     return { ok: true };
@@ -182,10 +220,26 @@ async function measure(
     // singleton holds (GitHub's Pages site): the mark is looked for in that object.
     const single = collection.kind.list === 'other';
     const wanted = showableMarks(loaded, list!, sent, sentFields, !single);
-    if (wanted.length === 0) return cannotShow(step);
+    const id = wanted.length === 0 && byId(step) && !single ? createdId : undefined;
+    if (wanted.length === 0 && id === undefined) return cannotShow(step);
     const answer = await call(list!, parents);
     if ('error' in answer) return { ok: false, reason: `${step}: no answer`, detail: answer.error };
     if (!ok2xx(answer)) return { ok: false, reason: `${step}: ${answer.status}`, detail: snippet(answer) };
+    if (id !== undefined) {
+      const listed = findInList(answer, []);
+      const held = showsId(answer, id, true);
+      const shape =
+        listed.shape === 'no list' ? 'no array in the answer' : `no item with the id in the ${listed.shape}`;
+      return held
+        ? { ok: true, found: true, byId: true }
+        : {
+            ok: false,
+            byId: true,
+            found: listed.shape !== 'no list' ? false : undefined,
+            reason: `${step}: ${shape}`,
+            detail: snippet(answer),
+          };
+    }
     const where = single
       ? { found: showsMark(answer, wanted), shape: 'one object (a singleton)' }
       : findInList(answer, wanted);
@@ -209,12 +263,14 @@ async function measure(
     result.steps.list = step;
   }
   result.kept = result.steps.read?.ok === true || result.steps.list?.ok === true;
+  const measuredShown = [result.steps.read, result.steps.list].filter((step) => step && !step.unmeasured);
+  if (measuredShown.length > 0 && measuredShown.every((step) => step!.byId)) result.evidence = 'id';
   const shown = [result.steps.read, result.steps.list].filter((step) => step !== undefined);
   if (shown.length > 0 && shown.every((step) => step.unmeasured))
     result.unmeasured = "no marked field is a string field of the read's or the list's answer";
   if (!itemValues) return notReached("no id in the create's answer");
 
-  if (item!.update) {
+  if (item!.update && created) {
     const updated = markBody(loaded, requests, item!.update, nextMarks, true, created.body.fields, {
       param: item!.param,
       id: found!.id,

@@ -146,7 +146,9 @@ function computeEnvelope(schema: unknown, document: unknown, segment: string): L
   const arrays = [...properties].filter(([, p]) => isArray(resolveSchema(p, document)));
   if (arrays.length === 0) return undefined;
   const named = new Map(arrays.map(([name]) => [normal(name), name]));
-  const wanted = [...ITEM_NAMES, normal(segment)];
+  // The collection's own name, or its last word (GitHub's `/copilot-spaces` lists its `spaces`).
+  const tail = segment.split(/[-_.]/).at(-1) ?? segment;
+  const wanted = [...ITEM_NAMES, normal(segment), normal(tail)];
   let items = wanted.map((name) => named.get(name)).find((name) => name !== undefined);
   const fields = pageFields(properties, document);
   // An unnamed array is a list only beside a page field and holding objects: a Plant's `tags` is not one.

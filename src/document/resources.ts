@@ -163,7 +163,7 @@ function candidateOf(operation: Operation, document: unknown): Candidate | undef
       body?.schema !== undefined &&
       describesObject(body.schema, document) &&
       (responseSchema === undefined || describesObject(responseSchema, document)) &&
-      findListEnvelope(responseSchema, document, lastSegment(place.collection)) === undefined
+      !answersPage(responseSchema, document, lastSegment(place.collection))
     )
       return { operation, role: 'create', place };
     if (
@@ -186,6 +186,32 @@ function candidateOf(operation: Operation, document: unknown): Candidate | undef
   const role = ITEM_ROLES[operation.method];
   return role ? { operation, role, place } : undefined;
 }
+
+/** How many fields of its own a list's page carries at most beside the list, when it names no page field. */
+const PAGE_FIELDS_AT_MOST = 4;
+
+/**
+ * A POST's answer is a page of a list (a search), not the created item: a list envelope with a page field, or with few
+ * fields besides its list, and no key of its own. An item with a list among many fields of its own (an appointment with
+ * its `resources`) is an item.
+ */
+function answersPage(schema: unknown, document: unknown, segment: string): boolean {
+  const envelope = findListEnvelope(schema, document, segment);
+  if (envelope === undefined) return false;
+  // The collection's own list in the answer: a page of it, or the parent that holds it (GitHub's add-assignees
+  // answers the issue with its `assignees`).
+  const named = normal(envelope.items);
+  if (named === normal(segment) || named === normal(segment.split(/[-_.]/).at(-1) ?? segment)) return true;
+  const { properties } = objectShape(schema, document);
+  // A page has no key of its own; an item does (a git tree's `sha`, beside its `tree` and `truncated`).
+  if ([...properties.keys()].some((name) => OWN_KEYS.has(normal(name)))) return false;
+  if (PAGE_KEYS.some((key) => envelope[key] !== undefined)) return true;
+  return properties.size <= PAGE_FIELDS_AT_MOST;
+}
+
+const OWN_KEYS = new Set(['id', 'sha', 'uuid', 'sid', 'key']);
+
+const PAGE_KEYS = ['total', 'hasMore', 'next', 'previous', 'offset', 'limit', 'page'] as const;
 
 /**
  * The resource map of a document: every collection a person would see, and the binding of each
@@ -388,13 +414,23 @@ function describeResource(
       const match = normalAnswers.get(normal(name));
       if (match !== undefined) fieldMap[name] = match;
     }
+  // A create that names the item by the path's own parameter under another name than the answers' key (Twitter's
+  // `POST /2/lists/{id}/members` takes `user_id`; a member is read at `/members/{user_id}` and listed with its `id`):
+  // the sent field is the key.
+  if (key.field !== undefined && keyParam !== undefined && normal(keyParam) !== normal(key.field))
+    for (const shape of createShapes)
+      for (const name of shape.properties.keys())
+        if (normal(name) === normal(keyParam) && !answerFields.has(name) && shape.required.has(name))
+          fieldMap[name] = key.field;
 
   const parentNames = [...collection.matchAll(PARAM)].map((m) => m[1]);
   // Only a string field takes the path's text as it is.
   const parentFields = parentNames.map((name) => {
     const field = normalAnswers.get(normal(name));
     const type = field === undefined ? undefined : resolveSchema(answerFields.get(field), document)?.type;
-    return field !== undefined && (type === 'string' || (Array.isArray(type) && type.includes('string'))) ? field : '';
+    // The key is the item's own: a parent named like it (`/lists/{id}/members` keyed by a member's `id`) is not it.
+    if (field === undefined || field === key.field) return '';
+    return type === 'string' || (Array.isArray(type) && type.includes('string')) ? field : '';
   });
   const list = lists[0];
   const listSchema = list && successSchema(list.operation);

@@ -367,6 +367,84 @@ describe('the state stage prober', () => {
   });
 });
 
+// A collection whose create takes no string field: no mark can show, so the created id is the evidence.
+const COUNTERS = {
+  ...SHAPES,
+  paths: {
+    '/counters': {
+      get: { responses: ok({ type: 'array', items: { $ref: '#/components/schemas/Counter' } }) },
+      post: {
+        requestBody: { content: json({ type: 'object', properties: { step: { type: 'integer' } } }) },
+        responses: { '201': { description: 'made', content: json({ $ref: '#/components/schemas/Counter' }) } },
+      },
+    },
+    '/counters/{id}': {
+      parameters: [pathParam('id')],
+      get: { responses: { ...ok({ $ref: '#/components/schemas/Counter' }), '404': { description: 'none' } } },
+    },
+  },
+  components: {
+    schemas: { Counter: { type: 'object', properties: { id: { type: 'string' }, step: { type: 'integer' } } } },
+  },
+};
+
+/** Keeps counters, or (`echo`) keeps nothing and answers any read with the id in its path. */
+function counterServer(echo: boolean): Server {
+  const counters = new Map<string, object>();
+  let next = 1;
+  return createServer((req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const [, , id] = (req.url ?? '').split('?')[0].split('/');
+    req.resume();
+    req.on('end', () => {
+      if (id === undefined && req.method === 'POST') {
+        const counter = { id: `c${next++}`, step: 1 };
+        if (!echo) counters.set(counter.id, counter);
+        return send(201, counter);
+      }
+      if (id === undefined) return send(200, [...counters.values()]);
+      const counter = echo ? { id, step: 1 } : counters.get(id);
+      return counter ? send(200, counter) : send(404, { error: 'none' });
+    });
+  });
+}
+
+describe('the state stage where no sent field can show', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+
+  async function probe(echo: boolean) {
+    server = counterServer(echo);
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    const loaded = await loadDocument(writeDocument(COUNTERS));
+    return runStateStage(`http://127.0.0.1:${port}`, loaded, createSchemaJudge(loaded.doc, loaded.version, 'request'), {
+      timeoutMs: 30_000,
+    });
+  }
+
+  it('holds the read and the list to the created id, and counts the collection kept by it', async () => {
+    const state = await probe(false);
+    expect(state.collections).toEqual([
+      expect.objectContaining({ path: '/counters', kept: true, evidence: 'id', id: 'c1' }),
+    ]);
+    expect(state.collections[0].steps).toMatchObject({ read: { ok: true }, list: { ok: true } });
+    expect(stateCell(state)).toBe('1/1');
+  });
+
+  it('finds nothing kept on a server that echoes any id in the path: a never-created id is read back too', async () => {
+    const state = await probe(true);
+    const [counters] = state.collections;
+    expect(counters.kept).toBe(false);
+    expect(counters.steps.read).toMatchObject({ ok: false, reason: 'read: an id never created is read back too' });
+    expect(counters.steps.list).toMatchObject({ ok: false, reason: 'list: no item with the id in the bare array' });
+    expect(stateCell(state)).toBe('0/1');
+  });
+});
+
 describe('the state stage against plantstore', () => {
   it("finds plantstore's mock keeping a flat JSON collection: created, read, listed, updated, deleted", async () => {
     const { startMockServer } = await import('../../src/index.ts');

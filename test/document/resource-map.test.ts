@@ -9,6 +9,7 @@ import { formatResourceMap } from '../../src/document/resource-report.ts';
 import { buildResourceMap } from '../../src/document/resources.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { startMockServer } from '../../src/mock/server.ts';
+import { createMockEngine } from '../../src/mock/engine.ts';
 import { send } from '../helpers/engine.ts';
 import { runCommands } from '../cli/run-commands.ts';
 
@@ -44,6 +45,33 @@ describe('the resource map', () => {
       kept: false,
       why: 'answered from the document: no create (a POST of an object on /me/albums)',
     });
+  });
+
+  it('takes a POST that answers an item with a list among its fields as a create, and one that answers a page as a search', async () => {
+    const spec = await loadSpec(resolve('test/documents/creates-and-searches.yaml'));
+    const { resources } = buildResourceMap(listOperations(spec), spec.document);
+    expect(resources.find((r) => r.collection === '/appointments')).toMatchObject({
+      kept: true,
+      operations: { create: ['bookAppointment'], read: ['getAppointment'] },
+    });
+    expect(resources.find((r) => r.collection === '/searches')?.kept).not.toBe(true);
+    expect(resources.find((r) => r.collection === '/trees')).toMatchObject({ kept: true, keyField: 'sha' });
+    expect(resources.find((r) => r.collection === '/issues/{number}/assignees')?.kept).not.toBe(true);
+    const engine = createMockEngine({ spec });
+    const created = await send(engine, { method: 'POST', path: '/appointments', json: { email: 'a@example.com' } });
+    const { id } = created.json as { id: string };
+    const read = await send(engine, { method: 'GET', path: `/appointments/${id}`, body: '' });
+    expect(read).toMatchObject({ status: 200, json: { id, email: 'a@example.com' } });
+  });
+
+  it("finds a list wrapped in the last word of its collection's name, and lists what was created there", async () => {
+    const spec = await loadSpec(resolve('test/documents/creates-and-searches.yaml'));
+    const { resources } = buildResourceMap(listOperations(spec), spec.document);
+    expect(resources.find((r) => r.collection === '/copilot-spaces')?.listEnvelope).toEqual({ items: 'spaces' });
+    const engine = createMockEngine({ spec });
+    expect((await send(engine, { method: 'POST', path: '/copilot-spaces', json: { name: 'Docs' } })).status).toBe(201);
+    const listed = await send(engine, { method: 'GET', path: '/copilot-spaces', body: '' });
+    expect((listed.json as { spaces: Array<{ name: string }> }).spaces.map((space) => space.name)).toEqual(['Docs']);
   });
 
   it('is said at start-up, one line per collection, and in /__mock/health in the same words', async () => {

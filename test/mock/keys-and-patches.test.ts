@@ -43,6 +43,15 @@ describe('keys', () => {
     expect(gone.headers.warning).toContain('undeclared 404');
   });
 
+  it("keys a list's members by the user_id sent, which the path names, not by the list's own {id}", async () => {
+    const engine = await engineFor();
+    expect((await post(engine, '/lists/7/members', { user_id: '93000077' })).status).toBe(200);
+    const members = async () => ((await get(engine, '/lists/7/members')).json as { data: Array<{ id: string }> }).data;
+    expect((await members()).map((member) => member.id)).toEqual(['93000077']);
+    expect((await send(engine, { method: 'DELETE', path: '/lists/7/members/93000077', body: '' })).status).toBe(200);
+    expect(await members()).toEqual([]);
+  });
+
   it('numbers an item whose schema has no key field and says where it is in the Location header', async () => {
     const engine = await engineFor();
     const created = await post(engine, '/jobs', { task: 'resize' });

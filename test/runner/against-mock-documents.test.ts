@@ -35,6 +35,7 @@ const DOCUMENTS: Record<string, Row> = {
   'shapes from public documents': { spec: 'test/documents/runner-corpus-shapes.yaml', uncovered: ['streamChannel'] },
   'items the server names, found by id or Location': { spec: 'test/documents/server-named-items.yaml' },
   'OpenAPI links': { spec: 'test/documents/links.yaml' },
+  'creates whose answer holds a list, and searches': { spec: 'test/documents/creates-and-searches.yaml' },
   'API keys in a header, the query and a cookie': {
     spec: 'test/documents/api-keys.yaml',
     auth: { headerKey: AUTH.headerKey, queryKey: AUTH.queryKey, cookieKey: AUTH.cookieKey },

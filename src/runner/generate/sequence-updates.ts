@@ -4,8 +4,9 @@
 // item that exists. A body keeps the key the item was created with; a body the runner cannot keep
 // valid that way leaves its step out.
 import type { JsonValue } from '../../json/exact-json.ts';
-import { pickDeclared } from '../../document/schema-shape.ts';
-import { jsonContent, type JsonSchema, type Operation } from '../../document/operations.ts';
+import { objectShape, pickDeclared, resolveSchema } from '../../document/schema-shape.ts';
+import { escapePointerToken, getAtPointer } from '../../document/json-pointer.ts';
+import { jsonContent, type Operation } from '../../document/operations.ts';
 import type { Validators } from '../../validation/validator.ts';
 import type { FixtureRequest, FixtureStep } from '../fixture.ts';
 import type { CaseSource } from './case-source.ts';
@@ -23,6 +24,9 @@ export interface UpdateContext {
   request(operation: Operation, extra: Partial<FixtureRequest>): FixtureRequest;
   /** The created item's key field and its value (template and sample); undefined when the server numbers items. */
   key?: { field: string; template: JsonValue; sample: JsonValue | undefined };
+  /** The item's key field, known or not, and the request field names the mock maps to answer fields. */
+  keyField?: string;
+  fieldMap: Record<string, string>;
   /** The field that labels the item, and the noun for its text. */
   label?: string;
   noun: string;
@@ -39,7 +43,7 @@ export function updateSteps(
   const steps: FixtureStep[] = [];
   const replaced = replace && bodyFor(replace, index, 1, `${context.noun} replaced `, context);
   if (replace && replaced) {
-    const expected = declaredPart(replaced.body.template, successSchema(replace), context.document);
+    const expected = expectedPart(replaced.body.template, replace, context);
     steps.push({
       name: 'replace',
       request: context.request(replace, {
@@ -48,7 +52,7 @@ export function updateSteps(
       }),
       expect: { status: '2xx', ...(expected && { body: expected }) },
     });
-    const readBack = read && declaredPart(replaced.body.template, successSchema(read), context.document);
+    const readBack = read && expectedPart(replaced.body.template, read, context);
     if (read)
       steps.push({
         name: 'read-after-replace',
@@ -86,33 +90,61 @@ function bodyFor(
   const check = context.validators.at(media.schemaPointer);
   let body: UniqueBody = { template: { ...generated }, sample: { ...generated } };
   const { key, label } = context;
-  // A different key in the body than in the path would ask the server to move the item.
-  if (key && Object.hasOwn(generated, key.field))
+  // A different key in the body than in the path would ask the server to move the item. The body may spell the key
+  // otherwise than the answer (`guid` for `GUID`); a key the run does not know is left out of the body.
+  const field = bodyKeyField(generated, key?.field ?? context.keyField, context.fieldMap);
+  if (key && field !== undefined)
     body = {
-      template: { ...body.template, [key.field]: key.template },
+      template: { ...body.template, [field]: key.template },
       // A key the server named is not known here: the drawn value stands in for it when the body is checked.
-      sample: key.sample === undefined ? body.sample : { ...body.sample, [key.field]: key.sample },
+      sample: key.sample === undefined ? body.sample : { ...body.sample, [field]: key.sample },
     };
+  else if (field !== undefined) body = { template: without(body.template, field), sample: without(body.sample, field) };
   if (label !== undefined && Object.hasOwn(generated, label))
     body = withUniqueField(body, label, 'string', labelPrefix, check) ?? body;
   return check(body.sample).ok ? { mediaType: media.mediaType, body } : undefined;
 }
 
-function successSchema(operation: Operation): JsonSchema | undefined {
-  const ok = operation.responses.find((r) => r.status.startsWith('2'));
-  return ok && jsonContent(ok.contents)?.schema;
+/** The body's own name for the item's key field: the field itself, or the request field the mock maps to it. */
+function bodyKeyField(
+  body: Record<string, JsonValue>,
+  keyField: string | undefined,
+  fieldMap: Record<string, string>,
+): string | undefined {
+  if (keyField === undefined) return undefined;
+  if (Object.hasOwn(body, keyField)) return keyField;
+  return Object.keys(body).find((name) => fieldMap[name] === keyField);
+}
+
+function without(body: Record<string, JsonValue>, field: string): Record<string, JsonValue> {
+  const { [field]: _dropped, ...rest } = body;
+  return rest;
 }
 
 /**
- * What was sent, cut to what the answer declares (as the mock cuts its answers); undefined when nothing is left to
- * compare.
+ * What the answer of `operation` must show of what was sent (the list's items with `items`): the fields its success
+ * schema declares (as the mock cuts its answers; a free-form answer declares none), less those whose value that schema refuses (the mock answers them
+ * generated, as a server that types a field otherwise would); undefined when nothing is left to compare.
  */
-export function declaredPart(
+export function expectedPart(
   sent: Record<string, JsonValue>,
-  schema: unknown,
-  document: unknown,
+  operation: Operation,
+  context: { document: unknown; validators: Validators },
+  items?: 'items',
 ): Record<string, JsonValue> | undefined {
-  if (schema === undefined) return undefined;
+  const ok = operation.responses.find((r) => r.status.startsWith('2'));
+  const content = ok && jsonContent(ok.contents);
+  if (content?.schema === undefined) return undefined;
+  const { document } = context;
+  const schema = items ? resolveSchema(content.schema, document)?.items : content.schema;
+  // A free-form answer (`type: object` alone) declares no field, so it promises none back.
+  if (schema === undefined || objectShape(schema, document).properties.size === 0) return undefined;
   const part = pickDeclared(sent, schema, document) as Record<string, JsonValue>;
-  return Object.keys(part).length > 0 ? part : undefined;
+  const at = items ? `${content.schemaPointer}/items` : content.schemaPointer;
+  const kept: Record<string, JsonValue> = {};
+  for (const [name, value] of Object.entries(part)) {
+    const pointer = `${at}/properties/${escapePointerToken(name)}`;
+    if (getAtPointer(document, pointer) === undefined || context.validators.at(pointer)(value).ok) kept[name] = value;
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }
