@@ -1,4 +1,6 @@
 // Starts the mock on a socket: the library entry point behind `plantstore mock`.
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { collectionLines } from '../document/resource-report.ts';
 import { createListener } from '../http/listener.ts';
@@ -33,7 +35,7 @@ export interface MockServer {
   readonly engine: MockEngine;
   /** With watch: resolves after the next reload, good or failed (`ok` says which). */
   nextReload(): Promise<{ ok: boolean; ms: number; message: string }>;
-  /** Stops accepting, lets requests in flight finish (for a quarter of a second at most), then resolves. */
+  /** Stops accepting, lets requests in flight finish (a quarter of a second; an answer being written is finished), then resolves. */
   close(): Promise<void>;
 }
 
@@ -99,6 +101,12 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     errorBody: (status, message) => loaded.engine.errorBody(status, message),
     errorType: (status) => loaded.engine.errorType(status),
     onError: logger.error,
+  });
+  // Open connections, for a stop that has waited long enough (cutUnanswered).
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
   });
   const { url, port } = await listen(server, options.host, options.port, () => fileStore?.close());
   let stopWarmUp = loaded.engine.warmUp();
@@ -183,7 +191,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
         // Requests in flight get a short while to finish; past it their connections are cut, so
         // that a storm of clients cannot hold the mock up. A cut request gets no answer: nothing
         // acknowledged is lost (a change is acknowledged only once committed, and then answered).
-        setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS).unref();
+        setTimeout(() => cutUnanswered(connections), STOP_GRACE_MS).unref();
       },
       async () => {
         try {
@@ -194,6 +202,17 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
       },
     ),
   };
+}
+
+/**
+ * Cuts every connection but those whose answer is being written: a request still being decided,
+ * or still arriving, gets no answer, and a slow reader still gets the whole of an answer begun.
+ */
+function cutUnanswered(connections: Set<Socket>): void {
+  for (const socket of connections) {
+    const answer = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!answer?.headersSent) socket.destroy();
+  }
 }
 
 function readLatency(latency: StartMockServerOptions['latency']): Latency | null {
