@@ -35,7 +35,7 @@ export interface MockServer {
   readonly engine: MockEngine;
   /** With watch: resolves after the next reload, good or failed (`ok` says which). */
   nextReload(): Promise<{ ok: boolean; ms: number; message: string }>;
-  /** Stops accepting, lets requests in flight finish (a quarter of a second; an answer being written is finished), then resolves. */
+  /** Stops accepting, lets requests in flight finish (for 250 ms; an answer begun is finished), then resolves. */
   close(): Promise<void>;
 }
 

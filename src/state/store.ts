@@ -80,7 +80,7 @@ export interface SharedState {
   read(read: SharedRead): Promise<string[] | number | Array<[string, string]>>;
   /** Checks, then writes, as one step. */
   commit(checks: SharedCheck[], writes: SharedWrite[]): Promise<SharedCommit>;
-  /** Every record of the collections whose name starts with `prefix` ('' for all), in insertion order, at one moment. */
+  /** Every record of the collections whose name starts with `prefix` ('' for all), in insertion order. */
   dump(prefix: string): Promise<Array<[collection: string, key: string, text: string]>>;
   /** Removes every record of one collection, or of those whose name starts with `prefix` ('' for all), as one step. */
   clear(which: { collection: string } | { prefix: string }): Promise<void>;
