@@ -1,24 +1,17 @@
-// `npm run bench`: reads the one command line (bench/lib/options.ts) and runs the suites it names,
-// by default the Plant Store suite, then the MSW suite, then the large-document suite; or one suite
-// alone (--msw-only, --large-only, --adapters, --unhappy-path, --proxy-only, --redis-only). Each
-// suite prints figures and ratios against a peer measured in the same run, and writes them to
-// bench/results/. It asserts nothing (benchmarks are not tests): the exit code is 0 unless the
-// harness itself could not measure something.
-import { runAdaptersBench } from './adapters/adapters.ts';
-import { formatLargeReport, measureLargeDocuments } from './large-documents/measure.ts';
-import { resolveBenchOptions, USAGE, type BenchOptions, type LargeOptions } from './lib/options.ts';
-import { runMsw } from './msw/measure.ts';
-import { runPlantStoreBench } from './plant-store/suite.ts';
-import { runProxyBench } from './proxy/proxy.ts';
+// `npm run bench [-- SUITE ...]`: runs the suites named on the one command line (bench/lib/options.ts),
+// by default the Plant Store, MSW and the large documents. Each prints figures and ratios against a
+// peer measured in the same run; nothing is asserted (exit 1 only when the harness itself failed).
+import { runLargeDocuments } from './large-documents/large-documents.ts';
+import { findWrk } from './lib/load.ts';
+import { optionsFor, resolveBenchOptions, USAGE, type BenchOptions, type SuiteName } from './lib/options.ts';
+import { runMsw } from './msw/msw.ts';
+import { runPlantStore } from './plant-store/plant-store.ts';
+import { runProxy } from './proxy/proxy.ts';
 import { runRedisBench } from './redis/redis-state.ts';
-import { runUnhappyPathBench } from './unhappy-path/unhappy-path.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
-
 if (Number(process.versions.node.split('.')[0]) < 24) {
-  say(
-    `bench: needs Node 24 (this is ${process.version}); run it with \`npm run bench\`, which puts the project's Node 24 first on PATH.`,
-  );
+  say(`bench: needs Node 24 (this is ${process.version}); \`npm run bench\` puts the project's Node 24 first on PATH.`);
   process.exit(2);
 }
 let options: BenchOptions | 'help';
@@ -32,42 +25,30 @@ if (options === 'help') {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
+if (!findWrk()) {
+  say('bench: wrk is not on PATH: install it (apt-get install wrk, brew install wrk) and run again');
+  process.exit(2);
+}
 
-/** The large-document suite; false when the harness could not run it (no registry, no tar). */
-async function runLarge(large: LargeOptions): Promise<boolean> {
+/** Each suite prints its report; a throw means the harness could not measure it. */
+const suites: Record<SuiteName, (options: BenchOptions, say: (line: string) => void) => Promise<void>> = {
+  'plant-store': runPlantStore,
+  msw: runMsw,
+  'large-documents': runLargeDocuments,
+  proxy: runProxy,
+  redis: async (o) => {
+    if ((await runRedisBench(o)) !== 0) throw new Error('the Redis suite exited 1');
+  },
+};
+const broken: string[] = [];
+for (const name of options.suites) {
+  say(`bench: ${name}`);
   try {
-    process.stdout.write(`\n${formatLargeReport(await measureLargeDocuments(large, say))}\n`);
-    return true;
+    await suites[name](optionsFor(options, name), say);
   } catch (error) {
-    say(`bench: the large-document suite stopped: ${(error as Error).message}`);
-    return false;
+    say(`bench: the ${name} suite stopped: ${(error as Error).stack ?? error}`);
+    broken.push(name);
   }
 }
-
-switch (options.part) {
-  case 'adapters':
-    process.exit(await runAdaptersBench(options, say));
-  case 'unhappy-path':
-    process.exit(await runUnhappyPathBench(options, say));
-  case 'proxy':
-    process.exit(await runProxyBench(options, say));
-  case 'redis':
-    process.exit(await runRedisBench(options));
-  case 'large':
-    process.exit(options.large && (await runLarge(options.large)) ? 0 : 1);
-  case 'msw':
-    process.exit(options.msw && (await runMsw(options.msw, say)) ? 0 : 1);
-}
-const broken = await runPlantStoreBench(options, say);
-if (options.msw) {
-  say('bench: MSW handlers, plantstore/msw against @mswjs/source');
-  if (!(await runMsw(options.msw, say))) broken.push('the MSW suite (see above)');
-}
-if (options.large) {
-  say('bench: large documents (Stripe, GitHub), plantstore against Prism');
-  if (!(await runLarge(options.large))) broken.push('the large-document suite (see above)');
-}
-if (broken.length > 0) {
-  say(`bench: the harness could not measure everything:\n  ${broken.join('\n  ')}`);
-  process.exitCode = 1;
-}
+if (broken.length > 0) say(`bench: the harness could not measure everything: ${broken.join(', ')} (see above)`);
+process.exit(broken.length > 0 ? 1 : 0);

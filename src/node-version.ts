@@ -33,7 +33,8 @@ export function unsupportedNodeMessage(version: string, oldest: string = OLDEST_
   const major = oldest.split('.')[0];
   return (
     `plantstore needs Node ${oldest} or newer; this is Node ${version.replace(/^v/, '')}. ` +
-    `Run your program on Node ${major} (\`npx -p node@${major} node app.js\`) or the command as \`npx -p node@${major} plantstore ...\`.`
+    `Run your program on Node ${major} (\`npx -p node@${major} node app.js\`) ` +
+    `or the command as \`npx -p node@${major} plantstore ...\`.`
   );
 }
 

@@ -86,12 +86,7 @@ const server = createServer((req, res) => {
 
 const portFlag = process.argv.indexOf('--port');
 const port = portFlag >= 0 ? Number(process.argv[portFlag + 1]) : 4020;
-server.listen(port, '127.0.0.1', () => {
-  const address = server.address();
-  process.stderr.write(
-    `baseline plant store listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}\n`,
-  );
-});
+server.listen(port, '127.0.0.1', () => process.stderr.write(`baseline plant store listening on port ${port}\n`));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     server.close(() => process.exit(0));

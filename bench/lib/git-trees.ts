@@ -13,9 +13,7 @@ const git = (root: string, args: string[]) =>
 /** The full id of `revision` in the repository at `root`, or undefined when git or the commit is not there. */
 export function commitOf(root: string, revision: string): string | undefined {
   try {
-    return git(root, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`])
-      .toString()
-      .trim();
+    return String(git(root, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`])).trim();
   } catch {
     return undefined;
   }
@@ -23,7 +21,7 @@ export function commitOf(root: string, revision: string): string | undefined {
 
 /** The tree of `commit`, archived once into the cache; its node_modules is (again) a link to `modules`. */
 export function materialize(root: string, commit: string, modules: string): string {
-  const dir = join(tmpdir(), 'plantstore-adapters', commit);
+  const dir = join(tmpdir(), 'plantstore-trees', commit);
   if (!existsSync(join(dir, 'package.json'))) {
     // Into a folder of its own first, renamed when whole: a run stopped halfway leaves no tree that looks complete.
     const partial = `${dir}.partial-${process.pid}`;

@@ -1,40 +1,30 @@
-// The processes a benchmark starts: each one tracked so that none outlives the run (a normal end,
-// an error, Ctrl-C or SIGTERM; only these, by pid), pinned to a core with taskset (the server
-// under test on one core, the load generator on the other, so they never take turns), and given a
-// free port. Without taskset or with one core everything runs unpinned and the reports say so.
+// The processes a suite starts: tracked so that none outlives the run (an end, an error, Ctrl-C or
+// SIGTERM stops them by pid), pinned with taskset (servers on one core, load generators on the other),
+// given a free port, and read from /proc (CPU time, RSS).
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 
 const running = new Set<ChildProcess>();
-let installed = false;
 let stopping = false;
-
-function killAll(signal: NodeJS.Signals): void {
+const killAll = (signal: NodeJS.Signals) => {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-}
-
+};
+let installed = false;
 function install(): void {
   if (installed) return;
   installed = true;
-  // A last resort when the benchmark exits while a child still runs: no async work is possible here.
-  process.on('exit', () => killAll('SIGKILL'));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // Only once something runs: a test worker that imports this module gets SIGTERM from vitest at its end.
+  process.on('exit', () => killAll('SIGKILL')); // a last resort: no async work is possible there
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {
       stopping = true;
-      // Said only when there is something to stop: a test worker that loaded this module gets
-      // SIGTERM from vitest at its end, with nothing running.
       if (running.size > 0) process.stderr.write(`\nbench: ${signal}, stopping ${running.size} process(es)\n`);
       killAll('SIGTERM');
-      // Give them a moment to go (a profiled mock writes its profile on exit), then force it.
       setTimeout(() => process.exit(130), 1500).unref();
-      const check = setInterval(() => {
-        if (running.size === 0) process.exit(130);
-      }, 50);
-      check.unref();
+      setInterval(() => running.size === 0 && process.exit(130), 50).unref();
     });
-  }
 }
 
 /** Registers a started process; it is forgotten when it exits. */
@@ -42,7 +32,6 @@ export function track<T extends ChildProcess>(child: T): T {
   install();
   running.add(child);
   child.once('exit', () => running.delete(child));
-  // The benchmark goes on until it exits; whatever it starts meanwhile is stopped at once.
   if (stopping) child.kill('SIGTERM');
   return child;
 }
@@ -52,19 +41,14 @@ export function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGINT', gra
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
+    child.once('exit', () => resolve(clearTimeout(timer)));
     child.kill(signal);
   });
 }
 
 const TASKSET = '/usr/bin/taskset';
-
 export const SERVER_CORE = 1;
 export const LOAD_CORE = 0;
-
 /** Why pinning is off, or undefined when it is on. */
 export const pinningUnavailable: string | undefined = !existsSync(TASKSET)
   ? `${TASKSET} not found`
@@ -73,47 +57,49 @@ export const pinningUnavailable: string | undefined = !existsSync(TASKSET)
     : undefined;
 
 /** The command and arguments that run `command args` on `core` (unchanged when pinning is off). */
-export function pinned(core: number, command: string, args: string[]): [string, string[]] {
-  return pinningUnavailable ? [command, args] : [TASKSET, ['-c', String(core), command, ...args]];
-}
+export const pinned = (core: number, command: string, args: string[]): [string, string[]] =>
+  pinningUnavailable ? [command, args] : [TASKSET, ['-c', String(core), command, ...args]];
 
-/**
- * Lets this process (all its threads) and what it starts from now on run on every core again.
- * Nothing pins it any more; the large-document part calls it before it starts its servers.
- */
+/** Lets this process and what it starts from now on use every core (start-up of a large document uses several). */
 export function unpinSelf(): void {
   if (!pinningUnavailable)
     execFileSync(TASKSET, ['-a', '-p', '-c', `0-${cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
 }
 
-/** A port that is free on 127.0.0.1 now (Prism needs an explicit one); the window before the server's listen is harmless on a quiet machine. */ export function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now (Prism needs an explicit one). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
+    const probe = createServer().once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
 }
 
-/** A size from /proc/PID/status (VmRSS: resident now, VmHWM: its peak) in bytes; NaN when unreadable. */
-export function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+const proc = (pid: number | undefined, file: 'stat' | 'status') => {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : Number.NaN;
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {
-    return Number.NaN;
+    return ''; // not Linux, or the process is gone
   }
+};
+
+/** Resident set size now (VmRSS in /proc/PID/status), in bytes; NaN when unreadable. */
+export const rssBytes = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(proc(pid, 'status'))?.[1] ?? NaN) * 1024;
+
+/** Microseconds the process has spent on a CPU so far (utime + stime; USER_HZ is 100), or undefined. */
+export function cpuMicros(pid: number | undefined): number | undefined {
+  const fields = proc(pid, 'stat').split(') ')[1]?.split(' ');
+  return fields ? (Number(fields[11]) + Number(fields[12])) * 10_000 : undefined;
 }
 
-/** The machine a suite's report names: its cores, Node, and the load average as the suite starts (and, later, ends). */
-export function machineAtStart(): {
-  cores: number;
-  node: string;
-  loadAverageBefore: number[];
-  loadAverageAfter: number[];
-} {
-  return { cores: availableParallelism(), node: process.version, loadAverageBefore: loadavg(), loadAverageAfter: [] };
-}
+/** The load average now: how much of the machine other work took (every rate moves with it). */
+export const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+/** The machine as a report's first line names it. */
+export const machineLine = () =>
+  `${availableParallelism()} cores, Node ${process.version}, load average ${loadAverage()}; ${pinningUnavailable ? `unpinned (${pinningUnavailable})` : `servers on core ${SERVER_CORE}, load on core ${LOAD_CORE}`}`;

@@ -1,8 +1,7 @@
-// The request mixes of the benchmark. One scenario is one kind of request repeated: the figures
-// stay readable (a mixed load would average a fast refusal with a slow create).
-// A body with `$id` gets a fresh id on every request, so valid creates never collide: the mock and
-// the baseline are stateful, and a repeated id would measure the duplicate path. Both load
-// generators build the body the same way (bodyOf here, bench/lib/wrk-load.lua for wrk).
+// The Plant Store's request mixes: one kind of request repeated per scenario, so that the figures stay
+// readable (a mixed load would average a fast refusal with a slow create). A body with `$id` gets a
+// fresh id on every request: the mock and the baseline keep what is created, and a repeated id would
+// measure the duplicate path. wrk builds each body the same way (bench/lib/wrk-load.lua).
 
 export type ScenarioName = 'valid' | 'valid-int64' | 'invalid-body' | 'missing-token';
 
@@ -19,46 +18,24 @@ export interface Scenario {
   idWidth: number;
 }
 
+const CREATE = '{"id":$id,"name":"Fern $id","tag":"green"}';
+const make = (
+  name: ScenarioName,
+  title: string,
+  expectedStatus: number,
+  auth: boolean,
+  body: string,
+  idPrefix = '',
+  idWidth = 1,
+) => ({ name, title, expectedStatus, auth, body, idPrefix, idWidth }) satisfies Scenario;
+
 export const SCENARIOS: readonly Scenario[] = [
-  {
-    name: 'valid',
-    title: 'valid creates',
-    expectedStatus: 200,
-    auth: true,
-    body: '{"id":$id,"name":"Fern $id","tag":"green"}',
-    idPrefix: '',
-    idWidth: 1,
-  },
-  // 19 digits from 9007199200000000000, past 2^53, so the exact-integer path of a JSON parser is
-  // taken (JSON.parse alone would merge 9007199254740993 into 9007199254740992), under 2^63.
-  {
-    name: 'valid-int64',
-    title: 'valid creates, ids > 2^53',
-    expectedStatus: 200,
-    auth: true,
-    body: '{"id":$id,"name":"Fern $id","tag":"green"}',
-    idPrefix: '90071992',
-    idWidth: 11,
-  },
+  make('valid', 'valid creates', 200, true, CREATE),
+  // 19 digits from 9007199200000000000: past 2^53 (JSON.parse alone would merge neighbouring ids), under 2^63.
+  make('valid-int64', 'valid creates, ids > 2^53', 200, true, CREATE, '90071992', 11),
   // Prism never answers malformed JSON (the connection hangs), so the invalid body is well-formed.
-  {
-    name: 'invalid-body',
-    title: 'invalid bodies',
-    expectedStatus: 400,
-    auth: true,
-    body: '{"id":"x"}',
-    idPrefix: '',
-    idWidth: 1,
-  },
-  {
-    name: 'missing-token',
-    title: 'missing tokens',
-    expectedStatus: 401,
-    auth: false,
-    body: '{"id":1,"name":"Fern"}',
-    idPrefix: '',
-    idWidth: 1,
-  },
+  make('invalid-body', 'invalid bodies', 400, true, '{"id":"x"}'),
+  make('missing-token', 'missing tokens', 401, false, '{"id":1,"name":"Fern"}'),
 ];
 
 /** The request headers of a scenario besides Host and Content-Length. */
@@ -68,9 +45,8 @@ export const headersOf = (scenario: Scenario): Record<string, string> =>
     : { 'content-type': 'application/json' };
 
 /** The body of the request numbered `counter`. */
-export function bodyOf(scenario: Scenario, counter: bigint): string {
-  return scenario.body.replaceAll('$id', `${scenario.idPrefix}${String(counter).padStart(scenario.idWidth, '0')}`);
-}
+export const bodyOf = (scenario: Scenario, counter: bigint): string =>
+  scenario.body.replaceAll('$id', `${scenario.idPrefix}${String(counter).padStart(scenario.idWidth, '0')}`);
 
 export function scenario(name: ScenarioName): Scenario {
   const found = SCENARIOS.find((s) => s.name === name);

@@ -1,7 +1,8 @@
 -- wrk's script for one load of a benchmark scenario (bench/lib/load.ts starts it).
 -- Arguments after `--`: first counter, id prefix, id width, body, Authorization value ('' for none).
 -- Every request is POST /plants; each `$id` in the body becomes the id of that request (prefix,
--- then the counter zero-padded), the same as bodyOf in bench/lib/scenarios.ts. Prints one JSON line.
+-- then the counter zero-padded), the same as bodyOf in bench/lib/scenarios.ts. Prints one JSON line
+-- (DriverOutput in bench/lib/load.ts: seconds and milliseconds).
 local threads = {}
 
 function setup(thread)
@@ -40,7 +41,7 @@ function done(summary, latency)
   for status, n in pairs(counts) do table.insert(byStatus, string.format('"%d":%d', status, n)) end
   local e = summary.errors
   -- os.clock() is this process's CPU time, all threads, user and system: the generator's cost.
-  io.write(string.format('{"requests":%d,"micros":%d,"p50":%d,"p99":%d,"max":%d,"statuses":{%s},"errors":%d,"timeouts":%d,"cpuSeconds":%.3f}\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,
-    table.concat(byStatus, ','), e.connect + e.read + e.write, e.timeout, os.clock()))
+  io.write(string.format('{"requests":%d,"seconds":%.6f,"p50Ms":%.3f,"p99Ms":%.3f,"maxMs":%.3f,"statuses":{%s},"errors":%d,"timeouts":%d,"cpuSeconds":%.3f}\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    latency.max / 1000, table.concat(byStatus, ','), e.connect + e.read + e.write, e.timeout, os.clock()))
 end

@@ -1,8 +1,6 @@
-// plantstore/msw bundled for a browser the way a user's bundler does it: Vite's build() of a file
-// that imports the installed package by name, so the package's "exports" and its "browser" field
-// (the .browser.js twins of the engine's Node-only modules) decide what goes in. Used by the
-// bundle check (test/msw/browser-bundle.test.ts) and by the benchmark's size figures
-// (bench/msw/bundle-size.ts).
+// plantstore/msw bundled for a browser as a user's bundler does it: Vite's build() of a file importing the
+// installed package by name, so its "exports" and "browser" fields decide what goes in. Used by the
+// bundle tests (test/msw/) and the MSW suite's size figures (bundle-size.ts).
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -32,10 +30,7 @@ export interface BundleOptions {
   mswExternal: boolean;
   /** Where msw is installed (its package folder). */
   mswDir: string;
-  /**
-   * Read packages' "browser" fields, as every browser bundler does (default true; off only to show what they keep
-   * out).
-   */
+  /** Read packages' "browser" fields, as every browser bundler does (default true; off shows what they keep out). */
   browserField?: boolean;
 }
 

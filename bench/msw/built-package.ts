@@ -42,21 +42,12 @@ export function builtPackage(): string {
   mkdirSync(building, { recursive: true });
   for (const name of SHIPPED)
     if (existsSync(join(root, name))) cpSync(join(root, name), join(building, name), { recursive: true });
-  const tsc = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      join(building, 'dist'),
-    ],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
-  );
-  if (tsc.status !== 0) throw new Error(`tsc failed (${tsc.status}):\n${tsc.stdout}${tsc.stderr}`);
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(building, 'dist')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`tsc failed (${built.status}):\n${built.stdout}${built.stderr}`);
   // Older builds go: one per state of the sources would pile up.
   for (const old of existsSync(CACHE) ? readdirSync(CACHE) : [])
     if (!old.startsWith(hash)) rmSync(join(CACHE, old), { recursive: true, force: true });

@@ -1,123 +1,70 @@
-// What a proxy costs (`npm run bench -- --proxy-only`): `plantstore proxy` and `prism proxy` in front
-// of the same fast upstream (the bare node:http Plant Store), beside the upstream alone and a bare
-// node:http + undici pass-through (the floor: what is left above it is what judging the contract
-// costs). Valid creates with fresh ids, so every exchange is checked both ways: latency with one
-// connection (what a proxy adds to one request, p50 and p99), then throughput with many. Rounds
-// are interleaved and each figure is the median: every target meets the machine's drift alike.
-import { warmAndMeasure } from '../lib/load.ts';
-import type { BenchOptions } from '../lib/options.ts';
-import { scenario } from '../lib/scenarios.ts';
-import { benchServer, PLANT_STORE, prismCli, ROOT, startServer, type RunningServer } from '../lib/server.ts';
-import { int, median } from '../lib/table.ts';
+// The proxy suite: valid creates through `plantstore proxy`, `prism proxy` and a bare node:http + undici
+// pass-through (the floor) to one bare upstream, and to the upstream alone: added latency with one
+// connection, throughput with many. The targets share the upstream, so they take turns, in --runs
+// interleaved rounds (medians).
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { oddAnswers, warmAndMeasure } from '../lib/load.ts';
+import type { BenchOptions } from '../lib/options.ts';
+import { machineLine } from '../lib/processes.ts';
+import { int, median, ms, table, times, writeResults } from '../lib/report.ts';
+import { scenario } from '../lib/scenarios.ts';
+import { benchServer, LOGS, PLANT_STORE, prismCli, ROOT, startServer, type RunningServer } from '../lib/server.ts';
 
-interface Figures {
-  p50: number;
-  p99: number;
-  requestsPerSecond: number;
-  statuses: Record<string, number>;
-}
-
-/** The proxy suite; its exit code (0 unless the harness itself fails). */
-export async function runProxyBench(options: BenchOptions, say: (line: string) => void): Promise<number> {
-  const { connections, durationSeconds: seconds, rounds } = options;
-  const logFile = (title: string) => ({
-    logFile: join(tmpdir(), `plantstore-bench-${title.replace(/\W+/g, '-')}.log`),
-  });
-  const started: RunningServer[] = [];
+export async function runProxy(options: BenchOptions, say: (line: string) => void): Promise<void> {
+  const rounds = options.runs ?? 3;
+  const machine = machineLine(); // the load as the suite starts
+  const log = (title: string) => ({ logFile: join(LOGS, `proxy-${title.replace(/\W+/g, '-')}.log`) });
+  const started: [string, RunningServer][] = [];
+  const figures = new Map<string, { p50: number; p99: number; rps: number; cpu?: number; odd: number }[]>();
   try {
-    const upstream = await startServer(benchServer('upstream', 'baseline-server.ts', []), logFile('upstream'));
-    started.push(upstream);
+    const upstream = await startServer(benchServer('upstream', 'baseline-server.ts', []), log('upstream'));
+    started.push(['upstream alone', upstream]);
+    const bin = join(ROOT, 'bin', 'plantstore.js');
+    const ours = (port: number) => [bin, 'proxy', '--upstream', upstream.url, '--port', `${port}`, '--quiet'];
+    const prism = (port: number) => [prismCli(), 'proxy', PLANT_STORE, upstream.url, '--port', `${port}`];
     const proxies = [
       benchServer('bare pass-through', 'passthrough-proxy.ts', ['--upstream', upstream.url]),
-      {
-        title: 'plantstore proxy',
-        asCommand: true,
-        args: (port: number) => [
-          join(ROOT, 'bin', 'plantstore.js'),
-          'proxy',
-          ...['--upstream', upstream.url, '--port', String(port), '--quiet'],
-        ],
-      },
+      { title: 'plantstore proxy', asCommand: true, args: ours },
       {
         title: 'prism proxy 5.16',
-        args: (port: number) => [
-          prismCli(),
-          ...['proxy', PLANT_STORE, upstream.url, '--port', String(port), '--host', '127.0.0.1', '--errors', 'false'],
-        ],
+        args: (port: number) => [...prism(port), '--host', '127.0.0.1', '--errors', 'false'],
       },
     ];
-    const targets: [string, RunningServer][] = [['upstream alone', upstream]];
-    for (const proxy of proxies) {
-      const server = await startServer(proxy, logFile(proxy.title));
-      started.push(server);
-      targets.push([proxy.title, server]);
-    }
-    const load = (server: RunningServer, many: number, warmup: number) =>
-      warmAndMeasure(
-        options.generator,
-        { url: server.url, scenario: scenario('valid'), connections: many, seconds },
-        warmup,
-        server.pid,
-      );
-    const measured = new Map<string, Figures[]>(targets.map(([name]) => [name, []]));
+    for (const proxy of proxies) started.push([proxy.title, await startServer(proxy, log(proxy.title))]);
+    const plan = { scenario: scenario('valid'), seconds: options.durationSeconds };
+    const load = ({ url, pid }: RunningServer, connections: number, warmup: number) =>
+      warmAndMeasure(options.generator, { ...plan, url, connections }, warmup, pid);
     for (let round = 1; round <= rounds; round++) {
       say(`bench: proxy round ${round}/${rounds}`);
-      for (const [name, server] of targets) {
+      for (const [title, server] of started) {
         const one = await load(server, 1, options.warmupSeconds);
-        const many = await load(server, connections, 0);
-        const statuses: Record<string, number> = { ...one.statuses };
-        for (const [status, n] of Object.entries(many.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-        measured.get(name)!.push({
-          p50: one.p50Ms,
-          p99: one.p99Ms,
-          requestsPerSecond: many.requestsPerSecond,
-          statuses,
-        });
+        const many = await load(server, options.connections, 0);
+        const [odd, cpu] = [oddAnswers(one) + oddAnswers(many), many.serverCpuMicrosPerRequest];
+        figures.set(title, [
+          ...(figures.get(title) ?? []),
+          { p50: one.p50Ms, p99: one.p99Ms, rps: many.requestsPerSecond, cpu, odd },
+        ]);
       }
     }
-    const rows = targets.map(([name]): [string, Figures] => {
-      const all = measured.get(name)!;
-      const of = (pick: (f: Figures) => number) => median(all.map(pick)) ?? Number.NaN;
-      const statuses: Record<string, number> = {};
-      for (const f of all)
-        for (const [status, n] of Object.entries(f.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-      return [
-        name,
-        { p50: of((f) => f.p50), p99: of((f) => f.p99), requestsPerSecond: of((f) => f.requestsPerSecond), statuses },
-      ];
-    });
-    process.stdout.write(`${formatProxyFigures(rows, options)}\n`);
-    return 0;
-  } catch (error) {
-    say(`bench proxy: ${(error as Error).message}`);
-    return 1;
   } finally {
-    await Promise.all(started.map((server) => server.stop()));
+    await Promise.all(started.map(([, server]) => server.stop()));
   }
-}
-
-function formatProxyFigures(rows: Array<[string, Figures]>, options: BenchOptions): string {
-  const [, direct] = rows[0];
-  const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : '-').padStart(9);
-  const lines = [
-    `proxy benchmark: valid creates through each proxy to the same bare node:http upstream; ${options.generator}, latency with 1 connection, throughput with ${options.connections}, ${options.durationSeconds} s each, median of ${options.rounds} interleaved round(s)`,
-    `${''.padEnd(20)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'added p50'.padStart(11)}${'added p99'.padStart(11)}${'req/s'.padStart(10)}  statuses`,
+  const [direct, floor, ours, prism] = started.map(([title]) => {
+    const all = figures.get(title)!;
+    const of = (key: 'p50' | 'p99' | 'rps' | 'cpu') => median(all.map((f) => f[key])) ?? NaN;
+    const odd = all.reduce((n, f) => n + f.odd, 0);
+    return { title, p50: of('p50'), p99: of('p99'), rps: of('rps'), cpu: of('cpu'), odd };
+  });
+  const added = (t: typeof direct, key: 'p50' | 'p99') => (t === direct ? '' : ms(t[key] - direct[key], 3));
+  const rows = [direct, floor, ours, prism].map((t) => [
+    ...[t.title, ms(t.p50, 3), ms(t.p99, 3), added(t, 'p50'), added(t, 'p99')],
+    ...[int(t.rps), times(ours.rps / t.rps), ms(t.cpu), times(t.cpu / ours.cpu), `${t.odd}`],
+  ]);
+  const text = [
+    `\nproxy: ${machine}; valid creates through each proxy to the same upstream; wrk, latency with 1 connection, throughput with ${options.connections}, ${options.durationSeconds} s each, median of ${rounds} interleaved round(s)`,
+    table('target|p50 ms|p99 ms|added p50|added p99|req/s|plantstore ÷ it|cpu us|it ÷ plantstore, cpu|odd', rows),
+    `plantstore proxy: ${added(ours, 'p50')} ms added at p50 (aim: under 1 ms); ${times(ours.rps / prism.rps)} prism proxy's throughput, which costs ${times(prism.cpu / ours.cpu)} its CPU per exchange (aim: 10x);`,
+    `  ${ms(ours.p50 - floor.p50, 3)} ms more than the bare pass-through at p50, ${times(ours.rps / floor.rps)} its throughput (each proxy shares its core with the upstream)`,
   ];
-  for (const [name, f] of rows) {
-    const added = f === direct ? ['', ''] : [f.p50 - direct.p50, f.p99 - direct.p99].map((n) => `${n.toFixed(3)}`);
-    lines.push(
-      `${name.padEnd(20)}${ms(f.p50)}${ms(f.p99)}${added[0].padStart(11)}${added[1].padStart(11)}${int(f.requestsPerSecond).padStart(10)}  ${JSON.stringify(f.statuses)}`,
-    );
-  }
-  const [, floor, ours, prism] = rows.map(([, f]) => f);
-  if (ours && prism && floor) {
-    lines.push(
-      `plantstore proxy: ${(ours.p50 - direct.p50).toFixed(3)} ms added at p50 (aim: under 1 ms); ${(ours.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x the throughput of prism proxy (aim: 10x or more)`,
-      `  against the bare pass-through (node:http + undici, no checks): ${(ours.p50 - floor.p50).toFixed(3)} ms more at p50, ${((100 * ours.requestsPerSecond) / floor.requestsPerSecond).toFixed(0)}% of its throughput;`,
-      `  the pass-through itself is ${(floor.requestsPerSecond / prism.requestsPerSecond).toFixed(1)}x prism proxy (every proxy here shares its core with the upstream, so no proxy can pass the upstream alone)`,
-    );
-  }
-  return lines.join('\n');
+  process.stdout.write(`${text.join('\n')}\n${writeResults('proxy', { rounds: Object.fromEntries(figures) })}\n`);
 }

@@ -12,10 +12,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAtOnce } from '../lib/compare.ts';
+import { loadAtOnce } from '../lib/load.ts';
 import { commitOf, materialize } from '../lib/git-trees.ts';
 import { freePort, pinningUnavailable, stop, track } from '../lib/processes.ts';
-import { freshIdStart, runLoad, warmAndMeasure, type GeneratorName, type LoadResult } from '../lib/load.ts';
+import { warmAndMeasure, type GeneratorName, type LoadResult } from '../lib/load.ts';
 import type { BenchOptions } from '../lib/options.ts';
 import { scenario } from '../lib/scenarios.ts';
 import { ROOT, type RunningServer, startServer } from '../lib/server.ts';
@@ -110,10 +110,10 @@ async function measureReplicas(
 ): Promise<ReplicaRow> {
   say(`bench: ${label}: ${seconds} s of valid creates, ${connections} connections`);
   const plan = { url: target.url, scenario: scenario('valid'), connections };
-  await runLoad(generator, { ...plan, seconds: 1, idStart: freshIdStart() }, target.pid);
+  await warmAndMeasure(generator, { ...plan, seconds: 1 }, 0, target.pid);
   const before = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuMicros(pid)]));
   const machineBefore = machineMicros();
-  const result = await runLoad(generator, { ...plan, seconds, idStart: freshIdStart() }, target.pid);
+  const result = await warmAndMeasure(generator, { ...plan, seconds }, 0, target.pid);
   const machine = machineMicros();
   const share = (micros: number) => Math.round((micros / (result.seconds * 1e6)) * 100);
   const cpuPercent: Record<string, number> = { generator: Math.round(result.generatorCpuPercent) };

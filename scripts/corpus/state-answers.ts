@@ -91,8 +91,13 @@ export function findId(
   const names = [...new Set([wanted, ...(suffix ? [suffix] : []), 'id', 'uuid', 'sid', 'key'])];
   // The answer's own fields before those of an object inside it: a charge's `refunds` may hold a
   // `charge` of its own, which is not the created charge's id.
+  // An item wrapped under the parameter's own name (`{experiment}`: `{experiment: {...}}`, as AWS answers) is named
+  // by its `name` too, when nothing else keys it.
+  const wrapped = isObject(body)
+    ? Object.entries(body).find(([key, value]) => norm(key) === wanted && isObject(value))
+    : undefined;
   for (const object of objects)
-    for (const name of names)
+    for (const name of object === wrapped?.[1] ? [...names, 'name'] : names)
       for (const [key, value] of Object.entries(object))
         if (norm(key) === name && scalar(value) && accepts(String(value))) return { id: String(value), from: 'answer' };
   // The key the client sent: named like the parameter, else a usual key name (a body-less 201 after

@@ -76,13 +76,13 @@ const ok2xx = (answer: SentAnswer) => answer.status >= 200 && answer.status < 30
  * the item's read, the list or the create, in that order (a read may declare a pattern the create
  * leaves out, as Twilio's `{ConferenceSid}`: its value fits both).
  */
-function parentValues(loaded: LoadedDocument, collection: Collection): Record<string, string> {
+function parentValues(loaded: LoadedDocument, collection: Collection, requests: SchemaJudge): Record<string, string> {
   const values: Record<string, string> = {};
   const ops = [collection.item?.get, collection.list, collection.create].filter((op) => op !== undefined);
   for (const [, name] of collection.path.matchAll(/\{([^{}]+)\}/g)) {
     const declared = (op: Operation) => op.parameters.find((p) => p.in === 'path' && p.name === name);
     const parameter = ops.map(declared).find((p) => p?.schema?.pattern !== undefined) ?? declared(collection.create);
-    values[name] = parameter ? pathSegment(parameter, parameterValue(parameter, loaded.doc)) : 'corpus';
+    values[name] = parameter ? pathSegment(parameter, parameterValue(parameter, loaded.doc, requests)) : 'corpus';
   }
   return values;
 }
@@ -131,7 +131,7 @@ async function measure(
   result: CollectionResult,
   nextMarks: () => string[],
 ): Promise<void> {
-  const parents = parentValues(loaded, collection);
+  const parents = parentValues(loaded, collection, requests);
   const call = async (op: Operation, values: Record<string, string>, body?: MarkedBody) => {
     const probe = buildProbe(loaded, requests, op, values);
     if (body) {
@@ -257,7 +257,10 @@ async function measure(
   if (declared.read)
     result.steps.read = itemValues
       ? await read('read', marks, fields)
-      : { ok: false, reason: "read: no id in the create's answer", detail: snippet(createAnswer) };
+      : created
+        ? { ok: false, reason: "read: no id in the create's answer", detail: snippet(createAnswer) }
+        : // Nothing marked and no id: nothing to look for (the answer's schema declares no key).
+          { ok: false, unmeasured: true, reason: "read: no mark sent and no id in the create's answer" };
   if (declared.list) {
     const { found: _found, ...step } = await inList('list', marks, fields);
     result.steps.list = step;

@@ -32,5 +32,8 @@ export function singular(word: string): string {
 
 /** The word with its indefinite article: `an album`, `a user`, `an hour`. */
 export function withArticle(word: string): string {
-  return `${/^(?:[aeio]|u(?!ni|s[aeiu]|ti|r[aeiou]|ku|ga|bi)|hour|honest|heir|[18](?:\b|[^0-9])|11|18)/i.test(word) ? 'an' : 'a'} ${word}`;
+  return `${VOWEL_SOUND.test(word) ? 'an' : 'a'} ${word}`;
 }
+
+/** A word said with a vowel first: a, e, i, o, a u not said "you", a silent h, 8, 11, 18. */
+const VOWEL_SOUND = /^(?:[aeio]|u(?!ni|s[aeiu]|ti|r[aeiou]|ku|ga|bi)|hour|honest|heir|[18](?:\b|[^0-9])|11|18)/i;

@@ -21,7 +21,8 @@ export function auditExamples(operations: Operation[], validators: Validators): 
           if (result.ok) continue;
           const where = name === 'default' ? 'example' : `examples/${escapePointerToken(name)}`;
           warnings.push(
-            `${content.schemaPointer.replace(/\/schema$/, '')}/${where}: example breaks its schema (${formatIssues(result.issues, '(example)')}); the mock answers a generated body instead`,
+            `${content.schemaPointer.replace(/\/schema$/, '')}/${where}: example breaks its schema ` +
+              `(${formatIssues(result.issues, '(example)')}); the mock answers a generated body instead`,
           );
         }
       }

@@ -146,10 +146,13 @@ function computeEnvelope(schema: unknown, document: unknown, segment: string): L
   const arrays = [...properties].filter(([, p]) => isArray(resolveSchema(p, document)));
   if (arrays.length === 0) return undefined;
   const named = new Map(arrays.map(([name]) => [normal(name), name]));
-  // The collection's own name, or its last word (GitHub's `/copilot-spaces` lists its `spaces`).
-  const tail = segment.split(/[-_.]/).at(-1) ?? segment;
-  const wanted = [...ITEM_NAMES, normal(segment), normal(tail)];
-  let items = wanted.map((name) => named.get(name)).find((name) => name !== undefined);
+  // The collection's own name, or its last word (GitHub's `/copilot-spaces` lists its `spaces`); an array named so, or
+  // whose last word is so (Shutterstock's `/renders` list their `audio_renders`).
+  const own = [normal(segment), normal(lastWord(segment))];
+  const byLastWord = new Map(arrays.map(([name]) => [normal(lastWord(name)), name]));
+  let items =
+    [...ITEM_NAMES, ...own].map((name) => named.get(name)).find((name) => name !== undefined) ??
+    own.map((name) => byLastWord.get(name)).find((name) => name !== undefined);
   const fields = pageFields(properties, document);
   // An unnamed array is a list only beside a page field and holding objects: a Plant's `tags` is not one.
   if (
@@ -172,6 +175,8 @@ function computeEnvelope(schema: unknown, document: unknown, segment: string): L
   }
   return envelope;
 }
+
+const lastWord = (name: string) => name.split(/[-_.]/).at(-1) ?? name;
 
 function pageFields(properties: Map<string, unknown>, document: unknown): Partial<ListEnvelope> {
   const out: Partial<ListEnvelope> = {};

@@ -67,7 +67,8 @@ export async function loadSpec(path: string = DEFAULT_SPEC_PATH, options: LoadOp
     if (!/^3\.[01]\./.test(version)) {
       throw new PlantstoreError(
         'SPEC_UNSUPPORTED',
-        `${file}: OpenAPI ${version || '(no version)'} is not supported; use an OpenAPI 3.0 or 3.1 document, or Swagger 2.0`,
+        `${file}: OpenAPI ${version || '(no version)'} is not supported; ` +
+          'use an OpenAPI 3.0 or 3.1 document, or Swagger 2.0',
       );
     }
     // What Prism reads past is mended first, with a warning each; the official schema judges the rest.

@@ -39,12 +39,15 @@ export function formatResourceMap(resources: Resource[]): string {
       const { items, nextKind, selfKind, ...fields } = r.listEnvelope;
       const named = Object.entries(fields).map(([what, field]) => `${what} ${field}`);
       lines.push(
-        `  list:        wrapped, items in "${items}"${named.length > 0 ? `; ${named.join(', ')}` : ''}${nextKind ? ` (next is a ${nextKind})` : ''}`,
+        `  list:        wrapped, items in ` +
+          `"${items}"${named.length > 0 ? `; ${named.join(', ')}` : ''}${nextKind ? ` (next is a ${nextKind})` : ''}`,
       );
     } else if (r.operations.list) lines.push('  list:        a bare array');
     if (r.paging)
       lines.push(
-        `  paging:      ${pagingWords(r)}${r.paging.defaultLimit !== undefined ? `, ${r.paging.defaultLimit} a page by default` : ''}`,
+        `  paging:      ` +
+          `${pagingWords(r)}` +
+          `${r.paging.defaultLimit !== undefined ? `, ${r.paging.defaultLimit} a page by default` : ''}`,
       );
     if (r.encodings.length > 0) lines.push(`  encodings:   ${r.encodings.join(', ')}`);
     const mapped = Object.entries(r.fieldMap);

@@ -40,7 +40,10 @@ export interface Resource {
   why: string;
   /** Operation ids by role. */
   operations: Partial<Record<ResourceRole, string[]>>;
-  /** The create's answer declares a Location header: the mock fills it with the item's path. */
+  /**
+   * The create's answer declares a Location header, or has no body to carry the key: the mock fills it with the item's
+   * path.
+   */
   location: boolean;
   /** Where the list's items sit in its answer, and the page fields beside them (undefined: a bare array). */
   listEnvelope?: ListEnvelope;
@@ -445,10 +448,16 @@ function describeResource(
   ];
   const operations: Partial<Record<ResourceRole, string[]>> = {};
   for (const m of members) (operations[m.role] ??= []).push(m.operation.id);
-  const location = creates.some((c) => declaresLocation(c.operation, document));
+  // Declared, or the only place left to say where the item is: a create answered without a body (eBay's 202 Accepted
+  // for a task read at /task/{task_id}), as the servers of such documents do.
+  const location = creates.some(
+    (c) =>
+      declaresLocation(c.operation, document) || (itemPath !== undefined && successSchema(c.operation) === undefined),
+  );
   const kept = creates.length > 0;
   const why = kept
-    ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ${key.field ?? 'number'}`
+    ? `kept: ${creates.map((c) => `${c.operation.method} ${c.operation.path}`).join(', ')} creates, keyed by ` +
+      `${key.field ?? 'number'}`
     : `answered from the document: no create (a POST of an object on ${collection})`;
   const singleton = members.some((m) => m.single);
   const resource: Resource = {

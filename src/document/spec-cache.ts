@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Bump when the cached shape, the loading rules or the generator the load's audit draws with change.
-const CACHE_FORMAT = 6;
+const CACHE_FORMAT = 7;
 
 interface CacheEntry {
   format: number;

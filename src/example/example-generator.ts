@@ -204,7 +204,8 @@ export function createExampleGenerator(
     if (branch !== undefined) return branch;
     throw new PlantstoreError(
       'SPEC_INVALID',
-      `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; the schema may be unsatisfiable`,
+      `${spec.file}: ${entry.pointer}: json-schema-faker produced no valid example in ${MAX_ATTEMPTS} attempts; ` +
+        `the schema may be unsatisfiable`,
       [`Last attempt: ${formatIssues(issues, '(root)')}`],
     );
   }

@@ -51,6 +51,8 @@ export function auditGeneration(spec: LoadedSpec, operations: Operation[], valid
   }
   return [...failures.values()].map(
     (f) =>
-      `${f.pointer}: the mock cannot generate a body for this schema (${f.reason}); ${f.operations.join(', ')} answer${f.operations.length === 1 ? 's' : ''} 500 where it would need one (add an example, or loosen the schema)`,
+      `${f.pointer}: the mock cannot generate a body for this schema (${f.reason}); ${f.operations.join(', ')} ` +
+      `answer${f.operations.length === 1 ? 's' : ''} 500 where it would need one ` +
+      '(add an example, or loosen the schema)',
   );
 }

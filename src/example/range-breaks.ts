@@ -35,7 +35,9 @@ function numberBreaks(facts: SchemaFacts, integer: boolean): RangeBreak[] {
     const next = upper.exclusive ? upper.value : integer ? Math.floor(upper.value) + 1 : upper.value + 1;
     out.push({
       value: next,
-      description: `out of range: ${next} is ${upper.exclusive ? 'not below the exclusive maximum' : 'above the maximum'} ${upper.value}`,
+      description:
+        `out of range: ${next} is ` +
+        `${upper.exclusive ? 'not below the exclusive maximum' : 'above the maximum'} ${upper.value}`,
     });
   } else if (bounds) {
     out.push({
@@ -47,7 +49,9 @@ function numberBreaks(facts: SchemaFacts, integer: boolean): RangeBreak[] {
     const next = lower.exclusive ? lower.value : integer ? Math.ceil(lower.value) - 1 : lower.value - 1;
     out.push({
       value: next,
-      description: `out of range: ${next} is ${lower.exclusive ? 'not above the exclusive minimum' : 'below the minimum'} ${lower.value}`,
+      description:
+        `out of range: ${next} is ` +
+        `${lower.exclusive ? 'not above the exclusive minimum' : 'below the minimum'} ${lower.value}`,
     });
   } else if (bounds) {
     out.push({

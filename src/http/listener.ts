@@ -260,7 +260,9 @@ export function createListener(handle: Handler, options: ListenerOptions): Serve
     afterOwedAnswers(socket, () => {
       if (!socket.writable) return socket.destroy();
       socket.end(
-        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: ${errorType(options, status)}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: ` +
+          `${errorType(options, status)}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: ` +
+          `close\r\n\r\n${body}`,
       );
       linger(socket, graceMs);
     });

@@ -115,7 +115,10 @@ export function createLogger({ format, quiet, stream }: LoggerOptions): Logger {
 /** `HH:MM:SS.mmm METHOD PATH STATUS DURATIONms`, then two spaces and the problems if any, then a newline. */
 function textLine(line: RequestLine, time: number): string {
   const problems = line.problems?.length ? `  ${line.problems.join('; ')}` : '';
-  return `${isoTimestamp(time).slice(11, 23)} ${line.method} ${line.path} ${line.status} ${round(line.durationMs)}ms${problems}\n`;
+  return (
+    `${isoTimestamp(time).slice(11, 23)} ${line.method} ${line.path} ${line.status} ` +
+    `${round(line.durationMs)}ms${problems}\n`
+  );
 }
 
 function jsonLine(line: RequestLine, time: number): string {

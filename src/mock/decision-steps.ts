@@ -1,14 +1,14 @@
-// The steps of deciding that wait or run again, beside the engine's synchronous path: a request
-// with an Idempotency-Key (idempotency.ts), and any request on a store across a socket (Redis),
-// which is decided against an optimistic view and committed in one checked step
-// (optimistic-view.ts). The engine calls one of these only when it applies; the in-memory
-// request without a key never comes here.
+// The steps of deciding that keep or run again, beside the engine's own: a request with an
+// Idempotency-Key (idempotency.ts), whose key is reserved before the decision and keeps the
+// answer after it, and any request on a store across a socket (Redis), which is decided against an
+// optimistic view and committed in one checked step (optimistic-view.ts). The engine calls one of
+// these only when it applies; the in-memory request without a key never comes here.
 import { preferDeclared } from '../document/operations.ts';
 import { MAX_DECISION_RUNS, optimisticView, Suspended } from '../state/optimistic-view.ts';
 import { scopedStore } from '../state/scoped-store.ts';
 import { StateUnavailableError } from '../state/state-unavailable.ts';
 import type { StateStore } from '../state/store.ts';
-import type { Admitted, Answers, Decision, Eventually, StateReply } from './answer/answers.ts';
+import type { Admitted, Answers, Decision, StateReply } from './answer/answers.ts';
 import { INVALID } from './answer/declared-answers.ts';
 import type { Preferences } from './answer/forced-response.ts';
 import type { Reply } from './answer/responder.ts';
@@ -26,37 +26,27 @@ export interface DecisionStepsSetup {
   announced(reply: StateReply): StateReply;
 }
 
+/** What a request with a key gets before it is decided: its key reserved (or left unkept), or its answer now. */
+export type Once = { kind: 'reserved' } | { kind: 'unkept' } | { kind: 'answered'; reply: Reply };
+
 /** The decision steps of one engine. */
 export function createDecisionSteps({ answers, store, tenantFor, tenantStore, announced }: DecisionStepsSetup) {
   /**
    * A request with an Idempotency-Key (idempotency.ts): a repeat gets the kept answer, and a new
-   * key is reserved in the same step as the decision and keeps the answer it led to.
+   * key is reserved in the same synchronous step as the decision that follows, then keeps the
+   * answer it led to (`kept`), or is released when deciding fails (`release`).
    */
-  function decideOnce(
-    admitted: Admitted,
-    own: StateStore,
-    preferences: Preferences | undefined,
-    key: IdempotencyKey,
-  ): Eventually<Reply> {
-    if (!key.ok) return notOnce(admitted, key);
+  function reserveOnce(admitted: Admitted, own: StateStore, key: IdempotencyKey): Once {
+    if (!key.ok) return { kind: 'answered', reply: notOnce(admitted, key) };
     const reserved = reserve(own, key);
-    if (reserved.kind !== 'reserved' && reserved.kind !== 'unkept') return notOnce(admitted, key, reserved);
-    const kept = (reply: StateReply) => {
-      if (reserved.kind === 'reserved') keep(own, key, reply.response);
-      const durable = own.flush();
-      return durable ? durable.then(() => announced(reply)) : announced(reply);
-    };
-    const failed = (error: unknown): never => {
-      if (reserved.kind === 'reserved') release(own, key);
-      throw error;
-    };
-    let decided: Eventually<StateReply>;
-    try {
-      decided = answers.decide(admitted, own, preferences);
-    } catch (error) {
-      return failed(error);
-    }
-    return decided instanceof Promise ? decided.then(kept, failed) : kept(decided);
+    if (reserved.kind === 'reserved' || reserved.kind === 'unkept') return reserved;
+    return { kind: 'answered', reply: notOnce(admitted, key, reserved) };
+  }
+
+  /** The answer a reserved key keeps; resolves once the key and the state are durable (a state file). */
+  function kept(own: StateStore, key: IdempotencyKey, once: Once, reply: Reply): Promise<void> | undefined {
+    if (once.kind === 'reserved' && key.ok) keep(own, key, reply.response);
+    return own.flush();
   }
 
   /** A key that is refused, or a repeat: the kept answer, or why the request is not answered again. */
@@ -98,7 +88,7 @@ export function createDecisionSteps({ answers, store, tenantFor, tenantStore, an
     const tenant = tenantFor(admitted.request);
     const view = optimisticView(store.shared!, store);
     const own = tenant === undefined ? view : { ...scopedStore(view, tenant), identity: tenantStore(tenant) };
-    const settle = async (step: () => Eventually<void>) => {
+    const settle = async (step: () => unknown) => {
       for (let run = 0; run < MAX_DECISION_RUNS; run++) {
         view.again();
         try {
@@ -116,12 +106,14 @@ export function createDecisionSteps({ answers, store, tenantFor, tenantStore, an
     };
     let reserved: Reserved | undefined;
     let decision: Decision | undefined;
+    // What deciding needs loaded is loaded first: a step of the view is run again, never waited in.
+    await answers.ready(admitted, preferences);
     await settle(async () => {
       if (key !== undefined) {
         reserved = reserve(own, key);
         if (reserved.kind !== 'reserved' && reserved.kind !== 'unkept') return;
       }
-      decision = await answers.decision(admitted, own, preferences);
+      decision = answers.decision(admitted, own, preferences);
     });
     if (key !== undefined && reserved!.kind !== 'reserved' && reserved!.kind !== 'unkept')
       return notOnce(admitted, key, reserved);
@@ -135,5 +127,13 @@ export function createDecisionSteps({ answers, store, tenantFor, tenantStore, an
     }
   }
 
-  return { once: decideOnce, shared: decideShared };
+  return {
+    reserve: reserveOnce,
+    kept,
+    /** Frees a reserved key whose request failed before it was answered. */
+    release(own: StateStore, key: IdempotencyKey) {
+      if (key.ok) release(own, key);
+    },
+    shared: decideShared,
+  };
 }

@@ -1,6 +1,8 @@
-// The mock engine: plain data in, plain data out, no socket. `respond` narrates one request from
-// top to bottom: admin API, preflight, the checks a server makes before it acts (admit), then the
+// The mock engine: plain data in, plain data out, no socket. `step` narrates one request from top
+// to bottom: admin API, preflight, the checks a server makes before it acts (admit), then the
 // answer, which is decided in one place, answers.ts, so that a reader finds it one hop from here.
+// Deciding and writing are synchronous; `handle` is the one function that waits, and only for a
+// step that returned a promise (a multipart body, a load, a durable write, a shared store).
 // Everything it consults (router, compiled validators, bindings, error templates) is built once,
 // here, before the first request; the engine also keeps the log, the journal and the webhooks.
 import type { JsonValue } from '../json/exact-json.ts';
@@ -15,12 +17,13 @@ import { createValidators, formatIssues, type ValidationIssue, type Validators }
 import { ADMIN_PREFIX, handleAdmin, type AdminContext } from './admin/admin.ts';
 import { createAdminAccess } from './admin/admin-access.ts';
 import { createEngineState, type EngineState } from './admin/state-api.ts';
-import { createAnswers, type Admitted, type Eventually, type StateReply } from './answer/answers.ts';
+import { createAnswers, type Admitted, type Decision, type StateReply } from './answer/answers.ts';
+import { GeneratorLoading } from './answer/generator-loading.ts';
 import { authenticate } from './request/auth.ts';
 import { bearerToken } from './request/bearer-token.ts';
 import { isPreflight, preflightResponse } from './request/cors.ts';
 import { INVALID } from './answer/declared-answers.ts';
-import { readPreferences } from './answer/forced-response.ts';
+import { readPreferences, type Preferences } from './answer/forced-response.ts';
 import type { HttpRequest, HttpAnswer } from '../http/types.ts';
 import { createJournal, type Journal, type JournalRecord } from './admin/journal.ts';
 import { resolveMockOptions, type MockOptions } from './options.ts';
@@ -32,10 +35,11 @@ import { createWebhooks, type Webhooks } from './webhooks.ts';
 import { startWarmUp } from './warm-up.ts';
 import { scopedStore, tenantOf } from '../state/scoped-store.ts';
 import { StateUnavailableError } from '../state/state-unavailable.ts';
-import { createDecisionSteps } from './decision-steps.ts';
-import { idempotencyKeyOf } from './idempotency.ts';
+import { createDecisionSteps, type Once } from './decision-steps.ts';
+import { idempotencyKeyOf, type IdempotencyKey } from './idempotency.ts';
 
-export type { Eventually } from './answer/answers.ts';
+/** A value now, or later: the common request is answered synchronously, like a hand-written server. */
+export type Eventually<T> = T | Promise<T>;
 
 /**
  * The request passed every check a server makes before acting, or the mock's refusal and why (said by answers.error).
@@ -54,7 +58,31 @@ export type AdmissionCode =
   | 'unsupported-media-type'
   | 'invalid-body';
 
-const refused = (code: AdmissionCode, reply: Reply): Admission => ({ ok: false, code, reply });
+const refused = (code: AdmissionCode, reply: Reply): Extract<Admission, { ok: false }> => ({ ok: false, code, reply });
+
+/** A request that passed the checks before its body. */
+interface Checked {
+  ok: true;
+  operation: Operation;
+  params: Record<string, string>;
+  query: Record<string, JsonValue>;
+}
+
+/** Where a request is in the engine's steps, and what the steps before it found. */
+interface Flow {
+  request: HttpRequest;
+  started: number;
+  step: 'start' | 'body' | 'decide' | 'prepare' | 'prepared' | 'write' | 'written' | 'kept' | 'answered' | 'done';
+  checked: Checked | undefined;
+  admitted: Admitted | undefined;
+  preferences: Preferences | undefined;
+  own: StateStore | undefined;
+  key: IdempotencyKey | undefined;
+  /** A key reserved (or unkept) and not kept yet: released if the request fails before it is answered. */
+  once: Once | undefined;
+  decision: Decision | undefined;
+  reply: Reply | undefined;
+}
 
 export interface MockEngine {
   /**
@@ -66,7 +94,7 @@ export interface MockEngine {
    * Runs the checks a server makes before it acts (route, security, parameters, body) without answering or changing
    * state.
    */
-  admit(request: HttpRequest): Eventually<Admission>;
+  admit(request: HttpRequest): Promise<Admission>;
   /** The document's Error-shaped body for answers given outside the engine (413, 408). */
   errorBody(status: number, message: string): string;
   /** The Content-Type of errorBody's text (`application/problem+json` for problem details). */
@@ -182,62 +210,141 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
     startedAt: Date.now(),
   };
 
-  // Not async: most answers are ready at once, and the listener then writes them in the same tick.
-  function respond(request: HttpRequest): Eventually<Reply> {
-    // The admin API first: its prefix is reserved, so it never shadows the document (--no-admin frees it).
-    if (options.admin && request.path.startsWith(ADMIN_PREFIX)) {
-      const access = adminAccess(request);
-      if (!access.ok)
-        return {
-          ...answers.raw(
-            request,
-            401,
-            { error: 401, message: access.message },
-            { 'www-authenticate': 'Bearer realm="plantstore-admin"' },
-          ),
-          problems: [access.message],
-        };
-      return handleAdmin(request, admin);
+  /**
+   * One step of a request, in order: admin API or preflight; the checks before the body (route,
+   * security, parameters); the body (a multipart body waits) and its check; the key of a repeat;
+   * what deciding needs loaded; the decision; its durability; what writing it needs (Prism's forced
+   * choice); the answer written (when its body needs the generator first: wait, write again); a
+   * misfit refitted; the key kept; the change announced. Returns what the next step takes, a
+   * promise when it must wait: handle awaits it, and only then (fast path: see performance.md §10.20).
+   */
+  function step(flow: Flow, input: unknown): unknown {
+    const { request } = flow;
+    switch (flow.step) {
+      case 'start': {
+        flow.step = 'answered';
+        // The admin API first: its prefix is reserved, so it never shadows the document (--no-admin frees it).
+        if (options.admin && request.path.startsWith(ADMIN_PREFIX)) {
+          const access = adminAccess(request);
+          if (access.ok) return handleAdmin(request, admin);
+          return {
+            ...answers.raw(
+              request,
+              401,
+              { error: 401, message: access.message },
+              { 'www-authenticate': 'Bearer realm="plantstore-admin"' },
+            ),
+            problems: [access.message],
+          };
+        }
+        // Preflights are the browser's, not the API's: answered for every path before routing.
+        if (options.cors && isPreflight(request)) return { response: preflightResponse(request) };
+        // The checks a server makes before it acts; a multipart body is read by the platform's parser, which waits.
+        const checked = check(request);
+        if (!checked.ok) return refusal(checked);
+        flow.checked = checked;
+        flow.step = 'body';
+        return readRequestBody(checked.operation, request, options.maxDepth, document);
+      }
+      case 'body': {
+        const admitted = checkBody(request, flow.checked!, input as BodyResult);
+        if (!admitted.ok) {
+          flow.step = 'answered';
+          return refusal(admitted);
+        }
+        const preferences = readPreferences(request);
+        const key = idempotencyKeyOf(request);
+        // A store across a socket (Redis): decided against a view of it, then committed (decision-steps.ts).
+        if (store.shared) {
+          flow.step = 'answered';
+          return steps.shared(admitted, preferences, key);
+        }
+        const tenant = tenantFor(request);
+        const own = tenant === undefined ? store : tenantStore(tenant);
+        // An Idempotency-Key: a repeat gets the kept answer; a new key keeps the answer it leads to.
+        if (key !== undefined) {
+          const once = steps.reserve(admitted, own, key);
+          if (once.kind === 'answered') {
+            flow.step = 'answered';
+            return once.reply;
+          }
+          flow.key = key;
+          flow.once = once;
+        }
+        flow.admitted = admitted;
+        flow.preferences = preferences;
+        flow.own = own;
+        flow.step = 'decide';
+        // What deciding needs loaded first (the generator of server-made fields, once).
+        return answers.ready(admitted, preferences);
+      }
+      case 'decide':
+        flow.decision = answers.decision(flow.admitted!, flow.own!, flow.preferences);
+        flow.step = 'prepare';
+        // The state it changed is durable before it is answered (a state file).
+        return answers.durable(flow.decision, flow.own!);
+      case 'prepare':
+        flow.step = 'prepared';
+        return answers.prepare(flow.decision!);
+      case 'prepared':
+        if (input !== undefined) flow.decision = input as Decision;
+        flow.step = 'write';
+        return undefined;
+      case 'write': {
+        let reply: StateReply;
+        try {
+          reply = answers.write(flow.decision!);
+        } catch (error) {
+          // The body must be generated, and the generator is still loading: written again once it is.
+          if (error instanceof GeneratorLoading) return error.loaded;
+          throw error;
+        }
+        flow.step = 'written';
+        // A body that does not fit its schema is never sent: it is generated anew (refit).
+        return reply.misfit ? answers.refit(request, reply) : reply;
+      }
+      case 'written': {
+        const reply = input as StateReply;
+        flow.reply = reply;
+        flow.step = 'kept';
+        if (flow.once === undefined) return undefined;
+        // A new key keeps its answer (deciding is done: a failure from here on no longer frees the key).
+        const once = flow.once;
+        flow.once = undefined;
+        return steps.kept(flow.own!, flow.key!, once, reply);
+      }
+      case 'kept':
+        // (Only a change is announced.)
+        announced(flow.reply as StateReply);
+        flow.step = 'done';
+        return undefined;
+      case 'answered':
+        flow.reply = input as Reply;
+        flow.step = 'done';
+        return undefined;
     }
-    // Preflights are the browser's, not the API's: answered for every path before routing.
-    if (options.cors && isPreflight(request)) return { response: preflightResponse(request) };
-    // The checks a server makes before it acts, then the answer (answers.ts decides it).
-    const admitted = admit(request);
-    if (admitted instanceof Promise) return admitted.then(answer);
-    return answer(admitted);
+    return undefined;
   }
 
-  /**
-   * A refused request gets the error admit described (answers.error); an admitted one gets what
-   * answers.decide decides, and whatever that changed is announced to the webhooks.
-   */
-  function answer(admitted: Admission): Eventually<Reply> {
-    // Which check refused it goes to the journal with the pointers (the /__mock/ page says it).
-    if (!admitted.ok)
-      return {
-        ...admitted.reply,
-        refusal: { check: admitted.code, pointers: admitted.issues?.map((issue) => issue.pointer) ?? [] },
-      };
-    const { request } = admitted;
-    const preferences = readPreferences(request);
-    const idempotency = idempotencyKeyOf(request);
-    // A store across a socket (Redis): the one step of deciding that waits for it.
-    if (store.shared) return steps.shared(admitted, preferences, idempotency);
-    const tenant = tenantFor(request);
-    const own = tenant === undefined ? store : tenantStore(tenant);
-    // An Idempotency-Key: a repeat gets the kept answer; a new key keeps the answer it leads to.
-    if (idempotency !== undefined) return steps.once(admitted, own, preferences, idempotency);
-    const decided = answers.decide(admitted, own, preferences);
-    // (No function per request: the common answer is ready now, and only a change is announced.)
-    if (decided instanceof Promise) return decided.then(announced);
-    return announced(decided);
-  }
+  // A refused request gets the error its check described; which check refused it goes to the journal with the
+  // pointers (the /__mock/ page says it).
+  const refusal = (refused: Extract<Admission, { ok: false }>): Reply => ({
+    ...refused.reply,
+    refusal: { check: refused.code, pointers: refused.issues?.map((issue) => issue.pointer) ?? [] },
+  });
 
   /**
    * Every check a server makes before it acts, and what the request asks for once it passes them:
    * route -> authenticate -> parameters -> body. The proxy runs these checks alone.
    */
-  function admit(request: HttpRequest): Eventually<Admission> {
+  async function admit(request: HttpRequest): Promise<Admission> {
+    const checked = check(request);
+    if (!checked.ok) return checked;
+    return checkBody(request, checked, await readRequestBody(checked.operation, request, options.maxDepth, document));
+  }
+
+  /** The checks before the body: route -> authenticate -> parameters. */
+  function check(request: HttpRequest): Checked | Extract<Admission, { ok: false }> {
     // HEAD without its own operation is GET without a body (RFC 9110).
     let routed = route(request.method, request.path, request);
     if (request.method === 'HEAD' && routed.kind !== 'operation') routed = route('GET', request.path, request);
@@ -285,20 +392,10 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
         'invalid-parameter',
         answers.error(request, operation, preferDeclared(operation, INVALID), parameters.message),
       );
-    // A multipart body is read by the platform's parser, which only answers later.
-    const body = readRequestBody(operation, request, options.maxDepth, document);
-    if (body instanceof Promise)
-      return body.then((read) => checkBody(request, operation, params, parameters.values, read));
-    return checkBody(request, operation, params, parameters.values, body);
+    return { ok: true, operation, params, query: parameters.values };
   }
 
-  function checkBody(
-    request: HttpRequest,
-    operation: Operation,
-    params: Record<string, string>,
-    query: Record<string, JsonValue>,
-    body: BodyResult,
-  ): Admission {
+  function checkBody(request: HttpRequest, { operation, params, query }: Checked, body: BodyResult): Admission {
     if (!body.ok)
       return refused(
         body.status === 415 ? 'unsupported-media-type' : 'invalid-body',
@@ -375,22 +472,45 @@ export function createMockEngine(setup: EngineSetup): MockEngine {
       : response;
   };
 
+  /** The one function that waits: it runs the steps, and awaits one only when it returned a promise. */
+  function advance(flow: Flow, input: unknown): Eventually<HttpAnswer> {
+    try {
+      while (flow.step !== 'done') {
+        input = step(flow, input);
+        if (input instanceof Promise)
+          return input.then(
+            (value) => advance(flow, value),
+            (error) => failed(flow, error),
+          );
+      }
+    } catch (error) {
+      return failed(flow, error);
+    }
+    return finish(flow.request, flow.reply!, flow.started);
+  }
+
+  const failed = (flow: Flow, error: unknown): HttpAnswer => {
+    // A key reserved for a request that failed before it was answered is free again.
+    if (flow.once?.kind === 'reserved') steps.release(flow.own!, flow.key!);
+    return finish(flow.request, bug(flow.request, error), flow.started);
+  };
+
   return {
     handle(request) {
-      const started = performance.now();
-      let reply: Eventually<Reply>;
-      try {
-        reply = respond(request);
-      } catch (error) {
-        reply = bug(request, error);
-      }
-      if (reply instanceof Promise) {
-        return reply.then(
-          (done) => finish(request, done, started),
-          (error) => finish(request, bug(request, error), started),
-        );
-      }
-      return finish(request, reply, started);
+      const flow: Flow = {
+        request,
+        started: performance.now(),
+        step: 'start',
+        checked: undefined,
+        admitted: undefined,
+        preferences: undefined,
+        own: undefined,
+        key: undefined,
+        once: undefined,
+        decision: undefined,
+        reply: undefined,
+      };
+      return advance(flow, undefined);
     },
     warmUp: () => startWarmUp(spec, operations, validators),
     admit,

@@ -23,7 +23,8 @@ export async function openSharedStore(spec: LoadedSpec, options: MockOptions, lo
     limits: { maxBytes: options.maxStateBytes },
   });
   logger.info(
-    `state: shared in Redis under ${redisNamespace(documentHash(spec), options.statePrefix)}* (the request journal and webhook deliveries stay per replica)`,
+    `state: shared in Redis under ${redisNamespace(documentHash(spec), options.statePrefix)}* (the request journal ` +
+      `and webhook deliveries stay per replica)`,
   );
   return store;
 }

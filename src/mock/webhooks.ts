@@ -170,7 +170,8 @@ function readWebhooks(spec: LoadedSpec): Webhook[] {
         schemaPointer:
           content[mediaType].schema === undefined
             ? undefined
-            : `#/webhooks/${escapePointerToken(name)}/${method}/requestBody/content/${escapePointerToken(mediaType)}/schema`,
+            : `#/webhooks/${escapePointerToken(name)}/${method}/requestBody/content/` +
+              `${escapePointerToken(mediaType)}/schema`,
       });
     }
   }

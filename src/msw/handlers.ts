@@ -132,7 +132,8 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
   const handler = http.all(routesPattern(engine.operations, base), async ({ request }) => {
     if (followUps.delete(request.url)) {
       logger.warn(
-        `msw/node followed a redirect without Location to ${request.url}; fetch with redirect: 'manual' to see the answer itself`,
+        `msw/node followed a redirect without Location to ${request.url}; ` +
+          `fetch with redirect: 'manual' to see the answer itself`,
       );
       return Response.error();
     }

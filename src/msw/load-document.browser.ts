@@ -7,7 +7,8 @@ import type { DocumentSource } from './load-document.ts';
 export async function loadDocument(source: DocumentSource): Promise<LoadedSpec> {
   if (typeof source === 'string')
     throw new PlantstoreError('SPEC_NOT_FOUND', `${source}: a browser cannot read a document file`, [
-      'Write a module with the document loaded ahead of time, and import it: plantstore msw --spec FILE --out src/mocks/plantstore.js',
+      'Write a module with the document loaded ahead of time, and import it: plantstore msw --spec FILE --out ' +
+        'src/mocks/plantstore.js',
     ]);
   return specOfObject(source);
 }

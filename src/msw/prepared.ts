@@ -33,7 +33,8 @@ export function specOfObject(source: unknown): LoadedSpec {
       'SPEC_INVALID',
       'createHandlers needs `spec`: a document path, a loadSpec result or a prepared module',
       [
-        "For example: createHandlers({ spec: 'openapi/plant-store.yaml' }), or a module written by plantstore msw --spec FILE --out FILE.",
+        "For example: createHandlers({ spec: 'openapi/plant-store.yaml' }), or a module written by plantstore msw " +
+          '--spec FILE --out FILE.',
       ],
     );
   return source;

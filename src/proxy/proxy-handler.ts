@@ -93,7 +93,8 @@ export function createProxyHandler({ spec, engine, upstream, options, logger }: 
     const streamed = request.bodyStream !== undefined;
     if (streamed)
       exchange.notes.push(
-        `the request's body is larger than ${options.maxBodyBytes} bytes (--max-body): passed through unvalidated and not recorded`,
+        `the request's body is larger than ${options.maxBodyBytes} bytes (--max-body): passed through unvalidated ` +
+          `and not recorded`,
       );
     // A body too large to hold is not judged: only what comes before it (route, security, parameters).
     if (admission && !admission.ok && !(streamed && admission.code === 'invalid-body')) {

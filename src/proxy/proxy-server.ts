@@ -92,7 +92,8 @@ function parseUpstream(text: string): URL {
   } catch {
     throw new PlantstoreError(
       'USAGE',
-      `--upstream must be an http(s) URL such as http://127.0.0.1:8080 or https://api.example.com/v1, got ${JSON.stringify(text)}`,
+      `--upstream must be an http(s) URL such as http://127.0.0.1:8080 or https://api.example.com/v1, got ` +
+        `${JSON.stringify(text)}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -108,7 +109,8 @@ function readCa(file: string): string {
   } catch (error) {
     throw new PlantstoreError(
       'USAGE',
-      `--ca ${file}: cannot read: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      `--ca ${file}: cannot read: ` +
+        `${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
     );
   }
 }

@@ -159,7 +159,9 @@ export function createRecorder(setup: RecorderSetup): Recorder {
   let count = 0;
   const stamp = new Date().toISOString();
 
-  const header = ` Recorded by plantstore proxy from ${setup.upstream} (${stamp}).\n Replay: plantstore verify --target URL --fixtures ${setup.dir} --token TOKEN`;
+  const header =
+    ` Recorded by plantstore proxy from ${setup.upstream} (${stamp}).\n Replay: plantstore verify ` +
+    `--target URL --fixtures ${setup.dir} --token TOKEN`;
   const write = (fixture: Fixture) => {
     const single = fixture.steps.length === 1;
     const value = single

@@ -54,7 +54,9 @@ export function createResponseChecker(spec: LoadedSpec, validators: Validators):
           where: 'response',
           code: 'undeclared-status',
           pointer: '',
-          message: `${status} is not a status ${operation.id} declares (${operation.responses.map((r) => r.status).join(', ')})`,
+          message:
+            `${status} is not a status ${operation.id} declares ` +
+            `(${operation.responses.map((r) => r.status).join(', ')})`,
         });
       return violations;
     }

@@ -196,7 +196,10 @@ function describe(error: ErrorObject): string {
   switch (error.keyword) {
     case 'additionalProperties': {
       const allowed = Object.keys((error.parentSchema as { properties?: object })?.properties ?? {});
-      return `unknown property '${String(params.additionalProperty)}'${allowed.length ? `; allowed: ${allowed.join(', ')}` : ''}`;
+      return (
+        `unknown property ` +
+        `'${String(params.additionalProperty)}'${allowed.length ? `; allowed: ${allowed.join(', ')}` : ''}`
+      );
     }
     case 'required':
       return `'${String(params.missingProperty)}' is required`;

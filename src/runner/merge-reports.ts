@@ -36,9 +36,11 @@ export function mergeReports(files: string[]): MergedRun {
     for (const part of parts.slice(1))
       if (read(part.report) !== read(first.report))
         throw mismatch(
-          `${part.file} was run with ${what} ${String(read(part.report))}, ${first.file} with ${what} ${String(read(first.report))}`,
+          `${part.file} was run with ${what} ${String(read(part.report))}, ${first.file} with ${what} ` +
+            `${String(read(first.report))}`,
           [
-            'Every shard of a run must use the same document, seed, options and plantstore version; run them again alike.',
+            'Every shard of a run must use the same document, seed, options and plantstore version; ' +
+              'run them again alike.',
           ],
         );
   };
@@ -60,7 +62,8 @@ export function mergeReports(files: string[]): MergedRun {
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
   if (missing.length > 0)
     throw mismatch(
-      `${missing.map((index) => `shard ${index}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: got ${[...byIndex.keys()].sort((a, b) => a - b).join(', ')} of ${count}`,
+      `${missing.map((index) => `shard ${index}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} ` +
+        `missing: got ${[...byIndex.keys()].sort((a, b) => a - b).join(', ')} of ${count}`,
       ['Pass the --json report of every shard; a shard job that failed to write one must be run again.'],
     );
 
@@ -124,7 +127,8 @@ function readShard(file: string): ShardReport {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw mismatch(
-      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      `cannot read ${file}: ` +
+        `${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
     );
   }
   const parsed = parseJson(text);

@@ -25,7 +25,9 @@ const POINTER = /^(\/([^~/]|~[01])*)*$/;
 export function parseRuntimeExpression(text: string): Parsed<RuntimeExpression> {
   const fail = (why: string): Parsed<RuntimeExpression> => ({
     ok: false,
-    message: `"${text}" is not a runtime expression: ${why} (write $url, $method, $statusCode, or $request./$response. followed by header.NAME, query.NAME, path.NAME or body#/pointer)`,
+    message:
+      `"${text}" is not a runtime expression: ${why} (write $url, $method, $statusCode, or ` +
+      `$request./$response. followed by header.NAME, query.NAME, path.NAME or body#/pointer)`,
   });
   if (text === '$url') return { ok: true, value: { kind: 'url' } };
   if (text === '$method') return { ok: true, value: { kind: 'method' } };

@@ -225,7 +225,8 @@ function lookAlikePaths(operations: Operation[]): string[] {
     .filter(([, paths]) => paths.size > 1)
     .map(
       ([shape, paths]) =>
-        `${shape.split(' ')[0]} ${[...paths].join(' and ')} differ only in their parameters' names (OpenAPI forbids it): a server cannot tell them apart; each is judged as the operation its cases were built for`,
+        `${shape.split(' ')[0]} ${[...paths].join(' and ')} differ only in their parameters' names (OpenAPI ` +
+        `forbids it): a server cannot tell them apart; each is judged as the operation its cases were built for`,
     );
 }
 
@@ -272,7 +273,8 @@ function nothingToRun(operationCount: number, uncovered: UncoveredOperation[]): 
   if (uncovered.length > shown.length) shown.push(`… and ${uncovered.length - shown.length} more`);
   return new PlantstoreError(
     'USAGE',
-    `nothing to run: no fixtures, and none of the document's ${operationCount} operation${operationCount === 1 ? '' : 's'} got a generated case`,
+    `nothing to run: no fixtures, and none of the document's ${operationCount} ` +
+      `operation${operationCount === 1 ? '' : 's'} got a generated case`,
     [...shown, 'Pass --fixtures PATH, or the credentials the operations need (--token, --auth NAME=VALUE).'],
   );
 }
@@ -286,7 +288,8 @@ function noOperation(document: { webhooks?: Record<string, unknown> }): Plantsto
       ? `only ${webhooks} webhook${webhooks === 1 ? '' : 's'}, requests the API sends rather than answers`
       : 'no webhooks either';
   return new PlantstoreError('USAGE', `nothing to verify: the document declares no operation under paths (${what})`, [
-    'verify checks the answers a server gives to the operations under paths; add paths to the document, or pass --fixtures PATH.',
+    'verify checks the answers a server gives to the operations under paths; add paths to the document, or pass ' +
+      '--fixtures PATH.',
   ]);
 }
 
@@ -298,7 +301,8 @@ function requireToken(cases: Case[]): void {
     'USAGE',
     `${users.length} case${users.length === 1 ? ' uses' : 's use'} {{token}}, but no token was given`,
     [
-      'Pass --token TOKEN (or set PLANTSTORE_TOKEN). The plantstore mock accepts any well-formed token, e.g. --token test-token.',
+      'Pass --token TOKEN (or set PLANTSTORE_TOKEN). The plantstore mock accepts any well-formed token, e.g. ' +
+        '--token test-token.',
     ],
   );
 }
@@ -348,7 +352,8 @@ export function openReporter(target: ReporterTarget): { reporter: Reporter; clos
   const flag = `--${target.name} ${target.file}`;
   if (existsSync(file) && statSync(file).isDirectory())
     throw new PlantstoreError('USAGE', `${flag}: is a folder, not a file`, [
-      `Name the report file, e.g. --${target.name} ${join(target.file, `verify.${target.name === 'junit' ? 'xml' : target.name}`)}`,
+      `Name the report file, e.g. --${target.name} ` +
+        `${join(target.file, `verify.${target.name === 'junit' ? 'xml' : target.name}`)}`,
     ]);
   try {
     mkdirSync(dirname(file), { recursive: true });

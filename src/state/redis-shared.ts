@@ -300,7 +300,8 @@ export function openRedisShared(options: {
       throw new Error(`plantstore bug: Redis refused a store command: ${message}`);
     throw new StateUnavailableError(
       error instanceof TimedOut || /timed out/i.test(message)
-        ? `the mock's state is unavailable (Redis at ${options.where} did not answer within ${options.timeoutMs} ms); try again shortly`
+        ? `the mock's state is unavailable (Redis at ${options.where} did not answer within ${options.timeoutMs} ` +
+            `ms); try again shortly`
         : `the mock's state is unavailable (Redis at ${options.where} cannot be reached); try again shortly`,
     );
   };
@@ -376,7 +377,8 @@ export function openRedisShared(options: {
         code === -1
           ? overWeight(options.maxBytes, words)
           : new StateFullError(
-              `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`,
+              `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the ` +
+                `most one collection can`,
               `${words.clear} clears it`,
             );
       return { ok: false, full, write } satisfies SharedCommit;

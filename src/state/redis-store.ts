@@ -83,7 +83,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     if (closed) return;
     if (!isUp && said !== 'down') {
       logger.warn(
-        `state: Redis at ${where} is ${said === 'connecting' ? 'unreachable' : 'gone'} (${why}); answering 503 and reconnecting with backoff`,
+        `state: Redis at ${where} is ${said === 'connecting' ? 'unreachable' : 'gone'} (${why}); answering 503 and ` +
+          `reconnecting with backoff`,
       );
       said = 'down';
     } else if (isUp) {
@@ -165,7 +166,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     const words = options.limits?.words ?? CLI_WORDS;
     if (code === -1) throw overWeight(maxBytes, words);
     throw new StateFullError(
-      `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`,
+      `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, ` +
+        'the most one collection can',
       `${words.clear} clears it`,
     );
   };

@@ -92,7 +92,8 @@ const SCRIPTS = {
   // ARGV: ns
   clear: `
     local ns = ARGV[1]
-    for _, c in ipairs(redis.call('ZRANGE', ns .. 'cols', 0, -1)) do redis.call('DEL', ns .. 'h:' .. c, ns .. 'o:' .. c) end
+    for _, c in ipairs(redis.call('ZRANGE', ns .. 'cols', 0, -1)) do redis.call('DEL', ns .. 'h:' .. c, ns .. 'o:' \
+.. c) end
     redis.call('DEL', ns .. 'cols', ns .. 'size', ns .. 'bytes')
     return 1`,
 } as const;

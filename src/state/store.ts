@@ -128,7 +128,8 @@ export const CLI_WORDS: StateLimitWords = {
 
 export const overWeight = (maxBytes: number, words: StateLimitWords) =>
   new StateFullError(
-    `its records would take more than ${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (${words.limit})`,
+    `its records would take more than ` +
+      `${maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`} (${words.limit})`,
     `${words.clear} clears it, or ${words.raise}`,
   );
 
@@ -179,7 +180,8 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
       if (bytes + weight > maxBytes) throw overWeight(maxBytes, words);
       if (records.size >= MAX_COLLECTION_RECORDS)
         throw new StateFullError(
-          `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most one collection can`,
+          `${collection.slice(collection.indexOf('\u0000') + 1)} holds ${MAX_COLLECTION_RECORDS} records, the most ` +
+            `one collection can`,
           `${words.clear} clears it`,
         );
       records.set(key, stored);

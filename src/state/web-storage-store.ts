@@ -62,7 +62,8 @@ export function createWebStorageStore(
         // A full storage quota: the page goes on with its state in memory, as without persistence.
         if (!warned)
           logger.warn(
-            `the state could not be saved in the page's storage (${(error as Error).message}); it lasts until the page is closed`,
+            `the state could not be saved in the page's storage (${(error as Error).message}); ` +
+              'it lasts until the page is closed',
           );
         warned = true;
       }

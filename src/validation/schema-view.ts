@@ -66,6 +66,8 @@ const DROPPED = new Set(['$recursiveAnchor', '$schema']);
 const VALUES = new Set(['enum', 'const', 'default', 'required', DIRECTIONAL]);
 
 const prepared = new WeakSet<object>();
+/** A discriminated oneOf judged as an anyOf: the path its branches moved to, per schema node. */
+const movedOneOfs = new WeakMap<object, string[]>();
 
 /** Turns a bundled document into Ajv's view of it, in place, once; returns it. */
 export function prepareForValidation<T extends object>(bundled: T): T {
@@ -89,17 +91,64 @@ export function prepareForValidation<T extends object>(bundled: T): T {
         else if (key === 'nullable' && source.type === undefined) delete source[key];
       }
       if (isObj(source.discriminator) && Array.isArray(source.oneOf)) {
-        if (source.anyOf === undefined) source.anyOf = source.oneOf;
-        else source.allOf = [...(Array.isArray(source.allOf) ? source.allOf : []), { anyOf: source.oneOf }];
+        if (source.anyOf === undefined) {
+          source.anyOf = source.oneOf;
+          movedOneOfs.set(source, ['anyOf']);
+        } else {
+          const allOf = Array.isArray(source.allOf) ? source.allOf : [];
+          source.allOf = [...allOf, { anyOf: source.oneOf }];
+          movedOneOfs.set(source, ['allOf', String(allOf.length), 'anyOf']);
+        }
         delete source.oneOf;
+        moved = true;
       }
     }
     // A map's entries are schemas whatever their names: Azure's resources have a property named `properties`.
     for (const [key, value] of Object.entries(source))
       if (names || !VALUES.has(key)) visit(value, names ? undefined : key);
   };
+  // Where a discriminated oneOf was judged as an anyOf: a $ref through its old place (a bundled multi-file document
+  // points a schema used twice at its first place, inside such a oneOf) follows it to the new one.
+  let moved = false;
   visit(bundled, undefined);
+  if (moved) followMoves(bundled);
   return bundled;
+}
+
+/** Rewrites every internal `$ref` whose path goes through a moved `oneOf` to the place its branches went. */
+function followMoves(root: object): void {
+  const seen = new Set<object>();
+  const rewrite = (ref: string): string => {
+    const tokens = ref.slice(1).split('/').slice(1);
+    const out: string[] = [];
+    let node: unknown = root;
+    let changed = false;
+    for (const token of tokens) {
+      const to = isObj(node) && token === 'oneOf' ? movedOneOfs.get(node) : undefined;
+      if (to) {
+        out.push(...to);
+        node = getAtPointer(root, `#/${out.join('/')}`);
+        changed = true;
+        continue;
+      }
+      out.push(token);
+      node = isObj(node) || Array.isArray(node) ? (node as Obj)[unescapePointerToken(token)] : undefined;
+    }
+    return changed ? `#/${out.join('/')}` : ref;
+  };
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    const source = node as Obj;
+    if (typeof source.$ref === 'string' && source.$ref.startsWith('#/') && source.$ref.includes('/oneOf/'))
+      source.$ref = rewrite(source.$ref);
+    for (const value of Object.values(source)) walk(value);
+  };
+  walk(root);
 }
 
 /** Moves readOnly and writeOnly names out of `required`, into the directional keyword. */
@@ -158,6 +207,12 @@ export function bundledPointer(root: object, pointer: string): string | undefine
       node = pointerValue(root, node.$ref);
     }
     if (node === null || typeof node !== 'object') return undefined;
+    const to = token === 'oneOf' ? movedOneOfs.get(node) : undefined;
+    if (to) {
+      path.push(...to);
+      node = pointerValue(root, `#/${path.join('/')}`);
+      continue;
+    }
     node = (node as Obj)[unescapePointerToken(token)];
     path.push(token);
   }

@@ -1,15 +1,12 @@
 // One measured start of a server: what it answered is recorded, and a server that fails is a result.
 import { describe, expect, it } from 'vitest';
-import { measureRun, type ServerCommand } from '../../bench/large-documents/server-run.ts';
+import { measureRun, type ServerCommand } from '../../bench/large-documents/large-documents.ts';
 import type { BenchRequest } from '../../bench/lib/document-requests.ts';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
 const get = (target: string): BenchRequest => ({ operation: `GET ${target}`, method: 'GET', target, headers: {} });
-const node = (script: string): ServerCommand => ({
-  command: process.execPath,
-  args: (port) => ['-e', script, String(port)],
-});
+const node = (script: string): ServerCommand => ({ args: (port) => ['-e', script, String(port)] });
 const options = {
   logFile: join(tmpdir(), 'plantstore-large-server-run.log'),
   answerTimeoutMs: 20_000,
@@ -43,6 +40,7 @@ describe('measureRun', () => {
   it('ends the requests at the first operation without an answer, and says which', async () => {
     const result = await measureRun(node(SERVER), get('/'), [get('/hang'), get('/a')], options);
     expect(result.answers).toEqual([{ operation: 'GET /hang' }]);
+    expect(result.termMs).toBeGreaterThanOrEqual(0);
     expect(result.stalled).toBe('no answer to GET /hang within 2 s');
   });
 
@@ -51,5 +49,12 @@ describe('measureRun', () => {
     expect(result.listeningMs).toBeUndefined();
     expect(result.stalled).toMatch(/^exited before listening \(3\)/);
     expect(result.answers).toEqual([]);
+  });
+
+  it('sends SIGTERM the given time after spawn, whatever the server is doing, and times its exit', async () => {
+    const result = await measureRun(node(SERVER), get('/'), [get('/a')], { ...options, termAfterMs: 50 });
+    expect(result.listeningMs).toBeUndefined();
+    expect(result.answers).toEqual([]);
+    expect(Number.isFinite(result.termMs)).toBe(true); // it exited on SIGTERM, not killed after the limit
   });
 });

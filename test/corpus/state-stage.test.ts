@@ -231,6 +231,13 @@ describe('the state stage reading answers', () => {
     ],
     ['nothing when the answer carries no id', answer(201, { name: 'x' }), 'id', {}, undefined],
     [
+      "the name of an item wrapped under the parameter's own name",
+      answer(200, { experiment: { arn: 'arn:x', name: 'zq0001k' } }),
+      'experiment',
+      {},
+      { id: 'zq0001k', from: 'answer' },
+    ],
+    [
       "the request's own id after a body-less 201",
       answer(201, ''),
       'petId',

@@ -64,10 +64,14 @@ describe('the resource map', () => {
     expect(read).toMatchObject({ status: 200, json: { id, email: 'a@example.com' } });
   });
 
-  it("finds a list wrapped in the last word of its collection's name, and lists what was created there", async () => {
+  it("finds a list wrapped in the last word of its collection's name, or in an array ending in that name", async () => {
     const spec = await loadSpec(resolve('test/documents/creates-and-searches.yaml'));
     const { resources } = buildResourceMap(listOperations(spec), spec.document);
     expect(resources.find((r) => r.collection === '/copilot-spaces')?.listEnvelope).toEqual({ items: 'spaces' });
+    expect(resources.find((r) => r.collection === '/renders')).toMatchObject({
+      kept: false,
+      listEnvelope: { items: 'audio_renders' },
+    });
     const engine = createMockEngine({ spec });
     expect((await send(engine, { method: 'POST', path: '/copilot-spaces', json: { name: 'Docs' } })).status).toBe(201);
     const listed = await send(engine, { method: 'GET', path: '/copilot-spaces', body: '' });

@@ -43,6 +43,14 @@ describe('keys', () => {
     expect(gone.headers.warning).toContain('undeclared 404');
   });
 
+  it('says where an item is in a Location header where the create answers no body, declared or not', async () => {
+    const engine = await engineFor();
+    const created = await post(engine, '/tasks', { feedType: 'orders' });
+    expect(created.status).toBe(202);
+    expect(created.headers.location).toMatch(/^\/tasks\/\w+$/);
+    expect(await get(engine, created.headers.location)).toMatchObject({ status: 200, json: { feedType: 'orders' } });
+  });
+
   it("keys a list's members by the user_id sent, which the path names, not by the list's own {id}", async () => {
     const engine = await engineFor();
     expect((await post(engine, '/lists/7/members', { user_id: '93000077' })).status).toBe(200);

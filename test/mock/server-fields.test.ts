@@ -30,6 +30,18 @@ describe('server-made fields', () => {
     expect(await send(engine, get(`/things/${thing.id}`))).toMatchObject({ status: 200, json: thing });
   });
 
+  it("makes readOnly fields that the request's schema names in required, where request and answer share one schema", async () => {
+    const engine = await engineFor();
+    const created = await send(engine, post('/menu', { category: 'beverage', name: 'Cappuccino' }));
+    expect(created).toMatchObject({
+      status: 201,
+      json: { name: 'Cappuccino', id: expect.stringMatching(/^prd_[0-9a-z]{26}$/), createdAt: expect.any(String) },
+    });
+    // Made and stored once, not drawn anew for each answer: the stored record holds them, as sent back.
+    const { id, createdAt } = created.json as { id: string; createdAt: string };
+    expect((await engine.state.list())['/menu']).toEqual([{ category: 'beverage', name: 'Cappuccino', id, createdAt }]);
+  });
+
   it('fills readOnly properties the answer does not require (revision)', async () => {
     const thing = (await send(await engineFor(), post('/things', { name: 'lamp' }))).json as Thing;
     expect(thing.revision).toEqual(expect.any(Number));

@@ -39,3 +39,43 @@ describe("the validator's view of a property named properties", () => {
     expect(validators.at('#/paths/~1plans/put/responses/200/content/application~1json/schema')(body).ok).toBe(false);
   });
 });
+
+// A multi-file document bundles a schema used twice as a $ref to its first place; when that place is inside a
+// discriminated oneOf, which the validator judges as an anyOf, the $ref must follow it there (Redocly's cafe menu).
+describe("the validator's view of a schema reached through a discriminated oneOf", () => {
+  it('validates both uses, and each branch by its own pointer', async () => {
+    const dir = tempDir('view-');
+    const write = (name: string, value: object) => writeFileSync(join(dir, name), JSON.stringify(value));
+    write('Base.json', {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' } },
+    });
+    write('Drink.json', {
+      allOf: [
+        { type: 'object', properties: { kind: { const: 'drink' } }, required: ['kind'] },
+        { $ref: './Base.json' },
+      ],
+    });
+    write('Item.json', { discriminator: { propertyName: 'kind' }, oneOf: [{ $ref: './Drink.json' }] });
+    const content = { 'application/json': { schema: { $ref: './Item.json' } } };
+    write('openapi.json', {
+      openapi: '3.1.0',
+      info: { title: 'Menu', version: '1' },
+      paths: {
+        '/menu': {
+          post: { requestBody: { content }, responses: { '201': { description: 'made', content } } },
+        },
+      },
+    });
+    const spec = await loadSpec(join(dir, 'openapi.json'));
+    const validators = createValidators(spec);
+    const request = '#/paths/~1menu/post/requestBody/content/application~1json/schema';
+    const answer = '#/paths/~1menu/post/responses/201/content/application~1json/schema';
+    expect(validators.at(request)({ kind: 'drink', name: 'Tea' }).ok).toBe(true);
+    expect(validators.at(request)(42).ok).toBe(false);
+    expect(validators.at(answer)({ kind: 'drink', name: 'Tea' }).ok).toBe(false); // the answer has no id
+    expect(validators.at(answer)({ kind: 'drink', name: 'Tea', id: 'd1' }).ok).toBe(true);
+    expect(validators.at(`${answer}/oneOf/0`)({ kind: 'drink', name: 'Tea' }).ok).toBe(false);
+  });
+});

@@ -18,7 +18,10 @@ export function createAdminAccess(host: string, adminToken: string | null): (req
     if (isLoopback(host)) return () => ({ ok: true });
     const locked: AdminAccess = {
       ok: false,
-      message: `the admin API is locked: the mock listens on ${host}, beyond this machine, and no admin token was given; start it with --admin-token TOKEN (or PLANTSTORE_ADMIN_TOKEN) and send "Authorization: Bearer TOKEN", or with --no-admin`,
+      message:
+        `the admin API is locked: the mock listens on ${host}, beyond this machine, and no admin token was ` +
+        `given; start it with --admin-token TOKEN (or PLANTSTORE_ADMIN_TOKEN) and send "Authorization: Bearer ` +
+        `TOKEN", or with --no-admin`,
     };
     return () => locked;
   }
@@ -27,7 +30,8 @@ export function createAdminAccess(host: string, adminToken: string | null): (req
   const refused: AdminAccess = {
     ok: false,
     message:
-      'the admin API needs "Authorization: Bearer <admin token>" (the --admin-token or PLANTSTORE_ADMIN_TOKEN the mock was started with)',
+      'the admin API needs "Authorization: Bearer <admin token>" (the --admin-token or PLANTSTORE_ADMIN_TOKEN the ' +
+      'mock was started with)',
   };
   return (request) => {
     const token = bearerToken(request.headers.authorization);

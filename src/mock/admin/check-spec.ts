@@ -58,7 +58,10 @@ export function verdictOf(spec: LoadedSpec, warnings: number): string {
   const count = warnings === 0 ? 'no warnings' : `${warnings} warning${warnings === 1 ? '' : 's'}`;
   const mockable =
     unmockable(spec) === undefined ? 'can be mocked' : 'declares no operations and no webhooks, so it cannot be mocked';
-  return `${spec.file}: loads as an OpenAPI ${openapi} document (${info.title} ${info.version}) and ${mockable}; ${count}`;
+  return (
+    `${spec.file}: loads as an OpenAPI ${openapi} document (${info.title} ${info.version}) ` +
+    `and ${mockable}; ${count}`
+  );
 }
 
 /** Summarizes a loaded (hence mockable) document and lists its warnings. */
@@ -123,10 +126,12 @@ export function formatSpecSummary(summary: SpecSummary): string {
   for (const op of summary.operations) lines.push(`  ${op.method.padEnd(7)} ${op.path}  ${op.id}`);
   lines.push(`schemas (${summary.schemas.length}): ${summary.schemas.join(', ') || '(none)'}`);
   lines.push(
-    `security schemes (${summary.securitySchemes.length}): ${summary.securitySchemes.map((s) => `${s.name} (${s.description})`).join(', ') || '(none)'}`,
+    `security schemes (${summary.securitySchemes.length}): ` +
+      `${summary.securitySchemes.map((s) => `${s.name} (${s.description})`).join(', ') || '(none)'}`,
   );
   lines.push(
-    `collections the mock keeps state for (${summary.collections.filter((c) => / kept/.test(c)).length} of ${summary.collections.length}; spec --resources for the whole map):`,
+    `collections the mock keeps state for (${summary.collections.filter((c) => / kept/.test(c)).length} of ` +
+      `${summary.collections.length}; spec --resources for the whole map):`,
   );
   for (const line of summary.collections) lines.push(`  ${line}`);
   lines.push(summary.warnings.length === 0 ? 'warnings: none' : `warnings (${summary.warnings.length}):`);

@@ -19,8 +19,10 @@ export const MOCK_PAGE_HTML = `<!doctype html>
   th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid #eee; vertical-align: top; }
   th { background: #f0f0f0; font-weight: 600; }
   code, pre, .mono { font-family: ui-monospace, monospace; font-size: 12.5px; }
-  pre { margin: 0.2rem 0; white-space: pre-wrap; max-height: 14rem; overflow: auto; background: #f6f8fa; padding: 0.4rem; }
-  .s2 { color: #1a7f37; } .s3 { color: #0969da; } .s4 { color: #bc4c00; font-weight: 600; } .s5, .s0 { color: #cf222e; font-weight: 600; }
+  pre { margin: 0.2rem 0; white-space: pre-wrap; max-height: 14rem; overflow: auto; background: #f6f8fa; padding: \
+0.4rem; }
+  .s2 { color: #1a7f37; } .s3 { color: #0969da; } .s4 { color: #bc4c00; font-weight: 600; } .s5, .s0 { color: \
+#cf222e; font-weight: 600; }
   .muted { color: #666; }
   .why { font-weight: 600; }
   .bar { display: flex; gap: 0.6rem; align-items: center; flex-wrap: wrap; }
@@ -40,8 +42,10 @@ export const MOCK_PAGE_HTML = `<!doctype html>
 
 <section id="requests-section">
 <h2>Recent requests</h2>
-<div class="bar"><button id="clear-requests">Clear</button><span class="muted">newest first; the reason says which check refused a request, and where</span></div>
-<table id="requests"><thead><tr><th>time</th><th>request</th><th>status</th><th>operation</th><th>why</th></tr></thead><tbody></tbody></table>
+<div class="bar"><button id="clear-requests">Clear</button><span class="muted">newest first; the reason says which \
+check refused a request, and where</span></div>
+<table id="requests"><thead><tr><th>time</th><th>request</th><th>status</th><th>operation</th><th>why</th></tr></thead>\
+<tbody></tbody></table>
 </section>
 
 <section id="state-section">
@@ -53,13 +57,15 @@ export const MOCK_PAGE_HTML = `<!doctype html>
 <section id="switches-section" hidden>
 <h2>Latency and faults per operation</h2>
 <p class="muted" id="switch-help"></p>
-<table id="switches"><thead><tr><th>operation</th><th>latency (ms, 100-800 or a profile)</th><th>fault</th></tr></thead><tbody></tbody></table>
+<table id="switches"><thead><tr><th>operation</th><th>latency (ms, 100-800 or a \
+profile)</th><th>fault</th></tr></thead><tbody></tbody></table>
 </section>
 
 <section id="violations-section" hidden>
 <h2>Contract violations by operation</h2>
 <div class="bar"><button id="clear-violations">Clear</button><span id="violation-summary" class="muted"></span></div>
-<table id="violations"><thead><tr><th>operation</th><th>where / code</th><th>count</th></tr></thead><tbody></tbody></table>
+<table id="violations"><thead><tr><th>operation</th><th>where / \
+code</th><th>count</th></tr></thead><tbody></tbody></table>
 </section>
 
 <script>
@@ -69,14 +75,16 @@ export const MOCK_PAGE_HTML = `<!doctype html>
   const el = (tag, props, ...children) => {
     const node = document.createElement(tag);
     Object.assign(node, props || {});
-    for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(child === undefined || child === null ? '' : String(child)));
+    for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(child === \
+undefined || child === null ? '' : String(child)));
     return node;
   };
   async function api(method, path, body) {
     const headers = {};
     if (token) headers.authorization = 'Bearer ' + token;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : \
+JSON.stringify(body), cache: 'no-store' });
     const text = await response.text();
     let value = null;
     try { value = text ? JSON.parse(text) : null; } catch { value = { message: text }; }
@@ -96,14 +104,17 @@ export const MOCK_PAGE_HTML = `<!doctype html>
   function reason(entry) {
     const cell = el('td');
     if (entry.fault) {
-      cell.append(el('div', { className: 'why' }, 'Fault: ' + (entry.fault.kind === 'status' ? 'status ' + entry.status : entry.fault.kind)), el('div', { className: 'muted' }, 'asked by ' + entry.fault.by));
+      cell.append(el('div', { className: 'why' }, 'Fault: ' + (entry.fault.kind === 'status' ? 'status ' + \
+entry.status : entry.fault.kind)), el('div', { className: 'muted' }, 'asked by ' + entry.fault.by));
       return cell;
     }
     if (entry.refusal) cell.append(el('div', { className: 'why' }, CHECKS[entry.refusal.check] || entry.refusal.check));
-    for (const v of entry.violations || []) cell.append(el('div', {}, el('span', { className: 'why' }, v.where + ' ' + v.code), v.pointer ? ' at ' : '', v.pointer ? el('code', {}, v.pointer) : '', ': ' + v.message));
+    for (const v of entry.violations || []) cell.append(el('div', {}, el('span', { className: 'why' }, v.where + ' \
+' + v.code), v.pointer ? ' at ' : '', v.pointer ? el('code', {}, v.pointer) : '', ': ' + v.message));
     if (!entry.violations) for (const problem of entry.problems || []) cell.append(el('div', {}, problem));
     const pointers = entry.refusal ? entry.refusal.pointers.filter((p) => p !== undefined) : [];
-    if (pointers.length > 0) cell.append(el('div', { className: 'muted' }, 'at ', ...pointers.flatMap((p, i) => [i ? ', ' : '', el('code', {}, p === '' ? '(the whole body)' : p)])));
+    if (pointers.length > 0) cell.append(el('div', { className: 'muted' }, 'at ', ...pointers.flatMap((p, i) => [i \
+? ', ' : '', el('code', {}, p === '' ? '(the whole body)' : p)])));
     return cell;
   }
   async function loadRequests() {
@@ -141,19 +152,23 @@ export const MOCK_PAGE_HTML = `<!doctype html>
       seedButton.dataset.name = name;
       seedButton.onclick = async () => {
         let items;
-        try { items = JSON.parse(seedText.value); } catch (error) { return say('The seed for ' + name + ' is not JSON: ' + error.message, true); }
+        try { items = JSON.parse(seedText.value); } catch (error) { return say('The seed for ' + name + ' is not \
+JSON: ' + error.message, true); }
         const answer = await api('POST', '/__mock/state', { [name]: items });
-        if (answer.status === 201) { say('Seeded ' + name + '.'); seedText.value = '[]'; } else say('Not seeded: ' + (answer.value && answer.value.message), true);
+        if (answer.status === 201) { say('Seeded ' + name + '.'); seedText.value = '[]'; } else say('Not seeded: ' \
++ (answer.value && answer.value.message), true);
         await loadState();
       };
-      const details = el('details', {}, el('summary', {}, el('span', { className: 'mono' }, name), ' ', el('span', { className: 'muted count' }, records.length + ' record' + (records.length === 1 ? '' : 's'))),
+      const details = el('details', {}, el('summary', {}, el('span', { className: 'mono' }, name), ' ', el('span', \
+{ className: 'muted count' }, records.length + ' record' + (records.length === 1 ? '' : 's'))),
         el('pre', {}, JSON.stringify(records, null, 2)), seedText, seedButton);
       details.dataset.name = name;
       details.className = 'collection';
       details.open = open.has(name);
       return details;
     }));
-    if (names.length === 0) box.append(el('p', { className: 'muted' }, 'No collections: the document declares no create operation.'));
+    if (names.length === 0) box.append(el('p', { className: 'muted' }, 'No collections: the document declares no \
+create operation.'));
   }
 
   async function loadSwitches() {
@@ -161,11 +176,15 @@ export const MOCK_PAGE_HTML = `<!doctype html>
     if (status !== 200) return;
     collections = value.collections || [];
     $('switches-section').hidden = false;
-    $('switch-help').textContent = 'A switch takes effect with the next request. Empty latency: the operation\\'s x-plantstore-latency, else --latency (' + (value.latency || 'none') + '). --fault-rate ' + value.faultRate + ', --seed ' + value.seed + '. Profiles: ' + Object.entries(value.profiles).map(([n, [a, b]]) => n + ' ' + a + '-' + b + ' ms').join(', ') + '.';
+    $('switch-help').textContent = \
+'A switch takes effect with the next request. Empty latency: the operation\\'s x-plantstore-latency, else --latency (' \
++ (value.latency || 'none') + '). --fault-rate ' + value.faultRate + ', --seed ' + value.seed + '. Profiles: ' \
++ Object.entries(value.profiles).map(([n, [a, b]]) => n + ' ' + a + '-' + b + ' ms').join(', ') + '.';
     const body = $('switches').tBodies[0];
     if (document.activeElement && body.contains(document.activeElement)) return; // not while someone types
     body.replaceChildren(...value.operations.map((op) => {
-      const latency = el('input', { className: 'latency', value: op.switch.latency || '', placeholder: op.documentLatency || value.latency || 'none' });
+      const latency = el('input', { className: 'latency', value: op.switch.latency || '', placeholder: \
+op.documentLatency || value.latency || 'none' });
       latency.setAttribute('aria-label', 'latency of ' + op.operation);
       const fault = el('select', {}, el('option', { value: '' }, 'none'),
         ...Object.keys(value.faults).map((kind) => el('option', { value: kind, title: value.faults[kind] }, kind)),
@@ -173,13 +192,16 @@ export const MOCK_PAGE_HTML = `<!doctype html>
       fault.value = op.switch.fault === null ? '' : String(op.switch.fault);
       fault.setAttribute('aria-label', 'fault of ' + op.operation);
       const set = async () => {
-        const answer = await api('PUT', '/__mock/switches', { [op.operation]: { latency: latency.value.trim(), fault: fault.value } });
-        if (answer.status === 200) say(op.operation + ': latency ' + (latency.value.trim() || 'as before') + ', fault ' + (fault.value || 'none') + ', from the next request on.');
+        const answer = await api('PUT', '/__mock/switches', { [op.operation]: { latency: latency.value.trim(), \
+fault: fault.value } });
+        if (answer.status === 200) say(op.operation + ': latency ' + (latency.value.trim() || 'as before') + ', \
+fault ' + (fault.value || 'none') + ', from the next request on.');
         else say(answer.value && answer.value.message, true);
       };
       latency.onchange = set;
       fault.onchange = set;
-      const row = el('tr', {}, el('td', { className: 'mono' }, op.operation, el('div', { className: 'muted' }, op.id)), el('td', {}, latency), el('td', {}, fault));
+      const row = el('tr', {}, el('td', { className: 'mono' }, op.operation, el('div', { className: 'muted' }, \
+op.id)), el('td', {}, latency), el('td', {}, fault));
       row.dataset.operation = op.operation;
       return row;
     }));
@@ -189,9 +211,11 @@ export const MOCK_PAGE_HTML = `<!doctype html>
     const { status, value } = await api('GET', '/__mock/violations');
     if (status !== 200) return;
     $('violations-section').hidden = false;
-    $('violation-summary').textContent = value.exchangesWithViolations + ' of ' + value.exchanges + ' exchanges broke the contract (' + value.total + ' violations)';
+    $('violation-summary').textContent = value.exchangesWithViolations + ' of ' + value.exchanges + ' exchanges \
+broke the contract (' + value.total + ' violations)';
     $('violations').tBodies[0].replaceChildren(...Object.entries(value.byOperation).flatMap(([operation, codes]) =>
-      Object.entries(codes).map(([code, count]) => el('tr', {}, el('td', { className: 'mono' }, operation), el('td', { className: 'mono' }, code), el('td', {}, count)))));
+      Object.entries(codes).map(([code, count]) => el('tr', {}, el('td', { className: 'mono' }, operation), \
+el('td', { className: 'mono' }, code), el('td', {}, count)))));
   }
 
   async function refresh() {
@@ -206,7 +230,8 @@ export const MOCK_PAGE_HTML = `<!doctype html>
   $('refresh').onclick = refresh;
   $('reset-state').onclick = async () => {
     const answer = await api('DELETE', '/__mock/state');
-    say(answer.status === 204 ? 'State reset: every stored record removed.' : 'Not reset: ' + (answer.value && answer.value.message), answer.status !== 204);
+    say(answer.status === 204 ? 'State reset: every stored record removed.' : 'Not reset: ' + (answer.value && \
+answer.value.message), answer.status !== 204);
     await loadState();
   };
   $('clear-requests').onclick = async () => { await api('DELETE', '/__mock/requests'); await loadRequests(); };
@@ -235,16 +260,20 @@ export const TOKEN_PAGE_HTML = `<!doctype html>
 <style>body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; } #error { color: #cf222e; }</style></head>
 <body>
 <h1>plantstore mock</h1>
-<p>This mock's admin page needs its admin token (the <code>--admin-token</code> or <code>PLANTSTORE_ADMIN_TOKEN</code> it was started with).
+<p>This mock's admin page needs its admin token (the <code>--admin-token</code> or \
+<code>PLANTSTORE_ADMIN_TOKEN</code> it was started with).
 It stays in this tab only (sessionStorage).</p>
-<form id="form"><label>Admin token <input type="password" id="token" autocomplete="off" required></label> <button>Open</button></form>
+<form id="form"><label>Admin token <input type="password" id="token" autocomplete="off" required></label> \
+<button>Open</button></form>
 <p id="error" role="alert"></p>
 <script>
 document.getElementById('form').onsubmit = async (event) => {
   event.preventDefault();
   const token = document.getElementById('token').value.trim();
-  const response = await fetch(location.pathname, { headers: { accept: 'text/html', authorization: 'Bearer ' + token }, cache: 'no-store' });
-  if (response.status !== 200) { document.getElementById('error').textContent = 'Not accepted (' + response.status + ').'; return; }
+  const response = await fetch(location.pathname, { headers: { accept: 'text/html', authorization: 'Bearer ' + \
+token }, cache: 'no-store' });
+  if (response.status !== 200) { document.getElementById('error').textContent = 'Not accepted (' + response.status \
++ ').'; return; }
   sessionStorage.setItem('plantstore-admin-token', token);
   const html = await response.text();
   document.open(); document.write(html); document.close();

@@ -7,10 +7,12 @@ import { collectionMatcher, keyString, requestContent, type ResourceBinding } fr
 import { StateFullError, storedRecord, type StateStore, type StoredRecord } from '../../state/store.ts';
 import { listTenants, scopedStore, tenantPrefix } from '../../state/scoped-store.ts';
 import { optimisticView, settled } from '../../state/optimistic-view.ts';
-import type { Eventually } from '../answer/answers.ts';
 import { formatIssues, type Validators } from '../../validation/validator.ts';
 import type { StateHooks } from '../answer/state-actions.ts';
 import { IDEMPOTENCY_COLLECTION } from '../idempotency.ts';
+
+/** A value now (memory), or later (a store across a socket). */
+type Eventually<T> = T | Promise<T>;
 
 /** A seed's reply: what it stored, or why it stored nothing. */
 export type SeedResult =
@@ -123,7 +125,8 @@ async function seed(input: unknown, setup: EngineStateSetup, store: StateStore):
     const create = creates.get(collection);
     if (!create)
       return bad(
-        `no collection ${collection}; collections: ${[...new Set(createList.map(([, binding]) => binding.collection))].join(', ') || '(none)'}`,
+        `no collection ${collection}; collections: ` +
+          `${[...new Set(createList.map(([, binding]) => binding.collection))].join(', ') || '(none)'}`,
       );
     if (!Array.isArray(items)) return bad(`${collection}: expected an array of items`);
     const [operation, binding] = create;

@@ -31,8 +31,10 @@ export function absentItemWarnings(bindings: Map<Operation, ResourceBinding>, mo
   for (const [operation, binding] of bindings) {
     if (!ITEM_ROLES.has(binding.role) || absentAnswer(operation, mode) === '404') continue;
     warnings.push(
-      `${operation.id} (${operation.method} ${operation.path}) declares no 404: ${withArticle(binding.noun)} that is not stored gets its lowest 2xx from the document ` +
-        `(its example, else a generated body), as Prism answers; declare a 404 there, or ask for an undeclared 404 (--absent-items 404; absentItems: '404' in the library and the MSW handlers)`,
+      `${operation.id} (${operation.method} ${operation.path}) declares no 404: ${withArticle(binding.noun)} that ` +
+        `is not stored gets its lowest 2xx from the document ` +
+        `(its example, else a generated body), as Prism answers; declare a 404 there, or ask for an undeclared 404 ` +
+        `(--absent-items 404; absentItems: '404' in the library and the MSW handlers)`,
     );
   }
   return warnings;

@@ -1,8 +1,11 @@
-// Where every answer of the mock is decided: what an admitted request gets (`decide`) and what a
-// refused one gets (`error`). One place, so that a reader finds why any request got its status and
-// body one hop from the engine's respond(), and so that answers, forced answers, refusals and
-// webhook announcements cannot drift apart (one error shape, one negotiation, one check of every
-// body against its schema). The rules live in their own modules, each one call from here.
+// Where every answer of the mock is decided: what an admitted request gets (`decision`, then
+// `write`) and what a refused one gets (`error`). One place, so that a reader finds why any request
+// got its status and body one hop from the engine's handle(), and so that answers, forced answers,
+// refusals and webhook announcements cannot drift apart (one error shape, one negotiation, one
+// check of every body against its schema). The rules live in their own modules, each one call from
+// here. Deciding and writing are synchronous; what must wait (the generator's first load, Prism's
+// forced choice, a durable write, a refit) is a step of its own, which the engine awaits only
+// when it returns a promise.
 import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { LoadedSpec } from '../../document/loaded-spec.ts';
@@ -15,10 +18,11 @@ import type { HttpRequest } from '../../http/types.ts';
 import { absentAnswer, absentItemWarnings } from './absent-items.ts';
 import { createDeclaredAnswers, INVALID } from './declared-answers.ts';
 import { documentAnswer } from './document-answer.ts';
-import { generateBody } from './dynamic-body.ts';
+import { generateBody, generateBodyLoaded } from './dynamic-body.ts';
 import { createErrorBodies } from './error-bodies.ts';
 import { createFieldMaker } from './field-maker.ts';
-import { createForcedResponder, type Preferences } from './forced-response.ts';
+import { createForcedResponder, type ForcedChoice, type Preferences } from './forced-response.ts';
+import { GeneratorLoading } from './generator-loading.ts';
 import { keepFitting } from './keep-fitting.ts';
 import type { MockOptions } from '../options.ts';
 import type { BodyResult } from '../request/request-body.ts';
@@ -50,12 +54,10 @@ export type Decision =
       headers?: Record<string, string>;
     }
   | { kind: 'not-acceptable'; request: HttpRequest; operation: Operation; declared: string[] }
-  | { kind: 'forced'; request: HttpRequest; operation: Operation; preferences: Preferences }
+  /** (`choice`: what Prism chose, filled in by `prepare` before the decision is written.) */
+  | { kind: 'forced'; request: HttpRequest; operation: Operation; preferences: Preferences; choice?: ForcedChoice }
   | { kind: 'state'; context: StateContext; result: StateResult }
   | { kind: 'document'; request: HttpRequest; operation: Operation };
-
-/** A value now, or later: the common request is answered synchronously, like a hand-written server. */
-export type Eventually<T> = T | Promise<T>;
 
 /** A request the engine admitted: the operation it routes to, and its parameters and body, read and checked. */
 export interface Admitted {
@@ -66,19 +68,46 @@ export interface Admitted {
   body: Extract<BodyResult, { ok: true }>;
 }
 
+/**
+ * The steps of an answer, in the order the engine takes them. Each one that may wait returns a
+ * promise only when it does (as a store's flush does); the others are synchronous.
+ */
 export interface Answers {
   /**
-   * The answer to an admitted request: a 406, a forced answer, the REST state action, or the
-   * document's own answer. `changed` holds the record a change touched, for the engine to announce.
+   * Loads what deciding needs first: the generator of the server-made fields a create or replace
+   * fills (the first time only). Undefined when nothing is missing.
    */
-  decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateReply>;
-  /** The decision alone, as data (a state action is applied: what it did is part of the decision). */
-  decision(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<Decision>;
-  /** A decision written as its answer, a misfit refitted (decide is decision, then reply). */
-  reply(request: HttpRequest, decision: Decision): Eventually<StateReply>;
-  /** A decision written as an answer (a refusal built as data is written here too). */
-  write(decision: Decision): Eventually<StateReply>;
-  /** An error answer in the document's error shape (every refusal and failure of the API): a `refuse` decision, written. */
+  ready(admitted: Admitted, preferences: Preferences | undefined): Promise<void> | undefined;
+  /**
+   * What the request gets, as data: a 406, a forced answer, the REST state action (applied: what it
+   * did is part of the decision), or the document's own answer.
+   */
+  decision(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Decision;
+  /** Resolves once the state the decision changed is durable (a state file); undefined when nothing waits. */
+  durable(decision: Decision, store: StateStore): Promise<void> | undefined;
+  /** The decision with what writing it needs from elsewhere (Prism's forced choice); undefined when nothing. */
+  prepare(decision: Decision): Promise<Decision> | undefined;
+  /**
+   * A decision written as an answer (a refusal built as data is written here too). `changed` holds
+   * the record a change touched, for the engine to announce. Throws GeneratorLoading when the answer
+   * needs a generated body before the generator is loaded: wait, and write again.
+   */
+  write(decision: Decision): StateReply;
+  /** A written answer whose body does not fit its schema (`misfit`), generated anew. */
+  refit(request: HttpRequest, reply: StateReply): Promise<StateReply>;
+  /**
+   * Every step above in turn, awaited: the answer to an admitted request, for a caller without the
+   * engine and its fast path (a test).
+   */
+  decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Promise<StateReply>;
+  /**
+   * A decision prepared, written and refitted, awaited (decide is ready, decision, durable, then
+   * reply): a shared store's decision is written so (decision-steps.ts).
+   */
+  reply(request: HttpRequest, decision: Decision): Promise<StateReply>;
+  /**
+   * An error answer in the document's error shape (every refusal and failure of the API): a `refuse` decision, written.
+   */
   error(
     request: HttpRequest,
     operation: Operation | undefined,
@@ -110,7 +139,9 @@ export interface AnswersSetup {
 
 /**
  * Builds the answers of one engine, once, before the first request.
- * @example const answers = createAnswers(setup); answers.decide(admitted, store, readPreferences(admitted.request));
+ * @example
+ * const answers = createAnswers(setup);
+ * await answers.decide(admitted, store, readPreferences(admitted.request));
  */
 export function createAnswers(setup: AnswersSetup): Answers {
   const { spec, validators, logger, options, operations, bindings } = setup;
@@ -143,18 +174,45 @@ export function createAnswers(setup: AnswersSetup): Answers {
     tombstones: createTombstones(),
   };
 
-  function decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined): Eventually<StateReply> {
+  async function decide(admitted: Admitted, store: StateStore, preferences: Preferences | undefined) {
+    await ready(admitted, preferences);
     const decision = decideAs(admitted, store, preferences);
-    return decision instanceof Promise
-      ? decision.then((done) => replyTo(admitted.request, done))
-      : replyTo(admitted.request, decision);
+    await durable(decision, store);
+    return replyTo(admitted.request, decision);
   }
 
-  function replyTo(request: HttpRequest, decision: Decision): Eventually<StateReply> {
-    const reply = write(decision);
+  async function replyTo(request: HttpRequest, decision: Decision): Promise<StateReply> {
+    const prepared = (await prepare(decision)) ?? decision;
+    let reply: StateReply | undefined;
+    while (reply === undefined) {
+      try {
+        reply = write(prepared);
+      } catch (error) {
+        if (!(error instanceof GeneratorLoading)) throw error;
+        await error.loaded;
+      }
+    }
     // A body that does not fit its schema is never sent: it is generated anew (refit).
-    if (reply instanceof Promise) return reply.then((done) => (done.misfit ? refit(request, done) : done));
     return reply.misfit ? refit(request, reply) : reply;
+  }
+
+  function ready({ request, operation }: Admitted, preferences: Preferences | undefined) {
+    // Only a state action fills server fields: a forced answer or a 406 loads nothing (as decideAs decides).
+    const fields = hooks.serverFields.get(operation);
+    if (fields === undefined || preferences || !bindings.has(operation) || notAcceptable(request, operation))
+      return undefined;
+    return hooks.fields.ready(fields);
+  }
+
+  function durable(decision: Decision, store: StateStore) {
+    if (decision.kind !== 'state') return undefined;
+    const { kind } = decision.result;
+    return kind === 'created' || kind === 'replaced' || kind === 'removed' ? store.flush() : undefined;
+  }
+
+  function prepare(decision: Decision): Promise<Decision> | undefined {
+    if (decision.kind !== 'forced' || decision.preferences.badCode !== undefined || decision.choice) return undefined;
+    return forcedResponder(decision.operation, decision.preferences).then((choice) => ({ ...decision, choice }));
   }
 
   /** What the request gets, as data: the steps of the decision, in order, each with its why. */
@@ -162,7 +220,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
     { request, operation, params, query, body }: Admitted,
     store: StateStore,
     preferences: Preferences | undefined,
-  ): Eventually<Decision> {
+  ): Decision {
     // Content negotiation before any change: a client that accepts none of the declared types gets 406 and changes
     // nothing.
     const declared = notAcceptable(request, operation);
@@ -183,16 +241,14 @@ export function createAnswers(setup: AnswersSetup): Answers {
         params,
         query,
       };
-      const result = applyState(store, context, hooks);
-      if (result instanceof Promise) return result.then((done): Decision => ({ kind: 'state', context, result: done }));
-      return { kind: 'state', context, result };
+      return { kind: 'state', context, result: applyState(store, context, hooks) };
     }
     // No state convention fits: answer as Prism would, with the first example or a generated body.
     return { kind: 'document', request, operation };
   }
 
   /** A decision written as an answer. */
-  function write(decision: Decision): Eventually<StateReply> {
+  function write(decision: Decision): StateReply {
     switch (decision.kind) {
       case 'refuse':
         return fail(decision.request, decision.operation, decision.status, decision.message, decision.headers);
@@ -201,10 +257,11 @@ export function createAnswers(setup: AnswersSetup): Answers {
           decision.request,
           decision.operation,
           406,
-          `Accept "${decision.request.headers.accept}" allows none of the media types ${decision.operation.id} answers with: ${decision.declared.join(', ')}`,
+          `Accept "${decision.request.headers.accept}" allows none of the media types ${decision.operation.id} ` +
+            `answers with: ${decision.declared.join(', ')}`,
         );
       case 'forced':
-        return forced(decision.request, decision.operation, decision.preferences);
+        return forced(decision.request, decision.operation, decision.preferences, decision.choice);
       case 'state':
         return fromState(decision.context, decision.result);
       case 'document':
@@ -225,19 +282,16 @@ export function createAnswers(setup: AnswersSetup): Answers {
   }
 
   /** What happened to state, as an answer: the one place a state change gets its status. */
-  function fromState(context: StateContext, result: StateResult): Eventually<StateReply> {
+  function fromState(context: StateContext, result: StateResult): StateReply {
     const { request, operation, binding } = context;
     const success = successStatus(operation);
     switch (result.kind) {
       case 'created': {
-        const done = (reply: StateReply) => {
-          reply.changed = result.record;
-          if (binding.resource.location && reply.response.status < 300)
-            reply.response = withHeader(reply.response, 'location', itemLocation(binding, context.params, result.key));
-          return reply;
-        };
         const reply = itemReply(context, success, result.record, result.plain);
-        return reply instanceof Promise ? reply.then(done) : done(reply);
+        reply.changed = result.record;
+        if (binding.resource.location && reply.response.status < 300)
+          reply.response = withHeader(reply.response, 'location', itemLocation(binding, context.params, result.key));
+        return reply;
       }
       case 'exists':
         return responder.fail(
@@ -261,10 +315,10 @@ export function createAnswers(setup: AnswersSetup): Answers {
         return documentReply(request, operation);
       case 'replaced':
       case 'removed': {
-        const done = (reply: StateReply) => ({ ...reply, changed: result.record });
-        if (noContent(operation, success)) return done(responder.json(request, operation, success, undefined));
-        const reply = itemReply(context, success, result.record);
-        return reply instanceof Promise ? reply.then(done) : done(reply);
+        const reply = noContent(operation, success)
+          ? responder.json(request, operation, success, undefined)
+          : itemReply(context, success, result.record);
+        return { ...reply, changed: result.record };
       }
     }
   }
@@ -272,22 +326,21 @@ export function createAnswers(setup: AnswersSetup): Answers {
   // A wrapped list (`{data: [...], has_more}`) or item (`{data: {...}}`): the document's own
   // envelope (its example, else one generated once per operation) with the stored page, or the
   // stored item, laid over it, and the page fields saying the truth.
-  const envelopeBases = new Map<Operation, Eventually<Record<string, JsonValue>>>();
+  const envelopeBases = new Map<Operation, Record<string, JsonValue>>();
   function withEnvelope(
     operation: Operation,
     success: number,
     fill: (base: Record<string, JsonValue>) => StateReply,
-  ): Eventually<StateReply> {
+  ): StateReply {
     let base = envelopeBases.get(operation);
     if (base === undefined) {
       base = envelopeBase(operation, success);
       envelopeBases.set(operation, base);
-      if (base instanceof Promise) base.then((value) => envelopeBases.set(operation, value));
     }
-    return base instanceof Promise ? base.then(fill) : fill(base);
+    return fill(base);
   }
 
-  function listAnswer(context: StateContext, page: ListPage, success: number): Eventually<StateReply> {
+  function listAnswer(context: StateContext, page: ListPage, success: number): StateReply {
     const { request, operation, binding } = context;
     const envelope = binding.resource.listEnvelope;
     if (envelope === undefined) return responder.json(request, operation, success, page.records);
@@ -302,12 +355,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
   }
 
   /** One stored item as the answer: itself, or inside the field the operation's answer wraps it in. */
-  function itemReply(
-    context: StateContext,
-    success: number,
-    record: StoredRecord,
-    plain?: boolean,
-  ): Eventually<StateReply> {
+  function itemReply(context: StateContext, success: number, record: StoredRecord, plain?: boolean): StateReply {
     const { request, operation, binding } = context;
     const field = binding.answerEnvelope;
     if (field === undefined) return responder.json(request, operation, success, record, plain);
@@ -316,16 +364,21 @@ export function createAnswers(setup: AnswersSetup): Answers {
     );
   }
 
-  function envelopeBase(operation: Operation, success: number): Eventually<Record<string, JsonValue>> {
+  function envelopeBase(operation: Operation, success: number): Record<string, JsonValue> {
     const content = jsonContent(operation.responses.find((r) => r.status === String(success))?.contents ?? []);
     if (!content?.schema) return {};
     const example = exampleOf(content, undefined)?.value;
     if (isObject(example) && declared.exampleFits(content.schemaPointer, example))
       return example as Record<string, JsonValue>;
-    return generateBody(spec, validators, content.schemaPointer, options.seed, 0).then(
-      (value) => (isObject(value) ? (value as Record<string, JsonValue>) : {}),
-      () => ({}),
-    );
+    let value: JsonValue;
+    try {
+      value = generateBodyLoaded(spec, validators, content.schemaPointer, options.seed, () => 0);
+    } catch (error) {
+      // (GeneratorLoading goes up, before anything is kept: the answer is written again once it is loaded.)
+      if (error instanceof GeneratorLoading) throw error;
+      return {};
+    }
+    return isObject(value) ? (value as Record<string, JsonValue>) : {};
   }
 
   // No stored item matched. A declared (or asked-for) 404 answers it; an item this mock deleted
@@ -337,7 +390,7 @@ export function createAnswers(setup: AnswersSetup): Answers {
     binding: ResourceBinding,
     key: string,
     deleted: boolean,
-  ): Eventually<StateReply> {
+  ): StateReply {
     const message = binding.singleton
       ? `no ${binding.noun} at ${request.path}`
       : `no ${binding.noun} with ${binding.keyField ?? 'key'} ${key}`;
@@ -345,18 +398,17 @@ export function createAnswers(setup: AnswersSetup): Answers {
     if (deleted) {
       const why = `${message}: it was deleted; ${operation.id} declares no 404, and a deleted item is never answered`;
       // (--declared-only answers a declared 4xx instead, which needs no warning.)
-      const warning = `299 plantstore "undeclared 404: ${operation.id} declares none, and the ${binding.noun} was deleted"`;
+      const warning =
+        `299 plantstore "undeclared 404: ${operation.id} declares none, ` + `and the ${binding.noun} was deleted"`;
       return responder.fail(request, operation, 404, why, options.declaredOnly ? undefined : { warning });
     }
     const note = `${message} is stored; answered from the document, which declares no 404 for ${operation.id}`;
-    return Promise.resolve(documentReply(request, operation)).then((reply) => ({
-      ...reply,
-      problems: [...(reply.problems ?? []), note],
-    }));
+    const reply = documentReply(request, operation);
+    return { ...reply, problems: [...(reply.problems ?? []), note] };
   }
 
   // No convention, no Prefer: the document's own answer (its lowest 2xx), in the negotiated media type.
-  function documentReply(request: HttpRequest, operation: Operation): Eventually<Reply> {
+  function documentReply(request: HttpRequest, operation: Operation): Reply {
     const { status } = documentAnswer(operation);
     if (status < 200) return cannotSwitch(request, operation, status);
     return declared.answer(responder, request, operation, status, { dynamic: false });
@@ -369,19 +421,26 @@ export function createAnswers(setup: AnswersSetup): Answers {
       request,
       operation,
       501,
-      `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); the mock answers HTTP only`,
+      `${operation.id} answers ${status} (a switch to another protocol, such as a WebSocket); ` +
+        'the mock answers HTTP only',
     );
   }
 
-  async function forced(request: HttpRequest, operation: Operation, preferences: Preferences): Promise<Reply> {
+  function forced(
+    request: HttpRequest,
+    operation: Operation,
+    preferences: Preferences,
+    choice: ForcedChoice | undefined,
+  ): Reply {
     if (preferences.badCode !== undefined)
       return responder.fail(
         request,
         operation,
         preferDeclared(operation, INVALID),
-        `cannot force that response: ${preferences.forcedBy} is not an HTTP status (three digits from 100 to 599, e.g. code=404)`,
+        `cannot force that response: ${preferences.forcedBy} is not an HTTP status ` +
+          '(three digits from 100 to 599, e.g. code=404)',
       );
-    const choice = await forcedResponder(operation, preferences);
+    if (choice === undefined) throw new Error(`plantstore bug: a forced answer of ${operation.id} written unprepared`);
     if (!choice.ok)
       return responder.fail(
         request,
@@ -417,13 +476,17 @@ export function createAnswers(setup: AnswersSetup): Answers {
   }
 
   return {
-    decide,
+    ready,
     decision: decideAs,
-    reply: replyTo,
+    durable,
+    prepare,
     write,
+    refit,
+    decide,
+    reply: replyTo,
     // Every refusal is a decision too, written by the same step as the others.
     error: (request, operation, status, message, headers) =>
-      write({ kind: 'refuse', request, operation, status, message, headers }) as Reply,
+      write({ kind: 'refuse', request, operation, status, message, headers }),
     errorBody: (status, message) =>
       stringifyJson(errorBodies(undefined, status, message).body ?? { error: status, message }),
     errorType(status) {

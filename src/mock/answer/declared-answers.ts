@@ -8,7 +8,7 @@ import { PlantstoreError } from '../../errors.ts';
 import type { LoadedSpec } from '../../document/loaded-spec.ts';
 import { preferDeclared, type MediaContent, type Operation } from '../../document/operations.ts';
 import type { Validators } from '../../validation/validator.ts';
-import { generateBody, generateBodyNow } from './dynamic-body.ts';
+import { generateBodyLoaded, generateBodyNow } from './dynamic-body.ts';
 import { exampleOf, type Preferences } from './forced-response.ts';
 import type { HttpRequest } from '../../http/types.ts';
 import { wantsOwnBytes } from './media-bodies.ts';
@@ -29,7 +29,7 @@ export interface DeclaredAnswers {
     operation: Operation,
     status: number,
     preferences: Preferences,
-  ): Reply | Promise<Reply>;
+  ): Reply;
 }
 
 /** Builds the document answers of one engine. */
@@ -69,7 +69,8 @@ export function createDeclaredAnswers(
         request,
         operation,
         406,
-        `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ${chosen.declared.join(', ')}`,
+        `Accept "${request.headers.accept}" allows none of the media types of the ${status} answer: ` +
+          `${chosen.declared.join(', ')}`,
       );
     if (chosen.kind === 'none') return responder.json(request, operation, status, undefined);
     const { content, mediaType } = chosen;
@@ -79,7 +80,8 @@ export function createDeclaredAnswers(
         request,
         operation,
         preferDeclared(operation, INVALID),
-        `cannot force that response: the ${status} ${mediaType} answer has no example "${preferences.exampleKey}" (its examples: ${[...content.examples.keys()].join(', ') || 'none'})`,
+        `cannot force that response: the ${status} ${mediaType} answer has no example "${preferences.exampleKey}" ` +
+          `(its examples: ${[...content.examples.keys()].join(', ') || 'none'})`,
       );
     }
     if (
@@ -103,20 +105,22 @@ export function createDeclaredAnswers(
         mediaType,
         content,
       );
-    return generateBody(spec, validators, content.schemaPointer, options.seed, generated++).then(
-      (value) => responder.json(request, operation, status, value, undefined, mediaType),
-      (error: unknown) => {
-        // A schema json-schema-faker cannot satisfy is the document's problem, said as such: no stack trace.
-        if (!(error instanceof PlantstoreError)) throw error;
-        logger.warn(error.message);
-        return responder.fail(
-          request,
-          operation,
-          500,
-          `the mock cannot make a ${status} ${mediaType} body for ${operation.id}: ${error.message}`,
-        );
-      },
-    );
+    // (Before the generator is loaded this throws GeneratorLoading: the engine waits for it and writes again.)
+    let value: JsonValue;
+    try {
+      value = generateBodyLoaded(spec, validators, content.schemaPointer, options.seed, () => generated++);
+    } catch (error) {
+      // A schema json-schema-faker cannot satisfy is the document's problem, said as such: no stack trace.
+      if (!(error instanceof PlantstoreError)) throw error;
+      logger.warn(error.message);
+      return responder.fail(
+        request,
+        operation,
+        500,
+        `the mock cannot make a ${status} ${mediaType} body for ${operation.id}: ${error.message}`,
+      );
+    }
+    return responder.json(request, operation, status, value, undefined, mediaType);
   };
 
   return { exampleFits, errorBase, answer };

@@ -14,6 +14,16 @@ export async function generateBody(
   return generateOne(spec, schemaPointer, seed * 1_000_003 + n, validators);
 }
 
+export function generateBodyLoaded(
+  spec: LoadedSpec,
+  validators: Validators,
+  schemaPointer: string,
+  seed: number,
+  draw: () => number,
+): JsonValue {
+  return generateOne(spec, schemaPointer, seed * 1_000_003 + draw(), validators);
+}
+
 export function generateBodyNow(
   spec: LoadedSpec,
   validators: Validators,

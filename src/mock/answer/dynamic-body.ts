@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { JsonValue } from '../../json/exact-json.ts';
 import type { LoadedSpec } from '../../document/loaded-spec.ts';
 import type { Validators } from '../../validation/validator.ts';
+import { GeneratorLoading } from './generator-loading.ts';
 
 type ExampleModule = typeof import('../../example/generate-one.ts');
 // tsc rewrites the extension of an import, not of a require's string: the compiled package
@@ -20,6 +21,30 @@ export async function generateBody(
 ): Promise<JsonValue> {
   const { generateOne } = await import('../../example/generate-one.ts');
   return generateOne(spec, schemaPointer, seed * 1_000_003 + n, validators);
+}
+
+let loaded: ExampleModule | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * A generated body for a schema, now, as generateBody makes it (`draw` numbers it, called once the
+ * generator is there): when the generator is not loaded yet, throws GeneratorLoading (and starts
+ * loading it), for the engine to wait and write again.
+ */
+export function generateBodyLoaded(
+  spec: LoadedSpec,
+  validators: Validators,
+  schemaPointer: string,
+  seed: number,
+  draw: () => number,
+): JsonValue {
+  if (loaded === undefined)
+    throw new GeneratorLoading(
+      (loading ??= import('../../example/generate-one.ts').then((module) => {
+        loaded = module;
+      })),
+    );
+  return loaded.generateOne(spec, schemaPointer, seed * 1_000_003 + draw(), validators);
 }
 
 /**

@@ -13,9 +13,11 @@ export const FAULT_MEANINGS: Record<SocketFault, string> = {
   close: 'the connection is closed (FIN) before any byte of the answer: "socket hang up" / "other side closed"',
   timeout: 'no answer at all: the connection stays open until the client gives up or the mock stops',
   malformed:
-    "the document's answer (its lowest 2xx, as a forced answer: no state read or changed): status, headers, then half its body and a close, short of its Content-Length",
+    "the document's answer (its lowest 2xx, as a forced answer: no state read or changed): status, headers, then " +
+    'half its body and a close, short of its Content-Length',
   'slow-body':
-    "the document's answer (as for malformed): status and headers at once, then the body in 10 pieces 200 ms apart (2 s in all)",
+    "the document's answer (as for malformed): status and headers at once, " +
+    'then the body in 10 pieces 200 ms apart (2 s in all)',
 };
 
 /**

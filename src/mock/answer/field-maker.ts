@@ -174,7 +174,10 @@ function uuid(collectionSeed: number, n: number): string {
   let hex = '';
   for (let word = 0; word < 4; word++) hex += mixSeed(collectionSeed, n, word).toString(16).padStart(8, '0');
   const variant = ((parseInt(hex[16], 16) & 3) | 8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return (
+    `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-` +
+    `${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+  );
 }
 
 function token(collectionSeed: number, n: number, length: number): string {

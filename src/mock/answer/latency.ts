@@ -26,7 +26,9 @@ export const MAX_DELAY_MS = 120_000;
 
 export type LatencyRead = { ok: true; latency: Latency } | { ok: false; message: string };
 
-const HOW = `a delay in ms (200), a range (100-800) or a profile (${Object.keys(LATENCY_PROFILES).join(', ')}), at most ${MAX_DELAY_MS} ms`;
+const HOW =
+  `a delay in ms (200), a range (100-800) or a profile (${Object.keys(LATENCY_PROFILES).join(', ')}), at ` +
+  `most ${MAX_DELAY_MS} ms`;
 
 /** Reads `200`, `100-800`, `3g` (or a number); says what is wrong otherwise. */
 export function parseLatency(input: unknown, where: string): LatencyRead {

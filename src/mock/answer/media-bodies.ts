@@ -125,8 +125,10 @@ function toMultipart(value: unknown, mediaType: string, schema: Obj | undefined)
   while (parts.some((p) => p.text.includes(boundary))) boundary += '-x';
   let body = '';
   for (const part of parts) {
-    const disposition = `form-data; name="${escapeQuoted(part.name)}"${part.file ? `; filename="${escapeQuoted(part.name)}"` : ''}`;
-    body += `--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: ${part.type}\r\n\r\n${part.text}\r\n`;
+    const disposition =
+      `form-data; ` + `name="${escapeQuoted(part.name)}"${part.file ? `; filename="${escapeQuoted(part.name)}"` : ''}`;
+    body +=
+      `--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: ` + `${part.type}\r\n\r\n${part.text}\r\n`;
   }
   body += `--${boundary}--\r\n`;
   const essence = mediaType.split(';')[0].trim();

@@ -210,7 +210,8 @@ export function createResponder(
     const answer = errorBodies(operation, answerStatus, message, request.headers.accept);
     if (!answer.valid)
       logger.warn(
-        `the error schema of ${operation?.id ?? 'the document'} cannot be filled with a status and a message, and no valid body of it could be made; answering one that does not fit it`,
+        `the error schema of ${operation?.id ?? 'the document'} cannot be filled with a status and a message, and ` +
+          `no valid body of it could be made; answering one that does not fit it`,
       );
     if (answer.body === undefined)
       return {

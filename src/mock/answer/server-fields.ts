@@ -57,7 +57,9 @@ export function planServerFields(
       const key = name === binding.keyField;
       // A replace keeps the stored key; it never makes one.
       if (key && binding.role !== 'create') continue;
-      if (property.schema.writeOnly === true || requestRequired.has(name)) continue;
+      // A readOnly name in the request's `required` is not asked of a request (OpenAPI): the server still makes it.
+      if (property.schema.writeOnly === true || (requestRequired.has(name) && property.schema.readOnly !== true))
+        continue;
       // readOnly fields (an id, a createdAt) are the server's to fill even where not required.
       if (collected!.required.has(name) || property.schema.readOnly === true || key)
         fields.push({ name, pointer: property.pointer, schema: property.schema, key });

@@ -1,7 +1,7 @@
 // What a bound operation does to state (see resources.ts for the conventions), and what happened:
 // created, exists, full, absent, read, listed, replaced, removed. The actions never choose an
 // answer; answers.ts turns what happened into one. Each action checks and writes in one
-// synchronous step; only the durability wait comes after.
+// synchronous step; the engine waits for durability after it (answers.durable).
 import fastJsonPatch from 'fast-json-patch';
 import type { JsonValue } from '../../json/exact-json.ts';
 import { StateFullError, type StateStore, type StoredRecord } from '../../state/store.ts';
@@ -71,32 +71,22 @@ export interface StateHooks {
   tombstones: Tombstones;
 }
 
-/** Resolves once the store's writes are durable: at once for memory, after the fsync for a file. */
-function whenDurable(store: StateStore, result: StateResult): StateResult | Promise<StateResult> {
-  const pending = store.flush();
-  return pending ? pending.then(() => result) : result;
-}
-
 /** Whether a key is unused in a collection (built only where a key may be made: not per request). */
 const freeIn = (store: StateStore, collection: string) => (key: string) => store.get(collection, key) === undefined;
 
 /** How often a create tries another made key when the one it made was taken meanwhile (a shared store). */
 const MAKE_KEY_ATTEMPTS = 16;
 
-/** Applies the operation's role to the store and says what happened. */
-export function applyState(
-  store: StateStore,
-  context: StateContext,
-  hooks: StateHooks,
-  attempt = 0,
-): StateResult | Promise<StateResult> {
+/**
+ * Applies the operation's role to the store and says what happened. The generator of its
+ * server-made fields is loaded first (answers.ready), so the check for a free key and the insert
+ * stay one step.
+ */
+export function applyState(store: StateStore, context: StateContext, hooks: StateHooks, attempt = 0): StateResult {
   const { binding } = context;
   const fields = hooks.serverFields.get(context.operation);
-  if (fields !== undefined) {
-    // Loaded before anything is read, so the check for a free key and the insert stay one step.
-    const loading = hooks.fields.ready(fields);
-    if (loading) return loading.then(() => applyState(store, context, hooks, attempt));
-  }
+  if (fields !== undefined && hooks.fields.ready(fields) !== undefined)
+    throw new Error(`plantstore bug: ${context.operation.id}'s server-made fields before their generator was loaded`);
   switch (binding.role) {
     case 'create':
       return create(store, context, hooks, fields, attempt);
@@ -113,7 +103,7 @@ function create(
   hooks: StateHooks,
   fields: ServerField[] | undefined,
   attempt: number,
-): StateResult | Promise<StateResult> {
+): StateResult {
   const { binding } = context;
   const collection = collectionOf(binding, context.params);
   const { keyField } = binding;
@@ -165,35 +155,27 @@ function create(
     return applyState(store, context, hooks, attempt + 1);
   if (!inserted) return { kind: 'exists', key };
   hooks.tombstones.revive(store, collection, key);
-  // Written out rather than through whenDurable: no closure on the common path.
-  const result: StateResult = { kind: 'created', record, key, collection, text, plain };
-  const pending = store.flush();
-  return pending ? pending.then(() => result) : result;
+  return { kind: 'created', record, key, collection, text, plain };
 }
 
 /** The key a singleton's one item is stored under (resources.ts): its path names no key. */
 export const SINGLE_KEY = '-';
 
 /** A singleton's create: its one item made, or merged into the one there (a second POST updates it, as Stripe's do). */
-function putSingle(
-  store: StateStore,
-  collection: string,
-  record: StoredRecord,
-  hooks: StateHooks,
-): StateResult | Promise<StateResult> {
+function putSingle(store: StateStore, collection: string, record: StoredRecord, hooks: StateHooks): StateResult {
   const existing = store.get(collection, SINGLE_KEY);
   try {
     if (existing) {
       const merged = mergePatch(existing, record);
       store.replace(collection, SINGLE_KEY, merged);
-      return whenDurable(store, { kind: 'replaced', record: merged });
+      return { kind: 'replaced', record: merged };
     }
     store.insert(collection, SINGLE_KEY, record);
   } catch (error) {
     return full(error);
   }
   hooks.tombstones.revive(store, collection, SINGLE_KEY);
-  return whenDurable(store, { kind: 'created', record, key: SINGLE_KEY, collection });
+  return { kind: 'created', record, key: SINGLE_KEY, collection };
 }
 
 /** A numbered key no record holds yet (a seed or a client may have taken "3"). */
@@ -288,7 +270,7 @@ function itemAction(
   context: StateContext,
   hooks: StateHooks,
   fields: ServerField[] | undefined,
-): StateResult | Promise<StateResult> {
+): StateResult {
   const { binding, body } = context;
   const { keyField } = binding;
   const named = binding.singleton ? SINGLE_KEY : (context.params[binding.keyParam ?? ''] ?? '');
@@ -304,7 +286,7 @@ function itemAction(
     case 'remove':
       store.remove(collection, key);
       hooks.tombstones.add(store, collection, key);
-      return whenDurable(store, { kind: 'removed', record: existing });
+      return { kind: 'removed', record: existing };
     case 'replace':
     case 'merge': {
       const changed = changedRecord(existing, body, context.mediaType, binding);
@@ -326,7 +308,7 @@ function itemAction(
       } catch (error) {
         return full(error);
       }
-      return whenDurable(store, { kind: 'replaced', record: changed });
+      return { kind: 'replaced', record: changed };
     }
     default:
       return { kind: 'absent', key, deleted: false };
@@ -439,7 +421,9 @@ function mergePatch(target: StoredRecord, patch: StoredRecord): StoredRecord {
       !Array.isArray(out[name])
     ) {
       out[name] = mergePatch(out[name] as StoredRecord, value as StoredRecord);
-    } else Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true }); // "__proto__" stays a plain key
+    }
+    // "__proto__" stays a plain key
+    else Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -141,7 +141,9 @@ export function createUnhappyPath(
       if (!isSocketFault(kind))
         return {
           ok: false,
-          message: `${asked.fault.by}: "${asked.fault.value}" is not a fault; use one of ${SOCKET_FAULTS.join(', ')} (or Prefer: code=503 for a status)`,
+          message:
+            `${asked.fault.by}: "${asked.fault.value}" is not a fault; use one of ` +
+            `${SOCKET_FAULTS.join(', ')} (or Prefer: code=503 for a status)`,
           operation,
         };
       fault = { kind, by: asked.fault.by };
@@ -189,7 +191,10 @@ export function createUnhappyPath(
         if (Number.isInteger(asNumber) && faultStatuses(operation).includes(asNumber)) fault = asNumber;
         else if (typeof faultInput === 'string' && isSocketFault(faultInput)) fault = faultInput;
         else
-          return `fault of ${key}: ${JSON.stringify(faultInput)} is neither a fault (${SOCKET_FAULTS.join(', ')}) nor a status it declares (${faultStatuses(operation).join(', ') || 'none'})`;
+          return (
+            `fault of ${key}: ${JSON.stringify(faultInput)} is neither a fault (${SOCKET_FAULTS.join(', ')}) ` +
+            `nor a status it declares (${faultStatuses(operation).join(', ') || 'none'})`
+          );
       }
       let times: number | null = null;
       if (timesInput !== null && timesInput !== undefined && timesInput !== '') {

@@ -119,7 +119,9 @@ export async function readMultipart(
   } catch (error) {
     return {
       ok: false,
-      message: `malformed multipart/form-data body (${(error as Error).message}); each part needs a Content-Disposition with a name, between the boundary of the Content-Type`,
+      message:
+        `malformed multipart/form-data body (${(error as Error).message}); each part needs a ` +
+        `Content-Disposition with a name, between the boundary of the Content-Type`,
     };
   }
   const { properties, encoding } = shapeOf(content, document);

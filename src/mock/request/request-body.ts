@@ -68,7 +68,9 @@ export function readRequestBody(
     return {
       ok: false,
       status: 415,
-      message: `Content-Type ${contentType ? `"${contentType}"` : 'missing'}: this operation accepts ${declaredTypes(declared.contents)}`,
+      message:
+        `Content-Type ${contentType ? `"${contentType}"` : 'missing'}: this operation accepts ` +
+        `${declaredTypes(declared.contents)}`,
     };
   }
   if (charset && charset !== 'utf-8' && charset !== 'utf8') {
@@ -80,7 +82,8 @@ export function readRequestBody(
     isJsonMediaType(essence) ||
     essence === 'application/x-www-form-urlencoded' ||
     (essence.startsWith('text/') && typesOf(resolveSchema(content.schema, document)).includes('string'));
-  if (!textual) return { ok: true, value: undefined, content }; // declared, but no schema to read it by: nothing to parse
+  // Declared, but no schema to read it by: nothing to parse.
+  if (!textual) return { ok: true, value: undefined, content };
   // Invalid bytes are an error, never silently replaced (isUtf8 is a native check; toString would replace).
   if (typeof bytes !== 'string' && !isUtf8(bytes))
     return { ok: false, status: 400, message: 'the body is not valid UTF-8' };

@@ -45,7 +45,8 @@ export function hasCredentials(parts: CredentialParts): boolean {
 
 /** Adds one scheme's credentials to `parts`; returns what is missing, or undefined. */
 function present(scheme: SecurityScheme, value: string | undefined, parts: CredentialParts): string | undefined {
-  if (scheme.type === 'mutualTLS') return undefined; // the transport's business (--ca, a client certificate), not a header
+  // The transport's business (--ca, a client certificate), not a header.
+  if (scheme.type === 'mutualTLS') return undefined;
   if ((scheme.type === 'http' && scheme.scheme === 'bearer') || BEARER_LIKE.has(scheme.type)) {
     parts.headers.authorization = `Bearer ${value ?? '{{token}}'}`;
     return undefined;
@@ -66,7 +67,10 @@ function present(scheme: SecurityScheme, value: string | undefined, parts: Crede
     parts.headers.authorization = `${scheme.scheme ?? ''} ${value}`.trim();
     return undefined;
   }
-  return `security scheme ${scheme.name} (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ''}) is not one the runner can present; pass its Authorization value with --auth ${scheme.name}=VALUE`;
+  return (
+    `security scheme ${scheme.name} (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ''}) is not one ` +
+    `the runner can present; pass its Authorization value with --auth ${scheme.name}=VALUE`
+  );
 }
 
 /** RFC 7617: base64 of "user:password" in UTF-8. */
@@ -86,7 +90,8 @@ export function parseAuthFlags(flags: string[]): Record<string, string> {
         'USAGE',
         `--auth ${equals === -1 ? '(a value without "=")' : `${JSON.stringify(name)}=…`} is not NAME=VALUE`,
         [
-          'NAME is a security scheme of the document. For example: --auth apiKeyAuth=KEY, --auth basicAuth=user:password, --auth bearerAuth=TOKEN',
+          'NAME is a security scheme of the document. For example: --auth apiKeyAuth=KEY, --auth ' +
+            'basicAuth=user:password, --auth bearerAuth=TOKEN',
         ],
       );
     }
@@ -104,7 +109,8 @@ export function checkAuth(auth: Record<string, string>, schemes: Record<string, 
   const known =
     names.length === 0
       ? 'The document declares no security schemes.'
-      : `The document's security schemes: ${names.map((name) => `${name} (${describeScheme(schemes[name])})`).join(', ')}.`;
+      : `The document's security schemes: ` +
+        `${names.map((name) => `${name} (${describeScheme(schemes[name])})`).join(', ')}.`;
   for (const [name, value] of Object.entries(auth)) {
     if (!Object.hasOwn(schemes, name))
       throw new PlantstoreError('USAGE', `--auth ${name}: the document has no security scheme named '${name}'`, [

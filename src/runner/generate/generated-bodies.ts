@@ -50,7 +50,8 @@ export function planBody(operation: Operation): BodyPlanResult {
   if (json) return { ok: true, plan: { kind: 'json', content: json } };
   return {
     ok: false,
-    reason: `no generator for its request body (${contents.map((c) => c.mediaType).join(', ')}); write a fixture for it`,
+    reason:
+      `no generator for its request body (${contents.map((c) => c.mediaType).join(', ')}); ` + 'write a fixture for it',
   };
 }
 
@@ -148,7 +149,8 @@ function multipart(value: Record<string, JsonValue>, boundary: string, types: Ma
         ...(contentType ? [`Content-Type: ${contentType}`] : []),
       ];
       parts.push(
-        `--${boundary}\r\n${head.join('\r\n')}\r\n\r\n${typeof element === 'string' ? element : stringifyJson(element)}\r\n`,
+        `--${boundary}\r\n${head.join('\r\n')}\r\n\r\n` +
+          `${typeof element === 'string' ? element : stringifyJson(element)}\r\n`,
       );
     }
   }

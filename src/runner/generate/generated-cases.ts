@@ -151,7 +151,10 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   // which HTTP cases cannot check (its declared errors alone say nothing of it).
   const switches = operation.responses.filter((r) => r.status.startsWith('1'));
   if (switches.length > 0 && !operation.responses.some((r) => /^[23]/.test(r.status))) {
-    return `its success is ${switches.map((r) => r.status).join(', ')} (a switch to another protocol, such as a WebSocket), which verify does not speak`;
+    return (
+      `its success is ${switches.map((r) => r.status).join(', ')} (a switch to another protocol, such as a ` +
+      `WebSocket), which verify does not speak`
+    );
   }
   const credentials = credentialsFor(operation, auth);
   if (!credentials.ok) return credentials.reason;
@@ -162,7 +165,10 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
   const filled = (parameter: ParameterSpec) => carriesCredentials(parameter, credentials.parts);
   const first = generateParameters(operation, draw, seed, context.document, true, filled, context.validators);
   if (!first.ok) return first.reason;
-  const itemOperation = operation.parameters.some((p) => p.in === 'path');
+  // A singleton's one item (on the collection's own path: a search index, a Pages site) may not exist either.
+  const binding = context.bindings.get(operation);
+  const itemOperation =
+    operation.parameters.some((p) => p.in === 'path') || (binding?.singleton === true && binding.role !== 'create');
   const varies = (plan !== undefined && drawsFromSchema(plan)) || operation.parameters.length > 0;
   const bodies =
     plan && drawsFromSchema(plan)
@@ -282,7 +288,8 @@ function casesFor(operation: Operation, context: GenerateContext): Case[] | stri
     out.push({
       ...make(
         `invalid-${parameter.in}-${parameter.name}-${n}`,
-        `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} (${JSON.stringify(broken.value).slice(0, 40)})`,
+        `rejects the ${parameter.in} parameter "${parameter.name}" ${broken.rule} ` +
+          `(${JSON.stringify(broken.value).slice(0, 40)})`,
         request,
         { status: '4xx' },
       ),

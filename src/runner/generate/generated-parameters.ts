@@ -5,6 +5,7 @@ import { stringifyJson, type JsonValue } from '../../json/exact-json.ts';
 import { escapePointerToken, getAtPointer } from '../../document/json-pointer.ts';
 import type { Operation, ParameterSpec } from '../../document/operations.ts';
 import type { Validators } from '../../validation/validator.ts';
+import { objectShape, resolveSchema } from '../../document/schema-shape.ts';
 import { SAMPLE_UNIQUE_ID } from './generated-request-parts.ts';
 import { uniqueUuid } from './unique-values.ts';
 import { parameterFormat, serializeCookie, serializeHeader, serializePath, serializeQuery } from './parameter-style.ts';
@@ -61,8 +62,9 @@ export function generateParameters(
   const rawQuery: string[] = [];
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
+  const overlapping = withOptional ? overlappingQueryObjects(operation, document) : NONE;
   for (const [index, parameter] of operation.parameters.entries()) {
-    if (omit(parameter) || (!parameter.required && !withOptional)) continue;
+    if (omit(parameter) || (!parameter.required && !withOptional) || overlapping.has(parameter)) continue;
     if (parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue;
     const pointer = valuePointer(parameter, document);
     if (pointer === undefined) {
@@ -89,7 +91,9 @@ export function generateParameters(
     if (text === undefined)
       return {
         ok: false,
-        reason: `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent (${WHY[parameter.in]})`,
+        reason:
+          `no generated value of the ${parameter.in} parameter "${parameter.name}" could be sent ` +
+          `(${WHY[parameter.in]})`,
       };
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, text[0]);
     else if (parameter.in === 'query') rawQuery.push(...text);
@@ -105,6 +109,39 @@ export function generateParameters(
       reason: `the path parameter {${undeclared[1]}} is not declared, so no value can be generated for it`,
     };
   return { ok: true, parts: { path, rawQuery, headers } };
+}
+
+const NONE: ReadonlySet<ParameterSpec> = new Set();
+
+/**
+ * Optional query objects written exploded in form style (`MinCapacity=2&MaxCapacity=8`) whose property names another
+ * query parameter also writes (AWS RDS's ScalingConfiguration and ServerlessV2ScalingConfiguration both hold a
+ * MaxCapacity, an integer in one and a double in the other). On the wire the pairs belong to neither, so a server reads
+ * them into both: such a parameter is left out of valid requests.
+ */
+function overlappingQueryObjects(operation: Operation, document: unknown): ReadonlySet<ParameterSpec> {
+  const namesOf = new Map<ParameterSpec, string[]>();
+  for (const parameter of operation.parameters) {
+    if (parameter.in !== 'query') continue;
+    const format = parameterFormat(parameter, document);
+    const properties = format.style === 'form' && format.explode ? propertyNames(parameter, document) : undefined;
+    namesOf.set(parameter, properties ?? [parameter.name]);
+  }
+  const out = new Set<ParameterSpec>();
+  for (const [parameter, names] of namesOf) {
+    if (parameter.required || names.length === 1) continue;
+    for (const [other, otherNames] of namesOf)
+      if (other !== parameter && otherNames.some((name) => names.includes(name))) out.add(parameter);
+  }
+  return out.size === 0 ? NONE : out;
+}
+
+/** The property names of an object parameter's schema, own and through allOf; undefined for any other schema. */
+function propertyNames(parameter: ParameterSpec, document: unknown): string[] | undefined {
+  const schema = resolveSchema(getAtPointer(document, parameter.schemaPointer), document);
+  if (schema === undefined) return undefined;
+  const { properties } = objectShape(schema, document);
+  return properties.size > 1 ? [...properties.keys()] : undefined;
 }
 
 const WHY: Record<ParameterSpec['in'], string> = {

@@ -9,6 +9,9 @@ export function guarded<T>(build: () => T): T | string {
     return build();
   } catch (error) {
     if (isPlantstoreError(error)) return `cannot generate a request: ${error.message}`;
-    return `cannot generate a request: the example generator failed (${(error as Error).message ?? String(error)}); a plantstore bug, please report it`;
+    return (
+      `cannot generate a request: the example generator failed ` +
+      `(${(error as Error).message ?? String(error)}); a plantstore bug, please report it`
+    );
   }
 }

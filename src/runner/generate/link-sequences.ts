@@ -194,7 +194,9 @@ function resolved(document: unknown, value: unknown): Obj | undefined {
   return isObj(node) ? node : undefined;
 }
 
-/** An operationRef's pointer as the document's operations name theirs (`%7B` written for `{`); as written if malformed. */
+/**
+ * An operationRef's pointer as the document's operations name theirs (`%7B` written for `{`); as written if malformed.
+ */
 function safeDecode(ref: string): string {
   try {
     return decodeURI(ref);

@@ -123,8 +123,9 @@ function without(body: Record<string, JsonValue>, field: string): Record<string,
 
 /**
  * What the answer of `operation` must show of what was sent (the list's items with `items`): the fields its success
- * schema declares (as the mock cuts its answers; a free-form answer declares none), less those whose value that schema refuses (the mock answers them
- * generated, as a server that types a field otherwise would); undefined when nothing is left to compare.
+ * schema declares (as the mock cuts its answers; a free-form answer declares none), less those whose value that
+ * schema refuses (the mock answers them generated, as a server that types a field otherwise would); undefined when
+ * nothing is left to compare.
  */
 export function expectedPart(
   sent: Record<string, JsonValue>,

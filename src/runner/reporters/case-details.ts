@@ -61,7 +61,9 @@ export function findingLines(finding: Finding): DetailLine[] {
     lines.push({ kind: 'expected', text: `- expected ${label}: ${show(finding.expected, 'none')}` });
     lines.push({
       kind: 'actual',
-      text: `+ actual   ${label}: ${show(finding.actual, label.startsWith('header') ? 'none' : label === 'body' ? 'empty' : 'missing')}`,
+      text:
+        `+ actual   ${label}: ` +
+        `${show(finding.actual, label.startsWith('header') ? 'none' : label === 'body' ? 'empty' : 'missing')}`,
     });
   }
   return lines;

@@ -69,7 +69,8 @@ export function createConsoleReporter(context: ReporterContext): Reporter {
       if (context.progress && long && done < total) {
         const left = ((Date.now() - started) / done) * (total - done);
         context.write(
-          `[${done}/${total}] ${passed} passed, ${failed} failed, ${seenFaults.size} distinct fault${seenFaults.size === 1 ? '' : 's'}, about ${Math.ceil(left / 1000)} s left`,
+          `[${done}/${total}] ${passed} passed, ${failed} failed, ${seenFaults.size} distinct ` +
+            `fault${seenFaults.size === 1 ? '' : 's'}, about ${Math.ceil(left / 1000)} s left`,
         );
         progressShown = true;
       }
@@ -100,7 +101,8 @@ export function createConsoleReporter(context: ReporterContext): Reporter {
       if (report.stopped !== undefined) context.write(`Stopped early, ${report.stopped}\n`);
       if (summary.warned > 0 && !report.strict)
         context.write(
-          'Warnings are documented off-contract statuses (401, 404, 405, 415) and undeclared 4xx answers to invalid requests; --strict makes them failures.\n',
+          'Warnings are documented off-contract statuses (401, 404, 405, 415) and undeclared 4xx answers to ' +
+            'invalid requests; --strict makes them failures.\n',
         );
     },
   };
@@ -131,7 +133,8 @@ function writeFaults(
   const failures = faults.filter((fault) => fault.severity === 'failure');
   const warnings = faults.length - failures.length;
   write(
-    `\n${paint('heading', `Distinct faults: ${failures.length}`)}${warnings > 0 ? ` (and ${warnings} distinct warning${warnings === 1 ? '' : 's'})` : ''}\n`,
+    `\n${paint('heading', `Distinct faults: ${failures.length}`)}` +
+      `${warnings > 0 ? ` (and ${warnings} distinct warning${warnings === 1 ? '' : 's'})` : ''}\n`,
   );
   const byId = new Map(report.cases.map((result) => [result.id, result]));
   for (const fault of faults) {
@@ -170,7 +173,10 @@ function faultLines(fault: Fault, example: CaseResult | undefined): DetailLine[]
 
 function faultTitle(fault: Fault): string {
   if (fault.operationId === '*')
-    return `${fault.check === 'off-contract-status' ? '' : `${fault.check}  `}${fault.signature}, on ${fault.operations.length} operation${fault.operations.length === 1 ? '' : 's'}`;
+    return (
+      `${fault.check === 'off-contract-status' ? '' : `${fault.check}  `}${fault.signature}, on ` +
+      `${fault.operations.length} operation${fault.operations.length === 1 ? '' : 's'}`
+    );
   return `${fault.operationId}  ${fault.check}  ${fault.signature}`;
 }
 
@@ -179,5 +185,9 @@ function closingSummary(report: VerifyReport): string | undefined {
   if (!report.coverage || report.coverage.length === 0) return undefined;
   const faults = (report.faults ?? []).filter((fault) => fault.severity === 'failure').length;
   const totals = coverageTotals(report.coverage);
-  return `${faults} distinct fault${faults === 1 ? '' : 's'} in ${report.summary.total} cases; operations reached: ${totals.reachedOperations} of ${totals.operations} declared; declared statuses reached: ${totals.reachedStatuses} of ${totals.statuses}; ${(report.durationMs / 1000).toFixed(1)} s`;
+  return (
+    `${faults} distinct fault${faults === 1 ? '' : 's'} in ${report.summary.total} cases; operations reached: ` +
+    `${totals.reachedOperations} of ${totals.operations} declared; declared statuses reached: ` +
+    `${totals.reachedStatuses} of ${totals.statuses}; ${(report.durationMs / 1000).toFixed(1)} s`
+  );
 }

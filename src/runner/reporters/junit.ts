@@ -37,7 +37,12 @@ export function renderJunit(report: VerifyReport): string {
   for (const result of report.cases) suites.set(result.source, [...(suites.get(result.source) ?? []), result]);
   const counts = (cases: CaseResult[], notCovered = 0) => {
     const errors = cases.filter(isError).length;
-    return `tests="${cases.length + notCovered}" failures="${cases.filter((c) => c.status === 'failed').length - errors}" errors="${errors}" skipped="${cases.filter((c) => c.status === 'skipped').length + notCovered}" time="${seconds(cases.reduce((sum, c) => sum + c.durationMs, 0))}"`;
+    return (
+      `tests="${cases.length + notCovered}" ` +
+      `failures="${cases.filter((c) => c.status === 'failed').length - errors}" errors="${errors}" ` +
+      `skipped="${cases.filter((c) => c.status === 'skipped').length + notCovered}" ` +
+      `time="${seconds(cases.reduce((sum, c) => sum + c.durationMs, 0))}"`
+    );
   };
   // A fault's smallest request belongs to the case that first showed it.
   const shrunk = new Map<string, string>();
@@ -45,7 +50,8 @@ export function renderJunit(report: VerifyReport): string {
     if (fault.shrunk?.curl !== undefined) shrunk.set(fault.example.caseId, fault.shrunk.curl);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="plantstore verify ${attr(report.target)}" ${counts(report.cases, report.uncovered.length)} timestamp="${attr(report.startedAt)}">`,
+    `<testsuites name="plantstore verify ${attr(report.target)}" ${counts(report.cases, report.uncovered.length)} ` +
+      `timestamp="${attr(report.startedAt)}">`,
   ];
   for (const [source, cases] of suites) {
     out.push(`  <testsuite name="${attr(source)}" ${counts(cases)} timestamp="${attr(report.startedAt)}">`);
@@ -62,7 +68,8 @@ export function renderJunit(report: VerifyReport): string {
   }
   if (report.uncovered.length > 0) {
     out.push(
-      `  <testsuite name="not covered" tests="${report.uncovered.length}" failures="0" errors="0" skipped="${report.uncovered.length}" time="0.000" timestamp="${attr(report.startedAt)}">`,
+      `  <testsuite name="not covered" tests="${report.uncovered.length}" failures="0" errors="0" ` +
+        `skipped="${report.uncovered.length}" time="0.000" timestamp="${attr(report.startedAt)}">`,
     );
     for (const item of report.uncovered) {
       out.push(
@@ -78,7 +85,10 @@ export function renderJunit(report: VerifyReport): string {
 }
 
 function testcase(result: CaseResult, source: string, shrunk: Map<string, string>): string[] {
-  const open = `    <testcase name="${attr(result.name)}" classname="${attr(source.replace(/\.(ya?ml|json)$/i, '').replaceAll('/', '.'))}" time="${seconds(result.durationMs)}"`;
+  const open =
+    `    <testcase name="${attr(result.name)}" ` +
+    `classname="${attr(source.replace(/\.(ya?ml|json)$/i, '').replaceAll('/', '.'))}" ` +
+    `time="${seconds(result.durationMs)}"`;
   if (result.status === 'skipped')
     return [`${open}>`, `      <skipped message="${attr(result.skipReason ?? 'not run')}"/>`, '    </testcase>'];
   if (result.status === 'passed' && result.warnings === 0) return [`${open}/>`];
@@ -144,8 +154,15 @@ function seconds(ms: number): string {
 }
 
 // XML 1.0 cannot hold most control characters at all, not even escaped; they become U+FFFD.
-const NOT_XML =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML = new RegExp(
+  [
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.source,
+    // A surrogate without its other half.
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.source,
+    /(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.source,
+  ].join('|'),
+  'g',
+);
 
 function text(value: string): string {
   return value.replace(NOT_XML, '\uFFFD').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

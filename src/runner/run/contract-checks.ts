@@ -83,7 +83,9 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       ? [
           failure(
             'redirect',
-            `the server redirected with ${response.status}${response.headers.location ? ` to ${response.headers.location}` : ''}; redirects are not followed, point --target at the final address`,
+            `the server redirected with ` +
+              `${response.status}${response.headers.location ? ` to ${response.headers.location}` : ''}; redirects ` +
+              `are not followed, point --target at the final address`,
             { actual: response.status },
           ),
         ]
@@ -105,7 +107,9 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
         {
           code: 'off-contract-status',
           severity: strict ? 'failure' : 'warning',
-          message: `${status} is not declared (${where}); it is in the documented off-contract class (401, 404, 405, 415)${strict ? ' and --strict is on' : ''}`,
+          message:
+            `${status} is not declared (${where}); it is in the documented off-contract class (401, 404, ` +
+            `405, 415)${strict ? ' and --strict is on' : ''}`,
           actual: status,
         },
       ];
@@ -125,7 +129,9 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
         {
           code: 'no-declared-responses',
           severity: strict ? 'failure' : 'warning',
-          message: `${operation.id} declares no response, so ${status} cannot be judged${strict ? ' and --strict is on' : ''}`,
+          message:
+            `${operation.id} declares no response, so ${status} cannot be ` +
+            `judged${strict ? ' and --strict is on' : ''}`,
           actual: status,
         },
       ];
@@ -136,7 +142,9 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
         {
           code: 'undeclared-rejection-status',
           severity: strict ? 'failure' : 'warning',
-          message: `${status} refuses this invalid request, but ${operation.id} declares no such status (${declared})${strict ? ' and --strict is on' : ''}`,
+          message:
+            `${status} refuses this invalid request, but ${operation.id} declares no such status ` +
+            `(${declared})${strict ? ' and --strict is on' : ''}`,
           actual: status,
         },
       ];
@@ -197,7 +205,8 @@ export const CONTRACT_CHECKS: Record<string, ContractCheck> = {
       return [
         failure(
           'body-not-json',
-          `the body is not JSON (${response.json.message})${snippet(responseText(response))}; ${response.status} declares ${content.mediaType}`,
+          `the body is not JSON (${response.json.message})${snippet(responseText(response))}; ${response.status} ` +
+            `declares ${content.mediaType}`,
         ),
       ];
     const result = validators.at(content.schemaPointer)(response.json.value);

@@ -105,7 +105,11 @@ function checkListContains(
   if (list.some((element) => compareJson(item, element, 'subset').length === 0)) return [];
   // A full page may be the first of several: the item can sit on a later one.
   if (limit !== undefined && list.length >= limit) return [];
-  const size = `${pages > 1 ? `page ${pages}: ` : ''}${list.length} element${list.length === 1 ? '' : 's'}${limit === undefined ? '' : `, fewer than the limit ${limit}, so it is the ${pages > 1 ? 'last page' : 'whole list'}`}`;
+  const short =
+    limit === undefined
+      ? ''
+      : `, fewer than the limit ${limit}, so it is the ${pages > 1 ? 'last page' : 'whole list'}`;
+  const size = `${pages > 1 ? `page ${pages}: ` : ''}${list.length} element${list.length === 1 ? '' : 's'}${short}`;
   return [
     {
       code: 'not-in-list',

@@ -31,7 +31,8 @@ export function faultOf(
     return {
       operationId: '*',
       check: 'unsupported-method',
-      signature: `answered ${step.response?.status ?? finding.code}${step.response?.headers.allow ? '' : ' without Allow'}`,
+      signature:
+        `answered ` + `${step.response?.status ?? finding.code}${step.response?.headers.allow ? '' : ' without Allow'}`,
     };
   // What a run could not follow is the exchange's doing, mostly random ids: one warning for the run per reason.
   if (finding.code === 'not-followed')

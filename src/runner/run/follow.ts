@@ -24,7 +24,9 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
     return {
       ok: false,
       why: 'another status',
-      message: `${about} is declared on a ${plan.status} answer; ${plan.step} got ${status ?? 'no answer'}, so this step and the ones after it were not run`,
+      message:
+        `${about} is declared on a ${plan.status} answer; ${plan.step} got ${status ?? 'no answer'}, so ` +
+        `this step and the ones after it were not run`,
     };
   if (plan.item) {
     const key = plan.item.field === undefined ? undefined : keyAt(exchange.response?.body, plan.item.field);
@@ -35,7 +37,10 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
         return {
           ok: false,
           why: 'no item',
-          message: `${about} named no item (${plan.item.field === undefined ? 'it declares no key field' : `no "${plan.item.field}" in its body`} and no Location header): this step and the ones after it were not run`,
+          message:
+            `${about} named no item ` +
+            `(${plan.item.field === undefined ? 'it declares no key field' : `no "${plan.item.field}" in its body`}` +
+            ` and no Location header): this step and the ones after it were not run`,
         };
       // RFC 9110 §10.2.2: a relative Location is resolved against the request's URL. The item is asked for at the
       // target, whatever origin the server named (a server behind a proxy often names its own).
@@ -55,7 +60,9 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
       return {
         ok: false,
         why: 'no value',
-        message: `${about}: its ${parameter.in} parameter "${parameter.name}" has no value in the ${plan.step} exchange, so this step and the ones after it were not run`,
+        message:
+          `${about}: its ${parameter.in} parameter "${parameter.name}" has no value in the ${plan.step} ` +
+          `exchange, so this step and the ones after it were not run`,
       };
     const text = typeof value === 'string' ? value : stringifyJson(value);
     if (text.includes('{{'))
@@ -92,7 +99,9 @@ export function follow(request: FixtureRequest, exchange: Exchange | undefined, 
   return { ok: true, request: out };
 }
 
-/** An item's key as path text: a string or a number at `field` (`id`, or `data/id` in an envelope) of an object body. */
+/**
+ * An item's key as path text: a string or a number at `field` (`id`, or `data/id` in an envelope) of an object body.
+ */
 function keyAt(body: JsonValue | undefined, field: string): string | undefined {
   let value: JsonValue | undefined = body;
   for (const name of field.split('/')) {

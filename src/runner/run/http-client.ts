@@ -162,7 +162,9 @@ function tooLarge(
   return {
     ok: false,
     code: 'body-too-large',
-    message: `the response body is too large: ${what}, over the cap of ${options.maxResponseBytes} bytes (--max-response-size)`,
+    message:
+      `the response body is too large: ${what}, over the cap of ${options.maxResponseBytes} bytes ` +
+      `(--max-response-size)`,
     durationMs,
     status,
     headers,

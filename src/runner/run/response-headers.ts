@@ -46,7 +46,9 @@ export function checkResponseHeaders(
         findings.push({
           code: 'missing-response-header',
           severity: strict ? 'failure' : 'warning',
-          message: `no ${name} header; the ${declared.status} answer declares it required${strict ? ' and --strict is on' : ''}`,
+          message:
+            `no ${name} header; the ${declared.status} answer declares it ` +
+            `required${strict ? ' and --strict is on' : ''}`,
           header: name.toLowerCase(),
           expected: '(present)',
         });

@@ -199,7 +199,9 @@ async function runStep(
         ? {
             ...finding,
             severity: 'warning' as const,
-            message: `${finding.message} (it keeps the contract of ${other.id}, ${other.method} ${other.path}, whose path looks the same)`,
+            message:
+              `${finding.message} (it keeps the contract of ${other.id}, ${other.method} ${other.path}, ` +
+              `whose path looks the same)`,
           }
         : finding,
     );
@@ -231,7 +233,9 @@ async function runStep(
     findings.push({
       code: 'slow-response',
       severity: 'failure',
-      message: `the answer took ${Math.round(outcome.durationMs)} ms, over --max-response-time ${context.maxResponseTimeMs} ms`,
+      message:
+        `the answer took ${Math.round(outcome.durationMs)} ms, over --max-response-time ` +
+        `${context.maxResponseTimeMs} ms`,
       expected: context.maxResponseTimeMs,
       actual: Math.round(outcome.durationMs),
     });

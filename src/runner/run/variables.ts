@@ -58,9 +58,16 @@ export function checkVariable(name: string, earlierSteps: readonly string[]): st
     return undefined;
   const reference = STEP_REFERENCE.exec(name);
   if (!reference)
-    return `unknown variable {{${name}}}; use {{token}}, {{uniqueId}}, {{uniqueUuid}}, {{uniqueString}} (each also as {{uniqueId 2}} / {{uniqueId 3}}), {{uniqueAbove N}}, {{uniqueBelow N}} or {{steps.NAME.request.PATH}} / {{steps.NAME.response.PATH}}`;
+    return (
+      `unknown variable {{${name}}}; use {{token}}, {{uniqueId}}, {{uniqueUuid}}, {{uniqueString}} (each also ` +
+      `as {{uniqueId 2}} / {{uniqueId 3}}), {{uniqueAbove N}}, {{uniqueBelow N}} or {{steps.NAME.request.PATH}} / ` +
+      `{{steps.NAME.response.PATH}}`
+    );
   if (!earlierSteps.includes(reference[1])) {
-    return `{{${name}}} names step '${reference[1]}', which does not run before this one${earlierSteps.length ? ` (earlier steps: ${earlierSteps.join(', ')})` : ''}`;
+    return (
+      `{{${name}}} names step '${reference[1]}', which does not run before this ` +
+      `one${earlierSteps.length ? ` (earlier steps: ${earlierSteps.join(', ')})` : ''}`
+    );
   }
   return undefined;
 }
