@@ -1,4 +1,6 @@
 // Starts the mock on a socket: the library entry point behind `plantstore mock`.
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { collectionLines } from '../document/resource-report.ts';
 import { createListener } from '../http/listener.ts';
@@ -22,6 +24,9 @@ import { createEdge, type Loaded } from './edge.ts';
 import { createMockPage } from './admin/mock-page.ts';
 import { watchFiles } from './watch-files.ts';
 
+/** How long a stopping mock lets requests in flight finish before it cuts their connections. */
+const STOP_GRACE_MS = 250;
+
 export interface MockServer {
   /** Base URL, e.g. http://127.0.0.1:4010 (the real port when started on port 0). */
   url: string;
@@ -30,7 +35,7 @@ export interface MockServer {
   readonly engine: MockEngine;
   /** With watch: resolves after the next reload, good or failed (`ok` says which). */
   nextReload(): Promise<{ ok: boolean; ms: number; message: string }>;
-  /** Stops accepting, lets requests in flight finish, then resolves. */
+  /** Stops accepting, lets requests in flight finish (for 250 ms; an answer begun is finished), then resolves. */
   close(): Promise<void>;
 }
 
@@ -97,6 +102,12 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     errorType: (status) => loaded.engine.errorType(status),
     onError: logger.error,
   });
+  // Open connections, for a stop that has waited long enough (cutUnanswered).
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   const { url, port } = await listen(server, options.host, options.port, () => fileStore?.close());
   let stopWarmUp = loaded.engine.warmUp();
 
@@ -113,7 +124,7 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
     try {
       const next = await loadAuditedSpec(options.spec, { remoteRefs: options.remoteRefs, strict: options.strictSpec });
       const built = build(next, loaded);
-      const dropped = dropRemovedCollections(kept, built.engine);
+      const dropped = await dropRemovedCollections(kept, built.engine);
       loaded = built;
       stopWarmUp = built.engine.warmUp();
       watcher?.watchOnly(next.files ?? [next.file]);
@@ -177,6 +188,10 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
         watcher?.close();
         edge.stop();
         stopWarmUp();
+        // Requests in flight get a short while to finish; past it their connections are cut, so
+        // that a storm of clients cannot hold the mock up. A cut request gets no answer: nothing
+        // acknowledged is lost (a change is acknowledged only once committed, and then answered).
+        setTimeout(() => cutUnanswered(connections), STOP_GRACE_MS).unref();
       },
       async () => {
         try {
@@ -189,6 +204,17 @@ export async function startMockServer(input: StartMockServerOptions = {}): Promi
   };
 }
 
+/**
+ * Cuts every connection but those whose answer is being written: a request still being decided,
+ * or still arriving, gets no answer, and a slow reader still gets the whole of an answer begun.
+ */
+function cutUnanswered(connections: Set<Socket>): void {
+  for (const socket of connections) {
+    const answer = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!answer?.headersSent) socket.destroy();
+  }
+}
+
 function readLatency(latency: StartMockServerOptions['latency']): Latency | null {
   if (latency === undefined || latency === null) return null;
   if (typeof latency === 'object') return latency;
@@ -198,12 +224,25 @@ function readLatency(latency: StartMockServerOptions['latency']): Latency | null
 }
 
 /** Removes the records of collections the reloaded document no longer has (every tenant's too); returns their names. */
-function dropRemovedCollections(store: StateStore, engine: MockEngine): string[] {
+async function dropRemovedCollections(store: StateStore, engine: MockEngine): Promise<string[]> {
   const still = new Set([...engine.bindings.values()].map((binding) => binding.collection));
-  const dropped = new Set<string>();
-  for (const [collection, key] of store.keys()) {
+  const gone = (collection: string) => {
     const own = collection.slice(collection.indexOf('\u0000') + 1);
-    if (still.has(own) || own === IDEMPOTENCY_COLLECTION) continue;
+    return still.has(own) || own === IDEMPOTENCY_COLLECTION ? undefined : own;
+  };
+  const dropped = new Set<string>();
+  if (store.shared) {
+    // On Redis through the awaited client, as requests: one clear per collection, each one step.
+    const keys = (await store.shared.read({ kind: 'keys' })) as Array<[string, string]>;
+    for (const collection of new Set(keys.map(([name]) => name).filter((name) => gone(name) !== undefined))) {
+      await store.shared.clear({ collection });
+      dropped.add(gone(collection)!);
+    }
+    return [...dropped];
+  }
+  for (const [collection, key] of store.keys()) {
+    const own = gone(collection);
+    if (own === undefined) continue;
     store.remove(collection, key);
     dropped.add(own);
   }

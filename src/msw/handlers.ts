@@ -208,7 +208,12 @@ export async function createHandlers(options: CreateHandlersOptions): Promise<Pl
   };
   // The engine's state API, as the admin API uses it: a seed here is checked and numbered as POST /__mock/state's.
   const state: HandlerState = {
-    list: (scope) => engine.state.list(tenantFor(scope)),
+    list(scope) {
+      const listed = engine.state.list(tenantFor(scope));
+      // (Only a store across a socket answers later, and the handlers keep theirs in the page.)
+      if (listed instanceof Promise) throw new Error('plantstore bug: the handlers were given a shared store');
+      return listed;
+    },
     async seed(collections, scope) {
       const result = await engine.state.seed(collections, tenantFor(scope));
       if (!result.ok) throw new PlantstoreError('USAGE', `cannot seed the state: ${result.message}`);

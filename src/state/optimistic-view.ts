@@ -9,6 +9,7 @@
 // decision runs again. A decision's only effects are its writes, so running it again is safe (a
 // made key may skip a number).
 import { parseJson } from '../json/exact-json.ts';
+import { StateUnavailableError } from './state-unavailable.ts';
 import {
   recordText,
   type SharedCheck,
@@ -164,3 +165,30 @@ function read(text: string): StoredRecord {
 
 /** How often a decision runs again before the request is refused (a record changing on every try). */
 export const MAX_DECISION_RUNS = 16;
+
+/**
+ * Runs `step` against `view` until what it did is committed: again after a read it suspended on is
+ * loaded, or when something it saw changed meanwhile. `step` says whether its run is to be
+ * committed (a refusal writes nothing); its last run's value is returned.
+ */
+export async function settled<T>(
+  view: OptimisticView,
+  step: () => Promise<T> | T,
+  commits: (value: T) => boolean,
+): Promise<T> {
+  for (let run = 0; run < MAX_DECISION_RUNS; run++) {
+    view.again();
+    let value: T;
+    try {
+      value = await step();
+    } catch (error) {
+      if (!(error instanceof Suspended)) throw error;
+      await view.load(error.read);
+      continue;
+    }
+    if (!commits(value) || (await view.commit())) return value;
+  }
+  throw new StateUnavailableError(
+    `the mock's state changed under this request ${MAX_DECISION_RUNS} times in a row; try again shortly`,
+  );
+}

@@ -122,10 +122,104 @@ const KEYS = `
   end
   return out`;
 
+// ARGV: ns, prefix ('' for all) -> flat: collection, key, text, ... of the collections whose name
+// starts with the prefix, in insertion order (the admin API's dump of the state, or of one tenant's).
+const DUMP = `
+  local ns, p, out = ARGV[1], ARGV[2], {}
+  for _, c in ipairs(redis.call('ZRANGE', ns .. 'cols', 0, -1)) do
+    if string.sub(c, 1, #p) == p then
+      local keys = redis.call('ZRANGE', ns .. 'o:' .. c, 0, -1)
+      for i = 1, #keys, 4000 do
+        local part = {}
+        for j = i, math.min(i + 3999, #keys) do part[#part + 1] = keys[j] end
+        local texts = redis.call('HMGET', ns .. 'h:' .. c, unpack(part))
+        for j = 1, #part do
+          out[#out + 1] = c
+          out[#out + 1] = part[j]
+          out[#out + 1] = texts[j]
+        end
+      end
+    end
+  end
+  return out`;
+
+// ARGV: ns, name, '1' (the collection of that name) or '0' (those whose name starts with it; '': all),
+// overhead -> how many records it removed, with the count and weight kept right for the replicas' limit.
+const CLEAR = `
+  local ns, p, exact, overhead = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4])
+  local removed, bytes = 0, 0
+  for _, c in ipairs(redis.call('ZRANGE', ns .. 'cols', 0, -1)) do
+    if (exact and c == p) or (not exact and string.sub(c, 1, #p) == p) then
+      local flat = redis.call('HGETALL', ns .. 'h:' .. c)
+      for i = 1, #flat, 2 do bytes = bytes + #flat[i] + #flat[i + 1] + overhead end
+      removed = removed + #flat / 2
+      redis.call('DEL', ns .. 'h:' .. c, ns .. 'o:' .. c)
+      redis.call('ZREM', ns .. 'cols', c)
+    end
+  end
+  if removed > 0 then
+    redis.call('DECRBY', ns .. 'size', removed)
+    redis.call('DECRBY', ns .. 'bytes', bytes)
+  end
+  return removed`;
+
 const OP = { insert: 'i', replace: 'r', remove: 'd' } as const;
+
+/** How long the admin API's reads and clears of the whole state wait for Redis. */
+const BULK_TIMEOUT_MS = 5000;
 
 // unpack() of a long list exceeds Lua's stack (LUAI_MAXCSTACK, 8000): such pages are read in chunks.
 const PAGE_CHUNK = 4000;
+
+/** Thrown by a command that Redis has not answered in time. */
+class TimedOut extends Error {}
+
+/**
+ * Times commands out when Redis has fallen silent: a command fails once `ms` have passed since it
+ * was sent and since Redis last answered anything. Redis answers one connection's commands in
+ * order, so while it answers others this one is coming. Not ioredis's commandTimeout, which counts
+ * from the send alone: on a busy mock (hundreds of requests in flight, a loaded machine) Redis
+ * answered each command quickly, but the mock read the answers late, and a create Redis had
+ * committed was answered 503. The timer's verdict also waits one turn of the loop (setImmediate
+ * runs after the poll phase), so that an answer already in the socket is read first.
+ */
+function silenceTimer(ms: number, last: { heard: number }) {
+  return <T>(command: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const sent = performance.now();
+      let settled = false;
+      let timer: NodeJS.Timeout;
+      const check = () =>
+        setImmediate(() => {
+          if (settled) return;
+          const silent = performance.now() - Math.max(sent, last.heard);
+          if (silent < ms) {
+            timer = setTimeout(check, ms - silent);
+            return;
+          }
+          settled = true;
+          reject(new TimedOut(`Redis did not answer within ${ms} ms`));
+        });
+      timer = setTimeout(check, ms);
+      const done = () => {
+        settled = true;
+        last.heard = performance.now();
+        clearTimeout(timer);
+      };
+      command.then(
+        (value) => {
+          if (settled) return;
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          done();
+          reject(error as Error);
+        },
+      );
+    });
+}
 
 /**
  * Runs a script by its SHA-1 (EVALSHA), and by its text the first time on a Redis that has not got
@@ -150,7 +244,7 @@ export interface RedisShared extends SharedState {
   close(): void;
 }
 
-/** The client of one mock process's requests; it connects at once and reconnects with backoff (the worker logs). */
+/** The client of one mock process; it connects at once and reconnects with backoff. */
 export function openRedisShared(options: {
   url: string;
   namespace: string;
@@ -164,17 +258,29 @@ export function openRedisShared(options: {
   const ns = options.namespace;
   const client = new Redis(options.url, {
     enableAutoPipelining: true,
-    // As the worker's client: fail at once while Redis is away rather than queue, and never resend a change.
+    // Fail at once while Redis is away rather than queue, and never resend a change (it may have been applied).
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.timeoutMs,
+    // A backstop only (a Redis that holds its connection but never answers): `within` times requests out.
+    commandTimeout: Math.max(10_000, options.timeoutMs * 4),
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times - 1, 5), 2000),
   });
-  const commit = script(client, COMMIT) as (...args: Array<string | number>) => Promise<Array<number | string | null>>;
-  const pageOf = script(client, PAGE) as (...args: Array<string | number>) => Promise<Array<string | null>>;
-  const keysOf = script(client, KEYS) as (...args: Array<string | number>) => Promise<string[]>;
+  // When Redis last answered anything: one clock for every command, since they share the connection.
+  const last = { heard: performance.now() };
+  const within = silenceTimer(options.timeoutMs, last);
+  const withinBulk = silenceTimer(Math.max(options.timeoutMs, BULK_TIMEOUT_MS), last);
+  const run = <T>(lua: string, timed = within) => {
+    const call = script(client, lua);
+    return (...args: Array<string | number>) => timed(call(...args)) as Promise<T>;
+  };
+  const commit = run<Array<number | string | null>>(COMMIT);
+  const pageOf = run<Array<string | null>>(PAGE);
+  const keysOf = run<string[]>(KEYS);
+  // Reading or clearing everything (the admin API) may take longer on a large state.
+  const dumpOf = run<Array<string | null>>(DUMP, withinBulk);
+  const clearOf = run<number>(CLEAR, withinBulk);
   // Whether it is connected, for the store's one line when Redis goes and one when it is back.
   let closing = false;
   const first = new Promise<void>((resolve) => {
@@ -193,7 +299,7 @@ export function openRedisShared(options: {
     if (/^(ERR|WRONGTYPE)\b/.test(message))
       throw new Error(`plantstore bug: Redis refused a store command: ${message}`);
     throw new StateUnavailableError(
-      /timed out/i.test(message)
+      error instanceof TimedOut || /timed out/i.test(message)
         ? `the mock's state is unavailable (Redis at ${options.where} did not answer within ${options.timeoutMs} ` +
             `ms); try again shortly`
         : `the mock's state is unavailable (Redis at ${options.where} cannot be reached); try again shortly`,
@@ -222,9 +328,9 @@ export function openRedisShared(options: {
           case 'list':
             return await page(read.collection, read.offset, read.limit);
           case 'count':
-            return await client.hlen(`${ns}h:${read.collection}`);
+            return await within(client.hlen(`${ns}h:${read.collection}`));
           case 'size':
-            return Number((await client.get(`${ns}size`)) ?? 0);
+            return Number((await within(client.get(`${ns}size`))) ?? 0);
           case 'keys': {
             const flat = await keysOf(ns);
             const out: Array<[string, string]> = [];
@@ -276,6 +382,29 @@ export function openRedisShared(options: {
               `${words.clear} clears it`,
             );
       return { ok: false, full, write } satisfies SharedCommit;
+    },
+    async dump(prefix) {
+      let flat: Array<string | null>;
+      try {
+        flat = await dumpOf(ns, prefix);
+      } catch (error) {
+        return unavailable(error);
+      }
+      const out: Array<[string, string, string]> = [];
+      for (let i = 0; i < flat.length; i += 3) out.push([String(flat[i]), String(flat[i + 1]), String(flat[i + 2])]);
+      return out;
+    },
+    async clear(which) {
+      try {
+        await clearOf(
+          ns,
+          'collection' in which ? which.collection : which.prefix,
+          'collection' in which ? '1' : '0',
+          RECORD_OVERHEAD_BYTES,
+        );
+      } catch (error) {
+        unavailable(error);
+      }
     },
     close() {
       closing = true;

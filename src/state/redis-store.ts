@@ -1,15 +1,16 @@
 // The store behind `mock --state redis://host:port/db`: every record in Redis, so that several
-// mock processes on one Redis act as one mock. Requests go through `shared` (redis-shared.ts): a
+// mock processes on one Redis act as one mock. The mock goes through `shared` (redis-shared.ts): a
 // client on the mock's thread that the engine awaits, reading and committing for its optimistic
-// views. The synchronous StateStore methods are for the admin API, seeds and start-up: their
-// client runs in a worker thread (redis-worker.ts), and each call posts its question and sleeps on
-// a shared flag (Atomics.wait) until the worker has Redis's answer, as synckit does.
+// views, and answering the admin API and --watch's drops. The synchronous StateStore methods are for
+// library callers and the shared store tests: their client runs in a worker thread
+// (redis-worker.ts), started by the first such call, and each call posts its question and sleeps
+// on a shared flag (Atomics.wait) until the worker has Redis's answer, as synckit does.
 //
 // While Redis cannot be reached every call throws a StateUnavailableError at once (the engine
-// answers 503), the worker reconnects with backoff and logs one line each way, and a change is
+// answers 503), the client reconnects with backoff and logs one line each way, and a change is
 // acknowledged only once Redis has answered it.
 import { createRequire } from 'node:module';
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { PlantstoreError } from '../errors.ts';
 import { parseJson } from '../json/exact-json.ts';
 import type { Logger } from '../log/logger.ts';
@@ -45,8 +46,16 @@ export interface RedisStore extends StateStore {
   close(): Promise<void>;
 }
 
-/** The longest a call waits: short, since the mock's thread sleeps meanwhile (and SIGTERM with it). */
+/** The longest a synchronous call waits: short, since the thread sleeps meanwhile (and SIGTERM with it). */
 const DEFAULT_TIMEOUT_MS = 500;
+/**
+ * The longest a request waits for Redis before it is answered 503. Nothing sleeps meanwhile, and a
+ * create Redis committed but answered 503 reads as lost to its client, so it is not short: long
+ * enough that only a Redis that has stopped answering meets it, on a machine busy with other work too.
+ */
+const REQUEST_TIMEOUT_MS = 2000;
+/** How long a worker may take to start and connect before its first call gives up. */
+const WORKER_START_MS = 5000;
 /** Reading or clearing everything (the admin API) may take longer on a large state. */
 const BULK_TIMEOUT_MS = 5000;
 
@@ -66,31 +75,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   const { logger, namespace } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.limits?.maxBytes ?? -1;
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const { port1, port2 } = new MessageChannel();
-  const setup: WorkerSetup = {
-    url: options.url,
-    namespace,
-    flag: flag.buffer as SharedArrayBuffer,
-    port: port2,
-    overhead: RECORD_OVERHEAD_BYTES,
-    commandTimeoutMs: timeoutMs,
-  };
-  const worker = new Worker(
-    new URL(`./redis-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-    {
-      workerData: setup,
-      transferList: [port2],
-    },
-  );
-  // One line when Redis goes away and one when it is back (when both clients are), not one per
-  // retry or per request.
+  // One line when Redis goes away and one when it is back, not one per retry or per request.
   const where = redactedUrl(options.url);
-  const up = { worker: false, requests: false };
   let said: 'connecting' | 'up' | 'down' = 'connecting';
   let closed = false;
-  const seen = (who: keyof typeof up, isUp: boolean, why?: string) => {
-    up[who] = isUp;
+  const seen = (isUp: boolean, why?: string) => {
     if (closed) return;
     if (!isUp && said !== 'down') {
       logger.warn(
@@ -98,47 +87,62 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
           `reconnecting with backoff`,
       );
       said = 'down';
-    } else if (isUp && up.worker && up.requests) {
+    } else if (isUp) {
       // At the outage's level, so that --quiet shows both.
       if (said === 'down') logger.warn(`state: Redis at ${where} is back; answering from it again`);
       said = 'up';
     }
   };
-  // The worker's first word on the connection (up, or not yet), and its comings and goings.
-  const first = new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: { up?: boolean; why?: string; ready?: boolean }) => {
-      if (message.up !== undefined) seen('worker', message.up, message.why);
-      if (message.ready !== undefined) resolve();
-    });
-    worker.once('error', reject);
-  });
-  worker.on('error', (error) =>
-    logger.error(`plantstore bug: the Redis worker failed: ${error.stack ?? String(error)}`),
-  );
-  await first;
-  worker.unref();
-  port1.unref();
-
   const shared = openRedisShared({
     url: options.url,
     namespace,
     where,
-    onState: (isUp, why) => seen('requests', isUp, why),
+    onState: seen,
     maxBytes: options.limits?.maxBytes ?? Number.POSITIVE_INFINITY,
-    timeoutMs,
+    timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     words: options.limits?.words,
   });
   await shared.first;
+
+  // The worker of the synchronous methods, started by the first of them: a mock never calls them
+  // (its requests, admin API and reloads go through `shared`), so a mock on Redis runs no worker.
+  let worker: { thread: Worker; port: MessagePort; flag: Int32Array } | undefined;
+  const start = () => {
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const { port1, port2 } = new MessageChannel();
+    const setup: WorkerSetup = {
+      url: options.url,
+      namespace,
+      flag: flag.buffer as SharedArrayBuffer,
+      port: port2,
+      overhead: RECORD_OVERHEAD_BYTES,
+      commandTimeoutMs: timeoutMs,
+    };
+    const thread = new Worker(
+      new URL(`./redis-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+      { workerData: setup, transferList: [port2] },
+    );
+    thread.on('error', (error) =>
+      logger.error(`plantstore bug: the Redis worker failed: ${error.stack ?? String(error)}`),
+    );
+    thread.unref();
+    port1.unref();
+    return { thread, port: port1, flag };
+  };
   let serial = 0;
   const call = (op: string, args: Array<string | number>, wait = timeoutMs): unknown => {
     if (closed) throw new StateUnavailableError('the mock is shutting down');
+    // The worker's first call also waits for its connection (the worker answers once it has one, or has failed).
+    const first = worker === undefined;
+    worker ??= start();
+    const { port, flag } = worker;
     const id = ++serial;
-    const deadline = Date.now() + wait + 100; // the worker's own timeout comes first
+    const deadline = Date.now() + wait + (first ? WORKER_START_MS : 0) + 100; // the worker's own timeout comes first
     Atomics.store(flag, 0, 0);
-    port1.postMessage({ id, op, args });
+    port.postMessage({ id, op, args });
     for (;;) {
       // Answers to calls that timed out before may still come in: they are dropped.
-      for (let received = receiveMessageOnPort(port1); received !== undefined; received = receiveMessageOnPort(port1)) {
+      for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
         const answer = received.message as Answer;
         if (answer.id !== id) continue;
         if (answer.ok) return answer.value;
@@ -227,14 +231,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     flush: () => undefined,
     async close() {
       if (closed) return;
-      shared.close();
-      try {
-        call('close', []);
-      } catch {
-        // Redis away: the worker ends all the same.
-      }
       closed = true;
-      await worker.terminate();
+      shared.close();
+      if (worker === undefined) return;
+      // Every change was acknowledged already: the worker has nothing to finish.
+      await worker.thread.terminate();
     },
   };
 }

@@ -1,6 +1,6 @@
-// The Redis side of the Redis store's synchronous methods (redis-store.ts: the admin API, seeds and
-// start-up), in a worker thread: the mock's thread asks a question over a MessagePort and sleeps on
-// a shared flag until this thread has Redis's answer.
+// The Redis side of the Redis store's synchronous methods (redis-store.ts: for library callers and
+// the store tests; a mock never calls them), in a worker thread: the calling thread asks a question
+// over a MessagePort and sleeps on a shared flag until this thread has Redis's answer.
 // Every change that checks before it writes is one Lua script, run by Redis as one step, so that
 // of many replicas creating one id at once exactly one wins.
 //
@@ -120,17 +120,12 @@ function serve(setup: WorkerSetup): void {
   }) as Client;
   for (const [name, lua] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 0, lua });
 
-  // Whether it is connected: the store says one line when Redis goes and one when it is back.
-  let first = true;
-  client.on('ready', () => {
-    parentPort!.postMessage(first ? { ready: true, up: true } : { up: true });
-    first = false;
+  // Questions are answered once the first connection is made or has failed (the mock's thread logs
+  // Redis's comings and goings from its own client): a question asked meanwhile would fail at once.
+  const connected = new Promise<void>((resolve) => {
+    client.once('ready', resolve);
+    client.once('error', () => resolve());
   });
-  client.on('error', (error: Error & { code?: string }) => {
-    parentPort!.postMessage({ up: false, why: error.code ?? error.message, ...(first && { ready: false }) });
-    first = false;
-  });
-  client.on('close', () => parentPort!.postMessage({ up: false, why: 'connection closed' }));
 
   const ns = setup.namespace;
   const ops: Record<string, (...args: Array<string | number>) => Promise<unknown>> = {
@@ -152,14 +147,10 @@ function serve(setup: WorkerSetup): void {
     dump: (withTexts) => client.dump(ns, withTexts),
     clear: () => client.clear(ns),
     size: async () => Number((await client.get(`${ns}size`)) ?? 0),
-    // Every change was acknowledged already: nothing to wait for but the socket's end.
-    close: async () => {
-      client.disconnect();
-      return true;
-    },
   };
 
   setup.port.on('message', async ({ id, op, args }: Request) => {
+    await connected;
     let answer: Answer;
     try {
       answer = { id, ok: true, value: await ops[op](...args) };

@@ -10,9 +10,12 @@ export function tenantOf(token: string): string {
   return sha256Hex(token).slice(0, 16);
 }
 
+/** What begins the name of each of a tenant's collections in the one store. */
+export const tenantPrefix = (tenant: string) => `${tenant}${SEPARATOR}`;
+
 /** A view of the store holding only one tenant's collections. */
 export function scopedStore(base: StateStore, tenant: string): StateStore {
-  const prefix = `${tenant}${SEPARATOR}`;
+  const prefix = tenantPrefix(tenant);
   const own = (collection: string) => collection.startsWith(prefix);
   return {
     insert: (collection, key, record, text) => base.insert(prefix + collection, key, record, text),
@@ -45,10 +48,10 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
   };
 }
 
-/** The tenants that hold anything, with their record counts. */
-export function listTenants(base: StateStore): Record<string, number> {
+/** The tenants that hold anything, with their record counts, from every record's [collection, key]. */
+export function listTenants(keys: Iterable<[collection: string, key: string]>): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const [collection] of base.keys()) {
+  for (const [collection] of keys) {
     const cut = collection.indexOf(SEPARATOR);
     if (cut === -1) continue;
     const tenant = collection.slice(0, cut);

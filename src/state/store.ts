@@ -80,6 +80,10 @@ export interface SharedState {
   read(read: SharedRead): Promise<string[] | number | Array<[string, string]>>;
   /** Checks, then writes, as one step. */
   commit(checks: SharedCheck[], writes: SharedWrite[]): Promise<SharedCommit>;
+  /** Every record of the collections whose name starts with `prefix` ('' for all), in insertion order. */
+  dump(prefix: string): Promise<Array<[collection: string, key: string, text: string]>>;
+  /** Removes every record of one collection, or of those whose name starts with `prefix` ('' for all), as one step. */
+  clear(which: { collection: string } | { prefix: string }): Promise<void>;
 }
 
 /**
@@ -187,7 +191,7 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
     },
     get(collection, key) {
       const text = collections.get(collection)?.get(key);
-      return text === undefined ? undefined : read(text);
+      return text === undefined ? undefined : storedRecord(text);
     },
     list(collection, offset = 0, limit = Number.POSITIVE_INFINITY) {
       // Only the page is parsed: a list of 20 from 250,000 plants reads 20 texts.
@@ -195,7 +199,7 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
       let index = 0;
       for (const text of collections.get(collection)?.values() ?? []) {
         if (out.length >= limit) break;
-        if (index++ >= offset) out.push(read(text));
+        if (index++ >= offset) out.push(storedRecord(text));
       }
       return out;
     },
@@ -225,8 +229,8 @@ export function createMemoryStore(limits: MemoryStoreLimits = {}): MemoryStore {
       bytes = 0;
     },
     snapshot: () =>
-      Object.fromEntries([...collections].map(([name, records]) => [name, Array.from(records.values(), read)])),
-    entries: () => Array.from(texts(), ([name, key, text]) => [name, key, read(text)]),
+      Object.fromEntries([...collections].map(([name, records]) => [name, Array.from(records.values(), storedRecord)])),
+    entries: () => Array.from(texts(), ([name, key, text]) => [name, key, storedRecord(text)]),
     keys: () => Array.from(texts(), ([name, key]) => [name, key]),
     size: () => size,
     count: (collection) => collections.get(collection)?.size ?? 0,
@@ -253,7 +257,7 @@ export function recordText(record: StoredRecord, text: string | undefined): stri
 }
 
 /** A stored text back to its record; the store wrote it, so it always parses. */
-function read(text: string): StoredRecord {
+export function storedRecord(text: string): StoredRecord {
   const parsed = parseJson(text);
   if (!parsed.ok) throw new Error(`plantstore bug: a stored record does not parse: ${parsed.message}`);
   return parsed.value as StoredRecord;

@@ -28,6 +28,9 @@ export interface RunningRedis {
   stop(crash?: boolean): Promise<void>;
   /** Starts it again on the same port and folder (its append-only file brings the data back). */
   restart(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing is answered, until resume(). */
+  pause(): void;
+  resume(): void;
 }
 
 export async function freePort(): Promise<number> {
@@ -91,5 +94,7 @@ export async function startRedis(): Promise<RunningRedis> {
       await gone;
     },
     restart: start,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
   };
 }

@@ -39,7 +39,7 @@ describe('server-made fields', () => {
     });
     // Made and stored once, not drawn anew for each answer: the stored record holds them, as sent back.
     const { id, createdAt } = created.json as { id: string; createdAt: string };
-    expect(engine.state.list()['/menu']).toEqual([{ category: 'beverage', name: 'Cappuccino', id, createdAt }]);
+    expect((await engine.state.list())['/menu']).toEqual([{ category: 'beverage', name: 'Cappuccino', id, createdAt }]);
   });
 
   it('fills readOnly properties the answer does not require (revision)', async () => {

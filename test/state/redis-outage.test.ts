@@ -60,6 +60,18 @@ describe.skipIf(!REDIS_SERVER)('a mock whose Redis goes away', () => {
     expect(await storedIds()).toEqual([...acknowledged, 54]);
   }, 60_000);
 
+  it('answers 503 once a Redis that holds its connection has answered nothing for 2 s, and goes on once it answers again', async () => {
+    redis.pause();
+    const answer = await create(60);
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toEqual({
+      error: 503,
+      message: expect.stringMatching(/^the mock's state is unavailable \(Redis at .* did not answer within 2000 ms\)/),
+    });
+    redis.resume();
+    expect((await create(61)).status).toBe(200);
+  }, 30_000);
+
   it('stops on SIGTERM while Redis is gone', async () => {
     await redis.stop(true);
     await mock.logged(/is gone[\s\S]*is back[\s\S]*is gone/);

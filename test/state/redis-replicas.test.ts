@@ -2,6 +2,7 @@
 // passes with every request sent to the next replica in turn, a create through one is read,
 // listed, replaced and deleted through the other, 500 creates of one id across two replicas give
 // exactly one success, and a Redis that goes away gives 503s, then everything acknowledged back.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATTERY_SUITES, casesFor, runBattery, type SuiteId } from '../battery/contract-battery.ts';
 import { REDIS_SERVER, startRedis, warnIfNoRedis, type RunningRedis } from '../helpers/redis-server.ts';
@@ -99,3 +100,83 @@ describe.skipIf(!REDIS_SERVER)('two replicas of the Plant Store CRUD document on
     expect(((await (await fetch(`${a.url}/__mock/state`)).json()) as { collections: unknown }).collections).toEqual({});
   });
 });
+
+describe.skipIf(!REDIS_SERVER)(
+  'the admin API of two replicas on one Redis, a state per token (--isolate-by token)',
+  () => {
+    let a: Replica;
+    let b: Replica;
+    const tenant = createHash('sha256').update('alice').digest('hex').slice(0, 16);
+    const create = (replica: Replica, token: string, id: number) =>
+      fetch(`${replica.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id, name: `P${id}` }),
+      });
+    const admin = async (replica: Replica, method: string, path: string, body?: unknown) => {
+      const answer = await fetch(`${replica.url}/__mock/${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      type Body = { tenants: Record<string, number>; message: string; collections: unknown; seeded: unknown };
+      return { status: answer.status, body: (answer.status === 204 ? undefined : await answer.json()) as Body };
+    };
+    beforeAll(async () => {
+      [a, b] = keep(
+        await Promise.all(
+          [0, 1].map(() =>
+            startReplica({
+              spec: 'test/documents/plant-store-crud.yaml',
+              stateUrl: redis.url,
+              statePrefix: 'tenants',
+              isolateBy: 'token',
+              maxStateBytes: 4096,
+            }),
+          ),
+        ),
+      );
+    }, 60_000);
+
+    it("seeds, lists, counts and resets one token's state through either replica, leaving the others'", async () => {
+      expect((await create(a, 'alice', 1)).status).toBe(200);
+      expect((await create(b, 'bob', 2)).status).toBe(200);
+      expect(await admin(b, 'POST', `state?tenant=${tenant}`, { '/plants': [{ id: 3, name: 'Seeded' }] })).toEqual({
+        status: 201,
+        body: { seeded: { '/plants': 1 } },
+      });
+      expect((await admin(a, 'GET', `state?tenant=${tenant}`)).body).toEqual({
+        collections: {
+          '/plants': [
+            { id: 1, name: 'P1' },
+            { id: 3, name: 'Seeded' },
+          ],
+        },
+      });
+      expect(Object.values((await admin(b, 'GET', 'tenants')).body.tenants).sort()).toEqual([1, 2]);
+      expect((await admin(a, 'DELETE', `state?tenant=${tenant}`)).status).toBe(204);
+      expect((await admin(b, 'GET', `state?tenant=${tenant}`)).body).toEqual({ collections: {} });
+      expect(Object.values((await admin(a, 'GET', 'tenants')).body.tenants)).toEqual([1]);
+    });
+
+    it('refuses a seed whose key another replica holds, and one past the shared limit, storing none of it', async () => {
+      await admin(a, 'DELETE', 'state');
+      expect((await create(a, 'alice', 7)).status).toBe(200);
+      const taken = await admin(b, 'POST', `state?tenant=${tenant}`, {
+        '/plants': [
+          { id: 8, name: 'new' },
+          { id: 7, name: 'taken' },
+        ],
+      });
+      expect(taken.status).toBe(400);
+      expect(taken.body.message).toMatch(/id 7 already exists/);
+      const heavy = await admin(b, 'POST', `state?tenant=${tenant}`, {
+        '/plants': Array.from({ length: 40 }, (_, i) => ({ id: 100 + i, name: 'x'.repeat(100) })),
+      });
+      expect(heavy.status).toBe(507);
+      expect((await admin(a, 'GET', `state?tenant=${tenant}`)).body).toEqual({
+        collections: { '/plants': [{ id: 7, name: 'P7' }] },
+      });
+    });
+  },
+);

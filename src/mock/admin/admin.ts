@@ -73,9 +73,9 @@ export async function handleAdmin(request: HttpRequest, admin: AdminContext): Pr
         uptimeSeconds: Math.round((Date.now() - admin.startedAt) / 1000),
       });
     case 'GET /__mock/state':
-      return answers.raw(request, 200, { collections: admin.state.list(tenant) });
+      return answers.raw(request, 200, { collections: await admin.state.list(tenant) });
     case 'GET /__mock/tenants':
-      return answers.raw(request, 200, { tenants: admin.state.tenants() });
+      return answers.raw(request, 200, { tenants: await admin.state.tenants() });
     case 'GET /__mock/webhooks':
       return answers.raw(request, 200, { deliveries: admin.webhooks.deliveries() });
     case 'DELETE /__mock/state':

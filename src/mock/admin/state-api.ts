@@ -4,25 +4,29 @@
 import type { JsonValue } from '../../json/exact-json.ts';
 import type { Operation } from '../../document/operations.ts';
 import { collectionMatcher, keyString, requestContent, type ResourceBinding } from '../../document/resources.ts';
-import { StateFullError, type StateStore, type StoredRecord } from '../../state/store.ts';
-import { listTenants } from '../../state/scoped-store.ts';
+import { StateFullError, storedRecord, type StateStore, type StoredRecord } from '../../state/store.ts';
+import { listTenants, scopedStore, tenantPrefix } from '../../state/scoped-store.ts';
+import { optimisticView, settled } from '../../state/optimistic-view.ts';
 import { formatIssues, type Validators } from '../../validation/validator.ts';
 import type { StateHooks } from '../answer/state-actions.ts';
 import { IDEMPOTENCY_COLLECTION } from '../idempotency.ts';
+
+/** A value now (memory), or later (a store across a socket). */
+type Eventually<T> = T | Promise<T>;
 
 /** A seed's reply: what it stored, or why it stored nothing. */
 export type SeedResult =
   { ok: true; seeded: Record<string, number> } | { ok: false; status: 400 | 507; message: string };
 
 export interface EngineState {
-  /** Every collection with its records (one tenant's when named). */
-  list(tenant?: string): Record<string, StoredRecord[]>;
+  /** Every collection with its records (one tenant's when named); later on a shared store (Redis). */
+  list(tenant?: string): Eventually<Record<string, StoredRecord[]>>;
   /** Seeds all or nothing: every item must be a valid create body with a new key. */
   seed(collections: unknown, tenant?: string): Promise<SeedResult>;
   /** Removes every stored record (one tenant's when named), and forgets what was deleted. */
   reset(tenant?: string): Promise<void>;
-  /** The tenants that hold anything, with their record counts (--isolate-by token). */
-  tenants(): Record<string, number>;
+  /** The tenants that hold anything, with their record counts (--isolate-by token); later on a shared store. */
+  tenants(): Eventually<Record<string, number>>;
 }
 
 export interface EngineStateSetup {
@@ -34,9 +38,44 @@ export interface EngineStateSetup {
   hooks: StateHooks;
 }
 
-/** The state API of one engine. */
+/**
+ * The state API of one engine. On a shared store (Redis) it goes through the store's awaited
+ * client, as requests do, so that the mock's thread never waits for Redis: a seed is decided
+ * against an optimistic view and committed in one checked step (optimistic-view.ts), a list and a
+ * reset are one script each.
+ */
 export function createEngineState(setup: EngineStateSetup): EngineState {
   const { tenantStore } = setup;
+  const shared = setup.store.shared;
+  const forget = (tenant: string | undefined) =>
+    setup.hooks.tombstones.clear(tenant === undefined ? undefined : tenantStore(tenant));
+  if (shared)
+    return {
+      async list(tenant) {
+        const prefix = tenant === undefined ? '' : tenantPrefix(tenant);
+        const collections: Record<string, StoredRecord[]> = {};
+        for (const [collection, , text] of await shared.dump(prefix)) {
+          const name = collection.slice(prefix.length);
+          if (name === IDEMPOTENCY_COLLECTION) continue;
+          (collections[name] ??= []).push(storedRecord(text));
+        }
+        return collections;
+      },
+      async seed(collections, tenant) {
+        const view = optimisticView(shared, setup.store);
+        const own = tenant === undefined ? view : { ...scopedStore(view, tenant), identity: tenantStore(tenant) };
+        return settled(
+          view,
+          () => seed(collections, setup, own),
+          (result) => result.ok,
+        );
+      },
+      async reset(tenant) {
+        await shared.clear({ prefix: tenant === undefined ? '' : tenantPrefix(tenant) });
+        forget(tenant);
+      },
+      tenants: async () => listTenants((await shared.read({ kind: 'keys' })) as Array<[string, string]>),
+    };
   return {
     // (The Idempotency-Key records are kept beside the collections, and are not one.)
     list: (tenant) => {
@@ -47,10 +86,10 @@ export function createEngineState(setup: EngineStateSetup): EngineState {
     async reset(tenant) {
       const store = tenantStore(tenant);
       store.clear();
-      setup.hooks.tombstones.clear(tenant === undefined ? undefined : store);
+      forget(tenant);
       await store.flush();
     },
-    tenants: () => listTenants(setup.store),
+    tenants: () => listTenants(setup.store.keys()),
   };
 }
 
