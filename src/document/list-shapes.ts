@@ -176,7 +176,8 @@ function computeEnvelope(schema: unknown, document: unknown, segment: string): L
   return envelope;
 }
 
-const lastWord = (name: string) => name.split(/[-_.]/).at(-1) ?? name;
+/** A name's last word: `copilot-spaces` → `spaces`, `audio_renders` → `renders`. */
+export const lastWord = (name: string): string => name.split(/[-_.]/).at(-1) ?? name;
 
 function pageFields(properties: Map<string, unknown>, document: unknown): Partial<ListEnvelope> {
   const out: Partial<ListEnvelope> = {};

@@ -9,7 +9,7 @@ import { jsonContent, type MediaContent, type Operation, type ParameterSpec } fr
 import { getAtPointer } from './json-pointer.ts';
 import { singular } from './english.ts';
 import { objectShape, resolveSchema } from './schema-shape.ts';
-import { findListEnvelope, findPaging, type ListEnvelope, type Paging } from './list-shapes.ts';
+import { findListEnvelope, findPaging, lastWord, type ListEnvelope, type Paging } from './list-shapes.ts';
 
 export type { ListEnvelope, Paging } from './list-shapes.ts';
 
@@ -204,7 +204,7 @@ function answersPage(schema: unknown, document: unknown, segment: string): boole
   // The collection's own list in the answer: a page of it, or the parent that holds it (GitHub's add-assignees
   // answers the issue with its `assignees`).
   const named = normal(envelope.items);
-  if (named === normal(segment) || named === normal(segment.split(/[-_.]/).at(-1) ?? segment)) return true;
+  if (named === normal(segment) || named === normal(lastWord(segment))) return true;
   const { properties } = objectShape(schema, document);
   // A page has no key of its own; an item does (a git tree's `sha`, beside its `tree` and `truncated`).
   if ([...properties.keys()].some((name) => OWN_KEYS.has(normal(name)))) return false;
