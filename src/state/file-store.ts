@@ -21,6 +21,8 @@ import {
 import { PlantstoreError } from '../errors.ts';
 
 const MIN_COMPACT_LINES = 1000;
+/** How many removed keys the file remembers, as the engine's own memory of them (tombstones.ts). */
+const MAX_REMOVED = 100_000;
 
 export interface FileStore extends StateStore {
   /** Closes the file after the last write. */
@@ -30,7 +32,15 @@ export interface FileStore extends StateStore {
 /** Opens (or creates) a state file and loads what it holds; its records must fit the limits. */
 export async function openFileStore(file: string, logger: Logger, limits: MemoryStoreLimits = {}): Promise<FileStore> {
   const memory = createMemoryStore(limits);
-  let lines = load(file, memory, logger);
+  // The keys removed and not created again: a read of one after a restart is still of a deleted item. Kept as the
+  // log's delete lines (a compaction writes them again), and bounded as the engine's own memory of them is.
+  const removed = new Set<string>();
+  const forget = (collection: string, key: string) => removed.delete(removedName(collection, key));
+  const remember = (collection: string, key: string) => {
+    if (removed.size >= MAX_REMOVED) removed.delete(removed.values().next().value!);
+    removed.add(removedName(collection, key));
+  };
+  let lines = load(file, memory, logger, remember, forget);
   let handle: FileHandle = await open(file, 'a');
   let queue: string[] = [];
   let rewrite = false;
@@ -44,10 +54,10 @@ export async function openFileStore(file: string, logger: Logger, limits: Memory
   const writeBatch = async (): Promise<void> => {
     const batch = queue.join('');
     queue = [];
-    if (rewrite || lines > Math.max(MIN_COMPACT_LINES, 2 * memory.size())) {
+    if (rewrite || lines > Math.max(MIN_COMPACT_LINES, 2 * (memory.size() + removed.size))) {
       rewrite = false;
       await handle.close();
-      lines = compact(file, memory);
+      lines = compact(file, memory, removed);
       handle = await open(file, 'a');
       return; // the snapshot already holds this batch's changes
     }
@@ -86,6 +96,7 @@ export async function openFileStore(file: string, logger: Logger, limits: Memory
   ) => {
     const stored = recordText(record, text);
     if (!change(collection, key, record, stored)) return false;
+    forget(collection, key);
     queue.push(encodePutText(collection, key, stored));
     return true;
   };
@@ -98,11 +109,18 @@ export async function openFileStore(file: string, logger: Logger, limits: Memory
     replace: (collection, key, record, text) => put(memory.replace, collection, key, record, text),
     remove(collection, key) {
       if (!memory.remove(collection, key)) return false;
+      remember(collection, key);
       enqueue({ op: 'delete', collection, key });
       return true;
     },
+    removed: (collection, key) => removed.has(removedName(collection, key)),
+    forgetRemoved(prefix) {
+      for (const name of removed) if (name.startsWith(prefix)) removed.delete(name);
+      rewrite = true; // the log's delete lines would bring them back at the next start
+    },
     clear() {
       memory.clear();
+      removed.clear();
       queue = [];
       rewrite = true;
     },
@@ -118,7 +136,15 @@ export async function openFileStore(file: string, logger: Logger, limits: Memory
   };
 }
 
-function load(file: string, memory: StateStore, logger: Logger): number {
+const removedName = (collection: string, key: string) => `${collection}\u0000${key}`;
+
+function load(
+  file: string,
+  memory: StateStore,
+  logger: Logger,
+  remember: (collection: string, key: string) => void,
+  forget: (collection: string, key: string) => void,
+): number {
   if (!existsSync(file)) {
     writeAtomically(file, encodeEntry(HEADER));
     return 1;
@@ -138,8 +164,11 @@ function load(file: string, memory: StateStore, logger: Logger): number {
       if (entry.op === 'put') {
         if (!memory.replace(entry.collection, entry.key, entry.record))
           memory.insert(entry.collection, entry.key, entry.record);
-      } else if (entry.op === 'delete') memory.remove(entry.collection, entry.key);
-      else if (entry.op === 'clear') memory.clear();
+        forget(entry.collection, entry.key);
+      } else if (entry.op === 'delete') {
+        memory.remove(entry.collection, entry.key);
+        remember(entry.collection, entry.key);
+      } else if (entry.op === 'clear') memory.clear();
     }
   } catch (error) {
     if (!(error instanceof StateFullError)) throw error;
@@ -150,11 +179,15 @@ function load(file: string, memory: StateStore, logger: Logger): number {
   return decoded.entries.length;
 }
 
-/** Rewrites the log as a header plus one line per live record; returns the line count. */
-function compact(file: string, memory: MemoryStore): number {
+/** Rewrites the log as a header, one line per live record and one per removed key; returns the line count. */
+function compact(file: string, memory: MemoryStore, removed: Set<string>): number {
   const parts = [encodeEntry(HEADER)];
   // The stored texts go in as they are: no parse and re-serialization per record.
   for (const [collection, key, text] of memory.texts()) parts.push(encodePutText(collection, key, text));
+  for (const name of removed) {
+    const cut = name.lastIndexOf('\u0000');
+    parts.push(encodeEntry({ op: 'delete', collection: name.slice(0, cut), key: name.slice(cut + 1) }));
+  }
   writeAtomically(file, parts.join(''));
   return parts.length;
 }

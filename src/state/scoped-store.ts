@@ -25,6 +25,8 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
     remove: (collection, key) => base.remove(prefix + collection, key),
     clear() {
       for (const [collection, key] of base.keys()) if (own(collection)) base.remove(collection, key);
+      // A reset forgets what was deleted too (a removed key would otherwise read as deleted).
+      base.forgetRemoved?.(prefix);
     },
     snapshot: () =>
       Object.fromEntries(
@@ -44,6 +46,8 @@ export function scopedStore(base: StateStore, tenant: string): StateStore {
         .map(([c, key]) => [c.slice(prefix.length), key]),
     size: () => base.keys().filter(([c]) => own(c)).length,
     ...(base.count && { count: (collection: string) => base.count!(prefix + collection) }),
+    ...(base.removed && { removed: (collection: string, key: string) => base.removed!(prefix + collection, key) }),
+    ...(base.forgetRemoved && { forgetRemoved: (start: string) => base.forgetRemoved!(prefix + start) }),
     flush: () => base.flush(),
   };
 }

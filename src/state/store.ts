@@ -34,6 +34,13 @@ export interface StateStore {
   size(): number;
   /** How many records one collection holds (a store without it is counted through keys()). */
   count?(collection: string): number;
+  /**
+   * Whether a key was removed and not created again, as this store remembers it beyond the engine's memory (the state
+   * file keeps its removed keys across restarts); a store without it leaves that to the engine.
+   */
+  removed?(collection: string, key: string): boolean;
+  /** Forgets the removed keys of every collection whose name starts with `prefix` (one tenant's reset). */
+  forgetRemoved?(prefix: string): void;
   /** Resolves once every write so far is durable (at once for memory). */
   flush(): Promise<void> | undefined;
   /**

@@ -1,7 +1,8 @@
 // The keys a DELETE removed, per store view, so that a later read of one says the item is gone
 // (a real server never returns what it deleted) rather than answering from the document as for
-// an item that was never created. Kept in memory only, and bounded: past the bound the oldest are
-// forgotten, and such a read is answered as a never-created one again.
+// an item that was never created. Kept in memory, bounded (past the bound the oldest are forgotten,
+// and such a read is answered as a never-created one again), and asked of the store too: the state
+// file remembers its removed keys across restarts.
 import type { StateStore } from './store.ts';
 
 /** How many removed keys one engine remembers. */
@@ -35,7 +36,8 @@ export function createTombstones(): Tombstones {
       if (!set.has(name(collection, key))) count++;
       set.add(name(collection, key));
     },
-    has: (store, collection, key) => views.get(own(store))?.has(name(collection, key)) === true,
+    has: (store, collection, key) =>
+      views.get(own(store))?.has(name(collection, key)) === true || store.removed?.(collection, key) === true,
     revive(store, collection, key) {
       const set = views.get(own(store));
       if (set?.delete(name(collection, key))) count--;

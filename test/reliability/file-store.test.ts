@@ -1,8 +1,12 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.ts';
 import { openFileStore } from '../../src/state/file-store.ts';
+import { scopedStore } from '../../src/state/scoped-store.ts';
+import { loadSpec } from '../../src/document/load-spec.ts';
+import { createMockEngine } from '../../src/mock/engine.ts';
+import { send } from '../helpers/engine.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const fresh = () => join(tempDir('plantstore-state-'), 'state.log');
@@ -136,5 +140,54 @@ describe('the state file', () => {
     const reopened = await openFileStore(file, silentLogger);
     expect(reopened.list('/plants')).toHaveLength(200);
     await reopened.close();
+  });
+});
+
+describe('the state file and deleted items', () => {
+  it('remembers a removed key across a reopen and a compaction, until it is created again or cleared', async () => {
+    const file = fresh();
+    const store = await openFileStore(file, silentLogger);
+    store.insert('/plants', '1', { id: 1 });
+    store.insert('/plants', '2', { id: 2 });
+    store.remove('/plants', '1');
+    await store.close();
+    const reopened = await openFileStore(file, silentLogger);
+    expect([reopened.removed?.('/plants', '1'), reopened.removed?.('/plants', '2')]).toEqual([true, false]);
+    // A compaction writes live records and removed keys alike.
+    for (let i = 0; i < 1200; i++) reopened.replace('/plants', '2', { id: 2, n: i });
+    await reopened.flush();
+    reopened.replace('/plants', '2', { id: 2, n: 'last' }); // the next write finds the log long, and compacts it
+    await reopened.flush();
+    await reopened.close();
+    const compacted = await openFileStore(file, silentLogger);
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n').length).toBeLessThan(10);
+    expect(compacted.removed?.('/plants', '1')).toBe(true);
+    compacted.insert('/plants', '1', { id: 1, again: true });
+    expect(compacted.removed?.('/plants', '1')).toBe(false);
+    // One tenant's reset forgets that tenant's removed keys only.
+    const [ann, bob] = [scopedStore(compacted, 'ann'), scopedStore(compacted, 'bob')];
+    for (const tenant of [ann, bob]) tenant.insert('/plants', '7', { id: 7 }) && tenant.remove('/plants', '7');
+    ann.clear();
+    expect([ann.removed?.('/plants', '7'), bob.removed?.('/plants', '7')]).toEqual([false, true]);
+    compacted.remove('/plants', '1');
+    compacted.clear();
+    expect(compacted.removed?.('/plants', '1')).toBe(false);
+    await compacted.close();
+  });
+
+  it("answers a deleted item's read with the 404 of a deleted one after a restart, where no 404 is declared", async () => {
+    const file = fresh();
+    const spec = await loadSpec(resolve('test/documents/keys-and-patches.yaml'));
+    const first = await openFileStore(file, silentLogger);
+    const engine = createMockEngine({ spec, store: first });
+    const { id } = (await send(engine, { method: 'POST', path: '/gadgets', json: { label: 'g' } })).json as {
+      id: number;
+    };
+    expect((await send(engine, { method: 'DELETE', path: `/gadgets/${id}`, body: '' })).status).toBe(204);
+    await first.close();
+    const restarted = createMockEngine({ spec, store: await openFileStore(file, silentLogger) });
+    const gone = await send(restarted, { method: 'GET', path: `/gadgets/${id}`, body: '' });
+    expect(gone.status).toBe(404);
+    expect(gone.headers.warning).toContain('undeclared 404');
   });
 });
