@@ -449,10 +449,12 @@ function describeResource(
   const operations: Partial<Record<ResourceRole, string[]>> = {};
   for (const m of members) (operations[m.role] ??= []).push(m.operation.id);
   // Declared, or the only place left to say where the item is: a create answered without a body (eBay's 202 Accepted
-  // for a task read at /task/{task_id}), as the servers of such documents do.
+  // for a task read at /task/{task_id}), as the servers of such documents do, where the item has a key field (a key
+  // the mock numbers may not fit the path: Apicurio's rules are read by a rule type's name).
   const location = creates.some(
     (c) =>
-      declaresLocation(c.operation, document) || (itemPath !== undefined && successSchema(c.operation) === undefined),
+      declaresLocation(c.operation, document) ||
+      (itemPath !== undefined && key.field !== undefined && successSchema(c.operation) === undefined),
   );
   const kept = creates.length > 0;
   const why = kept
