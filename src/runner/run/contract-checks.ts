@@ -263,7 +263,9 @@ function servedContent(contents: MediaContent[], contentType: string | undefined
   return contents.find((c) => c.mediaType === essence) ?? contents.find((c) => mediaTypeMatches(c.mediaType, essence));
 }
 
-function mediaTypeMatches(declared: string, essence: string): boolean {
+function mediaTypeMatches(declaredType: string, essence: string): boolean {
+  // A declared type may carry parameters (`text/plain; charset=utf-8`); the served type is matched by its essence.
+  const declared = declaredType.split(';')[0].trim().toLowerCase();
   if (declared === essence || declared === '*/*') return true;
   if (declared.endsWith('/*')) return essence.startsWith(declared.slice(0, -1));
   // application/json declared, application/json served with +json suffix is not the same type.
