@@ -382,12 +382,16 @@ function describeResource(
     const param = typesOf(keyParamSchema);
     return !(param.includes('integer') && field.length > 0 && field.every((t) => t === 'string'));
   };
+  // A key is a value a path can carry: an object or a list (Google's `photoId: {id}`) is none.
+  const scalars = (fields: Map<string, unknown>) =>
+    new Map([...fields].filter(([, schema]) => !holdsParts(resolveSchema(schema, document))));
+  const [answerKeys, sentKeys] = [scalars(answerFields), scalars(sent)];
   const ladder: [Map<string, unknown>, KeyStep][] = [
-    [answerFields, 'param'],
-    [answerFields, 'conventional'],
-    [sent, 'param'],
-    [sent, 'conventional'],
-    [answerFields, 'name'],
+    [answerKeys, 'param'],
+    [answerKeys, 'conventional'],
+    [sentKeys, 'param'],
+    [sentKeys, 'conventional'],
+    [answerKeys, 'name'],
   ];
   const key: { field?: string; source: string } = members.some((m) => m.single)
     ? { source: 'one item per parent, on the collection path' }
@@ -395,7 +399,7 @@ function describeResource(
         ? undefined
         : ladder
             .map(([fields, step]) => chooseKey(idField, keyParam, noun, fields, readable, step, fitsParam))
-            .find((k) => k.field !== undefined)) ?? chooseKey(idField, keyParam, noun, allFields, readable));
+            .find((k) => k.field !== undefined)) ?? chooseKey(idField, keyParam, noun, scalars(allFields), readable));
   const paramSchema = resolveSchema(
     itemMember?.operation.parameters.find((p) => p.in === 'path' && p.name === keyParam)?.schema,
     document,
@@ -583,6 +587,17 @@ function chooseKey(
     if (field !== undefined) return { field, source: `a conventional key name${from}` };
   }
   return { source: `numbered by the mock${from}` };
+}
+
+/** A schema of an object or a list: its value has parts, and is no key. */
+function holdsParts(schema: Record<string, unknown> | undefined): boolean {
+  if (schema === undefined) return false;
+  const types = [schema.type].flat();
+  return (
+    types.includes('object') ||
+    types.includes('array') ||
+    (schema.type === undefined && (schema.properties !== undefined || schema.items !== undefined))
+  );
 }
 
 /** Names compared without case and separators: FriendlyName, friendly_name and friendly-name are one. */

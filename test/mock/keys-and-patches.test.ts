@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/document/load-spec.ts';
 import { createMockEngine, type MockEngine } from '../../src/mock/engine.ts';
+import { listOperations } from '../../src/document/operations.ts';
+import { buildResourceMap } from '../../src/document/resources.ts';
 import { send } from '../helpers/engine.ts';
 
 const specOnce = loadSpec(resolve('test/documents/keys-and-patches.yaml'));
@@ -41,6 +43,16 @@ describe('keys', () => {
     const gone = await get(engine, `/gadgets/${first}`);
     expect(gone.status).toBe(404);
     expect(gone.headers.warning).toContain('undeclared 404');
+  });
+
+  it('takes no object as a key (a photoId of {id}): the mock numbers the photos, and keeps every create', async () => {
+    const spec = await specOnce;
+    const { resources } = buildResourceMap(listOperations(spec), spec.document);
+    expect(resources.find((r) => r.collection === '/photos')?.keyField).toBeUndefined();
+    const engine = await engineFor();
+    for (const title of ['a', 'b', 'c'])
+      expect((await post(engine, '/photos', { photoId: { id: 'p' }, title })).status).toBe(200);
+    expect(await engine.state.list()).toMatchObject({ '/photos': [{ title: 'a' }, { title: 'b' }, { title: 'c' }] });
   });
 
   it('says where an item is in a Location header where the create answers no body, declared or not', async () => {
