@@ -57,7 +57,7 @@ function answerAddress(answered: ObjectShape, binding: ResourceBinding, roles: R
   const names = [keyParam, binding.keyField].filter((name): name is string => name !== undefined);
   for (const name of names)
     if (answered.properties.has(name)) return { field: name, required: answered.required.has(name) };
-  // Only inside the one-item envelope the mock wraps its items in (a `photoId: {id}` is a part of the item, no envelope).
+  // Only inside the one-item envelope the mock wraps its items in (a `photoId: {id}` is a part of the item).
   for (const [envelope, schema] of answered.properties) {
     if (envelope !== binding.answerEnvelope) continue;
     const inner = objectShape(schema, document);
