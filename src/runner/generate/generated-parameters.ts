@@ -120,6 +120,15 @@ const NONE: ReadonlySet<ParameterSpec> = new Set();
  * them into both: such a parameter is left out of valid requests.
  */
 function overlappingQueryObjects(operation: Operation, document: unknown): ReadonlySet<ParameterSpec> {
+  // The same for every case of the operation: worked out once.
+  let known = overlaps.get(operation);
+  if (known === undefined) overlaps.set(operation, (known = findOverlaps(operation, document)));
+  return known;
+}
+
+const overlaps = new WeakMap<Operation, ReadonlySet<ParameterSpec>>();
+
+function findOverlaps(operation: Operation, document: unknown): ReadonlySet<ParameterSpec> {
   const namesOf = new Map<ParameterSpec, string[]>();
   for (const parameter of operation.parameters) {
     if (parameter.in !== 'query') continue;
